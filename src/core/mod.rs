@@ -1,0 +1,172 @@
+//! Vocabulary and contracts shared by every layer: players, the [`Game`] and
+//! [`Evaluator`] traits, agents and their decisions, search statistics and seeds.
+
+pub mod seeds;
+mod stats;
+
+pub use stats::{MAX_LEVELS, SearchStats};
+
+use std::fmt;
+
+/// One of the two sides of a two-player game. `P1` is the side that starts on the
+/// low rows (Breakthrough) or otherwise the side the rules call "player 1".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// Player 1.
+    P1,
+    /// Player 2.
+    P2,
+}
+
+impl Player {
+    /// Both players, P1 first.
+    pub const BOTH: [Player; 2] = [Player::P1, Player::P2];
+
+    /// The other side.
+    #[inline]
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::P1 => Player::P2,
+            Player::P2 => Player::P1,
+        }
+    }
+
+    /// 0 for P1, 1 for P2: the index into a [`ByPlayer`].
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The label used in files and on screen: `P1` or `P2`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Player::P1 => "P1",
+            Player::P2 => "P2",
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Per-player data, indexed by [`Player`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByPlayer<T>(pub [T; 2]);
+
+impl<T> std::ops::Index<Player> for ByPlayer<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, player: Player) -> &T {
+        &self.0[player.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<Player> for ByPlayer<T> {
+    #[inline]
+    fn index_mut(&mut self, player: Player) -> &mut T {
+        &mut self.0[player.index()]
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Player>,
+    /// A short machine-readable reason, e.g. `goal-row` or `no-moves`.
+    pub reason: &'static str,
+}
+
+impl Outcome {
+    /// `P1`, `P2` or `draw`.
+    pub fn winner_label(&self) -> &'static str {
+        self.winner.map_or("draw", Player::label)
+    }
+}
+
+/// A move that could not be read or is not legal in the position it was given for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("move '{text}': {reason}")]
+pub struct MoveError {
+    /// The text as the user wrote it.
+    pub text: String,
+    /// Why it was rejected.
+    pub reason: String,
+}
+
+/// The rules of a two-player, perfect-information, turn-based game.
+///
+/// A position is a small value: search copies it to make a move (`copy-make`), so
+/// implementations keep it compact (bitboards). Games know nothing of search or files.
+pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
+    /// One move; small and `Copy`.
+    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+
+    /// The side to move.
+    fn to_move(&self) -> Player;
+
+    /// Clears `out` and fills it with every legal move, in a fixed order that depends only
+    /// on the position. A finished game has no legal moves.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// The number of legal moves (perft's bulk count). Override when it can be counted
+    /// faster than generated.
+    fn count_moves(&self) -> u64 {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
+
+    /// Plays `mv`, which must be legal here.
+    fn apply(&mut self, mv: Self::Move);
+
+    /// `Some` when the game is over in this position.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A well-mixed 64-bit hash of the position (pieces and side to move).
+    fn position_hash(&self) -> u64;
+
+    /// Pieces `player` has on the board (used to count captures).
+    fn piece_count(&self, player: Player) -> u32;
+
+    /// The move in the game's text notation.
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Reads a move in the game's notation and checks that it is legal here.
+    ///
+    /// # Errors
+    /// A [`MoveError`] saying whether the text is malformed or the move illegal.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The board as the reports print it (one text line per row).
+    fn board_dump(&self) -> String;
+}
+
+/// Scores a position for a root player: larger is better for `root`.
+///
+/// `noise_seed` is the agent's seed: an evaluation with a random term must make it a
+/// pure function of (position, `noise_seed`), see [`seeds::unit_noise`].
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// The heuristic value of a non-terminal position for `root`.
+    fn evaluate(&self, state: &G, root: Player, noise_seed: u64) -> f64;
+}
+
+/// What an agent decided for one move.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision<M> {
+    /// The move to play.
+    pub mv: M,
+    /// The root value the search found, from the mover's point of view, if it searched.
+    pub value: Option<f64>,
+    /// Nodes the decision cost.
+    pub stats: SearchStats,
+}
+
+/// Something that picks moves: a search algorithm with its heuristic, or a person.
+pub trait Agent<G: Game>: Send {
+    /// Chooses a move in `state`, which is not finished and has at least one legal move.
+    fn decide(&mut self, state: &G) -> Decision<G::Move>;
+}

@@ -1,0 +1,101 @@
+//! Search statistics, counted the same way by every algorithm.
+
+use std::ops::AddAssign;
+
+/// Levels kept separately; deeper levels are added into the last one.
+pub const MAX_LEVELS: usize = 16;
+
+/// Node counts of one or more searches.
+///
+/// * `expanded`: nodes whose children were generated (the assignment's definition);
+/// * `evaluated`: leaves scored, by the heuristic at the depth limit or as won/lost/drawn
+///   at a terminal position.
+///
+/// Both are also kept per level, the root being level 0. Values add up with `+=` across
+/// moves, games and threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Internal nodes: children generated.
+    pub expanded: u64,
+    /// Leaves given a score.
+    pub evaluated: u64,
+    /// `expanded` by level (root = 0).
+    pub expanded_by_level: [u64; MAX_LEVELS],
+    /// `evaluated` by level (root = 0).
+    pub evaluated_by_level: [u64; MAX_LEVELS],
+}
+
+impl Default for SearchStats {
+    fn default() -> Self {
+        SearchStats {
+            expanded: 0,
+            evaluated: 0,
+            expanded_by_level: [0; MAX_LEVELS],
+            evaluated_by_level: [0; MAX_LEVELS],
+        }
+    }
+}
+
+impl SearchStats {
+    /// Counts one expanded node at `level`.
+    #[inline]
+    pub fn count_expanded(&mut self, level: usize) {
+        self.expanded += 1;
+        self.expanded_by_level[level.min(MAX_LEVELS - 1)] += 1;
+    }
+
+    /// Counts one evaluated leaf at `level`.
+    #[inline]
+    pub fn count_evaluated(&mut self, level: usize) {
+        self.evaluated += 1;
+        self.evaluated_by_level[level.min(MAX_LEVELS - 1)] += 1;
+    }
+
+    /// Expanded plus evaluated: every node visited.
+    pub fn nodes(&self) -> u64 {
+        self.expanded + self.evaluated
+    }
+
+    /// One past the deepest level with any count (0 when empty).
+    pub fn levels_used(&self) -> usize {
+        (0..MAX_LEVELS)
+            .rev()
+            .find(|&l| self.expanded_by_level[l] + self.evaluated_by_level[l] > 0)
+            .map_or(0, |l| l + 1)
+    }
+}
+
+impl AddAssign for SearchStats {
+    fn add_assign(&mut self, other: SearchStats) {
+        self.expanded += other.expanded;
+        self.evaluated += other.evaluated;
+        for level in 0..MAX_LEVELS {
+            self.expanded_by_level[level] += other.expanded_by_level[level];
+            self.evaluated_by_level[level] += other.evaluated_by_level[level];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_add_up_per_level() {
+        let mut a = SearchStats::default();
+        a.count_expanded(0);
+        a.count_evaluated(1);
+        a.count_evaluated(1);
+        let mut b = SearchStats::default();
+        b.count_expanded(0);
+        b.count_evaluated(40);
+        a += b;
+        assert_eq!(a.expanded, 2);
+        assert_eq!(a.evaluated, 3);
+        assert_eq!(a.expanded_by_level[0], 2);
+        assert_eq!(a.evaluated_by_level[1], 2);
+        assert_eq!(a.evaluated_by_level[MAX_LEVELS - 1], 1);
+        assert_eq!(a.levels_used(), MAX_LEVELS);
+        assert_eq!(SearchStats::default().levels_used(), 0);
+    }
+}

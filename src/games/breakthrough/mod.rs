@@ -1,0 +1,514 @@
+//! Breakthrough, the CS440/ECE448 variant with three rule sets (`standard` 8x8,
+//! `three-to-base` 8x8, `long` 5x10). See `README.md` for the rules as implemented.
+//!
+//! The board is two bitboards (`u64`, one per side), square index `row * cols + col`, row 0
+//! being P1's home row. A move is generated for all pieces at once by shifting a side's
+//! bitboard one row forward (and one column left or right for diagonal moves).
+
+#[cfg(test)]
+mod tests;
+
+use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, seeds::mix64};
+use std::fmt;
+use std::str::FromStr;
+
+/// The rule set in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// 8x8, one piece on the far row or all enemy pieces captured wins.
+    Standard,
+    /// 8x8, three pieces on the far row, or the enemy down to fewer than three, wins.
+    ThreeToBase,
+    /// 5x10, two rows of ten pieces each, standard win condition.
+    Long,
+}
+
+impl Rules {
+    /// Every rule set, in the order `list` shows them.
+    pub const ALL: [Rules; 3] = [Rules::Standard, Rules::ThreeToBase, Rules::Long];
+
+    /// The name used in game specs, e.g. `breakthrough(rules=long)`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Standard => "standard",
+            Rules::ThreeToBase => "three-to-base",
+            Rules::Long => "long",
+        }
+    }
+
+    /// The board geometry of this rule set.
+    #[inline]
+    pub fn geometry(self) -> &'static Geometry {
+        match self {
+            Rules::Standard | Rules::ThreeToBase => &GEOMETRY_8X8,
+            Rules::Long => &GEOMETRY_5X10,
+        }
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rules {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        Rules::ALL
+            .into_iter()
+            .find(|r| r.name() == text)
+            .ok_or_else(|| {
+                format!("unknown rule set '{text}' (known: standard, three-to-base, long)")
+            })
+    }
+}
+
+/// Precomputed masks and tables of one board size.
+#[derive(Debug)]
+pub struct Geometry {
+    /// Number of rows (R).
+    pub rows: u32,
+    /// Number of columns (C).
+    pub cols: u32,
+    /// Every square of the board.
+    pub board: u64,
+    /// Every square not in column 0.
+    pub not_first_col: u64,
+    /// Every square not in column C-1.
+    pub not_last_col: u64,
+    /// Each side's goal row (the other side's home row).
+    pub goal_row: ByPlayer<u64>,
+    /// Each side's home row.
+    pub home_row: ByPlayer<u64>,
+    /// Each side's two starting rows.
+    pub start: ByPlayer<u64>,
+    /// The row of each square.
+    pub row_of: [u8; 64],
+    /// The column of each square.
+    pub col_of: [u8; 64],
+    /// Squares diagonally forward of a square, for the side that moves in that direction.
+    pub forward_diagonals: ByPlayer<[u64; 64]>,
+    /// Squares diagonally backward of a square, for a side.
+    pub backward_diagonals: ByPlayer<[u64; 64]>,
+}
+
+const fn row_mask(cols: u32, row: u32) -> u64 {
+    ((1u64 << cols) - 1) << (row * cols)
+}
+
+impl Geometry {
+    const fn new(rows: u32, cols: u32) -> Geometry {
+        let squares = rows * cols;
+        let board = if squares == 64 {
+            u64::MAX
+        } else {
+            (1u64 << squares) - 1
+        };
+        let mut first_col = 0u64;
+        let mut row_of = [0u8; 64];
+        let mut col_of = [0u8; 64];
+        let mut sq = 0;
+        while sq < squares {
+            row_of[sq as usize] = (sq / cols) as u8;
+            col_of[sq as usize] = (sq % cols) as u8;
+            if sq % cols == 0 {
+                first_col |= 1 << sq;
+            }
+            sq += 1;
+        }
+        let last_col = first_col << (cols - 1);
+        let mut forward = [[0u64; 64]; 2];
+        let mut backward = [[0u64; 64]; 2];
+        let mut sq = 0;
+        while sq < squares {
+            let row = (sq / cols) as i32;
+            let col = (sq % cols) as i32;
+            let mut side = 0;
+            while side < 2 {
+                let dir: i32 = if side == 0 { 1 } else { -1 };
+                let mut dc = -1;
+                while dc <= 1 {
+                    let c = col + dc;
+                    if c >= 0 && c < cols as i32 {
+                        let fr = row + dir;
+                        if fr >= 0 && fr < rows as i32 {
+                            forward[side][sq as usize] |= 1 << (fr as u32 * cols + c as u32);
+                        }
+                        let br = row - dir;
+                        if br >= 0 && br < rows as i32 {
+                            backward[side][sq as usize] |= 1 << (br as u32 * cols + c as u32);
+                        }
+                    }
+                    dc += 2;
+                }
+                side += 1;
+            }
+            sq += 1;
+        }
+        Geometry {
+            rows,
+            cols,
+            board,
+            not_first_col: board & !first_col,
+            not_last_col: board & !last_col,
+            goal_row: ByPlayer([row_mask(cols, rows - 1), row_mask(cols, 0)]),
+            home_row: ByPlayer([row_mask(cols, 0), row_mask(cols, rows - 1)]),
+            start: ByPlayer([
+                row_mask(cols, 0) | row_mask(cols, 1),
+                row_mask(cols, rows - 2) | row_mask(cols, rows - 1),
+            ]),
+            row_of,
+            col_of,
+            forward_diagonals: ByPlayer(forward),
+            backward_diagonals: ByPlayer(backward),
+        }
+    }
+
+    /// How many rows a piece of `player` on `square` is from its own home row.
+    #[inline]
+    pub fn advance(&self, player: Player, square: u32) -> u32 {
+        let row = u32::from(self.row_of[square as usize]);
+        match player {
+            Player::P1 => row,
+            Player::P2 => self.rows - 1 - row,
+        }
+    }
+
+    /// The bitboard shifted one row forward for `player`, clipped to the board.
+    #[inline]
+    pub fn forward(&self, player: Player, bits: u64) -> u64 {
+        match player {
+            Player::P1 => (bits << self.cols) & self.board,
+            Player::P2 => bits >> self.cols,
+        }
+    }
+
+    /// Squares `player` attacks (diagonally forward of its pieces) as two bitboards, one
+    /// per diagonal: towards higher columns, towards lower columns.
+    #[inline]
+    pub fn attacks(&self, player: Player, pieces: u64) -> (u64, u64) {
+        let up = (self.forward(player, pieces & self.not_last_col) << 1) & self.board;
+        let down = self.forward(player, pieces & self.not_first_col) >> 1;
+        (up, down)
+    }
+
+    /// The square written as `<file><rank>`, e.g. `c2`.
+    pub fn square_name(&self, square: u32) -> String {
+        let file = (b'a' + self.col_of[square as usize]) as char;
+        format!("{file}{}", self.row_of[square as usize] + 1)
+    }
+
+    /// Reads `<file><rank>`.
+    fn parse_square(&self, text: &str) -> Option<u32> {
+        let mut chars = text.chars();
+        let file = chars.next()?;
+        let rank: u32 = chars.as_str().parse().ok()?;
+        if !file.is_ascii_lowercase() {
+            return None;
+        }
+        let col = file as u32 - 'a' as u32;
+        if col >= self.cols || rank == 0 || rank > self.rows {
+            return None;
+        }
+        Some((rank - 1) * self.cols + col)
+    }
+}
+
+static GEOMETRY_8X8: Geometry = Geometry::new(8, 8);
+static GEOMETRY_5X10: Geometry = Geometry::new(5, 10);
+
+/// A Breakthrough move: one piece, one square forward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Square moved from.
+    pub from: u8,
+    /// Square moved to.
+    pub to: u8,
+}
+
+/// A Breakthrough position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Breakthrough {
+    pieces: ByPlayer<u64>,
+    to_move: Player,
+    rules: Rules,
+}
+
+impl Breakthrough {
+    /// The start position of a rule set, P1 to move.
+    pub fn new(rules: Rules) -> Breakthrough {
+        let geometry = rules.geometry();
+        Breakthrough {
+            pieces: geometry.start,
+            to_move: Player::P1,
+            rules,
+        }
+    }
+
+    /// A position from the digit dump (row 0 first; `0` empty, `1` P1, `2` P2; blanks
+    /// between digits allowed).
+    ///
+    /// # Errors
+    /// A message when the text does not have the rule set's rows and columns of digits.
+    pub fn from_dump(rules: Rules, dump: &str, to_move: Player) -> Result<Breakthrough, String> {
+        let geometry = rules.geometry();
+        let lines: Vec<&str> = dump.lines().filter(|l| !l.trim().is_empty()).collect();
+        if lines.len() != geometry.rows as usize {
+            return Err(format!(
+                "expected {} rows, found {}",
+                geometry.rows,
+                lines.len()
+            ));
+        }
+        let mut pieces = ByPlayer([0u64; 2]);
+        for (row, line) in lines.iter().enumerate() {
+            let digits: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+            if digits.len() != geometry.cols as usize {
+                return Err(format!(
+                    "row {row}: expected {} squares, found {}",
+                    geometry.cols,
+                    digits.len()
+                ));
+            }
+            for (col, digit) in digits.into_iter().enumerate() {
+                let bit = 1u64 << (row * geometry.cols as usize + col);
+                match digit {
+                    '0' => {}
+                    '1' => pieces[Player::P1] |= bit,
+                    '2' => pieces[Player::P2] |= bit,
+                    other => return Err(format!("row {row}: unexpected '{other}'")),
+                }
+            }
+        }
+        Ok(Breakthrough {
+            pieces,
+            to_move,
+            rules,
+        })
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The board geometry.
+    #[inline]
+    pub fn geometry(&self) -> &'static Geometry {
+        self.rules.geometry()
+    }
+
+    /// The bitboard of `player`'s pieces.
+    #[inline]
+    pub fn pieces(&self, player: Player) -> u64 {
+        self.pieces[player]
+    }
+
+    /// Target squares of `player`'s moves: straight, diagonal towards higher columns,
+    /// diagonal towards lower columns.
+    #[inline]
+    fn targets(&self, player: Player) -> (u64, u64, u64) {
+        let geometry = self.geometry();
+        let own = self.pieces[player];
+        let empty = geometry.board & !(own | self.pieces[player.opponent()]);
+        let straight = geometry.forward(player, own) & empty;
+        let (up, down) = geometry.attacks(player, own);
+        (straight, up & !own, down & !own)
+    }
+
+    /// The winner by the rule set's goal conditions, checked for the side that just moved.
+    fn goal_reached(&self) -> Option<Outcome> {
+        let geometry = self.geometry();
+        let mover = self.to_move.opponent();
+        let on_goal = self.pieces[mover] & geometry.goal_row[mover];
+        let left = self.pieces[self.to_move].count_ones();
+        let reason = match self.rules {
+            Rules::Standard | Rules::Long => {
+                if on_goal != 0 {
+                    Some("goal-row")
+                } else if left == 0 {
+                    Some("all-captured")
+                } else {
+                    None
+                }
+            }
+            Rules::ThreeToBase => {
+                if on_goal.count_ones() >= 3 {
+                    Some("three-on-goal-row")
+                } else if left < 3 {
+                    Some("fewer-than-three")
+                } else {
+                    None
+                }
+            }
+        };
+        reason.map(|reason| Outcome {
+            winner: Some(mover),
+            reason,
+        })
+    }
+}
+
+/// Pushes one move per set bit of `targets`, the origin being `to - offset`.
+#[inline]
+fn push_moves(out: &mut Vec<Move>, mut targets: u64, offset: i32) {
+    while targets != 0 {
+        let to = targets.trailing_zeros() as i32;
+        targets &= targets - 1;
+        out.push(Move {
+            from: (to - offset) as u8,
+            to: to as u8,
+        });
+    }
+}
+
+impl Game for Breakthrough {
+    type Move = Move;
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.goal_reached().is_some() {
+            return;
+        }
+        let (straight, up, down) = self.targets(self.to_move);
+        let cols = self.geometry().cols as i32;
+        let dir = match self.to_move {
+            Player::P1 => 1,
+            Player::P2 => -1,
+        };
+        push_moves(out, straight, dir * cols);
+        push_moves(out, up, dir * cols + 1);
+        push_moves(out, down, dir * cols - 1);
+    }
+
+    #[inline]
+    fn count_moves(&self) -> u64 {
+        if self.goal_reached().is_some() {
+            return 0;
+        }
+        let (straight, up, down) = self.targets(self.to_move);
+        u64::from(straight.count_ones() + up.count_ones() + down.count_ones())
+    }
+
+    #[inline]
+    fn apply(&mut self, mv: Move) {
+        let mover = self.to_move;
+        let opponent = mover.opponent();
+        let to = 1u64 << mv.to;
+        self.pieces[mover] ^= (1u64 << mv.from) | to;
+        self.pieces[opponent] &= !to;
+        self.to_move = opponent;
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.goal_reached() {
+            return Some(outcome);
+        }
+        let (straight, up, down) = self.targets(self.to_move);
+        if straight | up | down == 0 {
+            // Not in the assignment; chosen in the spec: a side that cannot move loses.
+            return Some(Outcome {
+                winner: Some(self.to_move.opponent()),
+                reason: "no-moves",
+            });
+        }
+        None
+    }
+
+    #[inline]
+    fn position_hash(&self) -> u64 {
+        mix64(
+            self.pieces[Player::P1]
+                ^ mix64(self.pieces[Player::P2] ^ (self.to_move as u64 + 1) * 0x9E37),
+        )
+    }
+
+    fn piece_count(&self, player: Player) -> u32 {
+        self.pieces[player].count_ones()
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        let geometry = self.geometry();
+        format!(
+            "{}-{}",
+            geometry.square_name(u32::from(mv.from)),
+            geometry.square_name(u32::from(mv.to))
+        )
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let geometry = self.geometry();
+        let error = |reason: String| MoveError {
+            text: text.to_string(),
+            reason,
+        };
+        let (from, to) = text.trim().split_once('-').ok_or_else(|| {
+            error("expected <from>-<to> with squares like c2 (e.g. c2-d3)".to_string())
+        })?;
+        let square = |s: &str| {
+            geometry.parse_square(s.trim()).ok_or_else(|| {
+                error(format!(
+                    "'{s}' is not a square of the {}x{} board (files a-{}, ranks 1-{})",
+                    geometry.rows,
+                    geometry.cols,
+                    (b'a' + geometry.cols as u8 - 1) as char,
+                    geometry.rows
+                ))
+            })
+        };
+        let mv = Move {
+            from: square(from)? as u8,
+            to: square(to)? as u8,
+        };
+        if let Some(outcome) = self.outcome() {
+            return Err(error(format!(
+                "the game is over ({} won: {})",
+                outcome.winner_label(),
+                outcome.reason
+            )));
+        }
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        if moves.contains(&mv) {
+            return Ok(mv);
+        }
+        let reason = if self.pieces[self.to_move] & (1u64 << mv.from) == 0 {
+            format!(
+                "no {} piece on {}",
+                self.to_move,
+                geometry.square_name(u32::from(mv.from))
+            )
+        } else {
+            format!(
+                "illegal for {}: a piece moves one square forward, straight onto an empty square or diagonally onto an empty or enemy square",
+                self.to_move
+            )
+        };
+        Err(error(reason))
+    }
+
+    fn board_dump(&self) -> String {
+        let geometry = self.geometry();
+        let mut text = String::with_capacity((geometry.rows * (geometry.cols + 1)) as usize);
+        for row in 0..geometry.rows {
+            for col in 0..geometry.cols {
+                let bit = 1u64 << (row * geometry.cols + col);
+                text.push(if self.pieces[Player::P1] & bit != 0 {
+                    '1'
+                } else if self.pieces[Player::P2] & bit != 0 {
+                    '2'
+                } else {
+                    '0'
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+}

@@ -1,0 +1,65 @@
+//! The games: rules only (board, move generation, notation, outcome). One folder each.
+//! Also the game-independent tools that check rules: perft and replay.
+
+pub mod breakthrough;
+#[cfg(test)]
+pub mod testing;
+
+use crate::core::{Game, MoveError, Outcome};
+
+/// Counts the leaves of the legal-move tree `depth` plies deep (finished games have no
+/// moves). The last ply is bulk-counted with [`Game::count_moves`].
+pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
+    let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    perft_with(state, depth, &mut buffers)
+}
+
+fn perft_with<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u64 {
+    match depth {
+        0 => 1,
+        1 => state.count_moves(),
+        _ => {
+            let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+            state.legal_moves(moves);
+            let mut total = 0;
+            for &mv in moves.iter() {
+                let mut child = state.clone();
+                child.apply(mv);
+                total += perft_with(&child, depth - 1, rest);
+            }
+            total
+        }
+    }
+}
+
+/// A move list that failed to replay: which ply (1-based) and why.
+#[derive(Debug, thiserror::Error)]
+#[error("ply {ply}: {source}")]
+pub struct ReplayError {
+    /// 1-based ply of the offending move.
+    pub ply: usize,
+    /// Why the move was rejected.
+    #[source]
+    pub source: MoveError,
+}
+
+/// Plays moves written in the game's notation from `start`; returns the final position
+/// and its outcome (`None`: unfinished).
+///
+/// # Errors
+/// The first move that is malformed or illegal, with its ply number.
+pub fn replay<'a, G: Game>(
+    start: &G,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(G, Option<Outcome>), ReplayError> {
+    let mut state = start.clone();
+    for (index, text) in moves.into_iter().enumerate() {
+        let mv = state.parse_move(text).map_err(|source| ReplayError {
+            ply: index + 1,
+            source,
+        })?;
+        state.apply(mv);
+    }
+    let outcome = state.outcome();
+    Ok((state, outcome))
+}

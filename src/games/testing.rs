@@ -1,0 +1,41 @@
+//! Property checks every game must pass, run from each game's tests.
+
+use crate::core::{Game, seeds};
+
+/// Plays `games` seeded random playouts from `start` and checks, at every position:
+/// a position is finished iff it has no legal moves; `count_moves` agrees with
+/// `legal_moves`; move generation is a pure function of the position; every move's
+/// notation parses back to the same move; no game exceeds `max_plies`.
+pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
+    let mut moves = Vec::new();
+    let mut again = Vec::new();
+    for game in 0..games {
+        let mut rng = seeds::rng(seeds::derive(99, &[game]));
+        let mut state = start.clone();
+        let mut plies = 0;
+        loop {
+            state.legal_moves(&mut moves);
+            state.legal_moves(&mut again);
+            assert_eq!(moves, again, "move generation is not repeatable");
+            assert_eq!(moves.len() as u64, state.count_moves(), "count_moves disagrees");
+            let finished = state.outcome().is_some();
+            assert_eq!(
+                finished,
+                moves.is_empty(),
+                "finished iff no moves, at\n{}",
+                state.board_dump()
+            );
+            if finished {
+                break;
+            }
+            for &mv in &moves {
+                let text = state.format_move(mv);
+                assert_eq!(state.parse_move(&text), Ok(mv), "notation round trip of {text}");
+            }
+            let mv = moves[seeds::below(&mut rng, moves.len())];
+            state.apply(mv);
+            plies += 1;
+            assert!(plies <= max_plies, "game longer than {max_plies} plies");
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! arbiter: a tournament and benchmarking harness for game-playing search agents.
+//!
+//! Layers, each using only the ones listed before it: [`core`], [`games`], [`search`],
+//! [`evals`], [`registry`], [`stats`], [`tournament`], [`report`], [`cli`].
+
+pub mod core;
+pub mod games;
