@@ -5,3 +5,5 @@
 
 pub mod core;
 pub mod games;
+pub mod evals;
+pub mod search;

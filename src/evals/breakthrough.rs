@@ -1,0 +1,503 @@
+//! Breakthrough heuristics from report 000 (`defensive1`, `offensive1`, `offensive2`,
+//! `defensive2`) and report 001 (`offense`, `defense`), plus `material` (a cheap baseline
+//! for benchmarks). Formulas follow the spec (`README.md`, "Heuristics"); every constant
+//! is a parameter with the report's value as default.
+//!
+//! Choices written down here:
+//! * U, report 000's random term in [0, 1), is `noise * unit_noise(position, agent seed)`:
+//!   reproducible, and the same for minimax and alpha-beta. `noise=0` removes it.
+//! * `three-to-base`: offensive2/defensive2 drop the win and almost-win bonuses (report
+//!   000's text), keeping the distance and anti-capture terms.
+//! * `long`: every piece still on its own home row adds `home_stage` (default 16, chosen:
+//!   the report gives no number) to its side's board value, after the anti-capture rule.
+//! * Report 001's heuristics are used unchanged on every rule set, as the report says.
+
+use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
+use crate::core::{Evaluator, Player, seeds::unit_noise};
+use crate::games::breakthrough::{Breakthrough, Geometry, Rules};
+
+const NOISE: ParamSpec = ParamSpec {
+    key: "noise",
+    default: 1.0,
+    help: "scale of the random term U in [0,1) (0: none)",
+};
+const WIN_VALUE: ParamSpec = ParamSpec {
+    key: "win_value",
+    default: 500_000.0,
+    help: "bonus of a piece on its goal row",
+};
+const ALMOST_WIN: ParamSpec = ParamSpec {
+    key: "almost_win",
+    default: 10_000.0,
+    help: "bonus of a piece one row before its goal row with no enemy on its diagonals",
+};
+const HOME_STAGE: ParamSpec = ParamSpec {
+    key: "home_stage",
+    default: 16.0,
+    help: "long board only: bonus of a piece still on its home row",
+};
+
+const fn weight(key: &'static str, default: f64, help: &'static str) -> ParamSpec {
+    ParamSpec { key, default, help }
+}
+
+/// Every Breakthrough heuristic, with its formula and parameters.
+pub const HEURISTICS: &[HeuristicInfo] = &[
+    HeuristicInfo {
+        name: "defensive1",
+        formula: "own_weight * own + U   (report 000)",
+        params: &[weight("own_weight", 2.0, "weight of own pieces"), NOISE],
+    },
+    HeuristicInfo {
+        name: "offensive1",
+        formula: "opp_weight * (base - opp) + U   (report 000)",
+        params: &[
+            weight("opp_weight", 2.0, "weight of enemy pieces taken"),
+            weight("base", 30.0, "constant the enemy count is taken from"),
+            NOISE,
+        ],
+    },
+    HeuristicInfo {
+        name: "offensive2",
+        formula: "own_weight * boardValue(me) - enemy_weight * boardValue(enemy) + U   (report 000)",
+        params: &[
+            weight("own_weight", 2.0, "weight of own board value"),
+            weight("enemy_weight", 1.0, "weight of enemy board value"),
+            WIN_VALUE,
+            ALMOST_WIN,
+            HOME_STAGE,
+            NOISE,
+        ],
+    },
+    HeuristicInfo {
+        name: "defensive2",
+        formula: "own_weight * boardValue(me) - enemy_weight * boardValue(enemy) + U   (report 000)",
+        params: &[
+            weight("own_weight", 1.0, "weight of own board value"),
+            weight("enemy_weight", 2.0, "weight of enemy board value"),
+            WIN_VALUE,
+            ALMOST_WIN,
+            HOME_STAGE,
+            NOISE,
+        ],
+    },
+    HeuristicInfo {
+        name: "offense",
+        formula: "50 * captured - 10 * threatened + maxAdv(me)^2   (report 001)",
+        params: &[
+            weight("capture_weight", 50.0, "weight of enemy pieces captured"),
+            weight("threat_weight", 10.0, "weight of own pieces under attack"),
+            weight("advance_weight", 1.0, "weight of maxAdv(me)^2"),
+        ],
+    },
+    HeuristicInfo {
+        name: "defense",
+        formula: "10 * captured + 50 * own - maxAdv(enemy)^2 - 5 * threatened   (report 001)",
+        params: &[
+            weight("capture_weight", 10.0, "weight of enemy pieces captured"),
+            weight("own_weight", 50.0, "weight of own pieces left"),
+            weight("advance_weight", 1.0, "weight of maxAdv(enemy)^2"),
+            weight("threat_weight", 5.0, "weight of own pieces under attack"),
+        ],
+    },
+    HeuristicInfo {
+        name: "material",
+        formula: "own - opp   (baseline for benchmarks, no random term)",
+        params: &[],
+    },
+];
+
+/// report 000's per-piece value parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PieceValues {
+    /// Bonus on the goal row.
+    pub win_value: f64,
+    /// Bonus one row before the goal row with both diagonals free of enemies.
+    pub almost_win: f64,
+    /// Long board: bonus on the home row.
+    pub home_stage: f64,
+}
+
+impl Default for PieceValues {
+    fn default() -> Self {
+        PieceValues {
+            win_value: WIN_VALUE.default,
+            almost_win: ALMOST_WIN.default,
+            home_stage: HOME_STAGE.default,
+        }
+    }
+}
+
+/// A Breakthrough heuristic with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Heuristic {
+    /// `own_weight * own + U`.
+    Defensive1 {
+        /// Weight of own pieces.
+        own_weight: f64,
+        /// Scale of U.
+        noise: f64,
+    },
+    /// `opp_weight * (base - opp) + U`.
+    Offensive1 {
+        /// Weight of enemy pieces taken.
+        opp_weight: f64,
+        /// Constant (30 in the report).
+        base: f64,
+        /// Scale of U.
+        noise: f64,
+    },
+    /// offensive2 / defensive2: weighted board values.
+    BoardValue {
+        /// Weight of own board value.
+        own_weight: f64,
+        /// Weight of enemy board value.
+        enemy_weight: f64,
+        /// Piece value constants.
+        values: PieceValues,
+        /// Scale of U.
+        noise: f64,
+    },
+    /// Report 001 offense.
+    Offense {
+        /// Per captured enemy piece.
+        capture_weight: f64,
+        /// Per threatened own piece.
+        threat_weight: f64,
+        /// Times maxAdv(me)^2.
+        advance_weight: f64,
+    },
+    /// Report 001 defense.
+    Defense {
+        /// Per captured enemy piece.
+        capture_weight: f64,
+        /// Per own piece.
+        own_weight: f64,
+        /// Times maxAdv(enemy)^2.
+        advance_weight: f64,
+        /// Per threatened own piece.
+        threat_weight: f64,
+    },
+    /// `own - opp`.
+    Material,
+}
+
+impl Heuristic {
+    /// The heuristic called `name` with `params` (key, value) overriding its defaults.
+    ///
+    /// # Errors
+    /// An unknown name, key or a value that is not a number.
+    pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Heuristic, ParamError> {
+        let info = HEURISTICS
+            .iter()
+            .find(|h| h.name == name)
+            .ok_or_else(|| ParamError::UnknownKey {
+                heuristic: "for breakthrough".to_string(),
+                key: name.to_string(),
+                known: HEURISTICS
+                    .iter()
+                    .map(|h| h.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+        let v = resolve_params(name, info.params, params)?;
+        Ok(match name {
+            "defensive1" => Heuristic::Defensive1 {
+                own_weight: v[0],
+                noise: v[1],
+            },
+            "offensive1" => Heuristic::Offensive1 {
+                opp_weight: v[0],
+                base: v[1],
+                noise: v[2],
+            },
+            "offensive2" | "defensive2" => Heuristic::BoardValue {
+                own_weight: v[0],
+                enemy_weight: v[1],
+                values: PieceValues {
+                    win_value: v[2],
+                    almost_win: v[3],
+                    home_stage: v[4],
+                },
+                noise: v[5],
+            },
+            "offense" => Heuristic::Offense {
+                capture_weight: v[0],
+                threat_weight: v[1],
+                advance_weight: v[2],
+            },
+            "defense" => Heuristic::Defense {
+                capture_weight: v[0],
+                own_weight: v[1],
+                advance_weight: v[2],
+                threat_weight: v[3],
+            },
+            _ => Heuristic::Material,
+        })
+    }
+}
+
+/// report 000's valueOfPiece for the piece of `side` on `square`.
+pub fn piece_value(state: &Breakthrough, side: Player, square: u32, values: &PieceValues) -> f64 {
+    let geometry = state.geometry();
+    let own = state.pieces(side);
+    let enemy = state.pieces(side.opponent());
+    let advance = geometry.advance(side, square);
+    let forward = geometry.forward_diagonals[side][square as usize];
+    let on_goal_row = advance == geometry.rows - 1;
+    let mut value = f64::from(1u32 << advance);
+    if state.rules() != Rules::ThreeToBase {
+        if on_goal_row {
+            value += values.win_value;
+        } else if advance == geometry.rows - 2 && forward.count_ones() == 2 && forward & enemy == 0
+        {
+            // Both diagonals must exist: edge columns never get the bonus (000's code).
+            value += values.almost_win;
+        }
+    }
+    let attackers = forward & enemy;
+    if !on_goal_row && attackers != 0 {
+        let supporters = geometry.backward_diagonals[side][square as usize] & own;
+        if supporters.count_ones() < attackers.count_ones() {
+            value = 0.0;
+        }
+    }
+    if state.rules() == Rules::Long && advance == 0 {
+        value += values.home_stage;
+    }
+    value
+}
+
+/// report 000's boardValue: the sum of [`piece_value`] over `side`'s pieces.
+pub fn board_value(state: &Breakthrough, side: Player, values: &PieceValues) -> f64 {
+    let mut bits = state.pieces(side);
+    let mut total = 0.0;
+    while bits != 0 {
+        let square = bits.trailing_zeros();
+        bits &= bits - 1;
+        total += piece_value(state, side, square, values);
+    }
+    total
+}
+
+/// Report 001's `threatened`: (own piece, enemy piece) pairs where the own piece stands on
+/// one of the enemy piece's forward diagonals.
+pub fn threatened(state: &Breakthrough, side: Player) -> u32 {
+    let (up, down) = state
+        .geometry()
+        .attacks(side.opponent(), state.pieces(side.opponent()));
+    let own = state.pieces(side);
+    (up & own).count_ones() + (down & own).count_ones()
+}
+
+/// The largest advance among `side`'s pieces (0 with no pieces).
+pub fn max_advance(geometry: &Geometry, side: Player, pieces: u64) -> u32 {
+    if pieces == 0 {
+        return 0;
+    }
+    let square = match side {
+        Player::P1 => 63 - pieces.leading_zeros(),
+        Player::P2 => pieces.trailing_zeros(),
+    };
+    geometry.advance(side, square)
+}
+
+impl Evaluator<Breakthrough> for Heuristic {
+    fn evaluate(&self, state: &Breakthrough, root: Player, noise_seed: u64) -> f64 {
+        let me = root;
+        let enemy = root.opponent();
+        let own = f64::from(state.pieces(me).count_ones());
+        let opp = f64::from(state.pieces(enemy).count_ones());
+        let u = || unit_noise(state_hash(state), noise_seed);
+        match *self {
+            Heuristic::Defensive1 { own_weight, noise } => own_weight * own + noise * u(),
+            Heuristic::Offensive1 {
+                opp_weight,
+                base,
+                noise,
+            } => opp_weight * (base - opp) + noise * u(),
+            Heuristic::BoardValue {
+                own_weight,
+                enemy_weight,
+                ref values,
+                noise,
+            } => {
+                own_weight * board_value(state, me, values)
+                    - enemy_weight * board_value(state, enemy, values)
+                    + noise * u()
+            }
+            Heuristic::Offense {
+                capture_weight,
+                threat_weight,
+                advance_weight,
+            } => {
+                let geometry = state.geometry();
+                let captured = f64::from(geometry.start[enemy].count_ones()) - opp;
+                let advance = f64::from(max_advance(geometry, me, state.pieces(me)));
+                capture_weight * captured - threat_weight * f64::from(threatened(state, me))
+                    + advance_weight * advance * advance
+            }
+            Heuristic::Defense {
+                capture_weight,
+                own_weight,
+                advance_weight,
+                threat_weight,
+            } => {
+                let geometry = state.geometry();
+                let captured = f64::from(geometry.start[enemy].count_ones()) - opp;
+                let closest = f64::from(max_advance(geometry, enemy, state.pieces(enemy)));
+                capture_weight * captured + own_weight * own
+                    - advance_weight * closest * closest
+                    - threat_weight * f64::from(threatened(state, me))
+            }
+            Heuristic::Material => own - opp,
+        }
+    }
+}
+
+#[inline]
+fn state_hash(state: &Breakthrough) -> u64 {
+    use crate::core::Game;
+    state.position_hash()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Game;
+
+    fn heuristic(name: &str) -> Heuristic {
+        let params: Vec<(String, String)> = if name == "offense" || name == "defense" || name == "material" {
+            vec![]
+        } else {
+            vec![("noise".to_string(), "0".to_string())]
+        };
+        Heuristic::from_spec(name, &params).expect("known heuristic")
+    }
+
+    fn at(rules: Rules, dump: &str) -> Breakthrough {
+        Breakthrough::from_dump(rules, dump, Player::P1).expect("valid")
+    }
+
+    #[test]
+    fn start_position_values_match_worked_example_2() {
+        let start = Breakthrough::new(Rules::Standard);
+        let expected = [
+            ("defensive1", 32.0),
+            ("offensive1", 28.0),
+            ("offensive2", 24.0),
+            ("defensive2", -24.0),
+            ("offense", 1.0),
+            ("defense", 799.0),
+            ("material", 0.0),
+        ];
+        for (name, value) in expected {
+            for root in Player::BOTH {
+                assert_eq!(heuristic(name).evaluate(&start, root, 9), value, "{name} {root}");
+            }
+        }
+    }
+
+    #[test]
+    fn random_term_is_in_unit_interval_and_pure() {
+        let start = Breakthrough::new(Rules::Standard);
+        let with_noise = Heuristic::from_spec("offensive2", &[]).expect("known");
+        let a = with_noise.evaluate(&start, Player::P1, 1);
+        assert!((24.0..25.0).contains(&a) && a != 24.0, "{a}");
+        assert_eq!(a, with_noise.evaluate(&start, Player::P1, 1));
+        assert_ne!(a, with_noise.evaluate(&start, Player::P1, 2));
+    }
+
+    #[test]
+    fn anti_capture_rule_matches_worked_example_3() {
+        let values = PieceValues::default();
+        // P1 on e4 (row 3, col 4), P2 on d5 and f5, one supporter on d3.
+        let one = at(
+            Rules::Standard,
+            "00000000 00000000 00010000 00001000 00020200 00000000 00000000 00000000"
+                .replace(' ', "\n")
+                .as_str(),
+        );
+        assert_eq!(piece_value(&one, Player::P1, 3 * 8 + 4, &values), 0.0);
+        let two = at(
+            Rules::Standard,
+            "00000000 00000000 00010100 00001000 00020200 00000000 00000000 00000000"
+                .replace(' ', "\n")
+                .as_str(),
+        );
+        assert_eq!(piece_value(&two, Player::P1, 3 * 8 + 4, &values), 8.0);
+        // Without attackers the trap rule does not apply, even with no supporter.
+        let free = at(Rules::Standard, &one.board_dump().replace("00020200", "00000000"));
+        assert_eq!(piece_value(&free, Player::P1, 3 * 8 + 4, &values), 8.0);
+    }
+
+    #[test]
+    fn almost_win_matches_worked_example_4_and_skips_edges() {
+        let values = PieceValues::default();
+        let state = at(
+            Rules::Standard,
+            "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n10010000\n00000000\n",
+        );
+        assert_eq!(piece_value(&state, Player::P1, 6 * 8 + 3, &values), 10_064.0);
+        assert_eq!(piece_value(&state, Player::P1, 6 * 8, &values), 64.0);
+        let guarded = at(
+            Rules::Standard,
+            "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n00010000\n00002000\n",
+        );
+        // e8 holds a P2 piece: no bonus, and the trap rule (no supporter) drops the value.
+        assert_eq!(piece_value(&guarded, Player::P1, 6 * 8 + 3, &values), 0.0);
+        // three-to-base has no win or almost-win bonus.
+        let three = at(Rules::ThreeToBase, &state.board_dump());
+        assert_eq!(piece_value(&three, Player::P1, 6 * 8 + 3, &values), 64.0);
+    }
+
+    #[test]
+    fn long_board_adds_home_stage_and_uses_its_own_bounds() {
+        let values = PieceValues::default();
+        let start = Breakthrough::new(Rules::Long);
+        // Home row pieces: 2^0 + 16; front row pieces: 2^1.
+        assert_eq!(board_value(&start, Player::P1, &values), 10.0 * 17.0 + 10.0 * 2.0);
+        assert_eq!(board_value(&start, Player::P2, &values), 190.0);
+        // A P1 piece on row 3 of the 5x10 board is one row before its goal.
+        let near = at(
+            Rules::Long,
+            "0000000000\n0000000000\n0000000000\n0000010000\n0000000000\n",
+        );
+        assert_eq!(piece_value(&near, Player::P1, 3 * 10 + 5, &values), 8.0 + 10_000.0);
+    }
+
+    #[test]
+    fn report_001_terms() {
+        // P1 pieces on c3 and e3; P2 pieces on d4 (attacks c3 and e3) and h7.
+        let state = at(
+            Rules::Standard,
+            "11111111\n00000000\n00101000\n00020000\n00000000\n00000000\n00000002\n00000000\n",
+        );
+        assert_eq!(threatened(&state, Player::P1), 2);
+        assert_eq!(threatened(&state, Player::P2), 2, "c3 and e3 both attack d4");
+        let geometry = state.geometry();
+        assert_eq!(max_advance(geometry, Player::P1, state.pieces(Player::P1)), 2);
+        assert_eq!(max_advance(geometry, Player::P2, state.pieces(Player::P2)), 4);
+        // offense for P1: captured 16-2=14 -> 700, threatened 2 -> -20, maxAdv 2 -> +4.
+        assert_eq!(heuristic("offense").evaluate(&state, Player::P1, 0), 684.0);
+        // defense for P1: 10*14 + 50*10 - 4^2 - 5*2 = 614.
+        assert_eq!(heuristic("defense").evaluate(&state, Player::P1, 0), 614.0);
+    }
+
+    #[test]
+    fn parameters_override_defaults_and_bad_keys_are_named() {
+        let h = Heuristic::from_spec(
+            "defensive1",
+            &[("own_weight".into(), "3".into()), ("noise".into(), "0".into())],
+        )
+        .expect("valid");
+        assert_eq!(h.evaluate(&Breakthrough::new(Rules::Standard), Player::P1, 0), 48.0);
+        let err = Heuristic::from_spec("offensive2", &[("almost".into(), "1".into())])
+            .expect_err("unknown key");
+        assert!(err.to_string().contains("unknown parameter 'almost' for heuristic offensive2"));
+        let err = Heuristic::from_spec("offensive2", &[("almost_win".into(), "x".into())])
+            .expect_err("not a number");
+        assert!(err.to_string().contains("'x' is not a number"));
+        assert!(Heuristic::from_spec("nope", &[]).is_err());
+    }
+}

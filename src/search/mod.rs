@@ -1,0 +1,320 @@
+//! Search algorithms, generic over any [`Game`] and [`Evaluator`]; they know no game.
+//!
+//! Every algorithm counts nodes the same way (see [`SearchStats`]): the root and every
+//! inner node whose children are generated is *expanded*; every position scored (by the
+//! heuristic at the depth limit, or as won/lost/drawn when the game is over) is
+//! *evaluated*. Values are from the root player's point of view; a finished game scores
+//! `+WIN_SCORE`, `-WIN_SCORE` or 0.
+//!
+//! Root moves are shuffled with the agent's seeded generator before the search and the
+//! first move reaching the best value is kept, so exact ties are broken at random but
+//! reproducibly; minimax and alpha-beta given the same generator state see the same order
+//! and therefore choose the same move with the same value.
+
+#[cfg(test)]
+mod tests;
+
+use crate::core::seeds::{self, GameRng};
+use crate::core::{Agent, Decision, Evaluator, Game, Outcome, Player, SearchStats};
+use std::fmt;
+use std::str::FromStr;
+
+/// The score of a won game for the winner (and minus it for the loser).
+pub const WIN_SCORE: f64 = 1_000_000.0;
+
+/// The deepest search the registry accepts, in plies.
+pub const MAX_DEPTH: u32 = 12;
+
+/// A search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Full-width minimax to a fixed depth.
+    Minimax,
+    /// Minimax with alpha-beta pruning (fail-soft), same move order as minimax.
+    AlphaBeta,
+    /// One-ply search: the move whose resulting position evaluates best.
+    Greedy,
+    /// A uniformly random legal move; no search, no heuristic.
+    Random,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `list` shows them.
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::Greedy,
+        Algorithm::Random,
+    ];
+
+    /// The name used in agent specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Random => "random",
+        }
+    }
+
+    /// One line for `list` and `--help`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "full-width minimax to `depth` plies",
+            Algorithm::AlphaBeta => "alpha-beta pruning; same move and value as minimax",
+            Algorithm::Greedy => "one ply: the move whose position evaluates best",
+            Algorithm::Random => "a uniformly random legal move",
+        }
+    }
+
+    /// Whether the algorithm takes a depth (and a heuristic).
+    pub fn searches(self) -> bool {
+        matches!(self, Algorithm::Minimax | Algorithm::AlphaBeta)
+    }
+
+    /// Whether the algorithm uses a heuristic.
+    pub fn uses_heuristic(self) -> bool {
+        self != Algorithm::Random
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == text)
+            .ok_or_else(|| {
+                let known: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!("unknown algorithm '{text}' (known: {})", known.join(", "))
+            })
+    }
+}
+
+/// The score of a finished game for `root`.
+#[inline]
+fn terminal_score(outcome: Outcome, root: Player) -> f64 {
+    match outcome.winner {
+        Some(winner) if winner == root => WIN_SCORE,
+        Some(_) => -WIN_SCORE,
+        None => 0.0,
+    }
+}
+
+/// A reusable searcher: the evaluator, the agent's noise seed and one move buffer per
+/// level, so searching allocates nothing once the buffers have grown.
+pub struct Searcher<G: Game, E> {
+    evaluator: E,
+    noise_seed: u64,
+    root: Player,
+    stats: SearchStats,
+    buffers: Vec<Vec<G::Move>>,
+}
+
+/// What one search found at the root.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchResult<M> {
+    /// The chosen move.
+    pub best: M,
+    /// Its value for the player to move at the root.
+    pub value: f64,
+    /// Nodes counted.
+    pub stats: SearchStats,
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher using `evaluator`, whose random term is keyed by `noise_seed`.
+    pub fn new(evaluator: E, noise_seed: u64) -> Self {
+        Searcher {
+            evaluator,
+            noise_seed,
+            root: Player::P1,
+            stats: SearchStats::default(),
+            buffers: Vec::new(),
+        }
+    }
+
+    /// Searches `state` (not finished) to `depth` plies with `algorithm` (minimax,
+    /// alpha-beta or greedy; greedy ignores `depth`), shuffling the root moves with `rng`.
+    /// Returns `None` when the position has no legal move.
+    pub fn search(
+        &mut self,
+        state: &G,
+        algorithm: Algorithm,
+        depth: u32,
+        rng: &mut GameRng,
+    ) -> Option<SearchResult<G::Move>> {
+        let depth = if algorithm == Algorithm::Greedy {
+            1
+        } else {
+            depth.max(1)
+        } as usize;
+        while self.buffers.len() <= depth {
+            self.buffers.push(Vec::with_capacity(64));
+        }
+        self.root = state.to_move();
+        self.stats = SearchStats::default();
+        let mut moves = std::mem::take(&mut self.buffers[0]);
+        state.legal_moves(&mut moves);
+        seeds::shuffle(rng, &mut moves);
+        let mut best: Option<(G::Move, f64)> = None;
+        if !moves.is_empty() {
+            self.stats.count_expanded(0);
+        }
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            let value = match algorithm {
+                Algorithm::AlphaBeta => {
+                    let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
+                    self.alphabeta(&child, depth - 1, 1, alpha, f64::INFINITY)
+                }
+                _ => self.minimax(&child, depth - 1, 1),
+            };
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((mv, value));
+            }
+        }
+        self.buffers[0] = moves;
+        best.map(|(best, value)| SearchResult {
+            best,
+            value,
+            stats: self.stats,
+        })
+    }
+
+    /// The value of a leaf, or `None` when `state` must be searched further.
+    #[inline]
+    fn leaf_value(&mut self, state: &G, depth: usize, level: usize) -> Option<f64> {
+        if let Some(outcome) = state.outcome() {
+            self.stats.count_evaluated(level);
+            return Some(terminal_score(outcome, self.root));
+        }
+        if depth == 0 {
+            self.stats.count_evaluated(level);
+            return Some(
+                self.evaluator
+                    .evaluate(state, self.root, self.noise_seed),
+            );
+        }
+        None
+    }
+
+    fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
+        if let Some(value) = self.leaf_value(state, depth, level) {
+            return value;
+        }
+        self.stats.count_expanded(level);
+        let mut moves = std::mem::take(&mut self.buffers[level]);
+        state.legal_moves(&mut moves);
+        let maximizing = state.to_move() == self.root;
+        let mut best = if maximizing {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            let value = self.minimax(&child, depth - 1, level + 1);
+            best = if maximizing {
+                best.max(value)
+            } else {
+                best.min(value)
+            };
+        }
+        self.buffers[level] = moves;
+        best
+    }
+
+    fn alphabeta(
+        &mut self,
+        state: &G,
+        depth: usize,
+        level: usize,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> f64 {
+        if let Some(value) = self.leaf_value(state, depth, level) {
+            return value;
+        }
+        self.stats.count_expanded(level);
+        let mut moves = std::mem::take(&mut self.buffers[level]);
+        state.legal_moves(&mut moves);
+        let maximizing = state.to_move() == self.root;
+        let mut best = if maximizing {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            let value = self.alphabeta(&child, depth - 1, level + 1, alpha, beta);
+            if maximizing {
+                best = best.max(value);
+                alpha = alpha.max(best);
+            } else {
+                best = best.min(value);
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.buffers[level] = moves;
+        best
+    }
+}
+
+/// An agent that plays by one algorithm with one heuristic at a fixed depth.
+pub struct SearchAgent<G: Game, E> {
+    algorithm: Algorithm,
+    depth: u32,
+    searcher: Searcher<G, E>,
+    rng: GameRng,
+    buffer: Vec<G::Move>,
+}
+
+impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
+    /// An agent whose tie-breaks and random term derive from `seed`.
+    pub fn new(algorithm: Algorithm, depth: u32, evaluator: E, seed: u64) -> Self {
+        SearchAgent {
+            algorithm,
+            depth,
+            searcher: Searcher::new(evaluator, seeds::derive(seed, &[1])),
+            rng: seeds::rng(seeds::derive(seed, &[2])),
+            buffer: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
+    fn decide(&mut self, state: &G) -> Decision<G::Move> {
+        if self.algorithm == Algorithm::Random {
+            state.legal_moves(&mut self.buffer);
+            assert!(!self.buffer.is_empty(), "decide called on a finished game");
+            let mv = self.buffer[seeds::below(&mut self.rng, self.buffer.len())];
+            return Decision {
+                mv,
+                value: None,
+                stats: SearchStats::default(),
+            };
+        }
+        let result = self
+            .searcher
+            .search(state, self.algorithm, self.depth, &mut self.rng)
+            .expect("decide called on a finished game");
+        Decision {
+            mv: result.best,
+            value: Some(result.value),
+            stats: result.stats,
+        }
+    }
+}

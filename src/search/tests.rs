@@ -1,0 +1,167 @@
+use super::*;
+use crate::core::seeds;
+use crate::evals::breakthrough::{HEURISTICS, Heuristic};
+use crate::games::breakthrough::{Breakthrough, Rules};
+use crate::games::perft;
+
+/// Reproducible positions reached by 10-40 random plies from the start (unfinished).
+fn random_positions(rules: Rules, count: usize, seed: u64) -> Vec<Breakthrough> {
+    let mut rng = seeds::rng(seed);
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    while positions.len() < count {
+        let mut state = Breakthrough::new(rules);
+        let plies = 10 + seeds::below(&mut rng, 31);
+        for _ in 0..plies {
+            state.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state.apply(moves[seeds::below(&mut rng, moves.len())]);
+        }
+        if state.outcome().is_none() {
+            positions.push(state);
+        }
+    }
+    positions
+}
+
+fn search(
+    state: &Breakthrough,
+    algorithm: Algorithm,
+    depth: u32,
+    heuristic: Heuristic,
+    seed: u64,
+) -> SearchResult<crate::games::breakthrough::Move> {
+    let mut searcher = Searcher::new(heuristic, seed);
+    let mut rng = seeds::rng(seed);
+    searcher
+        .search(state, algorithm, depth, &mut rng)
+        .expect("position has moves")
+}
+
+#[test]
+fn alphabeta_chooses_minimax_move_and_value_with_no_more_nodes() {
+    for (r, rules) in Rules::ALL.into_iter().enumerate() {
+        let positions = random_positions(rules, 200, 11 + r as u64);
+        for (i, state) in positions.iter().enumerate() {
+            let info = &HEURISTICS[i % HEURISTICS.len()];
+            let heuristic = Heuristic::from_spec(info.name, &[]).expect("known");
+            let depths: &[u32] = if i % 10 == 0 { &[1, 2, 3, 4] } else { &[1, 2, 3] };
+            for &depth in depths {
+                let seed = seeds::derive(i as u64, &[u64::from(depth)]);
+                let mm = search(state, Algorithm::Minimax, depth, heuristic, seed);
+                let ab = search(state, Algorithm::AlphaBeta, depth, heuristic, seed);
+                let context = format!("{rules} position {i} {} depth {depth}", info.name);
+                assert_eq!(ab.best, mm.best, "{context}");
+                assert_eq!(ab.value, mm.value, "{context}");
+                assert!(ab.stats.expanded <= mm.stats.expanded, "{context}");
+                assert!(ab.stats.evaluated <= mm.stats.evaluated, "{context}");
+                assert_eq!(mm.stats.expanded_by_level[0], 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn alphabeta_prunes_on_the_start_position() {
+    let start = Breakthrough::new(Rules::Standard);
+    let heuristic = Heuristic::from_spec("offensive2", &[]).expect("known");
+    let mm = search(&start, Algorithm::Minimax, 4, heuristic, 3);
+    let ab = search(&start, Algorithm::AlphaBeta, 4, heuristic, 3);
+    assert!(ab.stats.evaluated * 3 < mm.stats.evaluated, "{ab:?}");
+}
+
+#[test]
+fn minimax_counts_every_node_of_the_tree() {
+    // No game can end within 3 plies of the start: minimax visits the whole perft tree.
+    let start = Breakthrough::new(Rules::Standard);
+    let result = search(
+        &start,
+        Algorithm::Minimax,
+        3,
+        Heuristic::Material,
+        1,
+    );
+    let stats = result.stats;
+    assert_eq!(stats.expanded_by_level[..3], [1, 22, 484]);
+    assert_eq!(stats.expanded, 1 + 22 + 484);
+    assert_eq!(stats.evaluated, perft(&start, 3));
+    assert_eq!(stats.evaluated_by_level[3], 11_132);
+    assert_eq!(stats.levels_used(), 4);
+}
+
+#[test]
+fn greedy_expands_the_root_and_evaluates_each_child() {
+    let start = Breakthrough::new(Rules::Long);
+    let result = search(&start, Algorithm::Greedy, 7, Heuristic::Material, 1);
+    assert_eq!(result.stats.expanded, 1);
+    assert_eq!(result.stats.evaluated, 28);
+}
+
+fn win_in_one() -> Breakthrough {
+    // P1 on b7 can step to b8 (win) or take on a8/c8; P2 threatens to win next move.
+    Breakthrough::from_dump(
+        Rules::Standard,
+        "00000000\n20000000\n00000000\n00000000\n00000000\n00000000\n01000000\n00000022\n",
+        Player::P1,
+    )
+    .expect("valid")
+}
+
+#[test]
+fn every_searching_algorithm_takes_a_win_in_one() {
+    let state = win_in_one();
+    for algorithm in [Algorithm::Minimax, Algorithm::AlphaBeta, Algorithm::Greedy] {
+        for depth in 1..=3 {
+            let result = search(&state, algorithm, depth, Heuristic::Material, 5);
+            assert_eq!(result.value, WIN_SCORE, "{algorithm} depth {depth}");
+            let to = state.geometry().row_of[result.best.to as usize];
+            assert_eq!(to, 7, "{algorithm} moves onto the goal row");
+        }
+    }
+}
+
+#[test]
+fn depth_two_sees_the_opponent_win_and_scores_the_loss() {
+    // P2 on a2 wins next move whatever P1 does (P1 cannot reach it): every P1 move loses.
+    let state = Breakthrough::from_dump(
+        Rules::Standard,
+        "00000001\n20000000\n00000000\n00000000\n00000000\n00000000\n00000000\n22000000\n",
+        Player::P1,
+    )
+    .expect("valid");
+    let result = search(&state, Algorithm::AlphaBeta, 2, Heuristic::Material, 5);
+    assert_eq!(result.value, -WIN_SCORE);
+    let greedy = search(&state, Algorithm::Greedy, 1, Heuristic::Material, 5);
+    assert!(greedy.value > -WIN_SCORE, "one ply does not see it");
+}
+
+#[test]
+fn agents_are_reproducible_from_their_seed() {
+    let start = Breakthrough::new(Rules::Standard);
+    for algorithm in Algorithm::ALL {
+        let play = |seed: u64| {
+            let mut agent = SearchAgent::new(algorithm, 2, Heuristic::Material, seed);
+            let mut state = start;
+            let mut line = Vec::new();
+            for _ in 0..12 {
+                let decision = agent.decide(&state);
+                line.push(decision.mv);
+                state.apply(decision.mv);
+            }
+            line
+        };
+        assert_eq!(play(1), play(1), "{algorithm}");
+        assert_ne!(play(1), play(2), "{algorithm}: seed changes tie-breaks");
+    }
+}
+
+#[test]
+fn algorithm_names_round_trip() {
+    for algorithm in Algorithm::ALL {
+        assert_eq!(algorithm.name().parse::<Algorithm>(), Ok(algorithm));
+    }
+    let err = "beam".parse::<Algorithm>().expect_err("unknown");
+    assert!(err.contains("unknown algorithm 'beam'") && err.contains("alphabeta"));
+}
