@@ -1,0 +1,369 @@
+//! Agent specs: inline (`alphabeta(heuristic=offensive2,depth=4)`) or named in
+//! `agents/*.toml`.
+
+use super::spec::Spec;
+use super::{AgentFactory, GameEntry, InputError, line_of_string, toml_error};
+use crate::search::{Algorithm, MAX_DEPTH, SearchAgent};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The depth of minimax and alpha-beta when a spec gives none.
+pub const DEFAULT_DEPTH: u32 = 3;
+
+/// An agent: algorithm, depth, heuristic and heuristic parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// Display name: the registered name, or the canonical inline spec.
+    pub name: String,
+    /// Search algorithm.
+    pub algorithm: Algorithm,
+    /// Depth in plies (1 for greedy, 0 for random).
+    pub depth: u32,
+    /// Heuristic name (`None` for random).
+    pub heuristic: Option<String>,
+    /// Heuristic parameters as written.
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    /// Builds a spec from an algorithm name and its keys; `depth` and `heuristic` are
+    /// the algorithm's, every other key goes to the heuristic (checked by
+    /// [`AgentSpec::factory`]).
+    ///
+    /// # Errors
+    /// A message: unknown algorithm, bad depth, missing heuristic, or keys that do not fit.
+    pub fn from_parts(
+        name: Option<String>,
+        algorithm: &str,
+        depth: Option<String>,
+        heuristic: Option<String>,
+        params: Vec<(String, String)>,
+    ) -> Result<AgentSpec, String> {
+        let algorithm: Algorithm = algorithm.parse()?;
+        let depth = match (algorithm, depth) {
+            (Algorithm::Minimax | Algorithm::AlphaBeta, None) => DEFAULT_DEPTH,
+            (Algorithm::Minimax | Algorithm::AlphaBeta, Some(text)) => {
+                match text.trim().parse::<u32>() {
+                    Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+                    _ => {
+                        return Err(format!(
+                            "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}"
+                        ));
+                    }
+                }
+            }
+            (Algorithm::Greedy, None) => 1,
+            (Algorithm::Greedy, Some(text)) if text.trim() == "1" => 1,
+            (Algorithm::Greedy, Some(text)) => {
+                return Err(format!(
+                    "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
+                ));
+            }
+            (Algorithm::Random, Some(_)) => {
+                return Err("random takes no depth".to_string());
+            }
+            (Algorithm::Random, None) => 0,
+        };
+        if algorithm.uses_heuristic() && heuristic.is_none() {
+            return Err(format!(
+                "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
+            ));
+        }
+        if !algorithm.uses_heuristic() && (heuristic.is_some() || !params.is_empty()) {
+            return Err("random takes no heuristic or parameters".to_string());
+        }
+        let mut spec = AgentSpec {
+            name: String::new(),
+            algorithm,
+            depth,
+            heuristic,
+            params,
+        };
+        spec.name = name.unwrap_or_else(|| spec.canonical());
+        Ok(spec)
+    }
+
+    /// The spec as inline text, e.g. `alphabeta(heuristic=offensive2,depth=4)`.
+    pub fn canonical(&self) -> String {
+        let mut params = Vec::new();
+        if let Some(h) = &self.heuristic {
+            params.push(("heuristic".to_string(), h.clone()));
+        }
+        if self.algorithm.searches() {
+            params.push(("depth".to_string(), self.depth.to_string()));
+        }
+        params.extend(self.params.iter().cloned());
+        Spec {
+            name: self.algorithm.name().to_string(),
+            params,
+        }
+        .to_string()
+    }
+
+    /// Checks the heuristic and its parameters against game `G` and returns a function
+    /// that builds a fresh agent from a seed.
+    ///
+    /// # Errors
+    /// An unknown heuristic for this game, or a bad parameter.
+    pub fn factory<G: GameEntry>(&self) -> Result<AgentFactory<G>, String> {
+        let algorithm = self.algorithm;
+        let depth = self.depth;
+        let heuristic = match &self.heuristic {
+            Some(name) => {
+                if !G::heuristics().iter().any(|h| h.name == name) {
+                    let known: Vec<&str> = G::heuristics().iter().map(|h| h.name).collect();
+                    return Err(format!(
+                        "unknown heuristic '{name}' for this game (known: {})",
+                        known.join(", ")
+                    ));
+                }
+                G::heuristic(name, &self.params).map_err(|e| e.to_string())?
+            }
+            // Random never evaluates; any heuristic of the game will do as a placeholder.
+            None => G::heuristic(G::heuristics()[0].name, &[]).map_err(|e| e.to_string())?,
+        };
+        Ok(Box::new(move |seed| {
+            Box::new(SearchAgent::<G, G::Heuristic>::new(
+                algorithm,
+                depth,
+                heuristic.clone(),
+                seed,
+            ))
+        }))
+    }
+}
+
+impl std::str::FromStr for AgentSpec {
+    type Err = String;
+
+    /// Reads an inline spec such as `minimax(heuristic=defensive1,depth=3)`.
+    fn from_str(text: &str) -> Result<AgentSpec, String> {
+        let mut spec: Spec = text.parse()?;
+        let depth = spec.take("depth");
+        let heuristic = spec.take("heuristic");
+        AgentSpec::from_parts(None, &spec.name, depth, heuristic, spec.params)
+            .map_err(|e| format!("agent '{}': {e}", text.trim()))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgentFile {
+    #[serde(default)]
+    agent: Vec<AgentEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgentEntry {
+    name: String,
+    algorithm: String,
+    depth: Option<toml::Value>,
+    heuristic: Option<String>,
+    #[serde(default)]
+    params: BTreeMap<String, toml::Value>,
+    #[allow(dead_code)]
+    description: Option<String>,
+}
+
+/// A registered agent and where it was defined.
+#[derive(Clone, Debug)]
+pub struct RegisteredAgent {
+    /// The spec.
+    pub spec: AgentSpec,
+    /// The file it came from.
+    pub file: PathBuf,
+    /// Its line there.
+    pub line: Option<usize>,
+}
+
+/// The named agents of every `*.toml` file in an agents folder.
+#[derive(Clone, Debug, Default)]
+pub struct AgentRegistry {
+    /// Agents by name, sorted.
+    pub agents: BTreeMap<String, RegisteredAgent>,
+}
+
+fn value_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl AgentRegistry {
+    /// Loads every `*.toml` in `folder` (a missing folder gives an empty registry).
+    ///
+    /// # Errors
+    /// An unreadable or malformed file, a bad agent, or a name defined twice.
+    pub fn load(folder: &Path) -> Result<AgentRegistry, InputError> {
+        let mut registry = AgentRegistry::default();
+        if !folder.is_dir() {
+            return Ok(registry);
+        }
+        let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+            .map_err(|e| InputError::in_file(folder, None, format!("cannot read folder: {e}")))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        for file in files {
+            registry.load_file(&file)?;
+        }
+        Ok(registry)
+    }
+
+    fn load_file(&mut self, file: &Path) -> Result<(), InputError> {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| InputError::in_file(file, None, format!("cannot read: {e}")))?;
+        let parsed: AgentFile = toml::from_str(&text).map_err(|e| toml_error(file, &text, &e))?;
+        for entry in parsed.agent {
+            let line = line_of_string(&text, &entry.name);
+            let fail = |message: String| InputError::in_file(file, line, message);
+            let valid_name = !entry.name.is_empty()
+                && entry
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+            if !valid_name {
+                return Err(fail(format!(
+                    "agent name '{}' must be letters, digits, '-', '_' or '.'",
+                    entry.name
+                )));
+            }
+            let params = entry
+                .params
+                .iter()
+                .map(|(k, v)| (k.clone(), value_text(v)))
+                .collect();
+            let spec = AgentSpec::from_parts(
+                Some(entry.name.clone()),
+                &entry.algorithm,
+                entry.depth.as_ref().map(value_text),
+                entry.heuristic,
+                params,
+            )
+            .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+            if let Some(previous) = self.agents.get(&entry.name) {
+                return Err(fail(format!(
+                    "agent '{}' is already defined in {}",
+                    entry.name,
+                    previous.file.display()
+                )));
+            }
+            self.agents.insert(
+                entry.name,
+                RegisteredAgent {
+                    spec,
+                    file: file.to_path_buf(),
+                    line,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// A registered agent by name, or else an inline spec.
+    ///
+    /// # Errors
+    /// Neither a registered name nor a valid spec.
+    pub fn resolve(&self, text: &str) -> Result<AgentSpec, String> {
+        if let Some(agent) = self.agents.get(text.trim()) {
+            return Ok(agent.spec.clone());
+        }
+        let looks_inline = text.contains('(')
+            || text
+                .trim()
+                .parse::<Algorithm>()
+                .is_ok_and(|a| !a.uses_heuristic() || a == Algorithm::Greedy);
+        if looks_inline {
+            return text.parse();
+        }
+        let mut names: Vec<&str> = self.agents.keys().map(String::as_str).collect();
+        names.truncate(12);
+        Err(format!(
+            "unknown agent '{}': not a registered name (e.g. {}) nor an inline spec like alphabeta(heuristic=offensive2,depth=4)",
+            text.trim(),
+            if names.is_empty() {
+                "none registered".to_string()
+            } else {
+                names.join(", ")
+            }
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::breakthrough::Breakthrough;
+
+    #[test]
+    fn inline_specs_fill_defaults_and_keep_heuristic_parameters() {
+        let spec: AgentSpec = "alphabeta(heuristic=offensive2,depth=4,almost_win=5000)"
+            .parse()
+            .expect("valid");
+        assert_eq!(spec.algorithm, Algorithm::AlphaBeta);
+        assert_eq!(spec.depth, 4);
+        assert_eq!(spec.heuristic.as_deref(), Some("offensive2"));
+        assert_eq!(spec.params, vec![("almost_win".into(), "5000".into())]);
+        assert_eq!(spec.name, "alphabeta(heuristic=offensive2,depth=4,almost_win=5000)");
+        let minimax: AgentSpec = "minimax(heuristic=defense)".parse().expect("valid");
+        assert_eq!(minimax.depth, DEFAULT_DEPTH);
+        let greedy: AgentSpec = "greedy(heuristic=offense)".parse().expect("valid");
+        assert_eq!(greedy.depth, 1);
+        let random: AgentSpec = "random".parse().expect("valid");
+        assert_eq!((random.depth, random.heuristic), (0, None));
+        assert!(spec.factory::<Breakthrough>().is_ok());
+    }
+
+    #[test]
+    fn bad_agent_specs_say_what_is_wrong() {
+        let err = |t: &str| t.parse::<AgentSpec>().expect_err(t);
+        assert!(err("beam(heuristic=x)").contains("unknown algorithm 'beam'"));
+        assert!(err("minimax(heuristic=offense,depth=0)").contains("from 1 to 12"));
+        assert!(err("minimax(heuristic=offense,depth=99)").contains("from 1 to 12"));
+        assert!(err("minimax(heuristic=offense,depth=two)").contains("from 1 to 12"));
+        assert!(err("minimax(depth=2)").contains("needs a heuristic"));
+        assert!(err("greedy(heuristic=offense,depth=3)").contains("exactly one ply"));
+        assert!(err("random(heuristic=offense)").contains("no heuristic"));
+        let unknown: AgentSpec = "minimax(heuristic=chess)".parse().expect("parses");
+        let message = unknown.factory::<Breakthrough>().err().expect("unknown heuristic");
+        assert!(message.contains("unknown heuristic 'chess'") && message.contains("offensive2"));
+        let bad_key: AgentSpec = "minimax(heuristic=offense,wieght=1)".parse().expect("parses");
+        let message = bad_key.factory::<Breakthrough>().err().expect("unknown key");
+        assert!(message.contains("unknown parameter 'wieght'"), "{message}");
+    }
+
+    #[test]
+    fn registry_loads_files_and_resolves_names_before_specs() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        std::fs::write(
+            folder.path().join("a.toml"),
+            "[[agent]]\nname = \"ab4\"\nalgorithm = \"alphabeta\"\nheuristic = \"offensive2\"\ndepth = 4\nparams = { almost_win = 5000 }\n",
+        )
+        .expect("write");
+        let registry = AgentRegistry::load(folder.path()).expect("valid");
+        let ab4 = registry.resolve("ab4").expect("registered");
+        assert_eq!(ab4.name, "ab4");
+        assert_eq!(ab4.depth, 4);
+        assert_eq!(ab4.params, vec![("almost_win".into(), "5000".into())]);
+        assert!(registry.resolve("random").is_ok());
+        let err = registry.resolve("ab5").expect_err("unknown");
+        assert!(err.contains("unknown agent 'ab5'") && err.contains("ab4"), "{err}");
+
+        std::fs::write(
+            folder.path().join("b.toml"),
+            "[[agent]]\nname = \"ab4\"\nalgorithm = \"minimax\"\nheuristic = \"offense\"\n",
+        )
+        .expect("write");
+        let err = AgentRegistry::load(folder.path()).expect_err("duplicate");
+        assert!(err.to_string().contains("b.toml: line 2: agent 'ab4' is already defined in"));
+
+        std::fs::write(folder.path().join("b.toml"), "[[agent]]\nname = \"x\"\nalgo = 1\n")
+            .expect("write");
+        let err = AgentRegistry::load(folder.path()).expect_err("bad key").to_string();
+        assert!(err.contains("b.toml: line 3: malformed TOML: unknown field `algo`"), "{err}");
+    }
+}

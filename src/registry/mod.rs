@@ -1,0 +1,216 @@
+//! Names to things: game specs (`breakthrough(rules=long)`), agent specs
+//! (`alphabeta(heuristic=offensive2,depth=4)`), the agent files in `agents/` and the
+//! experiment files in `matchups/`, each parsed into a validated value. Errors name the
+//! file and line they come from.
+
+mod agents;
+mod experiment;
+pub mod spec;
+
+pub use agents::{AgentRegistry, AgentSpec, DEFAULT_DEPTH};
+pub use experiment::{Colours, Experiment, MatchupSpec};
+
+use crate::core::{Agent, Evaluator, Game};
+use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::games::breakthrough::{Breakthrough, Rules};
+use spec::Spec;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// Something wrong with user input, with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct InputError {
+    /// The file, if the input came from one.
+    pub file: Option<PathBuf>,
+    /// The 1-based line, if known.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl InputError {
+    /// An error not tied to a file (e.g. a command-line argument).
+    pub fn new(message: impl Into<String>) -> InputError {
+        InputError {
+            file: None,
+            line: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error in `file`, at `line` if known.
+    pub fn in_file(file: &Path, line: Option<usize>, message: impl Into<String>) -> InputError {
+        InputError {
+            file: Some(file.to_path_buf()),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}: ", file.display())?;
+        }
+        if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// The 1-based line of byte offset `offset` in `text`.
+pub fn line_of_offset(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+/// The line where `"needle"` (quoted, as TOML writes strings) first appears in `text`.
+pub fn line_of_string(text: &str, needle: &str) -> Option<usize> {
+    ["\"", "'"].iter().find_map(|quote| {
+        text.find(&format!("{quote}{needle}{quote}"))
+            .map(|offset| line_of_offset(text, offset))
+    })
+}
+
+/// A TOML syntax or shape error as one line: the line number and toml's message.
+pub fn toml_error(file: &Path, text: &str, error: &toml::de::Error) -> InputError {
+    let line = error.span().map(|span| line_of_offset(text, span.start));
+    let message = error.message().replace('\n', " ").trim().to_string();
+    InputError::in_file(file, line, format!("malformed TOML: {message}"))
+}
+
+/// A game chosen by name, with its parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameSpec {
+    /// Breakthrough with a rule set.
+    Breakthrough(Rules),
+}
+
+/// A game as `list` shows it.
+pub struct GameInfo {
+    /// Name in specs.
+    pub name: &'static str,
+    /// Parameters, e.g. `rules=standard|three-to-base|long`.
+    pub params: &'static str,
+    /// Heuristics.
+    pub heuristics: &'static [HeuristicInfo],
+}
+
+/// Every game arbiter knows.
+pub const GAMES: &[GameInfo] = &[GameInfo {
+    name: "breakthrough",
+    params: "rules=standard|three-to-base|long (default standard)",
+    heuristics: evals::breakthrough::HEURISTICS,
+}];
+
+impl FromStr for GameSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<GameSpec, String> {
+        let mut spec: Spec = text.parse()?;
+        let game = match spec.name.as_str() {
+            "breakthrough" => {
+                let rules = match spec.take("rules") {
+                    Some(rules) => rules.parse::<Rules>()?,
+                    None => Rules::Standard,
+                };
+                GameSpec::Breakthrough(rules)
+            }
+            other => {
+                let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+                return Err(format!(
+                    "unknown game '{other}' (known: {})",
+                    known.join(", ")
+                ));
+            }
+        };
+        if let Some((key, _)) = spec.params.first() {
+            return Err(format!(
+                "unknown parameter '{key}' for game {} (known: rules)",
+                spec.name
+            ));
+        }
+        Ok(game)
+    }
+}
+
+impl fmt::Display for GameSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameSpec::Breakthrough(rules) => write!(f, "breakthrough(rules={rules})"),
+        }
+    }
+}
+
+impl GameSpec {
+    /// The rule-set or variant name written to games.csv.
+    pub fn variant(&self) -> String {
+        match self {
+            GameSpec::Breakthrough(rules) => rules.name().to_string(),
+        }
+    }
+}
+
+/// A game as the registry sees it: how to build its heuristics by name.
+pub trait GameEntry: Game {
+    /// The game's heuristic type (an enum over its heuristics, so search is
+    /// monomorphised on it).
+    type Heuristic: Evaluator<Self> + Clone + Send + Sync + 'static;
+
+    /// The game's heuristics, for messages and `list`.
+    fn heuristics() -> &'static [HeuristicInfo];
+
+    /// The heuristic called `name` with parameters.
+    ///
+    /// # Errors
+    /// An unknown heuristic, key or value.
+    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError>;
+}
+
+impl GameEntry for Breakthrough {
+    type Heuristic = evals::breakthrough::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::breakthrough::HEURISTICS
+    }
+
+    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+        evals::breakthrough::Heuristic::from_spec(name, params)
+    }
+}
+
+/// Builds an agent for game `G` from a validated spec with its seed.
+pub type AgentFactory<G> = Box<dyn Fn(u64) -> Box<dyn Agent<G>> + Send + Sync>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_specs_parse_and_print() {
+        assert_eq!(
+            "breakthrough".parse::<GameSpec>(),
+            Ok(GameSpec::Breakthrough(Rules::Standard))
+        );
+        let long: GameSpec = "breakthrough(rules=long)".parse().expect("valid");
+        assert_eq!(long, GameSpec::Breakthrough(Rules::Long));
+        assert_eq!(long.to_string(), "breakthrough(rules=long)");
+        assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
+        let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
+        assert!(err("chess").contains("unknown game 'chess' (known: breakthrough)"));
+        assert!(err("breakthrough(rules=huge)").contains("unknown rule set 'huge'"));
+        assert!(err("breakthrough(size=9)").contains("unknown parameter 'size'"));
+    }
+
+    #[test]
+    fn lines_are_found_for_offsets_and_strings() {
+        let text = "a = 1\nb = \"x\"\nc = 'y'\n";
+        assert_eq!(line_of_offset(text, 0), 1);
+        assert_eq!(line_of_offset(text, 7), 2);
+        assert_eq!(line_of_string(text, "x"), Some(2));
+        assert_eq!(line_of_string(text, "y"), Some(3));
+        assert_eq!(line_of_string(text, "z"), None);
+    }
+}

@@ -1,0 +1,116 @@
+//! The `name(key=value,...)` notation shared by game, agent and heuristic specs.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A parsed `name(key=value,...)` string. Keys are unique; order is kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spec {
+    /// The part before the parentheses.
+    pub name: String,
+    /// The key=value pairs, in the order written.
+    pub params: Vec<(String, String)>,
+}
+
+impl Spec {
+    /// Removes and returns the value of `key`, if present.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        let index = self.params.iter().position(|(k, _)| k == key)?;
+        Some(self.params.remove(index).1)
+    }
+}
+
+impl FromStr for Spec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Spec, String> {
+        let text = text.trim();
+        let (name, rest) = match text.find('(') {
+            Some(open) => {
+                let inner = text[open + 1..].strip_suffix(')').ok_or_else(|| {
+                    format!("'{text}': missing ')' at the end (expected name(key=value,...))")
+                })?;
+                (&text[..open], Some(inner))
+            }
+            None => (text, None),
+        };
+        let name = name.trim();
+        let name_ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !name_ok {
+            return Err(format!(
+                "'{text}': expected a name of letters, digits, '-' or '_' before '('"
+            ));
+        }
+        let mut params: Vec<(String, String)> = Vec::new();
+        for part in rest.unwrap_or("").split(',') {
+            if part.trim().is_empty() {
+                if rest.is_some_and(|r| !r.trim().is_empty()) {
+                    return Err(format!("'{text}': empty item between commas"));
+                }
+                continue;
+            }
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("'{text}': '{}' is not key=value", part.trim()))?;
+            let (key, value) = (key.trim(), value.trim());
+            if key.is_empty() || value.is_empty() {
+                return Err(format!("'{text}': '{}' is not key=value", part.trim()));
+            }
+            if params.iter().any(|(k, _)| k == key) {
+                return Err(format!("'{text}': key '{key}' given twice"));
+            }
+            params.push((key.to_string(), value.to_string()));
+        }
+        Ok(Spec {
+            name: name.to_string(),
+            params,
+        })
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.params.is_empty() {
+            let items: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            write!(f, "({})", items.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_names_and_parameters() {
+        let spec: Spec = " alphabeta( heuristic=offensive2 , depth=4 ) ".parse().expect("valid");
+        assert_eq!(spec.name, "alphabeta");
+        assert_eq!(
+            spec.params,
+            vec![
+                ("heuristic".to_string(), "offensive2".to_string()),
+                ("depth".to_string(), "4".to_string())
+            ]
+        );
+        assert_eq!(spec.to_string(), "alphabeta(heuristic=offensive2,depth=4)");
+        let bare: Spec = "breakthrough".parse().expect("valid");
+        assert!(bare.params.is_empty());
+        assert_eq!("random()".parse::<Spec>().map(|s| s.params.len()), Ok(0));
+    }
+
+    #[test]
+    fn rejects_malformed_specs_with_the_reason() {
+        let err = |t: &str| t.parse::<Spec>().expect_err(t);
+        assert!(err("minimax(depth=3").contains("missing ')'"));
+        assert!(err("minimax(depth)").contains("'depth' is not key=value"));
+        assert!(err("minimax(depth=3,,x=1)").contains("empty item"));
+        assert!(err("minimax(depth=3,depth=4)").contains("given twice"));
+        assert!(err("(depth=3)").contains("expected a name"));
+        assert!(err("mini max").contains("expected a name"));
+    }
+}
