@@ -8,3 +8,5 @@ pub mod games;
 pub mod evals;
 pub mod search;
 pub mod registry;
+pub mod stats;
+pub mod tournament;

@@ -1,0 +1,168 @@
+use super::*;
+use crate::games::breakthrough::{Breakthrough, Rules};
+use crate::games::replay;
+use crate::registry::AgentSpec;
+
+fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
+    specs
+        .iter()
+        .map(|s| {
+            s.parse::<AgentSpec>()
+                .and_then(|a| a.factory::<Breakthrough>())
+                .expect("valid agent")
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Collect {
+    records: Vec<GameRecord>,
+    ended: Option<RunOutcome>,
+}
+
+impl Reporter for Collect {
+    fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
+        self.records.push(record.clone());
+        Ok(())
+    }
+    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
+        self.ended = Some(*outcome);
+        Ok(())
+    }
+}
+
+fn without_timing(records: &[GameRecord]) -> Vec<GameRecord> {
+    records
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            r.sides.0.iter_mut().for_each(|s| s.nanos = 0);
+            r.moves.iter_mut().for_each(|m| m.nanos = 0);
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn schedule_derives_seeds_and_alternates_colours() {
+    let jobs = schedule(7, &[[0, 1], [1, 2]], 4, Colours::Alternate);
+    assert_eq!(jobs.len(), 8);
+    assert_eq!(jobs.iter().map(|j| j.id).collect::<Vec<_>>(), (0..8).collect::<Vec<_>>());
+    assert_eq!(jobs[5].matchup, 1);
+    assert_eq!(jobs[5].game_index, 1);
+    assert_eq!(jobs[5].seed, seeds::derive(7, &[1, 1]));
+    let p1_agents: Vec<usize> = jobs[..4].iter().map(|j| j.agent(Player::P1)).collect();
+    assert_eq!(p1_agents, vec![0, 1, 0, 1]);
+    assert_eq!(jobs[1].agent(Player::P2), 0);
+    assert_ne!(jobs[0].agent_seed(Player::P1), jobs[0].agent_seed(Player::P2));
+    let listed = schedule(7, &[[0, 1]], 4, Colours::AsListed);
+    assert!(listed.iter().all(|j| j.agent(Player::P1) == 0));
+    assert_eq!(listed[3].seed, jobs[3].seed);
+}
+
+#[test]
+fn results_are_identical_on_one_and_many_threads() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&[
+        "greedy(heuristic=offensive2)",
+        "alphabeta(heuristic=defensive1,depth=2)",
+        "random",
+    ]);
+    let jobs = schedule(3, &[[0, 1], [1, 2], [0, 2]], 6, Colours::Alternate);
+    let cancel = AtomicBool::new(false);
+    let mut one = Collect::default();
+    run(&start, &jobs, &agents, 1000, 1, &cancel, &mut one).expect("run");
+    let mut four = Collect::default();
+    run(&start, &jobs, &agents, 1000, 4, &cancel, &mut four).expect("run");
+    assert_eq!(one.records.len(), 18);
+    assert_eq!(without_timing(&one.records), without_timing(&four.records));
+    assert_eq!(
+        one.ended,
+        Some(RunOutcome {
+            played: 18,
+            total: 18,
+            cancelled: false
+        })
+    );
+    // Different seeds give different games.
+    let games: std::collections::HashSet<&str> =
+        one.records.iter().map(|r| r.move_text.as_str()).collect();
+    assert!(games.len() > 12, "{} distinct games", games.len());
+}
+
+#[test]
+fn recorded_games_replay_to_their_result() {
+    let start = Breakthrough::new(Rules::ThreeToBase);
+    let agents = factories(&["random", "greedy(heuristic=offense)"]);
+    let jobs = schedule(1, &[[0, 1]], 10, Colours::Alternate);
+    let mut collect = Collect::default();
+    run(&start, &jobs, &agents, 1000, 2, &AtomicBool::new(false), &mut collect).expect("run");
+    for record in &collect.records {
+        let (state, outcome) =
+            replay(&start, record.move_text.split(' ')).expect("recorded moves are legal");
+        let outcome = outcome.expect("recorded games are finished");
+        assert_eq!(outcome.winner, record.winner);
+        assert_eq!(outcome.reason, record.reason);
+        let moves = record.sides[Player::P1].moves + record.sides[Player::P2].moves;
+        assert_eq!(moves, record.plies);
+        assert_eq!(record.moves.len(), record.plies as usize);
+        // Captures add up to the pieces missing at the end.
+        for side in Player::BOTH {
+            let lost = 16 - state.piece_count(side.opponent());
+            assert_eq!(record.sides[side].captures, lost);
+        }
+    }
+}
+
+#[test]
+fn ply_cap_ends_a_game_as_a_draw() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random"]);
+    let jobs = schedule(1, &[[0, 0]], 1, Colours::Alternate);
+    let mut seats = ByPlayer([agents[0](1), agents[0](2)]);
+    let record = play_game(&start, jobs[0], &mut seats, 5);
+    assert_eq!((record.winner, record.reason, record.plies), (None, PLY_CAP_REASON, 5));
+}
+
+#[test]
+fn stats_are_summed_per_side() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["minimax(heuristic=material,depth=2)", "random"]);
+    let jobs = schedule(4, &[[0, 1]], 1, Colours::AsListed);
+    let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
+    let record = play_game(&start, jobs[0], &mut seats, 1000);
+    let p1 = record.sides[Player::P1];
+    let summed: u64 = record
+        .moves
+        .iter()
+        .filter(|m| m.side == Player::P1)
+        .map(|m| m.expanded)
+        .sum();
+    assert_eq!(p1.stats.expanded, summed);
+    assert_eq!(p1.stats.expanded_by_level[0], u64::from(p1.moves));
+    assert_eq!(record.sides[Player::P2].stats.expanded, 0);
+}
+
+#[test]
+fn cancelling_keeps_finished_games_in_order() {
+    struct StopAfter<'a>(usize, &'a AtomicBool, Vec<u64>);
+    impl Reporter for StopAfter<'_> {
+        fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
+            self.2.push(record.job.id);
+            if self.2.len() == self.0 {
+                self.1.store(true, Ordering::Relaxed);
+            }
+            Ok(())
+        }
+    }
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random"]);
+    let jobs = schedule(1, &[[0, 0]], 200, Colours::Alternate);
+    let cancel = AtomicBool::new(false);
+    let mut reporter = StopAfter(5, &cancel, Vec::new());
+    let outcome = run(&start, &jobs, &agents, 1000, 2, &cancel, &mut reporter).expect("run");
+    assert!(outcome.cancelled);
+    assert!(outcome.played >= 5 && outcome.played < 200);
+    assert_eq!(reporter.2.len(), outcome.played);
+    assert!(reporter.2.windows(2).all(|w| w[0] < w[1]), "ids in order");
+}
