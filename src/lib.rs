@@ -10,3 +10,5 @@ pub mod search;
 pub mod registry;
 pub mod stats;
 pub mod tournament;
+pub mod report;
+pub mod cli;

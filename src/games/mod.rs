@@ -63,3 +63,33 @@ pub fn replay<'a, G: Game>(
     let outcome = state.outcome();
     Ok((state, outcome))
 }
+
+/// `count` unfinished positions reached by `min_plies..=max_plies` uniformly random moves
+/// from `start`, reproducibly from `seed`. Playouts that end early are discarded.
+pub fn random_positions<G: Game>(
+    start: &G,
+    count: usize,
+    min_plies: usize,
+    max_plies: usize,
+    seed: u64,
+) -> Vec<G> {
+    use crate::core::seeds;
+    let mut rng = seeds::rng(seed);
+    let mut positions = Vec::with_capacity(count);
+    let mut moves = Vec::new();
+    while positions.len() < count {
+        let mut state = start.clone();
+        let plies = min_plies + seeds::below(&mut rng, max_plies - min_plies + 1);
+        for _ in 0..plies {
+            state.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state.apply(moves[seeds::below(&mut rng, moves.len())]);
+        }
+        if state.outcome().is_none() {
+            positions.push(state);
+        }
+    }
+    positions
+}

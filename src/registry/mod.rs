@@ -184,6 +184,22 @@ impl GameEntry for Breakthrough {
 /// Builds an agent for game `G` from a validated spec with its seed.
 pub type AgentFactory<G> = Box<dyn Fn(u64) -> Box<dyn Agent<G>> + Send + Sync>;
 
+/// Work to do on a game chosen by name at run time: [`dispatch`] calls `run` with the
+/// concrete game type, so everything inside is monomorphised.
+pub trait GameTask {
+    /// What the work returns.
+    type Output;
+    /// Does the work on game `G`, starting from `start`.
+    fn run<G: GameEntry>(self, start: G) -> Self::Output;
+}
+
+/// The one place a game name becomes a type.
+pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
+    match game {
+        GameSpec::Breakthrough(rules) => task.run(Breakthrough::new(rules)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,3 +230,4 @@ mod tests {
         assert_eq!(line_of_string(text, "z"), None);
     }
 }
+

@@ -6,24 +6,7 @@ use crate::games::perft;
 
 /// Reproducible positions reached by 10-40 random plies from the start (unfinished).
 fn random_positions(rules: Rules, count: usize, seed: u64) -> Vec<Breakthrough> {
-    let mut rng = seeds::rng(seed);
-    let mut positions = Vec::new();
-    let mut moves = Vec::new();
-    while positions.len() < count {
-        let mut state = Breakthrough::new(rules);
-        let plies = 10 + seeds::below(&mut rng, 31);
-        for _ in 0..plies {
-            state.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            state.apply(moves[seeds::below(&mut rng, moves.len())]);
-        }
-        if state.outcome().is_none() {
-            positions.push(state);
-        }
-    }
-    positions
+    crate::games::random_positions(&Breakthrough::new(rules), count, 10, 40, seed)
 }
 
 fn search(

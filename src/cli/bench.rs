@@ -1,0 +1,147 @@
+//! `arbiter bench`: the speed figures the README quotes, measured on this machine.
+
+use super::tools::parse_game;
+use anyhow::{Context, Result, bail};
+use crate::core::seeds;
+use crate::games::{perft, random_positions};
+use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
+use crate::report::{CsvRecorder, RunContext};
+use crate::registry::Colours;
+use crate::search::{Algorithm, Searcher};
+use crate::tournament;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Arguments of `arbiter bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// The game to measure.
+    #[arg(long, default_value = "breakthrough")]
+    game: String,
+    /// Perft depth (bulk-counted last ply).
+    #[arg(long, default_value_t = 6)]
+    perft_depth: u32,
+    /// Alpha-beta depth.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// Positions searched per heuristic (random 10-40 ply playouts, seeded).
+    #[arg(long, default_value_t = 40)]
+    positions: usize,
+    /// Random-vs-random games played through the scheduler with CSV output.
+    #[arg(long, default_value_t = 20_000)]
+    games: u64,
+    /// Threads for the scheduler part [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+struct BenchTask {
+    args: BenchArgs,
+    threads: usize,
+}
+
+fn per_second(count: u64, seconds: f64) -> String {
+    let rate = count as f64 / seconds.max(1e-9);
+    format!("{rate:.3e}")
+}
+
+impl GameTask for BenchTask {
+    type Output = Result<()>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<()> {
+        let args = &self.args;
+        println!("game: {}", args.game);
+
+        let clock = Instant::now();
+        let leaves = perft(&start, args.perft_depth);
+        let seconds = clock.elapsed().as_secs_f64();
+        println!(
+            "perft({}) = {leaves}: {seconds:.3} s, {} leaves/s (1 thread, bulk-counted)",
+            args.perft_depth,
+            per_second(leaves, seconds)
+        );
+
+        let positions = random_positions(&start, args.positions, 10, 40, 2024);
+        for heuristic in ["offensive2", "material"] {
+            if !G::heuristics().iter().any(|h| h.name == heuristic) {
+                continue;
+            }
+            let evaluator = G::heuristic(heuristic, &[]).map_err(anyhow::Error::msg)?;
+            let mut searcher = Searcher::new(evaluator, 7);
+            let mut rng = seeds::rng(7);
+            let mut nodes = 0;
+            let mut expanded = 0;
+            let clock = Instant::now();
+            for position in &positions {
+                if let Some(result) =
+                    searcher.search(position, Algorithm::AlphaBeta, args.depth, &mut rng)
+                {
+                    nodes += result.stats.nodes();
+                    expanded += result.stats.expanded;
+                }
+            }
+            let seconds = clock.elapsed().as_secs_f64();
+            println!(
+                "alphabeta depth {} {heuristic}: {nodes} nodes ({expanded} expanded) on {} positions: {seconds:.3} s, {} nodes/s (1 thread)",
+                args.depth,
+                positions.len(),
+                per_second(nodes, seconds)
+            );
+        }
+
+        let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
+        let factories = vec![random.factory::<G>().map_err(anyhow::Error::msg)?];
+        let jobs = tournament::schedule(1, &[[0, 0]], args.games, Colours::Alternate);
+        let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
+        let context = RunContext {
+            game: args.game.clone(),
+            variant: String::new(),
+            agents: vec!["random".to_string()],
+            matchups: vec![[0, 0]],
+        };
+        let mut recorder = CsvRecorder::create(&folder, context)?;
+        let clock = Instant::now();
+        let outcome = tournament::run(
+            &start,
+            &jobs,
+            &factories,
+            1000,
+            self.threads,
+            &AtomicBool::new(false),
+            &mut recorder,
+        )?;
+        let seconds = clock.elapsed().as_secs_f64();
+        let bytes: u64 = ["games.csv", "moves.csv"]
+            .iter()
+            .filter_map(|f| std::fs::metadata(folder.join(f)).ok())
+            .map(|m| m.len())
+            .sum();
+        let _ = std::fs::remove_dir_all(&folder);
+        println!(
+            "random vs random: {} games in {seconds:.3} s, {} games/s ({} threads, games.csv + moves.csv: {:.1} MB)",
+            outcome.played,
+            per_second(outcome.played as u64, seconds),
+            self.threads,
+            bytes as f64 / 1e6
+        );
+        Ok(())
+    }
+}
+
+/// `arbiter bench`.
+pub fn bench(args: BenchArgs) -> Result<()> {
+    let spec = parse_game(&args.game)?;
+    if !(1..=8).contains(&args.perft_depth) || !(1..=8).contains(&args.depth) {
+        bail!("--perft-depth and --depth must be from 1 to 8");
+    }
+    if args.games == 0 || args.positions == 0 {
+        bail!("--games and --positions must be at least 1");
+    }
+    let threads = match args.threads {
+        Some(0) => bail!("--threads 0: use at least one thread"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    dispatch(spec, BenchTask { args, threads })
+}

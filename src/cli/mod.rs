@@ -1,0 +1,86 @@
+//! The command line: the only layer that reads argv, prints, or exits.
+
+mod bench;
+mod play;
+mod run;
+mod tools;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// The experiment `arbiter run` plays when given no file.
+pub const DEFAULT_EXPERIMENT: &str = "matchups/report000-part2.1.toml";
+
+/// arbiter: tournaments and benchmarks for game-playing search agents.
+///
+/// Plays seeded batches of games between agents (heuristic x algorithm x depth) on all
+/// cores and writes win rates, node counts and timings to CSV.
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run an experiment file (matchups/*.toml) and write results/<experiment>/<run-id>/.
+    Run(run::RunArgs),
+    /// Print a results folder's summary as tables (the newest run if given an
+    /// experiment's folder).
+    Show {
+        /// A run folder (results/<experiment>/<run-id>) or an experiment folder.
+        results_dir: PathBuf,
+    },
+    /// Count the leaves of the legal-move tree: one line `perft(d) = n` per depth.
+    Perft {
+        /// The game, e.g. `breakthrough` or `breakthrough(rules=long)`.
+        game: String,
+        /// Deepest depth to count, in plies.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+    },
+    /// Play a move list from the start and print the final board and result.
+    ///
+    /// Moves are in the game's notation (`c2-d3`), separated by spaces or new lines;
+    /// blank lines and `#` comments are ignored. A games.csv `moves` cell replays as is.
+    Replay {
+        /// The game, e.g. `breakthrough(rules=three-to-base)`.
+        game: String,
+        /// The move file, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Play against an agent in the terminal.
+    Play(play::PlayArgs),
+    /// List games and their rule sets, algorithms, heuristics and registered agents.
+    List {
+        /// Folder of agent files.
+        #[arg(long, default_value = "agents")]
+        agents: PathBuf,
+    },
+    /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs the command line; returns the process exit code (0 success, 2 any error, after
+/// printing one line `error: ...` on standard error).
+pub fn main() -> i32 {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Show { results_dir } => tools::show(&results_dir),
+        Command::Perft { game, depth } => tools::perft(&game, depth),
+        Command::Replay { game, file } => tools::replay(&game, &file),
+        Command::Play(args) => play::play(args),
+        Command::List { agents } => tools::list(&agents),
+        Command::Bench(args) => bench::bench(args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(error) => {
+            let chain: Vec<String> = error.chain().map(|e| e.to_string()).collect();
+            eprintln!("error: {}", chain.join(": "));
+            2
+        }
+    }
+}

@@ -1,0 +1,279 @@
+//! `arbiter run`.
+
+use super::DEFAULT_EXPERIMENT;
+use anyhow::{Context, Result, bail};
+use crate::registry::{AgentRegistry, Experiment, GameEntry, GameTask, dispatch};
+use crate::report::{CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary};
+use crate::tournament::{self, Reporters};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::UNIX_EPOCH;
+
+/// Arguments of `arbiter run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The experiment file [default: matchups/report000-part2.1.toml, report 000's
+    /// part 2.1 tables].
+    experiment: Option<PathBuf>,
+    /// Games per matchup, instead of the file's `games`.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Experiment seed, instead of the file's `seed`.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The run folder to write (must be new or empty) [default:
+    /// results/<experiment>/<UTC date-time>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Folder of agent files.
+    #[arg(long, default_value = "agents")]
+    agents: PathBuf,
+    /// Print no progress and no summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Seconds since the Unix epoch.
+fn unix_now() -> u64 {
+    UNIX_EPOCH.elapsed().map_or(0, |d| d.as_secs())
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (civil-from-days, proleptic Gregorian).
+pub fn utc_stamp(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let rest = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+fn run_folder(out: Option<PathBuf>, experiment: &str) -> Result<PathBuf> {
+    if let Some(out) = out {
+        if out.exists() {
+            let empty = std::fs::read_dir(&out)
+                .with_context(|| format!("--out {}", out.display()))?
+                .next()
+                .is_none();
+            if !empty {
+                bail!(
+                    "--out {}: the folder exists and is not empty (results are never overwritten)",
+                    out.display()
+                );
+            }
+        }
+        std::fs::create_dir_all(&out).with_context(|| format!("--out {}", out.display()))?;
+        return Ok(out);
+    }
+    let base = Path::new("results").join(experiment);
+    let stamp = utc_stamp(unix_now());
+    let mut folder = base.join(&stamp);
+    let mut n = 2;
+    while folder.exists() {
+        folder = base.join(format!("{stamp}-{n}"));
+        n += 1;
+    }
+    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    Ok(folder)
+}
+
+fn host_name() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// Runs an experiment given on the command line.
+pub fn run(args: RunArgs) -> Result<()> {
+    let registry = AgentRegistry::load(&args.agents)?;
+    let path = match &args.experiment {
+        Some(path) => path.clone(),
+        None => {
+            let default = PathBuf::from(DEFAULT_EXPERIMENT);
+            if !default.is_file() {
+                bail!(
+                    "no experiment file given and {DEFAULT_EXPERIMENT} not found: run from the repository root or name a file"
+                );
+            }
+            default
+        }
+    };
+    let mut experiment = Experiment::load(&path, &registry)?;
+    if let Some(games) = args.games {
+        if games == 0 {
+            bail!("--games 0: play at least one game per matchup");
+        }
+        experiment.games_per_matchup = games;
+    }
+    if let Some(seed) = args.seed {
+        experiment.seed = seed;
+    }
+    let threads = match args.threads {
+        Some(0) => bail!("--threads 0: use at least one thread"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    dispatch(
+        experiment.game,
+        RunTask {
+            experiment,
+            threads,
+            out: args.out,
+            quiet: args.quiet,
+        },
+    )
+}
+
+struct RunTask {
+    experiment: Experiment,
+    threads: usize,
+    out: Option<PathBuf>,
+    quiet: bool,
+}
+
+impl GameTask for RunTask {
+    type Output = Result<()>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<()> {
+        let RunTask {
+            experiment,
+            threads,
+            out,
+            quiet,
+        } = self;
+        // Everything is checked before anything is written.
+        let factories = experiment.factories::<G>()?;
+        let pairs: Vec<[usize; 2]> = experiment.matchups.iter().map(|m| m.agents).collect();
+        let jobs = tournament::schedule(
+            experiment.seed,
+            &pairs,
+            experiment.games_per_matchup,
+            experiment.colours,
+        );
+        let folder = run_folder(out, &experiment.name)?;
+        let context = RunContext {
+            game: experiment.game.to_string(),
+            variant: experiment.game.variant(),
+            agents: experiment.agents.iter().map(|a| a.name.clone()).collect(),
+            matchups: pairs,
+        };
+        let mut meta = Meta {
+            experiment: experiment.name.clone(),
+            description: experiment.description.clone(),
+            experiment_file: experiment.path.display().to_string(),
+            experiment_source: experiment.source.clone(),
+            game: context.game.clone(),
+            seed: experiment.seed,
+            games_per_matchup: experiment.games_per_matchup,
+            colours: experiment.colours.name().to_string(),
+            max_plies: experiment.max_plies,
+            agents: experiment
+                .agents
+                .iter()
+                .map(|a| (a.name.clone(), a.canonical()))
+                .collect(),
+            matchups: (0..experiment.matchups.len())
+                .map(|m| experiment.matchup_label(m))
+                .collect(),
+            threads,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            host: host_name(),
+            started_unix: unix_now(),
+            ended_unix: None,
+            status: "running".to_string(),
+            games_total: jobs.len(),
+            games_played: 0,
+            deterministic: true,
+            timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
+        };
+        let in_folder = |what: &str| format!("{}: cannot write {what}", folder.display());
+        meta.write(&folder).with_context(|| in_folder("meta.json"))?;
+        let mut recorder =
+            CsvRecorder::create(&folder, context).with_context(|| in_folder("the CSV files"))?;
+        let mut progress = Progress::new(quiet);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        // A second handler cannot be installed in the same process; then Ctrl-C just kills.
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+        if !quiet {
+            eprintln!(
+                "{}: {} matchups x {} games of {} on {threads} threads -> {}",
+                experiment.name,
+                experiment.matchups.len(),
+                experiment.games_per_matchup,
+                meta.game,
+                folder.display()
+            );
+        }
+        let outcome = tournament::run(
+            &start,
+            &jobs,
+            &factories,
+            experiment.max_plies,
+            threads,
+            &cancel,
+            &mut Reporters(vec![&mut recorder, &mut progress]),
+        );
+        meta.ended_unix = Some(unix_now());
+        let outcome = match outcome {
+            Ok(outcome) => outcome,
+            Err(error) => {
+                meta.status = "failed".to_string();
+                let _ = meta.write(&folder);
+                return Err(error).with_context(|| in_folder("results"));
+            }
+        };
+        meta.games_played = outcome.played;
+        meta.status = if outcome.cancelled {
+            "interrupted"
+        } else {
+            "complete"
+        }
+        .to_string();
+        meta.write(&folder).with_context(|| in_folder("meta.json"))?;
+        if !quiet {
+            print!("{}", format_summary(&recorder.summary().rows()));
+            println!("results: {}", folder.display());
+        }
+        if outcome.cancelled {
+            eprintln!(
+                "interrupted: {} of {} games played and kept in {}",
+                outcome.played,
+                outcome.total,
+                folder.display()
+            );
+            std::process::exit(130);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::utc_stamp;
+
+    #[test]
+    fn utc_stamps_are_calendar_dates() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
+        assert_eq!(utc_stamp(1_795_323_723), "20261122-050203");
+    }
+}

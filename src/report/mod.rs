@@ -1,0 +1,116 @@
+//! Sinks for a run's events: CSV files, the progress display, meta.json, and the
+//! summary tables `show` prints. Everything here is a [`Reporter`] or reads what one wrote.
+
+mod csv_files;
+mod progress;
+mod summary;
+
+pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
+pub use progress::Progress;
+pub use summary::{Summary, SummaryRow, format_summary, read_summary};
+
+use crate::core::Player;
+use crate::tournament::GameJob;
+
+/// What the sinks need to know of a run besides its games: names, not types.
+#[derive(Clone, Debug)]
+pub struct RunContext {
+    /// The game spec, e.g. `breakthrough(rules=long)`.
+    pub game: String,
+    /// The rule set or variant, e.g. `long`.
+    pub variant: String,
+    /// Agent display names, by agent index.
+    pub agents: Vec<String>,
+    /// Each matchup's two agents, as listed.
+    pub matchups: Vec<[usize; 2]>,
+}
+
+impl RunContext {
+    /// The agent name in `player`'s seat of `job`.
+    pub fn agent_name(&self, job: &GameJob, player: Player) -> &str {
+        &self.agents[job.agent(player)]
+    }
+
+    /// `a vs b` for a matchup.
+    pub fn matchup_label(&self, matchup: usize) -> String {
+        let [a, b] = self.matchups[matchup];
+        format!("{} vs {}", self.agents[a], self.agents[b])
+    }
+}
+
+/// Milliseconds from nanoseconds.
+pub(crate) fn millis(nanos: u64) -> f64 {
+    nanos as f64 / 1e6
+}
+
+/// The contents of meta.json: what was run, how, where and when.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Meta {
+    /// Experiment name.
+    pub experiment: String,
+    /// Experiment description.
+    pub description: String,
+    /// The experiment file's path as given.
+    pub experiment_file: String,
+    /// The experiment file's text.
+    pub experiment_source: String,
+    /// The game spec.
+    pub game: String,
+    /// The experiment seed in force (after `--seed`).
+    pub seed: u64,
+    /// Games per matchup in force (after `--games`).
+    pub games_per_matchup: u64,
+    /// Colour policy.
+    pub colours: String,
+    /// Ply cap.
+    pub max_plies: u32,
+    /// Agents: display name and full spec.
+    pub agents: Vec<(String, String)>,
+    /// Matchup labels.
+    pub matchups: Vec<String>,
+    /// Worker threads.
+    pub threads: usize,
+    /// arbiter's version.
+    pub version: String,
+    /// The machine's name.
+    pub host: String,
+    /// Start, seconds since the Unix epoch (UTC).
+    pub started_unix: u64,
+    /// End, seconds since the Unix epoch, once ended.
+    pub ended_unix: Option<u64>,
+    /// `running`, `complete`, `interrupted` or `failed`.
+    pub status: String,
+    /// Games scheduled.
+    pub games_total: usize,
+    /// Games played and written.
+    pub games_played: usize,
+    /// Whether the same experiment reproduces the same files (timing columns aside):
+    /// true unless a wall-clock budget was in force.
+    pub deterministic: bool,
+    /// Columns that hold wall-clock times and differ between runs.
+    pub timing_columns: Vec<String>,
+}
+
+impl Meta {
+    /// Writes meta.json into `folder`, replacing it whole (written aside, then renamed).
+    ///
+    /// # Errors
+    /// The file cannot be written.
+    pub fn write(&self, folder: &std::path::Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        let temporary = folder.join("meta.json.tmp");
+        std::fs::write(&temporary, text + "\n")?;
+        std::fs::rename(temporary, folder.join("meta.json"))
+    }
+
+    /// Reads meta.json from `folder`.
+    ///
+    /// # Errors
+    /// A message naming the file.
+    pub fn read(folder: &std::path::Path) -> Result<Meta, String> {
+        let path = folder.join("meta.json");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: not arbiter's meta.json: {e}", path.display()))
+    }
+}

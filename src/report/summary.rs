@@ -1,0 +1,279 @@
+//! Per matchup and agent totals: summary.csv, nodes_by_depth.csv and `show`'s tables.
+
+use super::{RunContext, millis};
+use crate::core::{MAX_LEVELS, Player};
+use crate::stats::{Z95, ratio, wilson_interval};
+use crate::tournament::GameRecord;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+#[derive(Clone, Debug, Default)]
+struct Totals {
+    games: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    games_as_p1: u64,
+    wins_as_p1: u64,
+    moves: u64,
+    expanded: u64,
+    evaluated: u64,
+    nanos: u64,
+    captures: u64,
+    plies: u64,
+    expanded_by_level: [u64; MAX_LEVELS],
+    evaluated_by_level: [u64; MAX_LEVELS],
+}
+
+/// Accumulates finished games into per (matchup, listed agent) totals.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    context: RunContext,
+    totals: Vec<[Totals; 2]>,
+}
+
+/// One row of summary.csv: one agent of one matchup.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// Matchup index.
+    pub matchup: usize,
+    /// The agent.
+    pub agent: String,
+    /// Its opponent.
+    pub opponent: String,
+    /// Games played.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// wins / games.
+    pub win_rate: f64,
+    /// Lower end of the 95% Wilson interval of the win rate.
+    pub win_rate_low95: f64,
+    /// Upper end of the 95% Wilson interval of the win rate.
+    pub win_rate_high95: f64,
+    /// Games it played as P1.
+    pub games_as_p1: u64,
+    /// Games it won as P1.
+    pub wins_as_p1: u64,
+    /// Moves it made.
+    pub moves: u64,
+    /// Nodes expanded per move.
+    pub avg_expanded_per_move: f64,
+    /// Leaves evaluated per move.
+    pub avg_evaluated_per_move: f64,
+    /// Milliseconds per move.
+    pub avg_ms_per_move: f64,
+    /// Enemy pieces captured per game.
+    pub avg_captures: f64,
+    /// Plies (both sides' moves) per game.
+    pub avg_plies: f64,
+}
+
+/// One row of nodes_by_depth.csv.
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelRow {
+    /// Matchup index.
+    pub matchup: usize,
+    /// The agent.
+    pub agent: String,
+    /// Distance from the root (root = 0).
+    pub level: usize,
+    /// Nodes expanded at this level, all moves together.
+    pub expanded: u64,
+    /// Leaves evaluated at this level, all moves together.
+    pub evaluated: u64,
+    /// Expanded per move.
+    pub expanded_per_move: f64,
+    /// Evaluated per move.
+    pub evaluated_per_move: f64,
+}
+
+fn round(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+impl Summary {
+    /// An empty summary for a run.
+    pub fn new(context: RunContext) -> Summary {
+        let totals = vec![[Totals::default(), Totals::default()]; context.matchups.len()];
+        Summary { context, totals }
+    }
+
+    /// Adds a finished game.
+    pub fn add(&mut self, record: &GameRecord) {
+        for player in Player::BOTH {
+            let slot = record.job.slot(player);
+            let side = &record.sides[player];
+            let totals = &mut self.totals[record.job.matchup][slot];
+            totals.games += 1;
+            match record.winner {
+                None => totals.draws += 1,
+                Some(winner) if winner == player => totals.wins += 1,
+                Some(_) => totals.losses += 1,
+            }
+            if player == Player::P1 {
+                totals.games_as_p1 += 1;
+                totals.wins_as_p1 += u64::from(record.winner == Some(player));
+            }
+            totals.moves += u64::from(side.moves);
+            totals.expanded += side.stats.expanded;
+            totals.evaluated += side.stats.evaluated;
+            totals.nanos += side.nanos;
+            totals.captures += u64::from(side.captures);
+            totals.plies += u64::from(record.plies);
+            for level in 0..MAX_LEVELS {
+                totals.expanded_by_level[level] += side.stats.expanded_by_level[level];
+                totals.evaluated_by_level[level] += side.stats.evaluated_by_level[level];
+            }
+        }
+    }
+
+    /// One row per matchup and listed agent, matchups in order.
+    pub fn rows(&self) -> Vec<SummaryRow> {
+        let mut rows = Vec::new();
+        for (matchup, pair) in self.totals.iter().enumerate() {
+            for (slot, t) in pair.iter().enumerate() {
+                let agents = self.context.matchups[matchup];
+                let (low, high) = wilson_interval(t.wins, t.games, Z95);
+                let moves = t.moves as f64;
+                rows.push(SummaryRow {
+                    matchup,
+                    agent: self.context.agents[agents[slot]].clone(),
+                    opponent: self.context.agents[agents[1 - slot]].clone(),
+                    games: t.games,
+                    wins: t.wins,
+                    losses: t.losses,
+                    draws: t.draws,
+                    win_rate: round(ratio(t.wins as f64, t.games as f64), 4),
+                    win_rate_low95: round(low, 4),
+                    win_rate_high95: round(high, 4),
+                    games_as_p1: t.games_as_p1,
+                    wins_as_p1: t.wins_as_p1,
+                    moves: t.moves,
+                    avg_expanded_per_move: round(ratio(t.expanded as f64, moves), 2),
+                    avg_evaluated_per_move: round(ratio(t.evaluated as f64, moves), 2),
+                    avg_ms_per_move: round(ratio(millis(t.nanos), moves), 4),
+                    avg_captures: round(ratio(t.captures as f64, t.games as f64), 3),
+                    avg_plies: round(ratio(t.plies as f64, t.games as f64), 2),
+                });
+            }
+        }
+        rows
+    }
+
+    /// Per-level node counts of every agent that searched.
+    pub fn level_rows(&self) -> Vec<LevelRow> {
+        let mut rows = Vec::new();
+        for (matchup, pair) in self.totals.iter().enumerate() {
+            for (slot, t) in pair.iter().enumerate() {
+                let agent = &self.context.agents[self.context.matchups[matchup][slot]];
+                let used = (0..MAX_LEVELS)
+                    .rev()
+                    .find(|&l| t.expanded_by_level[l] + t.evaluated_by_level[l] > 0)
+                    .map_or(0, |l| l + 1);
+                for level in 0..used {
+                    let moves = t.moves as f64;
+                    rows.push(LevelRow {
+                        matchup,
+                        agent: agent.clone(),
+                        level,
+                        expanded: t.expanded_by_level[level],
+                        evaluated: t.evaluated_by_level[level],
+                        expanded_per_move: round(
+                            ratio(t.expanded_by_level[level] as f64, moves),
+                            3,
+                        ),
+                        evaluated_per_move: round(
+                            ratio(t.evaluated_by_level[level] as f64, moves),
+                            3,
+                        ),
+                    });
+                }
+            }
+        }
+        rows
+    }
+}
+
+/// Reads a results folder's summary.csv.
+///
+/// # Errors
+/// A message naming the file when it is missing or not a summary.
+pub fn read_summary(path: &Path) -> Result<Vec<SummaryRow>, String> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, row)| {
+            row.map_err(|e| format!("{}: line {}: not a summary row: {e}", path.display(), i + 2))
+        })
+        .collect()
+}
+
+/// The summary as aligned text tables, one per matchup, in the style of the reports.
+pub fn format_summary(rows: &[SummaryRow]) -> String {
+    let header = [
+        "agent", "games", "wins", "losses", "draws", "win rate", "95% interval", "P1 wins",
+        "nodes/move", "ms/move", "captures", "plies",
+    ];
+    let mut out = String::new();
+    let mut matchups: Vec<usize> = rows.iter().map(|r| r.matchup).collect();
+    matchups.dedup();
+    for matchup in matchups {
+        let group: Vec<&SummaryRow> = rows.iter().filter(|r| r.matchup == matchup).collect();
+        let title = match group.as_slice() {
+            [a, b, ..] => format!("matchup {matchup}: {} vs {}", a.agent, b.agent),
+            _ => format!("matchup {matchup}"),
+        };
+        let mut table: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+        for r in &group {
+            table.push(vec![
+                r.agent.clone(),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.losses.to_string(),
+                r.draws.to_string(),
+                format!("{:.1}%", 100.0 * r.win_rate),
+                format!(
+                    "{:.1}-{:.1}%",
+                    100.0 * r.win_rate_low95,
+                    100.0 * r.win_rate_high95
+                ),
+                format!("{}/{}", r.wins_as_p1, r.games_as_p1),
+                format!("{:.1}", r.avg_expanded_per_move),
+                format!("{:.3}", r.avg_ms_per_move),
+                format!("{:.2}", r.avg_captures),
+                format!("{:.1}", r.avg_plies),
+            ]);
+        }
+        let widths: Vec<usize> = (0..header.len())
+            .map(|c| table.iter().map(|row| row[c].chars().count()).max().unwrap_or(0))
+            .collect();
+        out.push_str(&title);
+        out.push('\n');
+        for row in &table {
+            let cells: Vec<String> = row
+                .iter()
+                .enumerate()
+                .map(|(c, cell)| {
+                    if c == 0 {
+                        format!("{cell:<w$}", w = widths[c])
+                    } else {
+                        format!("{cell:>w$}", w = widths[c])
+                    }
+                })
+                .collect();
+            out.push_str("  ");
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
