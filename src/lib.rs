@@ -3,12 +3,12 @@
 //! Layers, each using only the ones listed before it: [`core`], [`games`], [`search`],
 //! [`evals`], [`registry`], [`stats`], [`tournament`], [`report`], [`cli`].
 
+pub mod cli;
 pub mod core;
-pub mod games;
 pub mod evals;
-pub mod search;
+pub mod games;
 pub mod registry;
+pub mod report;
+pub mod search;
 pub mod stats;
 pub mod tournament;
-pub mod report;
-pub mod cli;

@@ -1,14 +1,14 @@
 //! `arbiter bench`: the speed figures the README quotes, measured on this machine.
 
 use super::tools::parse_game;
-use anyhow::{Context, Result, bail};
 use crate::core::seeds;
 use crate::games::{perft, random_positions};
+use crate::registry::Colours;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, RunContext};
-use crate::registry::Colours;
 use crate::search::{Algorithm, Searcher};
 use crate::tournament;
+use anyhow::{Context, Result, bail};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 

@@ -1,9 +1,9 @@
 //! `arbiter play`: a person against an agent in the terminal.
 
 use super::tools::parse_game;
-use anyhow::{Result, anyhow, bail};
 use crate::core::{Player, seeds};
 use crate::registry::{AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
+use anyhow::{Result, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
@@ -40,7 +40,10 @@ impl GameTask for PlayTask {
             .agent
             .factory::<G>()
             .map_err(|e| anyhow!("agent '{}': {e}", self.agent.name))?;
-        let mut agent = factory(seeds::derive(self.seed, &[self.human.opponent().index() as u64]));
+        let mut agent = factory(seeds::derive(
+            self.seed,
+            &[self.human.opponent().index() as u64],
+        ));
         let mut state = start;
         let stdin = std::io::stdin();
         let mut lines = stdin.lock().lines();

@@ -1,10 +1,10 @@
 //! `arbiter run`.
 
 use super::DEFAULT_EXPERIMENT;
-use anyhow::{Context, Result, bail};
 use crate::registry::{AgentRegistry, Experiment, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary};
 use crate::tournament::{self, Reporters};
+use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,7 +49,8 @@ pub fn utc_stamp(seconds: u64) -> String {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let day_of_era = z - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let mp = (5 * day_of_year + 2) / 153;
     let day = day_of_year - (153 * mp + 2) / 5 + 1;
@@ -88,7 +89,8 @@ fn run_folder(out: Option<PathBuf>, experiment: &str) -> Result<PathBuf> {
         folder = base.join(format!("{stamp}-{n}"));
         n += 1;
     }
-    std::fs::create_dir_all(&folder).with_context(|| format!("cannot create {}", folder.display()))?;
+    std::fs::create_dir_all(&folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
     Ok(folder)
 }
 
@@ -205,7 +207,8 @@ impl GameTask for RunTask {
             timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
         };
         let in_folder = |what: &str| format!("{}: cannot write {what}", folder.display());
-        meta.write(&folder).with_context(|| in_folder("meta.json"))?;
+        meta.write(&folder)
+            .with_context(|| in_folder("meta.json"))?;
         let mut recorder =
             CsvRecorder::create(&folder, context).with_context(|| in_folder("the CSV files"))?;
         let mut progress = Progress::new(quiet);
@@ -248,7 +251,8 @@ impl GameTask for RunTask {
             "complete"
         }
         .to_string();
-        meta.write(&folder).with_context(|| in_folder("meta.json"))?;
+        meta.write(&folder)
+            .with_context(|| in_folder("meta.json"))?;
         if !quiet {
             print!("{}", format_summary(&recorder.summary().rows()));
             println!("results: {}", folder.display());

@@ -1,16 +1,17 @@
 //! `arbiter show`, `perft`, `replay` and `list`.
 
-use anyhow::{Context, Result, anyhow, bail};
 use crate::games::perft as count_leaves;
 use crate::registry::{AgentRegistry, GAMES, GameEntry, GameSpec, GameTask, dispatch};
 use crate::report::{Meta, format_summary, read_summary};
 use crate::search::Algorithm;
+use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Parses a game spec given on the command line.
 pub fn parse_game(text: &str) -> Result<GameSpec> {
-    text.parse::<GameSpec>().map_err(|e| anyhow!("game '{text}': {e}"))
+    text.parse::<GameSpec>()
+        .map_err(|e| anyhow!("game '{text}': {e}"))
 }
 
 /// The run folder to show: `folder` itself, or its newest run (by name) when it is an
@@ -113,9 +114,9 @@ impl GameTask for ReplayTask {
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
         let mut state = start;
         for (ply, (line, text)) in self.moves.iter().enumerate() {
-            let mv = state.parse_move(text).map_err(|e| {
-                anyhow!("{}: line {line}: ply {}: {e}", self.source, ply + 1)
-            })?;
+            let mv = state
+                .parse_move(text)
+                .map_err(|e| anyhow!("{}: line {line}: ply {}: {e}", self.source, ply + 1))?;
             state.apply(mv);
         }
         print!("{}", state.board_dump());
@@ -165,10 +166,17 @@ pub fn list(agents: &Path) -> Result<()> {
         } else {
             "no parameters"
         };
-        println!("  {:<10} {}; {keys}", algorithm.name(), algorithm.describe());
+        println!(
+            "  {:<10} {}; {keys}",
+            algorithm.name(),
+            algorithm.describe()
+        );
     }
     for game in GAMES {
-        println!("\nheuristics for {} (extra keys of an agent spec set parameters):", game.name);
+        println!(
+            "\nheuristics for {} (extra keys of an agent spec set parameters):",
+            game.name
+        );
         for heuristic in game.heuristics {
             println!("  {}", heuristic);
             for param in heuristic.params {

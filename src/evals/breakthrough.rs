@@ -188,18 +188,19 @@ impl Heuristic {
     /// # Errors
     /// An unknown name, key or a value that is not a number.
     pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Heuristic, ParamError> {
-        let info = HEURISTICS
-            .iter()
-            .find(|h| h.name == name)
-            .ok_or_else(|| ParamError::UnknownKey {
-                heuristic: "for breakthrough".to_string(),
-                key: name.to_string(),
-                known: HEURISTICS
-                    .iter()
-                    .map(|h| h.name)
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })?;
+        let info =
+            HEURISTICS
+                .iter()
+                .find(|h| h.name == name)
+                .ok_or_else(|| ParamError::UnknownKey {
+                    heuristic: "for breakthrough".to_string(),
+                    key: name.to_string(),
+                    known: HEURISTICS
+                        .iter()
+                        .map(|h| h.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })?;
         let v = resolve_params(name, info.params, params)?;
         Ok(match name {
             "defensive1" => Heuristic::Defensive1 {
@@ -367,11 +368,12 @@ mod tests {
     use crate::core::Game;
 
     fn heuristic(name: &str) -> Heuristic {
-        let params: Vec<(String, String)> = if name == "offense" || name == "defense" || name == "material" {
-            vec![]
-        } else {
-            vec![("noise".to_string(), "0".to_string())]
-        };
+        let params: Vec<(String, String)> =
+            if name == "offense" || name == "defense" || name == "material" {
+                vec![]
+            } else {
+                vec![("noise".to_string(), "0".to_string())]
+            };
         Heuristic::from_spec(name, &params).expect("known heuristic")
     }
 
@@ -393,7 +395,11 @@ mod tests {
         ];
         for (name, value) in expected {
             for root in Player::BOTH {
-                assert_eq!(heuristic(name).evaluate(&start, root, 9), value, "{name} {root}");
+                assert_eq!(
+                    heuristic(name).evaluate(&start, root, 9),
+                    value,
+                    "{name} {root}"
+                );
             }
         }
     }
@@ -427,7 +433,10 @@ mod tests {
         );
         assert_eq!(piece_value(&two, Player::P1, 3 * 8 + 4, &values), 8.0);
         // Without attackers the trap rule does not apply, even with no supporter.
-        let free = at(Rules::Standard, &one.board_dump().replace("00020200", "00000000"));
+        let free = at(
+            Rules::Standard,
+            &one.board_dump().replace("00020200", "00000000"),
+        );
         assert_eq!(piece_value(&free, Player::P1, 3 * 8 + 4, &values), 8.0);
     }
 
@@ -438,7 +447,10 @@ mod tests {
             Rules::Standard,
             "00000000\n00000000\n00000000\n00000000\n00000000\n00000000\n10010000\n00000000\n",
         );
-        assert_eq!(piece_value(&state, Player::P1, 6 * 8 + 3, &values), 10_064.0);
+        assert_eq!(
+            piece_value(&state, Player::P1, 6 * 8 + 3, &values),
+            10_064.0
+        );
         assert_eq!(piece_value(&state, Player::P1, 6 * 8, &values), 64.0);
         let guarded = at(
             Rules::Standard,
@@ -456,14 +468,20 @@ mod tests {
         let values = PieceValues::default();
         let start = Breakthrough::new(Rules::Long);
         // Home row pieces: 2^0 + 16; front row pieces: 2^1.
-        assert_eq!(board_value(&start, Player::P1, &values), 10.0 * 17.0 + 10.0 * 2.0);
+        assert_eq!(
+            board_value(&start, Player::P1, &values),
+            10.0 * 17.0 + 10.0 * 2.0
+        );
         assert_eq!(board_value(&start, Player::P2, &values), 190.0);
         // A P1 piece on row 3 of the 5x10 board is one row before its goal.
         let near = at(
             Rules::Long,
             "0000000000\n0000000000\n0000000000\n0000010000\n0000000000\n",
         );
-        assert_eq!(piece_value(&near, Player::P1, 3 * 10 + 5, &values), 8.0 + 10_000.0);
+        assert_eq!(
+            piece_value(&near, Player::P1, 3 * 10 + 5, &values),
+            8.0 + 10_000.0
+        );
     }
 
     #[test]
@@ -474,10 +492,20 @@ mod tests {
             "11111111\n00000000\n00101000\n00020000\n00000000\n00000000\n00000002\n00000000\n",
         );
         assert_eq!(threatened(&state, Player::P1), 2);
-        assert_eq!(threatened(&state, Player::P2), 2, "c3 and e3 both attack d4");
+        assert_eq!(
+            threatened(&state, Player::P2),
+            2,
+            "c3 and e3 both attack d4"
+        );
         let geometry = state.geometry();
-        assert_eq!(max_advance(geometry, Player::P1, state.pieces(Player::P1)), 2);
-        assert_eq!(max_advance(geometry, Player::P2, state.pieces(Player::P2)), 4);
+        assert_eq!(
+            max_advance(geometry, Player::P1, state.pieces(Player::P1)),
+            2
+        );
+        assert_eq!(
+            max_advance(geometry, Player::P2, state.pieces(Player::P2)),
+            4
+        );
         // offense for P1: captured 16-2=14 -> 700, threatened 2 -> -20, maxAdv 2 -> +4.
         assert_eq!(heuristic("offense").evaluate(&state, Player::P1, 0), 684.0);
         // defense for P1: 10*14 + 50*10 - 4^2 - 5*2 = 614.
@@ -488,13 +516,22 @@ mod tests {
     fn parameters_override_defaults_and_bad_keys_are_named() {
         let h = Heuristic::from_spec(
             "defensive1",
-            &[("own_weight".into(), "3".into()), ("noise".into(), "0".into())],
+            &[
+                ("own_weight".into(), "3".into()),
+                ("noise".into(), "0".into()),
+            ],
         )
         .expect("valid");
-        assert_eq!(h.evaluate(&Breakthrough::new(Rules::Standard), Player::P1, 0), 48.0);
+        assert_eq!(
+            h.evaluate(&Breakthrough::new(Rules::Standard), Player::P1, 0),
+            48.0
+        );
         let err = Heuristic::from_spec("offensive2", &[("almost".into(), "1".into())])
             .expect_err("unknown key");
-        assert!(err.to_string().contains("unknown parameter 'almost' for heuristic offensive2"));
+        assert!(
+            err.to_string()
+                .contains("unknown parameter 'almost' for heuristic offensive2")
+        );
         let err = Heuristic::from_spec("offensive2", &[("almost_win".into(), "x".into())])
             .expect_err("not a number");
         assert!(err.to_string().contains("'x' is not a number"));

@@ -17,7 +17,11 @@ pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
             state.legal_moves(&mut moves);
             state.legal_moves(&mut again);
             assert_eq!(moves, again, "move generation is not repeatable");
-            assert_eq!(moves.len() as u64, state.count_moves(), "count_moves disagrees");
+            assert_eq!(
+                moves.len() as u64,
+                state.count_moves(),
+                "count_moves disagrees"
+            );
             let finished = state.outcome().is_some();
             assert_eq!(
                 finished,
@@ -30,7 +34,11 @@ pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
             }
             for &mv in &moves {
                 let text = state.format_move(mv);
-                assert_eq!(state.parse_move(&text), Ok(mv), "notation round trip of {text}");
+                assert_eq!(
+                    state.parse_move(&text),
+                    Ok(mv),
+                    "notation round trip of {text}"
+                );
             }
             let mv = moves[seeds::below(&mut rng, moves.len())];
             state.apply(mv);

@@ -308,7 +308,10 @@ mod tests {
         assert_eq!(spec.depth, 4);
         assert_eq!(spec.heuristic.as_deref(), Some("offensive2"));
         assert_eq!(spec.params, vec![("almost_win".into(), "5000".into())]);
-        assert_eq!(spec.name, "alphabeta(heuristic=offensive2,depth=4,almost_win=5000)");
+        assert_eq!(
+            spec.name,
+            "alphabeta(heuristic=offensive2,depth=4,almost_win=5000)"
+        );
         let minimax: AgentSpec = "minimax(heuristic=defense)".parse().expect("valid");
         assert_eq!(minimax.depth, DEFAULT_DEPTH);
         let greedy: AgentSpec = "greedy(heuristic=offense)".parse().expect("valid");
@@ -329,10 +332,18 @@ mod tests {
         assert!(err("greedy(heuristic=offense,depth=3)").contains("exactly one ply"));
         assert!(err("random(heuristic=offense)").contains("no heuristic"));
         let unknown: AgentSpec = "minimax(heuristic=chess)".parse().expect("parses");
-        let message = unknown.factory::<Breakthrough>().err().expect("unknown heuristic");
+        let message = unknown
+            .factory::<Breakthrough>()
+            .err()
+            .expect("unknown heuristic");
         assert!(message.contains("unknown heuristic 'chess'") && message.contains("offensive2"));
-        let bad_key: AgentSpec = "minimax(heuristic=offense,wieght=1)".parse().expect("parses");
-        let message = bad_key.factory::<Breakthrough>().err().expect("unknown key");
+        let bad_key: AgentSpec = "minimax(heuristic=offense,wieght=1)"
+            .parse()
+            .expect("parses");
+        let message = bad_key
+            .factory::<Breakthrough>()
+            .err()
+            .expect("unknown key");
         assert!(message.contains("unknown parameter 'wieght'"), "{message}");
     }
 
@@ -351,7 +362,10 @@ mod tests {
         assert_eq!(ab4.params, vec![("almost_win".into(), "5000".into())]);
         assert!(registry.resolve("random").is_ok());
         let err = registry.resolve("ab5").expect_err("unknown");
-        assert!(err.contains("unknown agent 'ab5'") && err.contains("ab4"), "{err}");
+        assert!(
+            err.contains("unknown agent 'ab5'") && err.contains("ab4"),
+            "{err}"
+        );
 
         std::fs::write(
             folder.path().join("b.toml"),
@@ -359,11 +373,22 @@ mod tests {
         )
         .expect("write");
         let err = AgentRegistry::load(folder.path()).expect_err("duplicate");
-        assert!(err.to_string().contains("b.toml: line 2: agent 'ab4' is already defined in"));
+        assert!(
+            err.to_string()
+                .contains("b.toml: line 2: agent 'ab4' is already defined in")
+        );
 
-        std::fs::write(folder.path().join("b.toml"), "[[agent]]\nname = \"x\"\nalgo = 1\n")
-            .expect("write");
-        let err = AgentRegistry::load(folder.path()).expect_err("bad key").to_string();
-        assert!(err.contains("b.toml: line 3: malformed TOML: unknown field `algo`"), "{err}");
+        std::fs::write(
+            folder.path().join("b.toml"),
+            "[[agent]]\nname = \"x\"\nalgo = 1\n",
+        )
+        .expect("write");
+        let err = AgentRegistry::load(folder.path())
+            .expect_err("bad key")
+            .to_string();
+        assert!(
+            err.contains("b.toml: line 3: malformed TOML: unknown field `algo`"),
+            "{err}"
+        );
     }
 }

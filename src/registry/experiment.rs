@@ -156,7 +156,9 @@ impl Experiment {
         {
             return Err(fail(
                 at_key("name"),
-                format!("name '{name}' must be letters, digits, '-', '_' or '.' (it names the results folder)"),
+                format!(
+                    "name '{name}' must be letters, digits, '-', '_' or '.' (it names the results folder)"
+                ),
             ));
         }
 
@@ -273,8 +275,12 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Experiment, String> {
-        Experiment::parse(Path::new("m.toml"), text.to_string(), &AgentRegistry::default())
-            .map_err(|e| e.to_string())
+        Experiment::parse(
+            Path::new("m.toml"),
+            text.to_string(),
+            &AgentRegistry::default(),
+        )
+        .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -291,7 +297,10 @@ mod tests {
         let pairs: Vec<[usize; 2]> = e.matchups.iter().map(|m| m.agents).collect();
         assert_eq!(pairs, vec![[0, 1], [0, 2], [0, 3], [2, 3]]);
         assert_eq!(e.matchup_label(0), "random vs greedy(heuristic=offense)");
-        assert!(e.factories::<crate::games::breakthrough::Breakthrough>().is_ok());
+        assert!(
+            e.factories::<crate::games::breakthrough::Breakthrough>()
+                .is_ok()
+        );
     }
 
     #[test]
@@ -299,22 +308,33 @@ mod tests {
         let ok = "matchups = [[\"random\", \"random\"]]\n";
         let err = |t: &str| parse(t).expect_err(t);
         assert!(err(&format!("game = \"go\"\n{ok}")).contains("m.toml: line 1: unknown game 'go'"));
-        assert!(err(&format!("game = \"breakthrough\"\ngames = 0\n{ok}"))
-            .contains("line 2: games = 0: must be from 1"));
-        assert!(err(&format!("game = \"breakthrough\"\ncolours = \"x\"\n{ok}"))
-            .contains("line 2: colours = 'x'"));
+        assert!(
+            err(&format!("game = \"breakthrough\"\ngames = 0\n{ok}"))
+                .contains("line 2: games = 0: must be from 1")
+        );
+        assert!(
+            err(&format!("game = \"breakthrough\"\ncolours = \"x\"\n{ok}"))
+                .contains("line 2: colours = 'x'")
+        );
         assert!(err("game = \"breakthrough\"\n").contains("no matchups"));
-        assert!(err("game = \"breakthrough\"\nmatchups = [[\"random\"]]\n")
-            .contains("exactly two agents"));
-        assert!(err("game = \"breakthrough\"\nround_robin = [\"random\"]\n")
-            .contains("at least two"));
-        assert!(err("game = \"breakthrough\"\n\nmatchups = [[\"random\", \"nobody\"]]\n")
-            .contains("line 3: unknown agent 'nobody'"));
+        assert!(
+            err("game = \"breakthrough\"\nmatchups = [[\"random\"]]\n")
+                .contains("exactly two agents")
+        );
+        assert!(
+            err("game = \"breakthrough\"\nround_robin = [\"random\"]\n").contains("at least two")
+        );
+        assert!(
+            err("game = \"breakthrough\"\n\nmatchups = [[\"random\", \"nobody\"]]\n")
+                .contains("line 3: unknown agent 'nobody'")
+        );
         assert!(err("game = \"breakthrough\"\nmatchups = [[\"random\", \"minimax(heuristic=offense,depth=0)\"]]\n")
             .contains("from 1 to 12"));
         assert!(err("game = \"breakthrough\nmatchups = 3\n").contains("line 1: malformed TOML"));
-        assert!(err(&format!("game = \"breakthrough\"\ngame_count = 3\n{ok}"))
-            .contains("line 2: malformed TOML: unknown field `game_count`"));
+        assert!(
+            err(&format!("game = \"breakthrough\"\ngame_count = 3\n{ok}"))
+                .contains("line 2: malformed TOML: unknown field `game_count`")
+        );
         let bad_heuristic = parse(
             "game = \"breakthrough\"\nmatchups = [[\"random\", \"minimax(heuristic=material2)\"]]\n",
         )
@@ -324,6 +344,9 @@ mod tests {
             .err()
             .expect("unknown heuristic")
             .to_string();
-        assert!(message.contains("m.toml: line 2: agent 'minimax(heuristic=material2)"), "{message}");
+        assert!(
+            message.contains("m.toml: line 2: agent 'minimax(heuristic=material2)"),
+            "{message}"
+        );
     }
 }

@@ -230,4 +230,3 @@ mod tests {
         assert_eq!(line_of_string(text, "z"), None);
     }
 }
-

@@ -75,7 +75,11 @@ impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)?;
         if !self.params.is_empty() {
-            let items: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let items: Vec<String> = self
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
             write!(f, "({})", items.join(","))?;
         }
         Ok(())
@@ -88,7 +92,9 @@ mod tests {
 
     #[test]
     fn parses_names_and_parameters() {
-        let spec: Spec = " alphabeta( heuristic=offensive2 , depth=4 ) ".parse().expect("valid");
+        let spec: Spec = " alphabeta( heuristic=offensive2 , depth=4 ) "
+            .parse()
+            .expect("valid");
         assert_eq!(spec.name, "alphabeta");
         assert_eq!(
             spec.params,

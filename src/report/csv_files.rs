@@ -45,7 +45,15 @@ const GAME_COLUMNS: &[&str] = &[
 ];
 
 const MOVE_COLUMNS: &[&str] = &[
-    "game_id", "ply", "side", "agent", "move", "expanded", "evaluated", "ms", "value",
+    "game_id",
+    "ply",
+    "side",
+    "agent",
+    "move",
+    "expanded",
+    "evaluated",
+    "ms",
+    "value",
 ];
 
 fn csv_error(error: csv::Error) -> io::Error {
@@ -177,14 +185,14 @@ impl Reporter for CsvRecorder {
 
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.flush()?;
-        let mut summary = csv::Writer::from_path(self.folder.join("summary.csv"))
-            .map_err(csv_error)?;
+        let mut summary =
+            csv::Writer::from_path(self.folder.join("summary.csv")).map_err(csv_error)?;
         for row in self.summary.rows() {
             summary.serialize(row).map_err(csv_error)?;
         }
         summary.flush()?;
-        let mut levels = csv::Writer::from_path(self.folder.join("nodes_by_depth.csv"))
-            .map_err(csv_error)?;
+        let mut levels =
+            csv::Writer::from_path(self.folder.join("nodes_by_depth.csv")).map_err(csv_error)?;
         for row in self.summary.level_rows() {
             levels.serialize(row).map_err(csv_error)?;
         }

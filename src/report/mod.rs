@@ -111,6 +111,7 @@ impl Meta {
         let path = folder.join("meta.json");
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        serde_json::from_str(&text).map_err(|e| format!("{}: not arbiter's meta.json: {e}", path.display()))
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not arbiter's meta.json: {e}", path.display()))
     }
 }

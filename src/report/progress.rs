@@ -83,11 +83,7 @@ impl Reporter for Progress {
             bar.finish_and_clear();
         }
         if !self.quiet {
-            let status = if outcome.cancelled {
-                "stopped"
-            } else {
-                "done"
-            };
+            let status = if outcome.cancelled { "stopped" } else { "done" };
             let _ = writeln!(io::stderr(), "{status}: {}", self.line());
         }
         Ok(())

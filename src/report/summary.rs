@@ -219,8 +219,18 @@ pub fn read_summary(path: &Path) -> Result<Vec<SummaryRow>, String> {
 /// The summary as aligned text tables, one per matchup, in the style of the reports.
 pub fn format_summary(rows: &[SummaryRow]) -> String {
     let header = [
-        "agent", "games", "wins", "losses", "draws", "win rate", "95% interval", "P1 wins",
-        "nodes/move", "ms/move", "captures", "plies",
+        "agent",
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "win rate",
+        "95% interval",
+        "P1 wins",
+        "nodes/move",
+        "ms/move",
+        "captures",
+        "plies",
     ];
     let mut out = String::new();
     let mut matchups: Vec<usize> = rows.iter().map(|r| r.matchup).collect();
@@ -253,7 +263,13 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
             ]);
         }
         let widths: Vec<usize> = (0..header.len())
-            .map(|c| table.iter().map(|row| row[c].chars().count()).max().unwrap_or(0))
+            .map(|c| {
+                table
+                    .iter()
+                    .map(|row| row[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
             .collect();
         out.push_str(&title);
         out.push('\n');

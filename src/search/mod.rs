@@ -198,10 +198,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         if depth == 0 {
             self.stats.count_evaluated(level);
-            return Some(
-                self.evaluator
-                    .evaluate(state, self.root, self.noise_seed),
-            );
+            return Some(self.evaluator.evaluate(state, self.root, self.noise_seed));
         }
         None
     }

@@ -30,7 +30,11 @@ fn alphabeta_chooses_minimax_move_and_value_with_no_more_nodes() {
         for (i, state) in positions.iter().enumerate() {
             let info = &HEURISTICS[i % HEURISTICS.len()];
             let heuristic = Heuristic::from_spec(info.name, &[]).expect("known");
-            let depths: &[u32] = if i % 10 == 0 { &[1, 2, 3, 4] } else { &[1, 2, 3] };
+            let depths: &[u32] = if i % 10 == 0 {
+                &[1, 2, 3, 4]
+            } else {
+                &[1, 2, 3]
+            };
             for &depth in depths {
                 let seed = seeds::derive(i as u64, &[u64::from(depth)]);
                 let mm = search(state, Algorithm::Minimax, depth, heuristic, seed);
@@ -59,13 +63,7 @@ fn alphabeta_prunes_on_the_start_position() {
 fn minimax_counts_every_node_of_the_tree() {
     // No game can end within 3 plies of the start: minimax visits the whole perft tree.
     let start = Breakthrough::new(Rules::Standard);
-    let result = search(
-        &start,
-        Algorithm::Minimax,
-        3,
-        Heuristic::Material,
-        1,
-    );
+    let result = search(&start, Algorithm::Minimax, 3, Heuristic::Material, 1);
     let stats = result.stats;
     assert_eq!(stats.expanded_by_level[..3], [1, 22, 484]);
     assert_eq!(stats.expanded, 1 + 22 + 484);

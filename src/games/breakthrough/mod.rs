@@ -425,7 +425,7 @@ impl Game for Breakthrough {
     fn position_hash(&self) -> u64 {
         mix64(
             self.pieces[Player::P1]
-                ^ mix64(self.pieces[Player::P2] ^ (self.to_move as u64 + 1) * 0x9E37),
+                ^ mix64(self.pieces[Player::P2] ^ ((self.to_move as u64 + 1) * 0x9E37)),
         )
     }
 

@@ -51,7 +51,10 @@ impl Naive {
     fn finished(&self) -> bool {
         let mover = 3 - self.to_move;
         let goal = if mover == 1 { self.rows - 1 } else { 0 };
-        let on_goal = self.cells[goal as usize].iter().filter(|&&c| c == mover).count();
+        let on_goal = self.cells[goal as usize]
+            .iter()
+            .filter(|&&c| c == mover)
+            .count();
         let left = self
             .cells
             .iter()
@@ -207,10 +210,7 @@ fn edge_pieces_capture_inward_and_never_wrap() {
          00000000",
         Player::P1,
     );
-    assert_eq!(
-        move_names(&state),
-        vec!["a4-a5", "a4-b5", "h4-g5", "h4-h5"]
-    );
+    assert_eq!(move_names(&state), vec!["a4-a5", "a4-b5", "h4-g5", "h4-h5"]);
     // P2 to move: b5 can take a4, g5 can take h4; nothing wraps from column 0 to 7.
     let state = position(Rules::Standard, &state.board_dump(), Player::P2);
     assert_eq!(
@@ -252,7 +252,9 @@ fn blocked_piece_cannot_capture_straight_ahead() {
     );
     assert_eq!(
         move_names(&state),
-        vec!["c4-b5", "c4-c5", "d4-c5", "d4-e5", "d5-c6", "d5-d6", "d5-e6", "e4-e5", "e4-f5"]
+        vec![
+            "c4-b5", "c4-c5", "d4-c5", "d4-e5", "d5-c6", "d5-d6", "d5-e6", "e4-e5", "e4-f5"
+        ]
     );
 }
 
@@ -331,7 +333,11 @@ fn capturing_every_enemy_piece_wins() {
         (outcome.winner, outcome.reason),
         (Some(Player::P1), "all-captured")
     );
-    state = position(Rules::Standard, &state.board_dump().replace("00001000\n", "00002000\n"), Player::P1);
+    state = position(
+        Rules::Standard,
+        &state.board_dump().replace("00001000\n", "00002000\n"),
+        Player::P1,
+    );
     state.apply(state.parse_move("d4-e5").expect("capture"));
     assert_eq!(state.outcome().map(|o| o.reason), Some("all-captured"));
 }
@@ -419,7 +425,10 @@ fn notation_errors_say_why() {
     assert!(reason("c3-c4").contains("no P1 piece on c3"));
     assert!(reason("c2-c4").contains("illegal for P1"));
     assert!(reason("c1-c2").contains("illegal"));
-    assert_eq!(state.parse_move(" c2-d3 ").map(|m| state.format_move(m)), Ok("c2-d3".into()));
+    assert_eq!(
+        state.parse_move(" c2-d3 ").map(|m| state.format_move(m)),
+        Ok("c2-d3".into())
+    );
 }
 
 #[test]

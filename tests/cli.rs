@@ -1,0 +1,549 @@
+//! End-to-end tests of the `arbiter` binary: files written, determinism across thread
+//! counts, replay of recorded games, and one clear error line with exit code 2 for each
+//! kind of bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn arbiter() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    arbiter().args(args).output().expect("arbiter runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Asserts exit code 2 and a single `error: ...` line containing every fragment.
+fn assert_input_error(output: &Output, fragments: &[&str]) {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(2), "stderr: {err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one line expected: {err}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    for fragment in fragments {
+        assert!(lines[0].contains(fragment), "'{fragment}' not in: {err}");
+    }
+}
+
+const SMALL: &str = r#"
+description = "test"
+game = "breakthrough(rules=long)"
+games = 6
+seed = 42
+matchups = [["greedy(heuristic=offensive2)", "ab3-defense"]]
+round_robin = ["random", "minimax(heuristic=defensive2,depth=2)", "alphabeta(heuristic=offense,depth=2)"]
+"#;
+
+fn write_experiment(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).expect("write experiment");
+    path
+}
+
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_path(path).expect("csv");
+    let header: Vec<String> = reader
+        .headers()
+        .expect("header")
+        .iter()
+        .map(String::from)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| r.expect("row").iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+/// The CSV without its timing columns.
+fn without_timing(path: &Path) -> Vec<Vec<String>> {
+    let (header, rows) = read_csv(path);
+    let keep: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .filter(|(_, name)| !name.contains("ms"))
+        .map(|(i, _)| i)
+        .collect();
+    std::iter::once(header)
+        .chain(rows)
+        .map(|row| keep.iter().map(|&i| row[i].clone()).collect())
+        .collect()
+}
+
+#[test]
+fn run_writes_every_file_and_threads_do_not_change_results() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(dir.path(), "small.toml", SMALL);
+    let one = dir.path().join("one");
+    let four = dir.path().join("four");
+    for (out, threads) in [(&one, "1"), (&four, "4")] {
+        let output = run(&[
+            "run",
+            experiment.to_str().expect("utf8"),
+            "--out",
+            out.to_str().expect("utf8"),
+            "--threads",
+            threads,
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    for file in [
+        "games.csv",
+        "moves.csv",
+        "summary.csv",
+        "nodes_by_depth.csv",
+    ] {
+        assert_eq!(
+            without_timing(&one.join(file)),
+            without_timing(&four.join(file)),
+            "{file} differs between 1 and 4 threads"
+        );
+    }
+    let (header, games) = read_csv(&one.join("games.csv"));
+    assert_eq!(games.len(), 4 * 6, "4 matchups x 6 games");
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let ids: Vec<u64> = games
+        .iter()
+        .map(|g| g[column("game_id")].parse().expect("id"))
+        .collect();
+    assert_eq!(ids, (0..24).collect::<Vec<_>>());
+    assert!(games.iter().all(|g| g[column("rules")] == "long"));
+    // Colours alternate within a matchup.
+    assert_eq!(games[0][column("p1_agent")], "greedy(heuristic=offensive2)");
+    assert_eq!(games[1][column("p1_agent")], "ab3-defense");
+    let (_, moves) = read_csv(&one.join("moves.csv"));
+    let plies: usize = games
+        .iter()
+        .map(|g| g[column("plies")].parse::<usize>().expect("plies"))
+        .sum();
+    assert_eq!(moves.len(), plies);
+    let (summary_header, summary) = read_csv(&one.join("summary.csv"));
+    assert_eq!(summary.len(), 8, "two rows per matchup");
+    let wins = summary_header
+        .iter()
+        .position(|h| h == "wins")
+        .expect("wins");
+    let games_col = summary_header
+        .iter()
+        .position(|h| h == "games")
+        .expect("games");
+    assert!(summary.iter().all(|r| r[games_col] == "6"));
+    let total_wins: u32 = summary
+        .iter()
+        .map(|r| r[wins].parse::<u32>().expect("n"))
+        .sum();
+    let draws = games
+        .iter()
+        .filter(|g| g[column("winner")] == "draw")
+        .count() as u32;
+    assert_eq!(total_wins + draws, 24);
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(one.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["status"], "complete");
+    assert_eq!(meta["games_played"], 24);
+    assert_eq!(meta["seed"], 42);
+    assert_eq!(meta["threads"], 1);
+    assert!(
+        meta["experiment_source"]
+            .as_str()
+            .expect("text")
+            .contains("round_robin")
+    );
+    let (levels_header, levels) = read_csv(&one.join("nodes_by_depth.csv"));
+    assert_eq!(levels_header[2], "level");
+    assert!(
+        levels
+            .iter()
+            .any(|r| r[1] == "minimax(heuristic=defensive2,depth=2)" && r[2] == "2")
+    );
+
+    // `show` prints the same summary as tables.
+    let shown = run(&["show", one.to_str().expect("utf8")]);
+    assert!(shown.status.success(), "{}", stderr(&shown));
+    let text = stdout(&shown);
+    assert!(
+        text.contains("matchup 0: greedy(heuristic=offensive2) vs ab3-defense"),
+        "{text}"
+    );
+    assert!(
+        text.contains("95% interval") && text.contains("complete"),
+        "{text}"
+    );
+
+    // --seed changes the games.
+    let other = dir.path().join("other");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        other.to_str().expect("utf8"),
+        "--seed",
+        "43",
+        "--games",
+        "2",
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, other_games) = read_csv(&other.join("games.csv"));
+    assert_eq!(other_games.len(), 8);
+    assert_ne!(other_games[0][column("seed")], games[0][column("seed")]);
+}
+
+#[test]
+fn recorded_games_replay_to_their_recorded_result() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "replay.toml",
+        "game = \"breakthrough(rules=three-to-base)\"\ngames = 4\nmatchups = [[\"random\", \"greedy(heuristic=defensive2)\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, games) = read_csv(&out.join("games.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    for game in &games {
+        let moves = dir.path().join("moves.txt");
+        fs::write(
+            &moves,
+            format!("# game {}\n{}\n", game[0], game[column("moves")]),
+        )
+        .expect("write");
+        let replayed = run(&[
+            "replay",
+            "breakthrough(rules=three-to-base)",
+            moves.to_str().expect("utf8"),
+        ]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let expected = format!(
+            "result: {} ({})",
+            game[column("winner")],
+            game[column("reason")]
+        );
+        let text = stdout(&replayed);
+        assert_eq!(text.lines().last(), Some(expected.as_str()), "{text}");
+        assert_eq!(text.lines().count(), 9, "8 board rows and the result");
+    }
+}
+
+#[test]
+fn replay_reads_standard_input_and_reports_illegal_moves() {
+    let mut child = arbiter()
+        .args(["replay", "breakthrough", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"c2-c3\n\n# a comment\nd7-d6  # reply\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("wait");
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.starts_with("11111111\n11011111\n00100000\n"), "{text}");
+    assert!(
+        text.contains("00020000\n22202222\n22222222\nresult: unfinished"),
+        "{text}"
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let moves = dir.path().join("bad.txt");
+    fs::write(&moves, "c2-c3\nd7-d6\n\nc3-c5\n").expect("write");
+    let output = run(&["replay", "breakthrough", moves.to_str().expect("utf8")]);
+    assert_input_error(
+        &output,
+        &["bad.txt: line 4: ply 3: move 'c3-c5'", "illegal for P1"],
+    );
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let output = run(&["perft", "breakthrough", "--depth", "3"]);
+    assert!(output.status.success());
+    assert_eq!(
+        stdout(&output),
+        "perft(1) = 22\nperft(2) = 484\nperft(3) = 11132\n"
+    );
+    let output = run(&["perft", "breakthrough(rules=long)", "--depth", "2"]);
+    assert_eq!(stdout(&output), "perft(1) = 28\nperft(2) = 756\n");
+    assert_input_error(
+        &run(&["perft", "checkers"]),
+        &["game 'checkers'", "unknown game"],
+    );
+    assert_input_error(
+        &run(&["perft", "breakthrough(rules=wide)"]),
+        &["unknown rule set 'wide'"],
+    );
+    assert_input_error(
+        &run(&["perft", "breakthrough", "--depth", "0"]),
+        &["--depth 0"],
+    );
+}
+
+#[test]
+fn list_shows_games_algorithms_heuristics_and_agents() {
+    let output = run(&["list"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for expected in [
+        "breakthrough",
+        "three-to-base",
+        "alphabeta",
+        "greedy",
+        "offensive2",
+        "almost_win=10000",
+        "home_stage=16",
+        "defense",
+        "ab4-offensive2",
+        "agents/breakthrough.toml",
+    ] {
+        assert!(
+            text.contains(expected),
+            "'{expected}' missing from list:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn play_shows_the_board_and_legal_moves_and_rejects_bad_moves() {
+    let mut child = arbiter()
+        .args([
+            "play",
+            "breakthrough",
+            "--agent",
+            "greedy(heuristic=offensive1)",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"c2-c5\nc2-c3\nquit\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("wait");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("P1 to move; legal: "), "{text}");
+    assert!(text.contains("move 'c2-c5': illegal for P1"), "{text}");
+    assert!(
+        text.contains("greedy(heuristic=offensive1) plays "),
+        "{text}"
+    );
+    assert!(text.contains("11011111"), "the move was played:\n{text}");
+}
+
+/// Each bad experiment gets one line naming the file (and line) and the problem, exit
+/// code 2, and no results folder.
+#[test]
+fn bad_experiments_fail_cleanly_without_results() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "game = \"checkers\"\nmatchups = [[\"random\", \"random\"]]\n",
+            "",
+            &["line 1: unknown game 'checkers'"],
+        ),
+        (
+            "game = \"breakthrough(rules=huge)\"\nmatchups = [[\"random\", \"random\"]]\n",
+            "",
+            &["line 1: unknown rule set 'huge'"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"nobody\"]]\n",
+            "",
+            &["line 2: unknown agent 'nobody'"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"minimax(heuristic=chess,depth=2)\"]]\n",
+            "",
+            &["line 2:", "unknown heuristic 'chess'"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"minimax(heuristic=offense,weight=2)\"]]\n",
+            "",
+            &[
+                "line 2:",
+                "unknown parameter 'weight' for heuristic offense",
+            ],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"minimax(heuristic=offense,depth=0)\"]]\n",
+            "",
+            &["line 2:", "depth '0' must be a whole number from 1 to 12"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"alphabeta(heuristic=offense,depth=40)\"]]\n",
+            "",
+            &["depth '40'"],
+        ),
+        (
+            "game = \"breakthrough\"\ngames = 0\nmatchups = [[\"random\", \"random\"]]\n",
+            "",
+            &["line 2: games = 0"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"random\"]]\n",
+            "--games=0",
+            &["--games 0"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"random\"]\n",
+            "",
+            &["malformed TOML"],
+        ),
+        (
+            "game = \"breakthrough\"\nrounds = 3\nmatchups = [[\"random\", \"random\"]]\n",
+            "",
+            &["line 2: malformed TOML: unknown field `rounds`"],
+        ),
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"random\"]]\n",
+            "--threads=0",
+            &["--threads 0"],
+        ),
+    ];
+    for (index, (text, flag, fragments)) in cases.iter().enumerate() {
+        let name = format!("bad{index}.toml");
+        let path = write_experiment(dir.path(), &name, text);
+        let out = dir.path().join(format!("out{index}"));
+        let mut args = vec![
+            "run".to_string(),
+            path.to_string_lossy().into_owned(),
+            "--out".to_string(),
+            out.to_string_lossy().into_owned(),
+        ];
+        if !flag.is_empty() {
+            args.push(flag.to_string());
+        }
+        let output = arbiter().args(&args).output().expect("runs");
+        let mut expected: Vec<&str> = fragments.to_vec();
+        if flag.is_empty() {
+            expected.push(&name);
+        }
+        assert_input_error(&output, &expected);
+        assert!(!out.exists(), "case {index} left a results folder");
+    }
+    let missing = run(&["run", "no/such/file.toml"]);
+    assert_input_error(&missing, &["no/such/file.toml: cannot read"]);
+}
+
+#[test]
+fn existing_results_are_never_overwritten() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "e.toml",
+        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"random\", \"random\"]]\n",
+    );
+    let out = dir.path().join("run");
+    fs::create_dir(&out).expect("mkdir");
+    fs::write(out.join("games.csv"), "precious\n").expect("write");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+    ]);
+    assert_input_error(&output, &["exists and is not empty"]);
+    assert_eq!(
+        fs::read_to_string(out.join("games.csv")).expect("read"),
+        "precious\n"
+    );
+}
+
+#[test]
+fn a_bad_agent_file_is_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("mine.toml"),
+        "[[agent]]\nname = \"x\"\nalgorithm = \"minimax\"\nheuristic = \"offense\"\ndepth = 0\n",
+    )
+    .expect("write");
+    let output = run(&["list", "--agents", agents.to_str().expect("utf8")]);
+    assert_input_error(&output, &["mine.toml: line 2: agent 'x': depth '0'"]);
+}
+
+#[test]
+fn interrupting_a_run_keeps_every_finished_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "long.toml",
+        "game = \"breakthrough\"\ngames = 100000\nmatchups = [[\"minimax(heuristic=offensive2,depth=2)\", \"greedy(heuristic=defensive1)\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let child = arbiter()
+        .args([
+            "run",
+            experiment.to_str().expect("utf8"),
+            "--out",
+            out.to_str().expect("utf8"),
+            "--quiet",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // Wait until some games are on disk, then send Ctrl-C (SIGINT).
+    let games = out.join("games.csv");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while fs::read_to_string(&games).map_or(0, |t| t.lines().count()) < 20 {
+        assert!(std::time::Instant::now() < deadline, "no games written");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("interrupted:"));
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["status"], "interrupted");
+    let played = meta["games_played"].as_u64().expect("count") as usize;
+    let (_, rows) = read_csv(&games);
+    assert_eq!(rows.len(), played);
+    assert!((19..100_000).contains(&played));
+    let ids: Vec<usize> = rows.iter().map(|r| r[0].parse().expect("id")).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    let (_, summary) = read_csv(&out.join("summary.csv"));
+    assert_eq!(
+        summary[0][3],
+        played.to_string(),
+        "summary covers the finished games"
+    );
+}
