@@ -132,8 +132,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Pieces `player` has on the board (used to count captures).
     fn piece_count(&self, player: Player) -> u32;
 
-    /// The move in the game's text notation.
-    fn format_move(&self, mv: Self::Move) -> String;
+    /// Appends the move in the game's notation to `out` (no allocation once `out` has
+    /// grown: the scheduler records every move this way).
+    fn write_move(&self, mv: Self::Move, out: &mut String);
+
+    /// The move in the game's notation.
+    fn format_move(&self, mv: Self::Move) -> String {
+        let mut text = String::with_capacity(8);
+        self.write_move(mv, &mut text);
+        text
+    }
 
     /// Reads a move in the game's notation and checks that it is legal here.
     ///

@@ -48,7 +48,6 @@ const MOVE_COLUMNS: &[&str] = &[
     "game_id",
     "ply",
     "side",
-    "agent",
     "move",
     "expanded",
     "evaluated",
@@ -68,7 +67,47 @@ pub struct CsvRecorder {
     moves: csv::Writer<BufWriter<File>>,
     summary: Summary,
     last_flush: Instant,
-    row: Vec<String>,
+    scratch: String,
+}
+
+/// Writes one CSV record field by field, numbers through a reused buffer.
+struct Row<'a> {
+    writer: &'a mut csv::Writer<BufWriter<File>>,
+    scratch: &'a mut String,
+}
+
+impl Row<'_> {
+    fn text(&mut self, text: &str) -> io::Result<()> {
+        self.writer.write_field(text).map_err(csv_error)
+    }
+
+    fn number(&mut self, value: impl std::fmt::Display) -> io::Result<()> {
+        use std::fmt::Write;
+        self.scratch.clear();
+        let _ = write!(self.scratch, "{value}");
+        self.writer.write_field(&*self.scratch).map_err(csv_error)
+    }
+
+    /// `value` with `decimals` (at most 9) digits after the point, rounded half up;
+    /// integer arithmetic, because float formatting dominated the writer's time.
+    fn fixed(&mut self, value: f64, decimals: u32) -> io::Result<()> {
+        use std::fmt::Write;
+        let scale = 10u64.pow(decimals);
+        let units = (value.max(0.0) * scale as f64).round() as u64;
+        self.scratch.clear();
+        let _ = write!(
+            self.scratch,
+            "{}.{:0width$}",
+            units / scale,
+            units % scale,
+            width = decimals as usize
+        );
+        self.writer.write_field(&*self.scratch).map_err(csv_error)
+    }
+
+    fn end(&mut self) -> io::Result<()> {
+        self.writer.write_record(None::<&[u8]>).map_err(csv_error)
+    }
 }
 
 impl CsvRecorder {
@@ -90,7 +129,7 @@ impl CsvRecorder {
             summary: Summary::new(context.clone()),
             context,
             last_flush: Instant::now(),
-            row: Vec::with_capacity(GAME_COLUMNS.len()),
+            scratch: String::with_capacity(32),
         })
     }
 
@@ -107,74 +146,61 @@ impl CsvRecorder {
     }
 }
 
-fn average(total: u64, count: u32) -> String {
-    if count == 0 {
-        "0".to_string()
-    } else {
-        format!("{:.2}", total as f64 / f64::from(count))
-    }
-}
-
 impl Reporter for CsvRecorder {
     fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
         let job = &record.job;
         let context = &self.context;
-        let row = &mut self.row;
-        row.clear();
-        row.push(job.id.to_string());
-        row.push(job.matchup.to_string());
-        row.push(job.game_index.to_string());
-        row.push(job.seed.to_string());
-        row.push(context.game.clone());
-        row.push(context.variant.clone());
-        row.push(context.agent_name(job, Player::P1).to_string());
-        row.push(context.agent_name(job, Player::P2).to_string());
-        row.push(record.winner.map_or("draw", Player::label).to_string());
-        row.push(
-            record
-                .winner
-                .map_or("", |w| context.agent_name(job, w))
-                .to_string(),
-        );
-        row.push(record.reason.to_string());
-        row.push(record.plies.to_string());
+        let mut row = Row {
+            writer: &mut self.games,
+            scratch: &mut self.scratch,
+        };
+        row.number(job.id)?;
+        row.number(job.matchup)?;
+        row.number(job.game_index)?;
+        row.number(job.seed)?;
+        row.text(&context.game)?;
+        row.text(&context.variant)?;
+        row.text(context.agent_name(job, Player::P1))?;
+        row.text(context.agent_name(job, Player::P2))?;
+        row.text(record.winner.map_or("draw", Player::label))?;
+        row.text(record.winner.map_or("", |w| context.agent_name(job, w)))?;
+        row.text(record.reason)?;
+        row.number(record.plies)?;
         for player in Player::BOTH {
             let side = &record.sides[player];
-            row.push(side.moves.to_string());
-            row.push(side.stats.expanded.to_string());
-            row.push(side.stats.evaluated.to_string());
-            row.push(average(side.stats.expanded, side.moves));
-            row.push(if side.moves == 0 {
-                "0".to_string()
-            } else {
-                format!("{:.4}", millis(side.nanos) / f64::from(side.moves))
-            });
-            row.push(side.captures.to_string());
+            let moves = f64::from(side.moves.max(1));
+            row.number(side.moves)?;
+            row.number(side.stats.expanded)?;
+            row.number(side.stats.evaluated)?;
+            row.fixed(side.stats.expanded as f64 / moves, 2)?;
+            row.fixed(millis(side.nanos) / moves, 4)?;
+            row.number(side.captures)?;
         }
-        row.push(record.move_text.clone());
-        self.games.write_record(&*row).map_err(csv_error)?;
+        row.text(&record.move_text)?;
+        row.end()?;
 
-        let id = job.id.to_string();
+        let mut row = Row {
+            writer: &mut self.moves,
+            scratch: &mut self.scratch,
+        };
         for (ply, (mv, text)) in record
             .moves
             .iter()
             .zip(record.move_text.split(' '))
             .enumerate()
         {
-            let value = mv.value.map(|v| v.to_string()).unwrap_or_default();
-            self.moves
-                .write_record([
-                    id.as_str(),
-                    &(ply + 1).to_string(),
-                    mv.side.label(),
-                    context.agent_name(job, mv.side),
-                    text,
-                    &mv.expanded.to_string(),
-                    &mv.evaluated.to_string(),
-                    &format!("{:.4}", millis(mv.nanos)),
-                    &value,
-                ])
-                .map_err(csv_error)?;
+            row.number(job.id)?;
+            row.number(ply + 1)?;
+            row.text(mv.side.label())?;
+            row.text(text)?;
+            row.number(mv.expanded)?;
+            row.number(mv.evaluated)?;
+            row.fixed(millis(mv.nanos), 4)?;
+            match mv.value {
+                Some(value) => row.number(value)?,
+                None => row.text("")?,
+            }
+            row.end()?;
         }
         self.summary.add(record);
         if self.last_flush.elapsed() >= FLUSH_EVERY {

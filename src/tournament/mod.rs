@@ -14,6 +14,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+/// Games a worker collects before handing them to the writer.
+const BATCH_GAMES: usize = 64;
+/// The longest a finished game waits in a worker's batch.
+const BATCH_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// The termination reason of a game stopped by the harness's ply cap (a draw).
 pub const PLY_CAP_REASON: &str = "ply-cap";
 
@@ -151,7 +156,7 @@ pub fn play_game<G: Game>(
         if !move_text.is_empty() {
             move_text.push(' ');
         }
-        move_text.push_str(&state.format_move(decision.mv));
+        state.write_move(decision.mv, &mut move_text);
         state.apply(decision.mv);
         let record = &mut sides[side];
         record.moves += 1;
@@ -242,13 +247,17 @@ pub fn run<G: Game>(
         .map_err(io::Error::other)?;
     reporter.started(jobs.len())?;
     let next_job = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::sync_channel::<(usize, GameRecord)>(4096);
+    let (sender, receiver) = mpsc::sync_channel::<Vec<(usize, GameRecord)>>(64);
     let mut written = 0usize;
     let result = std::thread::scope(|scope| -> io::Result<()> {
         let next_job = &next_job;
         scope.spawn(move || {
             pool.broadcast(|_| {
                 let sender = sender.clone();
+                // Fast games travel in batches (one wake-up of the writer per batch);
+                // a batch is sent as soon as it is full or has waited BATCH_WAIT.
+                let mut batch = Vec::with_capacity(BATCH_GAMES);
+                let mut batch_started = Instant::now();
                 loop {
                     if cancel.load(Ordering::Relaxed) {
                         break;
@@ -261,16 +270,25 @@ pub fn run<G: Game>(
                         factories[job.agent(Player::P1)](job.agent_seed(Player::P1)),
                         factories[job.agent(Player::P2)](job.agent_seed(Player::P2)),
                     ]);
-                    let record = play_game(start, job, &mut seats, max_plies);
-                    if sender.send((position, record)).is_err() {
-                        break;
+                    if batch.is_empty() {
+                        batch_started = Instant::now();
                     }
+                    batch.push((position, play_game(start, job, &mut seats, max_plies)));
+                    if batch.len() >= BATCH_GAMES || batch_started.elapsed() >= BATCH_WAIT {
+                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
+                        if sender.send(full).is_err() {
+                            return;
+                        }
+                    }
+                }
+                if !batch.is_empty() {
+                    let _ = sender.send(batch);
                 }
             });
         });
         // Reorder: write each game once every game scheduled before it is written.
         let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
-        for (position, record) in receiver.iter() {
+        for (position, record) in receiver.iter().flatten() {
             pending.insert(position, record);
             while let Some(record) = pending.remove(&written) {
                 if let Err(error) = reporter.game_finished(&record) {

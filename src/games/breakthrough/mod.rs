@@ -195,8 +195,20 @@ impl Geometry {
 
     /// The square written as `<file><rank>`, e.g. `c2`.
     pub fn square_name(&self, square: u32) -> String {
-        let file = (b'a' + self.col_of[square as usize]) as char;
-        format!("{file}{}", self.row_of[square as usize] + 1)
+        let mut name = String::with_capacity(3);
+        self.push_square(square, &mut name);
+        name
+    }
+
+    /// Appends `<file><rank>` to `out`.
+    #[inline]
+    pub fn push_square(&self, square: u32, out: &mut String) {
+        out.push((b'a' + self.col_of[square as usize]) as char);
+        let rank = self.row_of[square as usize] + 1;
+        if rank >= 10 {
+            out.push((b'0' + rank / 10) as char);
+        }
+        out.push((b'0' + rank % 10) as char);
     }
 
     /// Reads `<file><rank>`.
@@ -433,13 +445,11 @@ impl Game for Breakthrough {
         self.pieces[player].count_ones()
     }
 
-    fn format_move(&self, mv: Move) -> String {
+    fn write_move(&self, mv: Move, out: &mut String) {
         let geometry = self.geometry();
-        format!(
-            "{}-{}",
-            geometry.square_name(u32::from(mv.from)),
-            geometry.square_name(u32::from(mv.to))
-        )
+        geometry.push_square(u32::from(mv.from), out);
+        out.push('-');
+        geometry.push_square(u32::from(mv.to), out);
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
