@@ -269,8 +269,48 @@ pub fn piece_value(state: &Breakthrough, side: Player, square: u32, values: &Pie
     value
 }
 
-/// report 000's boardValue: the sum of [`piece_value`] over `side`'s pieces.
+/// report 000's boardValue: the sum of [`piece_value`] over `side`'s pieces, computed for
+/// all pieces at once with bitboards (equal to the per-piece sum; tested).
+///
+/// A piece's forward diagonals hold enemies exactly when the enemy attacks its square, and
+/// its backward diagonals hold own pieces exactly when its own side defends it, so the
+/// anti-capture rule (attackers > supporters: value 0) is a few masks.
 pub fn board_value(state: &Breakthrough, side: Player, values: &PieceValues) -> f64 {
+    let geometry = state.geometry();
+    let own = state.pieces(side);
+    let (enemy_up, enemy_down) = geometry.attacks(side.opponent(), state.pieces(side.opponent()));
+    let (own_up, own_down) = geometry.attacks(side, own);
+    let attacked = enemy_up | enemy_down;
+    let trapped = own
+        & (((enemy_up & enemy_down) & !(own_up & own_down))
+            | ((enemy_up ^ enemy_down) & !(own_up | own_down)));
+    let counted = own & !trapped;
+    let rows = geometry.rows as usize;
+    let mut total = 0.0;
+    for row in 0..rows {
+        let advance = match side {
+            Player::P1 => row,
+            Player::P2 => rows - 1 - row,
+        };
+        let pieces = (counted & geometry.row_masks[row]).count_ones();
+        total += f64::from(pieces) * f64::from(1u32 << advance);
+    }
+    if state.rules() != Rules::ThreeToBase {
+        let goal = geometry.goal_row[side];
+        let before_goal = geometry.forward(side.opponent(), goal);
+        let almost = counted & before_goal & geometry.inner_cols & !attacked;
+        total += f64::from((counted & goal).count_ones()) * values.win_value;
+        total += f64::from(almost.count_ones()) * values.almost_win;
+    }
+    if state.rules() == Rules::Long {
+        total += f64::from((own & geometry.home_row[side]).count_ones()) * values.home_stage;
+    }
+    total
+}
+
+/// [`board_value`] one piece at a time, straight from the spec's wording (the reference
+/// the fast version is tested against).
+pub fn board_value_by_piece(state: &Breakthrough, side: Player, values: &PieceValues) -> f64 {
     let mut bits = state.pieces(side);
     let mut total = 0.0;
     while bits != 0 {
@@ -482,6 +522,59 @@ mod tests {
             piece_value(&near, Player::P1, 3 * 10 + 5, &values),
             8.0 + 10_000.0
         );
+    }
+
+    #[test]
+    fn fast_board_value_equals_the_per_piece_sum() {
+        let values = PieceValues::default();
+        for rules in Rules::ALL {
+            let start = Breakthrough::new(rules);
+            for state in crate::games::random_positions(&start, 300, 5, 60, 17) {
+                for side in Player::BOTH {
+                    assert_eq!(
+                        board_value(&state, side, &values),
+                        board_value_by_piece(&state, side, &values),
+                        "{rules} {side}\n{}",
+                        state.board_dump()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_board_value_equals_the_per_piece_sum_on_arbitrary_boards() {
+        // Random boards, reachable or not: pieces on goal rows, edges, trapped pieces.
+        let values = PieceValues {
+            win_value: 500_000.0,
+            almost_win: 10_000.0,
+            home_stage: 16.0,
+        };
+        let mut rng = crate::core::seeds::rng(3);
+        for rules in Rules::ALL {
+            let geometry = rules.geometry();
+            for _ in 0..2000 {
+                let mut dump = String::new();
+                for _row in 0..geometry.rows {
+                    for _col in 0..geometry.cols {
+                        dump.push(match crate::core::seeds::below(&mut rng, 3) {
+                            0 => '0',
+                            1 => '1',
+                            _ => '2',
+                        });
+                    }
+                    dump.push('\n');
+                }
+                let state = at(rules, &dump);
+                for side in Player::BOTH {
+                    assert_eq!(
+                        board_value(&state, side, &values),
+                        board_value_by_piece(&state, side, &values),
+                        "{rules} {side}\n{dump}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

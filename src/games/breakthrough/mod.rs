@@ -83,6 +83,10 @@ pub struct Geometry {
     pub home_row: ByPlayer<u64>,
     /// Each side's two starting rows.
     pub start: ByPlayer<u64>,
+    /// Every square of each row (rows beyond the board are empty).
+    pub row_masks: [u64; 16],
+    /// Every square not in the first or last column.
+    pub inner_cols: u64,
     /// The row of each square.
     pub row_of: [u8; 64],
     /// The column of each square.
@@ -146,10 +150,18 @@ impl Geometry {
             }
             sq += 1;
         }
+        let mut row_masks = [0u64; 16];
+        let mut row = 0;
+        while row < rows {
+            row_masks[row as usize] = row_mask(cols, row);
+            row += 1;
+        }
         Geometry {
             rows,
             cols,
             board,
+            row_masks,
+            inner_cols: board & !first_col & !last_col,
             not_first_col: board & !first_col,
             not_last_col: board & !last_col,
             goal_row: ByPlayer([row_mask(cols, rows - 1), row_mask(cols, 0)]),
