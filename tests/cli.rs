@@ -547,3 +547,89 @@ fn interrupting_a_run_keeps_every_finished_game() {
         "summary covers the finished games"
     );
 }
+
+#[test]
+fn wights_runs_replays_and_counts_like_breakthrough() {
+    let output = run(&["perft", "wights", "--depth", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("perft(1) = 5\nperft(2) = "));
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "w.toml",
+        "game = \"wights\"\ngames = 4\nmatchups = [[\"wights-ab2\", \"random\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, games) = read_csv(&out.join("games.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        // Wights moves contain spaces: the list is ';'-separated, and replays as is.
+        assert!(
+            game[column("moves")].starts_with("5 "),
+            "{}",
+            game[column("moves")]
+        );
+        let moves = dir.path().join("moves.txt");
+        fs::write(&moves, &game[column("moves")]).expect("write");
+        let replayed = run(&["replay", "wights", moves.to_str().expect("utf8")]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let expected = format!(
+            "result: {} ({})",
+            game[column("winner")],
+            game[column("reason")]
+        );
+        assert_eq!(stdout(&replayed).lines().last(), Some(expected.as_str()));
+        let searcher = if game[column("p1_agent")] == "wights-ab2" {
+            "p1"
+        } else {
+            "p2"
+        };
+        let peak: u64 = game[column(&format!("{searcher}_peak_bytes"))]
+            .parse()
+            .expect("bytes");
+        assert!(peak > 0, "the searching side reports its memory");
+        let other = if searcher == "p1" { "p2" } else { "p1" };
+        assert_eq!(
+            game[column(&format!("{other}_peak_bytes"))],
+            "0",
+            "random keeps no state"
+        );
+    }
+    let (_, moves) = read_csv(&out.join("moves.csv"));
+    assert!(
+        moves
+            .iter()
+            .any(|m| m[2] == "P2" && m[3].split(' ').count() == 4)
+    );
+    // The report's direction codes are accepted when playing.
+    let mut child = arbiter()
+        .args(["play", "wights", "--agent", "wights-ab1", "--side", "p2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"5 5 1\nquit\n")
+        .expect("write");
+    let output = child.wait_with_output().expect("wait");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("W W W W .\n") && text.contains("wights-ab1 plays"),
+        "{text}"
+    );
+}

@@ -42,7 +42,7 @@ enum Command {
     },
     /// Play a move list from the start and print the final board and result.
     ///
-    /// Moves are in the game's notation (`c2-d3`), separated by spaces or new lines;
+    /// Moves are in the game's notation (`c2-d3`), one per line or separated by `;`;
     /// blank lines and `#` comments are ignored. A games.csv `moves` cell replays as is.
     Replay {
         /// The game, e.g. `breakthrough(rules=three-to-base)`.

@@ -4,6 +4,7 @@ use crate::games::perft as count_leaves;
 use crate::registry::{AgentRegistry, GAMES, GameEntry, GameSpec, GameTask, dispatch};
 use crate::report::{Meta, format_summary, read_summary};
 use crate::search::Algorithm;
+use crate::tournament::MOVE_SEPARATOR;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -91,14 +92,17 @@ pub fn perft(game: &str, depth: u32) -> Result<()> {
     Ok(())
 }
 
-/// Moves of a move file with their line numbers: whitespace-separated, `#` comments.
+/// Moves of a move file with their line numbers: one per line or separated by `;` (as in
+/// games.csv), `#` starting a comment, blank lines ignored.
 pub fn read_moves(text: &str) -> Vec<(usize, String)> {
     text.lines()
         .enumerate()
         .flat_map(|(index, line)| {
             let line = line.split('#').next().unwrap_or("");
-            line.split_whitespace()
-                .map(move |token| (index + 1, token.to_string()))
+            line.split(MOVE_SEPARATOR)
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .map(move |m| (index + 1, m.to_string()))
                 .collect::<Vec<_>>()
         })
         .collect()

@@ -11,14 +11,24 @@ pub const MAX_LEVELS: usize = 16;
 /// * `evaluated`: leaves scored, by the heuristic at the depth limit or as won/lost/drawn
 ///   at a terminal position.
 ///
-/// Both are also kept per level, the root being level 0. Values add up with `+=` across
-/// moves, games and threads.
+/// Both are also kept per level, the root being level 0. Also:
+///
+/// * `generated`: children created at expanded nodes (moves listed), whether or not a
+///   cutoff skipped them (the assignment's "nodes created");
+/// * `peak_bytes`: the most memory the search state held, in bytes (move lists and the
+///   positions on the current path).
+///
+/// Values add up with `+=` across moves, games and threads (`peak_bytes` takes the maximum).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchStats {
     /// Internal nodes: children generated.
     pub expanded: u64,
     /// Leaves given a score.
     pub evaluated: u64,
+    /// Children generated at expanded nodes.
+    pub generated: u64,
+    /// Peak bytes of search state.
+    pub peak_bytes: u64,
     /// `expanded` by level (root = 0).
     pub expanded_by_level: [u64; MAX_LEVELS],
     /// `evaluated` by level (root = 0).
@@ -30,6 +40,8 @@ impl Default for SearchStats {
         SearchStats {
             expanded: 0,
             evaluated: 0,
+            generated: 0,
+            peak_bytes: 0,
             expanded_by_level: [0; MAX_LEVELS],
             evaluated_by_level: [0; MAX_LEVELS],
         }
@@ -69,6 +81,8 @@ impl AddAssign for SearchStats {
     fn add_assign(&mut self, other: SearchStats) {
         self.expanded += other.expanded;
         self.evaluated += other.evaluated;
+        self.generated += other.generated;
+        self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
         for level in 0..MAX_LEVELS {
             self.expanded_by_level[level] += other.expanded_by_level[level];
             self.evaluated_by_level[level] += other.evaluated_by_level[level];
@@ -86,10 +100,14 @@ mod tests {
         a.count_expanded(0);
         a.count_evaluated(1);
         a.count_evaluated(1);
+        a.peak_bytes = 100;
         let mut b = SearchStats::default();
         b.count_expanded(0);
         b.count_evaluated(40);
+        b.generated = 7;
+        b.peak_bytes = 60;
         a += b;
+        assert_eq!((a.generated, a.peak_bytes), (7, 100));
         assert_eq!(a.expanded, 2);
         assert_eq!(a.evaluated, 3);
         assert_eq!(a.expanded_by_level[0], 2);

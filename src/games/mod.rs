@@ -4,6 +4,7 @@
 pub mod breakthrough;
 #[cfg(test)]
 pub mod testing;
+pub mod wights;
 
 use crate::core::{Game, MoveError, Outcome};
 

@@ -13,6 +13,7 @@ pub use experiment::{Colours, Experiment, MatchupSpec};
 use crate::core::{Agent, Evaluator, Game};
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::breakthrough::{Breakthrough, Rules};
+use crate::games::wights::Wights;
 use spec::Spec;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -86,6 +87,8 @@ pub fn toml_error(file: &Path, text: &str, error: &toml::de::Error) -> InputErro
 pub enum GameSpec {
     /// Breakthrough with a rule set.
     Breakthrough(Rules),
+    /// The Dragon Queen (Wights vs Dragons and Queen).
+    Wights,
 }
 
 /// A game as `list` shows it.
@@ -99,11 +102,18 @@ pub struct GameInfo {
 }
 
 /// Every game arbiter knows.
-pub const GAMES: &[GameInfo] = &[GameInfo {
-    name: "breakthrough",
-    params: "rules=standard|three-to-base|long (default standard)",
-    heuristics: evals::breakthrough::HEURISTICS,
-}];
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "breakthrough",
+        params: "rules=standard|three-to-base|long (default standard)",
+        heuristics: evals::breakthrough::HEURISTICS,
+    },
+    GameInfo {
+        name: "wights",
+        params: "no parameters; 5x5, P1 = Queen and Dragons, P2 = Wights (move first)",
+        heuristics: evals::wights::HEURISTICS,
+    },
+];
 
 impl FromStr for GameSpec {
     type Err = String;
@@ -118,6 +128,7 @@ impl FromStr for GameSpec {
                 };
                 GameSpec::Breakthrough(rules)
             }
+            "wights" => GameSpec::Wights,
             other => {
                 let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
                 return Err(format!(
@@ -127,8 +138,12 @@ impl FromStr for GameSpec {
             }
         };
         if let Some((key, _)) = spec.params.first() {
+            let known = match game {
+                GameSpec::Breakthrough(_) => "rules",
+                GameSpec::Wights => "none",
+            };
             return Err(format!(
-                "unknown parameter '{key}' for game {} (known: rules)",
+                "unknown parameter '{key}' for game {} (known: {known})",
                 spec.name
             ));
         }
@@ -140,6 +155,7 @@ impl fmt::Display for GameSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             GameSpec::Breakthrough(rules) => write!(f, "breakthrough(rules={rules})"),
+            GameSpec::Wights => f.write_str("wights"),
         }
     }
 }
@@ -149,6 +165,7 @@ impl GameSpec {
     pub fn variant(&self) -> String {
         match self {
             GameSpec::Breakthrough(rules) => rules.name().to_string(),
+            GameSpec::Wights => "default".to_string(),
         }
     }
 }
@@ -167,6 +184,18 @@ pub trait GameEntry: Game {
     /// # Errors
     /// An unknown heuristic, key or value.
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError>;
+}
+
+impl GameEntry for Wights {
+    type Heuristic = evals::wights::Material;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::wights::HEURISTICS
+    }
+
+    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+        evals::wights::Material::from_spec(name, params)
+    }
 }
 
 impl GameEntry for Breakthrough {
@@ -197,6 +226,7 @@ pub trait GameTask {
 pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
     match game {
         GameSpec::Breakthrough(rules) => task.run(Breakthrough::new(rules)),
+        GameSpec::Wights => task.run(Wights::new()),
     }
 }
 
@@ -215,7 +245,9 @@ mod tests {
         assert_eq!(long.to_string(), "breakthrough(rules=long)");
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
-        assert!(err("chess").contains("unknown game 'chess' (known: breakthrough)"));
+        assert!(err("chess").contains("unknown game 'chess' (known: breakthrough, wights)"));
+        assert_eq!("wights".parse::<GameSpec>(), Ok(GameSpec::Wights));
+        assert!(err("wights(rules=long)").contains("unknown parameter 'rules' for game wights"));
         assert!(err("breakthrough(rules=huge)").contains("unknown rule set 'huge'"));
         assert!(err("breakthrough(size=9)").contains("unknown parameter 'size'"));
     }

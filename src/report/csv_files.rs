@@ -3,7 +3,7 @@
 
 use super::{RunContext, Summary, millis};
 use crate::core::Player;
-use crate::tournament::{GameRecord, Reporter, RunOutcome};
+use crate::tournament::{GameRecord, MOVE_SEPARATOR, Reporter, RunOutcome};
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -32,14 +32,18 @@ const GAME_COLUMNS: &[&str] = &[
     "p1_moves",
     "p1_expanded",
     "p1_evaluated",
+    "p1_generated",
     "p1_avg_expanded",
     "p1_avg_ms",
+    "p1_peak_bytes",
     "p1_captures",
     "p2_moves",
     "p2_expanded",
     "p2_evaluated",
+    "p2_generated",
     "p2_avg_expanded",
     "p2_avg_ms",
+    "p2_peak_bytes",
     "p2_captures",
     "moves",
 ];
@@ -51,6 +55,8 @@ const MOVE_COLUMNS: &[&str] = &[
     "move",
     "expanded",
     "evaluated",
+    "generated",
+    "peak_bytes",
     "ms",
     "value",
 ];
@@ -172,8 +178,10 @@ impl Reporter for CsvRecorder {
             row.number(side.moves)?;
             row.number(side.stats.expanded)?;
             row.number(side.stats.evaluated)?;
+            row.number(side.stats.generated)?;
             row.fixed(side.stats.expanded as f64 / moves, 2)?;
             row.fixed(millis(side.nanos) / moves, 4)?;
+            row.number(side.stats.peak_bytes)?;
             row.number(side.captures)?;
         }
         row.text(&record.move_text)?;
@@ -186,7 +194,7 @@ impl Reporter for CsvRecorder {
         for (ply, (mv, text)) in record
             .moves
             .iter()
-            .zip(record.move_text.split(' '))
+            .zip(record.move_text.split(MOVE_SEPARATOR))
             .enumerate()
         {
             row.number(job.id)?;
@@ -195,6 +203,8 @@ impl Reporter for CsvRecorder {
             row.text(text)?;
             row.number(mv.expanded)?;
             row.number(mv.evaluated)?;
+            row.number(mv.generated)?;
+            row.number(mv.peak_bytes)?;
             row.fixed(millis(mv.nanos), 4)?;
             match mv.value {
                 Some(value) => row.number(value)?,

@@ -18,6 +18,8 @@ struct Totals {
     moves: u64,
     expanded: u64,
     evaluated: u64,
+    generated: u64,
+    peak_bytes: u64,
     nanos: u64,
     captures: u64,
     plies: u64,
@@ -65,6 +67,10 @@ pub struct SummaryRow {
     pub avg_expanded_per_move: f64,
     /// Leaves evaluated per move.
     pub avg_evaluated_per_move: f64,
+    /// Children generated per move.
+    pub avg_generated_per_move: f64,
+    /// The most bytes of search state any of its moves used.
+    pub peak_bytes: u64,
     /// Milliseconds per move.
     pub avg_ms_per_move: f64,
     /// Enemy pieces captured per game.
@@ -123,6 +129,8 @@ impl Summary {
             totals.moves += u64::from(side.moves);
             totals.expanded += side.stats.expanded;
             totals.evaluated += side.stats.evaluated;
+            totals.generated += side.stats.generated;
+            totals.peak_bytes = totals.peak_bytes.max(side.stats.peak_bytes);
             totals.nanos += side.nanos;
             totals.captures += u64::from(side.captures);
             totals.plies += u64::from(record.plies);
@@ -157,6 +165,8 @@ impl Summary {
                     moves: t.moves,
                     avg_expanded_per_move: round(ratio(t.expanded as f64, moves), 2),
                     avg_evaluated_per_move: round(ratio(t.evaluated as f64, moves), 2),
+                    avg_generated_per_move: round(ratio(t.generated as f64, moves), 2),
+                    peak_bytes: t.peak_bytes,
                     avg_ms_per_move: round(ratio(millis(t.nanos), moves), 4),
                     avg_captures: round(ratio(t.captures as f64, t.games as f64), 3),
                     avg_plies: round(ratio(t.plies as f64, t.games as f64), 2),

@@ -181,12 +181,25 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 best = Some((mv, value));
             }
         }
+        self.stats.generated += moves.len() as u64;
         self.buffers[0] = moves;
+        self.stats.peak_bytes = self.state_bytes(depth);
         best.map(|(best, value)| SearchResult {
             best,
             value,
             stats: self.stats,
         })
+    }
+
+    /// Bytes of search state: every level's move list (its allocated capacity) and one
+    /// position per level of the current path.
+    fn state_bytes(&self, depth: usize) -> u64 {
+        let lists: usize = self
+            .buffers
+            .iter()
+            .map(|b| b.capacity() * std::mem::size_of::<G::Move>())
+            .sum();
+        (lists + (depth + 1) * std::mem::size_of::<G>()) as u64
     }
 
     /// The value of a leaf, or `None` when `state` must be searched further.
@@ -210,6 +223,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.stats.count_expanded(level);
         let mut moves = std::mem::take(&mut self.buffers[level]);
         state.legal_moves(&mut moves);
+        self.stats.generated += moves.len() as u64;
         let maximizing = state.to_move() == self.root;
         let mut best = if maximizing {
             f64::NEG_INFINITY
@@ -244,6 +258,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.stats.count_expanded(level);
         let mut moves = std::mem::take(&mut self.buffers[level]);
         state.legal_moves(&mut moves);
+        self.stats.generated += moves.len() as u64;
         let maximizing = state.to_move() == self.root;
         let mut best = if maximizing {
             f64::NEG_INFINITY

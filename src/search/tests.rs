@@ -3,11 +3,7 @@ use crate::core::seeds;
 use crate::evals::breakthrough::{HEURISTICS, Heuristic};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::perft;
-
-/// Reproducible positions reached by 10-40 random plies from the start (unfinished).
-fn random_positions(rules: Rules, count: usize, seed: u64) -> Vec<Breakthrough> {
-    crate::games::random_positions(&Breakthrough::new(rules), count, 10, 40, seed)
-}
+use crate::registry::GameEntry;
 
 fn search(
     state: &Breakthrough,
@@ -23,31 +19,76 @@ fn search(
         .expect("position has moves")
 }
 
-#[test]
-fn alphabeta_chooses_minimax_move_and_value_with_no_more_nodes() {
-    for (r, rules) in Rules::ALL.into_iter().enumerate() {
-        let positions = random_positions(rules, 200, 11 + r as u64);
-        for (i, state) in positions.iter().enumerate() {
-            let info = &HEURISTICS[i % HEURISTICS.len()];
-            let heuristic = Heuristic::from_spec(info.name, &[]).expect("known");
-            let depths: &[u32] = if i % 10 == 0 {
-                &[1, 2, 3, 4]
-            } else {
-                &[1, 2, 3]
+/// The oracle every game must pass: on `count` seeded positions reached by random plies,
+/// alpha-beta picks minimax's move with minimax's value and never counts more nodes.
+fn check_alphabeta_matches_minimax<G: GameEntry>(
+    start: &G,
+    heuristics: &[G::Heuristic],
+    count: usize,
+    depths: &[u32],
+    deep: u32,
+    seed: u64,
+) {
+    let positions = crate::games::random_positions(start, count, 10, 40, seed);
+    for (i, state) in positions.iter().enumerate() {
+        let heuristic = heuristics[i % heuristics.len()].clone();
+        let mut all = depths.to_vec();
+        if i % 10 == 0 {
+            all.push(deep);
+        }
+        for depth in all {
+            let seed = seeds::derive(i as u64, &[u64::from(depth)]);
+            let run = |algorithm| {
+                let mut searcher = Searcher::new(heuristic.clone(), seed);
+                searcher
+                    .search(state, algorithm, depth, &mut seeds::rng(seed))
+                    .expect("unfinished position")
             };
-            for &depth in depths {
-                let seed = seeds::derive(i as u64, &[u64::from(depth)]);
-                let mm = search(state, Algorithm::Minimax, depth, heuristic, seed);
-                let ab = search(state, Algorithm::AlphaBeta, depth, heuristic, seed);
-                let context = format!("{rules} position {i} {} depth {depth}", info.name);
-                assert_eq!(ab.best, mm.best, "{context}");
-                assert_eq!(ab.value, mm.value, "{context}");
-                assert!(ab.stats.expanded <= mm.stats.expanded, "{context}");
-                assert!(ab.stats.evaluated <= mm.stats.evaluated, "{context}");
-                assert_eq!(mm.stats.expanded_by_level[0], 1);
-            }
+            let mm = run(Algorithm::Minimax);
+            let ab = run(Algorithm::AlphaBeta);
+            let context = format!("position {i} depth {depth}\n{}", state.board_dump());
+            assert_eq!(ab.best, mm.best, "{context}");
+            assert_eq!(ab.value, mm.value, "{context}");
+            assert!(ab.stats.expanded <= mm.stats.expanded, "{context}");
+            assert!(ab.stats.evaluated <= mm.stats.evaluated, "{context}");
+            assert!(ab.stats.generated <= mm.stats.generated, "{context}");
+            assert_eq!(mm.stats.expanded_by_level[0], 1);
         }
     }
+}
+
+#[test]
+fn alphabeta_chooses_minimax_move_and_value_with_no_more_nodes() {
+    let heuristics: Vec<Heuristic> = HEURISTICS
+        .iter()
+        .map(|h| Heuristic::from_spec(h.name, &[]).expect("known"))
+        .collect();
+    for (r, rules) in Rules::ALL.into_iter().enumerate() {
+        check_alphabeta_matches_minimax(
+            &Breakthrough::new(rules),
+            &heuristics,
+            200,
+            &[1, 2, 3],
+            4,
+            11 + r as u64,
+        );
+    }
+}
+
+#[test]
+fn alphabeta_matches_minimax_on_wights() {
+    let material = crate::evals::wights::Material::from_spec("material", &[]).expect("known");
+    let queen_heavy =
+        crate::evals::wights::Material::from_spec("material", &[("queen_row".into(), "40".into())])
+            .expect("valid");
+    check_alphabeta_matches_minimax(
+        &crate::games::wights::Wights::new(),
+        &[material, queen_heavy],
+        200,
+        &[1, 2, 3, 4],
+        6,
+        5,
+    );
 }
 
 #[test]
@@ -69,6 +110,8 @@ fn minimax_counts_every_node_of_the_tree() {
     assert_eq!(stats.expanded, 1 + 22 + 484);
     assert_eq!(stats.evaluated, perft(&start, 3));
     assert_eq!(stats.evaluated_by_level[3], 11_132);
+    assert_eq!(stats.generated, stats.expanded + stats.evaluated - 1);
+    assert!(stats.peak_bytes > 0);
     assert_eq!(stats.levels_used(), 4);
 }
 

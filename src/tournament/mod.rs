@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
+/// Separates moves in a recorded move list (a game's notation may contain spaces).
+pub const MOVE_SEPARATOR: char = ';';
+
 /// Games a worker collects before handing them to the writer.
 const BATCH_GAMES: usize = 64;
 /// The longest a finished game waits in a worker's batch.
@@ -91,6 +94,10 @@ pub struct MoveRecord {
     pub expanded: u64,
     /// Leaves evaluated for this decision.
     pub evaluated: u64,
+    /// Children generated for this decision.
+    pub generated: u64,
+    /// Peak bytes of search state during this decision.
+    pub peak_bytes: u64,
     /// Wall time of the decision in nanoseconds (monotonic clock).
     pub nanos: u64,
     /// The search's root value for the mover, if it searched.
@@ -125,7 +132,7 @@ pub struct GameRecord {
     pub sides: ByPlayer<SideRecord>,
     /// Per-move records, in order.
     pub moves: Vec<MoveRecord>,
-    /// The moves in the game's notation, separated by single spaces.
+    /// The moves in the game's notation, separated by [`MOVE_SEPARATOR`].
     pub move_text: String,
 }
 
@@ -154,7 +161,7 @@ pub fn play_game<G: Game>(
         let decision = seats[side].decide(&state);
         let nanos = clock.elapsed().as_nanos() as u64;
         if !move_text.is_empty() {
-            move_text.push(' ');
+            move_text.push(MOVE_SEPARATOR);
         }
         state.write_move(decision.mv, &mut move_text);
         state.apply(decision.mv);
@@ -167,6 +174,8 @@ pub fn play_game<G: Game>(
             side,
             expanded: decision.stats.expanded,
             evaluated: decision.stats.evaluated,
+            generated: decision.stats.generated,
+            peak_bytes: decision.stats.peak_bytes,
             nanos,
             value: decision.value,
         });

@@ -113,8 +113,8 @@ fn recorded_games_replay_to_their_result() {
     )
     .expect("run");
     for record in &collect.records {
-        let (state, outcome) =
-            replay(&start, record.move_text.split(' ')).expect("recorded moves are legal");
+        let (state, outcome) = replay(&start, record.move_text.split(MOVE_SEPARATOR))
+            .expect("recorded moves are legal");
         let outcome = outcome.expect("recorded games are finished");
         assert_eq!(outcome.winner, record.winner);
         assert_eq!(outcome.reason, record.reason);
