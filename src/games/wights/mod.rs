@@ -346,12 +346,12 @@ impl Game for Wights {
                 error("expected 'r c r2 c2' (from and to squares, rows and columns 1-5) or 'r c d' (a direction code 1-8)".to_string())
             })?;
         let off_board = || error("squares are rows and columns 1-5".to_string());
-        let mv = match numbers.as_slice() {
-            &[r1, c1, r2, c2] => Move {
+        let mv = match *numbers.as_slice() {
+            [r1, c1, r2, c2] => Move {
                 from: square(r1, c1).ok_or_else(off_board)? as u8,
                 to: square(r2, c2).ok_or_else(off_board)? as u8,
             },
-            &[r, c, d] => {
+            [r, c, d] => {
                 if !(1..=8).contains(&d) {
                     return Err(error(format!("direction {d} is not 1-8")));
                 }
