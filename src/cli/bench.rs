@@ -138,10 +138,6 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if args.games == 0 || args.positions == 0 {
         bail!("--games and --positions must be at least 1");
     }
-    let threads = match args.threads {
-        Some(0) => bail!("--threads 0: use at least one thread"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = super::resolve_threads(args.threads)?;
     dispatch(spec, BenchTask { args, threads })
 }

@@ -1,6 +1,7 @@
 //! The command line: the only layer that reads argv, prints, or exits.
 
 mod bench;
+mod compare;
 mod play;
 mod run;
 mod tools;
@@ -32,6 +33,14 @@ enum Command {
         /// A run folder (results/<experiment>/<run-id>) or an experiment folder.
         results_dir: PathBuf,
     },
+    /// Remake the charts, report.md and index.html of a results folder from its files.
+    Report {
+        /// A run folder (results/<experiment>/<run-id>) or an experiment folder (its
+        /// newest run).
+        results_dir: PathBuf,
+    },
+    /// Compare search algorithms on the same positions: nodes, time, chosen moves.
+    Compare(compare::CompareArgs),
     /// Count the leaves of the legal-move tree: one line `perft(d) = n` per depth.
     Perft {
         /// The game, e.g. `breakthrough` or `breakthrough(rules=long)`.
@@ -62,6 +71,18 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
+/// The worker threads to use: the option's value, or every core.
+///
+/// # Errors
+/// Zero threads.
+pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
+    match option {
+        Some(0) => anyhow::bail!("--threads 0: use at least one thread"),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// Runs the command line; returns the process exit code (0 success, 2 any error, after
 /// printing one line `error: ...` on standard error).
 pub fn main() -> i32 {
@@ -69,6 +90,8 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Show { results_dir } => tools::show(&results_dir),
+        Command::Report { results_dir } => tools::report(&results_dir),
+        Command::Compare(args) => compare::compare(args),
         Command::Perft { game, depth } => tools::perft(&game, depth),
         Command::Replay { game, file } => tools::replay(&game, &file),
         Command::Play(args) => play::play(args),

@@ -1,7 +1,8 @@
 //! `arbiter run`.
 
 use super::DEFAULT_EXPERIMENT;
-use crate::registry::{AgentRegistry, Experiment, GameEntry, GameTask, dispatch};
+use super::resolve_threads;
+use crate::registry::{AgentRegistry, AnyExperiment, Experiment, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary};
 use crate::tournament::{self, Reporters};
 use anyhow::{Context, Result, bail};
@@ -38,7 +39,7 @@ pub struct RunArgs {
 }
 
 /// Seconds since the Unix epoch.
-fn unix_now() -> u64 {
+pub fn unix_now() -> u64 {
     UNIX_EPOCH.elapsed().map_or(0, |d| d.as_secs())
 }
 
@@ -64,7 +65,8 @@ pub fn utc_stamp(seconds: u64) -> String {
     )
 }
 
-fn run_folder(out: Option<PathBuf>, experiment: &str) -> Result<PathBuf> {
+/// The folder a run writes: `out` (new or empty), else `results/<experiment>/<UTC time>`.
+pub fn run_folder(out: Option<PathBuf>, experiment: &str) -> Result<PathBuf> {
     if let Some(out) = out {
         if out.exists() {
             let empty = std::fs::read_dir(&out)
@@ -94,7 +96,8 @@ fn run_folder(out: Option<PathBuf>, experiment: &str) -> Result<PathBuf> {
     Ok(folder)
 }
 
-fn host_name() -> String {
+/// The machine's name for meta.json.
+pub fn host_name() -> String {
     std::fs::read_to_string("/etc/hostname")
         .map(|s| s.trim().to_string())
         .ok()
@@ -118,7 +121,22 @@ pub fn run(args: RunArgs) -> Result<()> {
             default
         }
     };
-    let mut experiment = Experiment::load(&path, &registry)?;
+    let threads = resolve_threads(args.threads)?;
+    let mut experiment = match AnyExperiment::load(&path, &registry)? {
+        AnyExperiment::Tournament(experiment) => experiment,
+        AnyExperiment::Search(mut search) => {
+            if args.games.is_some() {
+                bail!(
+                    "--games does not apply to a search experiment: set positions in {}",
+                    path.display()
+                );
+            }
+            if let Some(seed) = args.seed {
+                search.seed = seed;
+            }
+            return super::compare::run_search(search, threads, args.out, args.quiet);
+        }
+    };
     if let Some(games) = args.games {
         if games == 0 {
             bail!("--games 0: play at least one game per matchup");
@@ -128,11 +146,6 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(seed) = args.seed {
         experiment.seed = seed;
     }
-    let threads = match args.threads {
-        Some(0) => bail!("--threads 0: use at least one thread"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
     dispatch(
         experiment.game,
         RunTask {
@@ -178,6 +191,7 @@ impl GameTask for RunTask {
             matchups: pairs,
         };
         let mut meta = Meta {
+            kind: "tournament".to_string(),
             experiment: experiment.name.clone(),
             description: experiment.description.clone(),
             experiment_file: experiment.path.display().to_string(),
@@ -253,9 +267,18 @@ impl GameTask for RunTask {
         .to_string();
         meta.write(&folder)
             .with_context(|| in_folder("meta.json"))?;
+        let documents = super::tools::write_report(&folder).with_context(|| {
+            format!(
+                "{}: the results are complete, but the report failed",
+                folder.display()
+            )
+        })?;
         if !quiet {
             print!("{}", format_summary(&recorder.summary().rows()));
             println!("results: {}", folder.display());
+            for document in documents {
+                println!("report: {}", document.display());
+            }
         }
         if outcome.cancelled {
             eprintln!(

@@ -2,6 +2,8 @@
 
 use crate::games::perft as count_leaves;
 use crate::registry::{AgentRegistry, GAMES, GameEntry, GameSpec, GameTask, dispatch};
+use crate::report::document::tournament_report;
+use crate::report::load::RunData;
 use crate::report::{Meta, format_summary, read_summary};
 use crate::search::Algorithm;
 use crate::tournament::MOVE_SEPARATOR;
@@ -38,6 +40,25 @@ fn run_folder(folder: &Path) -> Result<PathBuf> {
     })
 }
 
+/// `arbiter report`.
+pub fn report(folder: &Path) -> Result<()> {
+    let folder = run_folder(folder)?;
+    for path in write_report(&folder)? {
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+/// Charts, report.md and index.html for a run folder; returns the documents' paths.
+pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>> {
+    if folder.join("search.csv").is_file() {
+        return super::compare::write_search_report(folder);
+    }
+    let data = RunData::load(folder).map_err(|e| anyhow!(e))?;
+    let written = tournament_report(&data).map_err(|e| anyhow!(e))?;
+    Ok(written)
+}
+
 /// `arbiter show`.
 pub fn show(folder: &Path) -> Result<()> {
     let folder = run_folder(folder)?;
@@ -56,6 +77,15 @@ pub fn show(folder: &Path) -> Result<()> {
             println!("{}", meta.description);
         }
         println!();
+    }
+    if folder.join("search.csv").is_file() {
+        let rows = crate::report::search::read_search_csv(&folder).map_err(|e| anyhow!(e))?;
+        let summary = crate::report::search::summarize(&rows);
+        print!(
+            "{}",
+            crate::report::search::summary_table(&summary).markdown()
+        );
+        return Ok(());
     }
     let summary = folder.join("summary.csv");
     if !summary.is_file() {

@@ -120,6 +120,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.len() as u64
     }
 
+    /// A cheap guess of how good `mv` is, for move ordering: ordered alpha-beta searches
+    /// larger scores first (e.g. captures, then advancing moves). Default: all equal.
+    fn move_order_score(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// Plays `mv`, which must be legal here.
     fn apply(&mut self, mv: Self::Move);
 

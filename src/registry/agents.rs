@@ -42,17 +42,15 @@ impl AgentSpec {
     ) -> Result<AgentSpec, String> {
         let algorithm: Algorithm = algorithm.parse()?;
         let depth = match (algorithm, depth) {
-            (Algorithm::Minimax | Algorithm::AlphaBeta, None) => DEFAULT_DEPTH,
-            (Algorithm::Minimax | Algorithm::AlphaBeta, Some(text)) => {
-                match text.trim().parse::<u32>() {
-                    Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
-                    _ => {
-                        return Err(format!(
-                            "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}"
-                        ));
-                    }
+            (a, None) if a.searches() => DEFAULT_DEPTH,
+            (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
+                Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+                _ => {
+                    return Err(format!(
+                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}"
+                    ));
                 }
-            }
+            },
             (Algorithm::Greedy, None) => 1,
             (Algorithm::Greedy, Some(text)) if text.trim() == "1" => 1,
             (Algorithm::Greedy, Some(text)) => {
@@ -60,10 +58,10 @@ impl AgentSpec {
                     "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
                 ));
             }
-            (Algorithm::Random, Some(_)) => {
+            (_, Some(_)) => {
                 return Err("random takes no depth".to_string());
             }
-            (Algorithm::Random, None) => 0,
+            (_, None) => 0,
         };
         if algorithm.uses_heuristic() && heuristic.is_none() {
             return Err(format!(

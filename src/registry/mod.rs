@@ -5,10 +5,69 @@
 
 mod agents;
 mod experiment;
+pub mod search_experiment;
 pub mod spec;
 
 pub use agents::{AgentRegistry, AgentSpec, DEFAULT_DEPTH};
 pub use experiment::{Colours, Experiment, MatchupSpec};
+pub use search_experiment::SearchExperiment;
+
+/// An experiment file of either kind.
+#[derive(Clone, Debug)]
+pub enum AnyExperiment {
+    /// Games between agents (the default kind).
+    Tournament(Experiment),
+    /// Algorithms x depths on the same positions (`kind = "search"`).
+    Search(SearchExperiment),
+}
+
+impl AnyExperiment {
+    /// Reads an experiment file of either kind (`kind = "tournament"`, the default, or
+    /// `kind = "search"`).
+    ///
+    /// # Errors
+    /// An unreadable or malformed file, or a value that does not fit.
+    pub fn load(path: &Path, registry: &AgentRegistry) -> Result<AnyExperiment, InputError> {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
+        let value: toml::Table =
+            toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
+        match value.get("kind").map(|k| k.as_str()) {
+            None | Some(Some("tournament")) => {
+                let source = if value.contains_key("kind") {
+                    source
+                        .lines()
+                        .map(|l| {
+                            if l.trim_start().starts_with("kind") {
+                                ""
+                            } else {
+                                l
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                } else {
+                    source
+                };
+                Experiment::parse(path, source, registry).map(AnyExperiment::Tournament)
+            }
+            Some(Some("search")) => {
+                SearchExperiment::parse(path, source).map(AnyExperiment::Search)
+            }
+            _ => {
+                let line = source
+                    .lines()
+                    .position(|l| l.trim_start().starts_with("kind"))
+                    .map(|i| i + 1);
+                Err(InputError::in_file(
+                    path,
+                    line,
+                    "kind must be \"tournament\" (the default) or \"search\"",
+                ))
+            }
+        }
+    }
+}
 
 use crate::core::{Agent, Evaluator, Game};
 use crate::evals::{self, HeuristicInfo, ParamError};

@@ -1,8 +1,12 @@
 //! Sinks for a run's events: CSV files, the progress display, meta.json, and the
 //! summary tables `show` prints. Everything here is a [`Reporter`] or reads what one wrote.
 
+pub mod charts;
 mod csv_files;
+pub mod document;
+pub mod load;
 mod progress;
+pub mod search;
 mod summary;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
@@ -46,6 +50,9 @@ pub(crate) fn millis(nanos: u64) -> f64 {
 /// The contents of meta.json: what was run, how, where and when.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Meta {
+    /// `tournament` (games between agents) or `search` (algorithms on positions).
+    #[serde(default = "tournament_kind")]
+    pub kind: String,
     /// Experiment name.
     pub experiment: String,
     /// Experiment description.
@@ -89,6 +96,10 @@ pub struct Meta {
     pub deterministic: bool,
     /// Columns that hold wall-clock times and differ between runs.
     pub timing_columns: Vec<String>,
+}
+
+fn tournament_kind() -> String {
+    "tournament".to_string()
 }
 
 impl Meta {

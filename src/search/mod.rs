@@ -32,6 +32,11 @@ pub enum Algorithm {
     Minimax,
     /// Minimax with alpha-beta pruning (fail-soft), same move order as minimax.
     AlphaBeta,
+    /// Alpha-beta searching the game's likely-best moves first (captures, advances).
+    AlphaBetaOrdered,
+    /// Ordered alpha-beta that also tries first the moves that caused cutoffs at the same
+    /// level before (two killer moves per level).
+    AlphaBetaKiller,
     /// One-ply search: the move whose resulting position evaluates best.
     Greedy,
     /// A uniformly random legal move; no search, no heuristic.
@@ -40,9 +45,11 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 4] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
+        Algorithm::AlphaBetaOrdered,
+        Algorithm::AlphaBetaKiller,
         Algorithm::Greedy,
         Algorithm::Random,
     ];
@@ -52,6 +59,8 @@ impl Algorithm {
         match self {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::AlphaBetaOrdered => "alphabeta-ordered",
+            Algorithm::AlphaBetaKiller => "alphabeta-killer",
             Algorithm::Greedy => "greedy",
             Algorithm::Random => "random",
         }
@@ -62,6 +71,12 @@ impl Algorithm {
         match self {
             Algorithm::Minimax => "full-width minimax to `depth` plies",
             Algorithm::AlphaBeta => "alpha-beta pruning; same move and value as minimax",
+            Algorithm::AlphaBetaOrdered => {
+                "alpha-beta, likely-best moves first; same value as minimax"
+            }
+            Algorithm::AlphaBetaKiller => {
+                "ordered alpha-beta with two killer moves per level; same value as minimax"
+            }
             Algorithm::Greedy => "one ply: the move whose position evaluates best",
             Algorithm::Random => "a uniformly random legal move",
         }
@@ -69,7 +84,15 @@ impl Algorithm {
 
     /// Whether the algorithm takes a depth (and a heuristic).
     pub fn searches(self) -> bool {
-        matches!(self, Algorithm::Minimax | Algorithm::AlphaBeta)
+        !matches!(self, Algorithm::Greedy | Algorithm::Random)
+    }
+
+    /// Whether the algorithm prunes with alpha-beta.
+    pub fn prunes(self) -> bool {
+        matches!(
+            self,
+            Algorithm::AlphaBeta | Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
+        )
     }
 
     /// Whether the algorithm uses a heuristic.
@@ -115,6 +138,12 @@ pub struct Searcher<G: Game, E> {
     root: Player,
     stats: SearchStats,
     buffers: Vec<Vec<G::Move>>,
+    /// Move-ordering scores, one buffer per level (ordered variants only).
+    scores: Vec<Vec<i32>>,
+    /// Up to two moves per level that caused a cutoff (killer variant only).
+    killers: Vec<[Option<G::Move>; 2]>,
+    ordering: bool,
+    use_killers: bool,
 }
 
 /// What one search found at the root.
@@ -137,6 +166,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             root: Player::P1,
             stats: SearchStats::default(),
             buffers: Vec::new(),
+            scores: Vec::new(),
+            killers: Vec::new(),
+            ordering: false,
+            use_killers: false,
         }
     }
 
@@ -157,12 +190,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         } as usize;
         while self.buffers.len() <= depth {
             self.buffers.push(Vec::with_capacity(64));
+            self.scores.push(Vec::with_capacity(64));
+            self.killers.push([None; 2]);
         }
         self.root = state.to_move();
         self.stats = SearchStats::default();
+        self.ordering = matches!(
+            algorithm,
+            Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
+        );
+        self.use_killers = algorithm == Algorithm::AlphaBetaKiller;
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         let mut moves = std::mem::take(&mut self.buffers[0]);
         state.legal_moves(&mut moves);
         seeds::shuffle(rng, &mut moves);
+        self.order(state, &mut moves, 0);
         let mut best: Option<(G::Move, f64)> = None;
         if !moves.is_empty() {
             self.stats.count_expanded(0);
@@ -170,12 +212,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         for &mv in &moves {
             let mut child = state.clone();
             child.apply(mv);
-            let value = match algorithm {
-                Algorithm::AlphaBeta => {
-                    let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
-                    self.alphabeta(&child, depth - 1, 1, alpha, f64::INFINITY)
-                }
-                _ => self.minimax(&child, depth - 1, 1),
+            let value = if algorithm.prunes() {
+                let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
+                self.alphabeta(&child, depth - 1, 1, alpha, f64::INFINITY)
+            } else {
+                self.minimax(&child, depth - 1, 1)
             };
             if best.is_none_or(|(_, v)| value > v) {
                 best = Some((mv, value));
@@ -200,6 +241,42 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             .map(|b| b.capacity() * std::mem::size_of::<G::Move>())
             .sum();
         (lists + (depth + 1) * std::mem::size_of::<G>()) as u64
+    }
+
+    /// Puts `moves` in search order for the ordered variants: killer moves of `level`
+    /// first, then by the game's move-order score, ties keeping their order (a stable
+    /// insertion sort: the lists are short and it allocates nothing).
+    fn order(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
+        if !self.ordering {
+            return;
+        }
+        let killers = self.killers[level];
+        let scores = &mut self.scores[level];
+        scores.clear();
+        scores.extend(moves.iter().map(|&mv| {
+            if self.use_killers && killers.contains(&Some(mv)) {
+                i32::MAX
+            } else {
+                state.move_order_score(mv)
+            }
+        }));
+        for i in 1..moves.len() {
+            let mut j = i;
+            while j > 0 && scores[j - 1] < scores[j] {
+                scores.swap(j - 1, j);
+                moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+
+    /// Remembers `mv` as a killer move of `level` (the newest first, two kept).
+    fn remember_killer(&mut self, mv: G::Move, level: usize) {
+        let killers = &mut self.killers[level];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
     }
 
     /// The value of a leaf, or `None` when `state` must be searched further.
@@ -259,6 +336,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let mut moves = std::mem::take(&mut self.buffers[level]);
         state.legal_moves(&mut moves);
         self.stats.generated += moves.len() as u64;
+        self.order(state, &mut moves, level);
         let maximizing = state.to_move() == self.root;
         let mut best = if maximizing {
             f64::NEG_INFINITY
@@ -277,6 +355,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 beta = beta.min(best);
             }
             if alpha >= beta {
+                if self.use_killers {
+                    self.remember_killer(mv, level);
+                }
                 break;
             }
         }

@@ -53,6 +53,11 @@ fn check_alphabeta_matches_minimax<G: GameEntry>(
             assert!(ab.stats.evaluated <= mm.stats.evaluated, "{context}");
             assert!(ab.stats.generated <= mm.stats.generated, "{context}");
             assert_eq!(mm.stats.expanded_by_level[0], 1);
+            // Ordering may pick another move of equal value, never another value.
+            for algorithm in [Algorithm::AlphaBetaOrdered, Algorithm::AlphaBetaKiller] {
+                let ordered = run(algorithm);
+                assert_eq!(ordered.value, mm.value, "{algorithm} {context}");
+            }
         }
     }
 }
@@ -98,6 +103,24 @@ fn alphabeta_prunes_on_the_start_position() {
     let mm = search(&start, Algorithm::Minimax, 4, heuristic, 3);
     let ab = search(&start, Algorithm::AlphaBeta, 4, heuristic, 3);
     assert!(ab.stats.evaluated * 3 < mm.stats.evaluated, "{ab:?}");
+}
+
+#[test]
+fn ordering_buys_fewer_nodes_over_many_positions() {
+    let heuristic = Heuristic::from_spec("offensive2", &[]).expect("known");
+    let positions =
+        crate::games::random_positions(&Breakthrough::new(Rules::Standard), 40, 10, 40, 3);
+    let total = |algorithm| -> u64 {
+        positions
+            .iter()
+            .map(|p| search(p, algorithm, 4, heuristic, 9).stats.nodes())
+            .sum()
+    };
+    let plain = total(Algorithm::AlphaBeta);
+    let ordered = total(Algorithm::AlphaBetaOrdered);
+    let killer = total(Algorithm::AlphaBetaKiller);
+    assert!(ordered < plain, "ordered {ordered} vs plain {plain}");
+    assert!(killer < plain, "killer {killer} vs plain {plain}");
 }
 
 #[test]

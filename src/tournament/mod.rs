@@ -2,6 +2,7 @@
 //! many on all cores. Knows no particular game, no file and no terminal: results go to a
 //! [`Reporter`], in game order, as games finish.
 
+pub mod compare;
 #[cfg(test)]
 mod tests;
 

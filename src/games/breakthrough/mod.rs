@@ -420,6 +420,14 @@ impl Game for Breakthrough {
         u64::from(straight.count_ones() + up.count_ones() + down.count_ones())
     }
 
+    /// Captures first (the deeper the better), then moves by how far they advance.
+    #[inline]
+    fn move_order_score(&self, mv: Move) -> i32 {
+        let advance = self.geometry().advance(self.to_move, u32::from(mv.to)) as i32;
+        let capture = self.pieces[self.to_move.opponent()] & (1u64 << mv.to) != 0;
+        if capture { 100 + advance } else { advance }
+    }
+
     #[inline]
     fn apply(&mut self, mv: Move) {
         let mover = self.to_move;

@@ -270,6 +270,23 @@ impl Game for Wights {
         count
     }
 
+    /// Captures first, by the worth of the piece taken (Queen, Dragon, Wight); then the
+    /// Queen's advancing steps.
+    fn move_order_score(&self, mv: Move) -> i32 {
+        let to = 1u32 << mv.to;
+        if self.queen & to != 0 {
+            300
+        } else if self.dragons & to != 0 {
+            30
+        } else if self.wights & to != 0 {
+            20
+        } else if self.queen & (1 << mv.from) != 0 && mv.to > mv.from + 2 {
+            10
+        } else {
+            0
+        }
+    }
+
     #[inline]
     fn apply(&mut self, mv: Move) {
         let from = 1u32 << mv.from;

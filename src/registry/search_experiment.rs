@@ -1,0 +1,313 @@
+//! Search-comparison experiments (`kind = "search"` in a matchups file, or `arbiter
+//! compare`): algorithms x depths on the same positions.
+
+use super::spec::Spec;
+use super::{GameEntry, GameSpec, InputError, toml_error};
+use crate::search::{Algorithm, MAX_DEPTH};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where the positions come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionSource {
+    /// Random playouts from the start of `min..=max` plies.
+    Random {
+        /// Fewest plies.
+        min_plies: usize,
+        /// Most plies.
+        max_plies: usize,
+    },
+    /// Prefixes of the games in an earlier run's games.csv.
+    Games(PathBuf),
+}
+
+/// A validated search comparison.
+#[derive(Clone, Debug)]
+pub struct SearchExperiment {
+    /// Name (results folder).
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// The file, or `<command line>`.
+    pub path: PathBuf,
+    /// The file's text (or the command line).
+    pub source: String,
+    /// The game.
+    pub game: GameSpec,
+    /// Heuristic name and parameters.
+    pub heuristic: Spec,
+    /// Number of positions.
+    pub positions: usize,
+    /// Where positions come from.
+    pub source_of_positions: PositionSource,
+    /// Seed of the positions and of every search.
+    pub seed: u64,
+    /// (algorithm, depth) pairs, in order.
+    pub runs: Vec<(Algorithm, u32)>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchFile {
+    #[allow(dead_code)]
+    kind: String,
+    name: Option<String>,
+    description: Option<String>,
+    game: String,
+    heuristic: String,
+    positions: Option<i64>,
+    plies: Option<[i64; 2]>,
+    positions_from: Option<PathBuf>,
+    seed: Option<u64>,
+    algorithms: Vec<String>,
+    depths: Vec<i64>,
+    #[serde(default)]
+    max_depth: BTreeMap<String, i64>,
+}
+
+/// Reads depths written `3`, `1..5` or `1,2,4`.
+///
+/// # Errors
+/// A message when the text is not such a list of depths from 1 to the maximum.
+pub fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
+    let number = |t: &str| -> Result<u32, String> {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=MAX_DEPTH).contains(d))
+            .ok_or_else(|| {
+                format!(
+                    "depth '{}' must be a whole number from 1 to {MAX_DEPTH}",
+                    t.trim()
+                )
+            })
+    };
+    if let Some((low, high)) = text.split_once("..") {
+        let (low, high) = (number(low)?, number(high.trim_start_matches('='))?);
+        if low > high {
+            return Err(format!("depths '{text}': the range is empty"));
+        }
+        return Ok((low..=high).collect());
+    }
+    text.split(',').map(number).collect()
+}
+
+impl SearchExperiment {
+    /// Validates a search experiment from the text of `path` (already known to have
+    /// `kind = "search"`).
+    ///
+    /// # Errors
+    /// A malformed file or a value that does not fit, naming the line.
+    pub fn parse(path: &Path, source: String) -> Result<SearchExperiment, InputError> {
+        let file: SearchFile =
+            toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
+        let at_key = |key: &str| {
+            source
+                .lines()
+                .position(|l| l.trim_start().starts_with(key))
+                .map(|i| i + 1)
+        };
+        let fail = |key: &str, message: String| InputError::in_file(path, at_key(key), message);
+        let game: GameSpec = file.game.parse().map_err(|e: String| fail("game", e))?;
+        let heuristic: Spec = file
+            .heuristic
+            .parse()
+            .map_err(|e: String| fail("heuristic", e))?;
+        let positions = file.positions.unwrap_or(100);
+        if !(1..=1_000_000).contains(&positions) {
+            return Err(fail(
+                "positions",
+                format!("positions = {positions}: must be from 1 to 1000000"),
+            ));
+        }
+        let [min_plies, max_plies] = file.plies.unwrap_or([10, 40]);
+        if min_plies < 0 || max_plies < min_plies || max_plies > 10_000 {
+            return Err(fail(
+                "plies",
+                format!(
+                    "plies = [{min_plies}, {max_plies}]: expected [fewest, most] with 0 <= fewest <= most"
+                ),
+            ));
+        }
+        let source_of_positions = match file.positions_from {
+            Some(games) => {
+                let games = if games.is_relative() {
+                    path.parent().map_or(games.clone(), |dir| {
+                        let beside = dir.join(&games);
+                        if beside.exists() {
+                            beside
+                        } else {
+                            games.clone()
+                        }
+                    })
+                } else {
+                    games
+                };
+                PositionSource::Games(games)
+            }
+            None => PositionSource::Random {
+                min_plies: min_plies as usize,
+                max_plies: max_plies as usize,
+            },
+        };
+        if file.algorithms.is_empty() || file.depths.is_empty() {
+            return Err(fail(
+                "algorithms",
+                "give at least one algorithm and one depth".to_string(),
+            ));
+        }
+        let mut algorithms = Vec::new();
+        for name in &file.algorithms {
+            let algorithm: Algorithm = name.parse().map_err(|e: String| fail("algorithms", e))?;
+            if !algorithm.searches() {
+                return Err(fail(
+                    "algorithms",
+                    format!(
+                        "{algorithm} does not search to a depth: compare minimax and the alphabeta variants"
+                    ),
+                ));
+            }
+            algorithms.push(algorithm);
+        }
+        let mut depths = Vec::new();
+        for &depth in &file.depths {
+            if !(1..=i64::from(MAX_DEPTH)).contains(&depth) {
+                return Err(fail(
+                    "depths",
+                    format!("depth {depth} must be from 1 to {MAX_DEPTH}"),
+                ));
+            }
+            depths.push(depth as u32);
+        }
+        let mut caps = BTreeMap::new();
+        for (name, &cap) in &file.max_depth {
+            let algorithm: Algorithm = name.parse().map_err(|e: String| fail("max_depth", e))?;
+            caps.insert(algorithm.name(), cap);
+        }
+        let runs = algorithms
+            .iter()
+            .flat_map(|&a| depths.iter().map(move |&d| (a, d)))
+            .filter(|(a, d)| caps.get(a.name()).is_none_or(|&cap| i64::from(*d) <= cap))
+            .collect();
+        let name = file.name.unwrap_or_else(|| {
+            path.file_stem()
+                .map_or("search".to_string(), |s| s.to_string_lossy().into_owned())
+        });
+        Ok(SearchExperiment {
+            name,
+            description: file.description.unwrap_or_default(),
+            path: path.to_path_buf(),
+            source,
+            game,
+            heuristic,
+            positions: positions as usize,
+            source_of_positions,
+            seed: file.seed.unwrap_or(1),
+            runs,
+        })
+    }
+
+    /// The heuristic, checked against game `G`.
+    ///
+    /// # Errors
+    /// An unknown heuristic or parameter, naming the file's `heuristic` line.
+    pub fn heuristic_for<G: GameEntry>(&self) -> Result<G::Heuristic, InputError> {
+        let line = self
+            .source
+            .lines()
+            .position(|l| l.trim_start().starts_with("heuristic"))
+            .map(|i| i + 1);
+        let known: Vec<&str> = G::heuristics().iter().map(|h| h.name).collect();
+        if !known.contains(&self.heuristic.name.as_str()) {
+            return Err(InputError::in_file(
+                &self.path,
+                line,
+                format!(
+                    "unknown heuristic '{}' for {} (known: {})",
+                    self.heuristic.name,
+                    self.game,
+                    known.join(", ")
+                ),
+            ));
+        }
+        G::heuristic(&self.heuristic.name, &self.heuristic.params)
+            .map_err(|e| InputError::in_file(&self.path, line, e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<SearchExperiment, String> {
+        SearchExperiment::parse(Path::new("s.toml"), text.to_string()).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn parses_runs_with_depth_caps() {
+        let e = parse("kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"offensive2(almost_win=5)\"\npositions = 20\nalgorithms = [\"minimax\", \"alphabeta\"]\ndepths = [1, 2, 3]\nmax_depth = { minimax = 2 }\n")
+            .expect("valid");
+        assert_eq!(e.positions, 20);
+        assert_eq!(e.heuristic.name, "offensive2");
+        assert_eq!(
+            e.runs,
+            vec![
+                (Algorithm::Minimax, 1),
+                (Algorithm::Minimax, 2),
+                (Algorithm::AlphaBeta, 1),
+                (Algorithm::AlphaBeta, 2),
+                (Algorithm::AlphaBeta, 3)
+            ]
+        );
+        assert_eq!(
+            e.source_of_positions,
+            PositionSource::Random {
+                min_plies: 10,
+                max_plies: 40
+            }
+        );
+        assert!(
+            e.heuristic_for::<crate::games::breakthrough::Breakthrough>()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn rejects_bad_values_with_lines() {
+        let base = "kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"offense\"\n";
+        let err = |extra: &str| parse(&format!("{base}{extra}")).expect_err(extra);
+        assert!(
+            err("algorithms = [\"greedy\"]\ndepths = [1]\n")
+                .contains("line 4: greedy does not search")
+        );
+        assert!(err("algorithms = [\"minimax\"]\ndepths = [0]\n").contains("line 5: depth 0"));
+        assert!(
+            err("algorithms = [\"beam\"]\ndepths = [1]\n").contains("unknown algorithm 'beam'")
+        );
+        assert!(
+            err("positions = 0\nalgorithms = [\"minimax\"]\ndepths = [1]\n")
+                .contains("line 4: positions = 0")
+        );
+        let bad = parse("kind = \"search\"\ngame = \"wights\"\nheuristic = \"offense\"\nalgorithms = [\"minimax\"]\ndepths = [1]\n").expect("syntax ok");
+        let message = bad
+            .heuristic_for::<crate::games::wights::Wights>()
+            .expect_err("unknown")
+            .to_string();
+        assert!(
+            message.contains("s.toml: line 3: unknown heuristic 'offense' for wights"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn depth_lists() {
+        assert_eq!(parse_depths("1..4"), Ok(vec![1, 2, 3, 4]));
+        assert_eq!(parse_depths("1..=2"), Ok(vec![1, 2]));
+        assert_eq!(parse_depths("3"), Ok(vec![3]));
+        assert_eq!(parse_depths("2,5"), Ok(vec![2, 5]));
+        assert!(parse_depths("0..3").is_err());
+        assert!(parse_depths("4..2").is_err());
+        assert!(parse_depths("x").is_err());
+    }
+}

@@ -1,0 +1,499 @@
+//! Charts, drawn with plotters into SVG and PNG. One style for all (size, font, palette);
+//! the font is DejaVu Sans compiled into the program, so charts render on a machine with no
+//! font packages. Every axis says what it measures and in which unit; legends sit beside
+//! the plot, never on the data.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+/// The one chart style.
+pub mod style {
+    use plotters::style::RGBColor;
+
+    /// Font family name the embedded font is registered under.
+    pub const FONT: &str = "sans-serif";
+    /// Title size in pixels.
+    pub const TITLE: u32 = 20;
+    /// Label size in pixels.
+    pub const LABEL: u32 = 14;
+    /// Small text (cell values, legends) in pixels.
+    pub const SMALL: u32 = 12;
+    /// Approximate width of one character of label text, for sizing label areas.
+    pub const CHAR_WIDTH: u32 = 8;
+    /// Chart width in pixels (height depends on the number of rows).
+    pub const WIDTH: u32 = 960;
+    /// Line and point colours, in order (colour-blind safe, Okabe-Ito).
+    pub const PALETTE: [RGBColor; 8] = [
+        RGBColor(0, 114, 178),
+        RGBColor(213, 94, 0),
+        RGBColor(0, 158, 115),
+        RGBColor(204, 121, 167),
+        RGBColor(230, 159, 0),
+        RGBColor(86, 180, 233),
+        RGBColor(240, 228, 66),
+        RGBColor(0, 0, 0),
+    ];
+    /// Grey for reference lines and empty cells.
+    pub const GREY: RGBColor = RGBColor(150, 150, 150);
+
+    /// The palette colour for series `index`.
+    pub fn colour(index: usize) -> RGBColor {
+        PALETTE[index % PALETTE.len()]
+    }
+
+    /// A white-to-blue colour for a rate in [0, 1].
+    pub fn heat(rate: f64) -> RGBColor {
+        let t = rate.clamp(0.0, 1.0);
+        let mix = |from: f64, to: f64| (from + (to - from) * t).round() as u8;
+        RGBColor(mix(247.0, 8.0), mix(251.0, 69.0), mix(255.0, 148.0))
+    }
+}
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The bytes are a valid TrueType font shipped by the dejavu crate.
+        let _ =
+            plotters::style::register_font(style::FONT, FontStyle::Normal, dejavu::sans::regular());
+    });
+}
+
+fn fail(error: impl std::fmt::Debug) -> String {
+    format!("chart: {error:?}")
+}
+
+/// A chart that can draw itself on any plotters backend.
+pub trait Chart {
+    /// Width and height in pixels.
+    fn size(&self) -> (u32, u32);
+    /// Draws on `root`.
+    ///
+    /// # Errors
+    /// A drawing error as text.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+}
+
+/// Writes `<stem>.svg` and `<stem>.png` into `folder`; returns their paths.
+///
+/// # Errors
+/// A drawing or file error as text.
+pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<Vec<PathBuf>, String> {
+    register_font();
+    let svg = folder.join(format!("{stem}.svg"));
+    let png = folder.join(format!("{stem}.png"));
+    {
+        let root = SVGBackend::new(&svg, chart.size()).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        chart.draw(&root)?;
+        root.present().map_err(fail)?;
+    }
+    {
+        let root = BitMapBackend::new(&png, chart.size()).into_drawing_area();
+        root.fill(&WHITE).map_err(fail)?;
+        chart.draw(&root)?;
+        root.present().map_err(fail)?;
+    }
+    Ok(vec![svg, png])
+}
+
+fn text_width(texts: impl IntoIterator<Item = usize>) -> u32 {
+    let longest = texts.into_iter().max().unwrap_or(0) as u32;
+    (longest * style::CHAR_WIDTH + 20).clamp(60, 520)
+}
+
+fn font(size: u32) -> TextStyle<'static> {
+    (style::FONT, size).into_font().into()
+}
+
+/// Win rate of each row agent against each column agent, with game counts.
+pub struct WinMatrix {
+    /// Title.
+    pub title: String,
+    /// Agent names (rows and columns).
+    pub agents: Vec<String>,
+    /// `cells[row][column]`: (wins, games) of the row agent.
+    pub cells: Vec<Vec<(u64, u64)>>,
+}
+
+impl Chart for WinMatrix {
+    fn size(&self) -> (u32, u32) {
+        let n = self.agents.len() as u32;
+        let label = text_width(self.agents.iter().map(|a| a.len() + 4));
+        ((label + 90 * n + 60).max(480), (70 * n + 160).max(320))
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let n = self.agents.len() as i32;
+        let label = text_width(self.agents.iter().map(|a| a.len() + 4));
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, font(style::TITLE))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(label)
+            .build_cartesian_2d((0..n - 1).into_segmented(), (0..n - 1).into_segmented())
+            .map_err(fail)?;
+        let names = &self.agents;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(n as usize)
+            .y_labels(n as usize)
+            .x_desc("opponent (column number = row number)")
+            .y_desc("agent")
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => format!("{}", i + 1),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => {
+                    let row = (n - 1 - i) as usize;
+                    names
+                        .get(row)
+                        .map_or(String::new(), |name| format!("{} {name}", row + 1))
+                }
+                _ => String::new(),
+            })
+            .label_style(font(style::LABEL))
+            .axis_desc_style(font(style::LABEL))
+            .draw()
+            .map_err(fail)?;
+        for (row, cells) in self.cells.iter().enumerate() {
+            for (column, &(wins, games)) in cells.iter().enumerate() {
+                let y = n - 1 - row as i32;
+                let x = column as i32;
+                let (fill, text) = if games == 0 {
+                    (style::GREY.mix(0.15), "-".to_string())
+                } else {
+                    let rate = wins as f64 / games as f64;
+                    (
+                        style::heat(rate).mix(1.0),
+                        format!("{:.0}% of {games}", 100.0 * rate),
+                    )
+                };
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [
+                            (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                            (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+                        ],
+                        fill.filled(),
+                    )))
+                    .map_err(fail)?;
+                let dark = games > 0 && wins as f64 / games as f64 > 0.6;
+                let colour = if dark { WHITE } else { BLACK };
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        text,
+                        (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
+                        font(style::SMALL)
+                            .color(&colour)
+                            .pos(Pos::new(HPos::Center, VPos::Center)),
+                    )))
+                    .map_err(fail)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One labelled estimate with its interval, e.g. a win rate and its 95% interval.
+#[derive(Clone, Debug)]
+pub struct Interval {
+    /// Row label.
+    pub label: String,
+    /// Point estimate.
+    pub value: f64,
+    /// Lower end.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}
+
+/// Horizontal points with interval bars, one row each, on a 0..1 axis.
+pub struct IntervalChart {
+    /// Title.
+    pub title: String,
+    /// Axis description with unit.
+    pub x_desc: String,
+    /// Rows, top first.
+    pub rows: Vec<Interval>,
+}
+
+impl Chart for IntervalChart {
+    fn size(&self) -> (u32, u32) {
+        (
+            style::WIDTH + text_width(self.rows.iter().map(|r| r.label.len())) / 2,
+            36 * self.rows.len() as u32 + 150,
+        )
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let n = self.rows.len() as i32;
+        let labels: Vec<&str> = self.rows.iter().map(|r| r.label.as_str()).collect();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, font(style::TITLE))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(text_width(labels.iter().map(|l| l.len())))
+            .build_cartesian_2d(0f64..1f64, (0..n - 1).into_segmented())
+            .map_err(fail)?;
+        chart
+            .configure_mesh()
+            .y_labels(n as usize)
+            .x_desc(&self.x_desc)
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => labels
+                    .get((n - 1 - i) as usize)
+                    .map_or(String::new(), |l| l.to_string()),
+                _ => String::new(),
+            })
+            .x_label_formatter(&|x| format!("{:.0}%", 100.0 * x))
+            .label_style(font(style::LABEL))
+            .axis_desc_style(font(style::LABEL))
+            .draw()
+            .map_err(fail)?;
+        // The 50% line: an even match.
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                vec![(0.5, SegmentValue::Exact(0)), (0.5, SegmentValue::Exact(n))],
+                style::GREY.stroke_width(1),
+            )))
+            .map_err(fail)?;
+        for (index, row) in self.rows.iter().enumerate() {
+            let y = SegmentValue::CenterOf(n - 1 - index as i32);
+            let colour = style::colour(0);
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(row.low, y.clone()), (row.high, y.clone())],
+                    colour.stroke_width(2),
+                )))
+                .map_err(fail)?;
+            chart
+                .draw_series(std::iter::once(Circle::new(
+                    (row.value, y.clone()),
+                    5,
+                    colour.filled(),
+                )))
+                .map_err(fail)?;
+        }
+        Ok(())
+    }
+}
+
+/// Horizontal box plots (min, quartiles, median, max), one row each.
+pub struct BoxChart {
+    /// Title.
+    pub title: String,
+    /// Axis description with unit.
+    pub x_desc: String,
+    /// Rows, top first: label and five numbers.
+    pub rows: Vec<(String, [f64; 5])>,
+    /// A logarithmic value axis (for times spanning orders of magnitude).
+    pub log: bool,
+}
+
+impl Chart for BoxChart {
+    fn size(&self) -> (u32, u32) {
+        (style::WIDTH, 40 * self.rows.len() as u32 + 150)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        // A log axis is drawn as a linear axis of log10 values labelled with the values.
+        let to_axis = |v: f64| if self.log { v.max(1e-4).log10() } else { v };
+        let rows: Vec<[f64; 5]> = self.rows.iter().map(|r| r.1.map(to_axis)).collect();
+        let low = rows.iter().map(|r| r[0]).fold(f64::INFINITY, f64::min);
+        let high = rows.iter().map(|r| r[4]).fold(f64::NEG_INFINITY, f64::max);
+        let high = if high > low { high } else { low + 1.0 };
+        let pad = (high - low) * 0.05;
+        let low = if self.log {
+            low - pad
+        } else {
+            (low - pad).max(0.0)
+        };
+        let n = self.rows.len() as i32;
+        let labels: Vec<&str> = self.rows.iter().map(|r| r.0.as_str()).collect();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, font(style::TITLE))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(text_width(labels.iter().map(|l| l.len())))
+            .build_cartesian_2d(low..high + pad, (0..n - 1).into_segmented())
+            .map_err(fail)?;
+        let log = self.log;
+        chart
+            .configure_mesh()
+            .y_labels(n as usize)
+            .x_desc(&self.x_desc)
+            .x_label_formatter(&|x| {
+                let value = if log { 10f64.powf(*x) } else { *x };
+                if value >= 100.0 || value == value.round() {
+                    format!("{value:.0}")
+                } else if value >= 1.0 {
+                    format!("{value:.1}")
+                } else if value >= 0.01 {
+                    format!("{value:.2}")
+                } else {
+                    format!("{value:.0e}")
+                }
+            })
+            .y_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => labels
+                    .get((n - 1 - i) as usize)
+                    .map_or(String::new(), |l| l.to_string()),
+                _ => String::new(),
+            })
+            .label_style(font(style::LABEL))
+            .axis_desc_style(font(style::LABEL))
+            .draw()
+            .map_err(fail)?;
+        for (index, [min, q1, median, q3, max]) in rows.into_iter().enumerate() {
+            let y = n - 1 - index as i32;
+            let colour = style::colour(index);
+            let centre = SegmentValue::CenterOf(y);
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(min, centre.clone()), (max, centre)],
+                    colour.stroke_width(1),
+                )))
+                .map_err(fail)?;
+            let (top, bottom) = (SegmentValue::Exact(y), SegmentValue::Exact(y + 1));
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(q1, top.clone()), (q3, bottom.clone())],
+                    colour.mix(0.35).filled(),
+                )))
+                .map_err(fail)?;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(median, top), (median, bottom)],
+                    BLACK.stroke_width(2),
+                )))
+                .map_err(fail)?;
+        }
+        Ok(())
+    }
+}
+
+/// Lines of y against x on a logarithmic y axis, with grey reference curves, a legend
+/// beside the plot.
+pub struct LogLines {
+    /// Title.
+    pub title: String,
+    /// x axis description with unit.
+    pub x_desc: String,
+    /// y axis description with unit.
+    pub y_desc: String,
+    /// Named series of (x, y) points.
+    pub series: Vec<(String, Vec<(f64, f64)>)>,
+    /// Named reference curves, drawn dashed-grey.
+    pub references: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+impl Chart for LogLines {
+    fn size(&self) -> (u32, u32) {
+        (style::WIDTH + 60, 560)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let legend_width = text_width(
+            self.series
+                .iter()
+                .chain(&self.references)
+                .map(|(name, _)| name.len() + 4),
+        );
+        let (plot, legend) = root.split_horizontally(self.size().0 - legend_width);
+        let points = || {
+            self.series
+                .iter()
+                .chain(&self.references)
+                .flat_map(|s| s.1.iter())
+        };
+        let x_low = points().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let x_high = points().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max);
+        let y_high = self
+            .series
+            .iter()
+            .flat_map(|s| s.1.iter())
+            .map(|p| p.1)
+            .fold(1.0, f64::max);
+        let y_low = self
+            .series
+            .iter()
+            .flat_map(|s| s.1.iter())
+            .map(|p| p.1)
+            .fold(f64::INFINITY, f64::min)
+            .clamp(0.1, 1.0);
+        let (x_low, x_high) = if x_low < x_high {
+            (x_low, x_high)
+        } else {
+            (x_low - 1.0, x_low + 1.0)
+        };
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(&self.title, font(style::TITLE))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(80)
+            .build_cartesian_2d(x_low..x_high, (y_low..y_high * 3.0).log_scale())
+            .map_err(fail)?;
+        chart
+            .configure_mesh()
+            .x_desc(&self.x_desc)
+            .y_desc(&self.y_desc)
+            .x_labels((x_high - x_low).round() as usize + 1)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0e}"))
+            .label_style(font(style::LABEL))
+            .axis_desc_style(font(style::LABEL))
+            .draw()
+            .map_err(fail)?;
+        for (_, points) in &self.references {
+            let visible: Vec<(f64, f64)> = points
+                .iter()
+                .copied()
+                .filter(|&(_, y)| y >= y_low && y <= y_high * 3.0)
+                .collect();
+            chart
+                .draw_series(DashedLineSeries::new(
+                    visible,
+                    6,
+                    4,
+                    style::GREY.stroke_width(1),
+                ))
+                .map_err(fail)?;
+        }
+        for (index, (_, points)) in self.series.iter().enumerate() {
+            let colour = style::colour(index);
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    colour.stroke_width(2),
+                ))
+                .map_err(fail)?;
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                .map_err(fail)?;
+        }
+        let entries = self
+            .series
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _))| (name, style::colour(i)))
+            .chain(self.references.iter().map(|(name, _)| (name, style::GREY)));
+        for (row, (name, colour)) in entries.enumerate() {
+            let y = 60 + 24 * row as i32;
+            legend
+                .draw(&PathElement::new(
+                    vec![(5, y), (30, y)],
+                    colour.stroke_width(3),
+                ))
+                .map_err(fail)?;
+            legend
+                .draw(&Text::new(name.clone(), (38, y - 7), font(style::SMALL)))
+                .map_err(fail)?;
+        }
+        Ok(())
+    }
+}

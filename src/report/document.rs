@@ -1,0 +1,444 @@
+//! report.md and index.html of a results folder, with its charts: made from the files
+//! alone, so `arbiter report` can remake them after a style change without replaying.
+
+use super::charts::{self, BoxChart, Interval, IntervalChart, WinMatrix};
+use super::load::{RunData, five_numbers, win_matrix};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// A table rendered both as Markdown and as HTML.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// Column headers.
+    pub headers: Vec<String>,
+    /// Rows of cells.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// The table in GitHub Markdown.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+        out.push_str(&line(&self.headers));
+        out.push_str(&line(&vec!["---".to_string(); self.headers.len()]));
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        out
+    }
+
+    /// The table as an HTML `<table>`.
+    pub fn html(&self) -> String {
+        let mut out = String::from("<table>\n<tr>");
+        for header in &self.headers {
+            let _ = write!(out, "<th>{}</th>", escape(header));
+        }
+        out.push_str("</tr>\n");
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for cell in row {
+                let _ = write!(out, "<td>{}</td>", escape(cell));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+        out
+    }
+}
+
+/// Text made safe for HTML.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A section of the report: a title, paragraphs, tables and charts (file stems).
+#[derive(Clone, Debug, Default)]
+pub struct Section {
+    /// Heading.
+    pub title: String,
+    /// Paragraphs of plain text.
+    pub text: Vec<String>,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Chart stems (`<stem>.svg` and `.png` in the folder) with a caption.
+    pub charts: Vec<(String, String)>,
+}
+
+/// The per-matchup results table, in the style of the reports.
+pub fn matchup_table(data: &RunData) -> Table {
+    let headers = [
+        "matchup",
+        "agent",
+        "wins",
+        "losses",
+        "draws",
+        "win rate (95% interval)",
+        "wins as P1",
+        "nodes/move",
+        "ms/move",
+        "captures/game",
+        "plies/game",
+    ];
+    let rows = data
+        .summary
+        .iter()
+        .map(|r| {
+            vec![
+                r.matchup.to_string(),
+                r.agent.clone(),
+                r.wins.to_string(),
+                r.losses.to_string(),
+                r.draws.to_string(),
+                format!(
+                    "{:.1}% ({:.1}-{:.1}%)",
+                    100.0 * r.win_rate,
+                    100.0 * r.win_rate_low95,
+                    100.0 * r.win_rate_high95
+                ),
+                format!("{}/{}", r.wins_as_p1, r.games_as_p1),
+                format!("{:.1}", r.avg_expanded_per_move),
+                format!("{:.3}", r.avg_ms_per_move),
+                format!("{:.2}", r.avg_captures),
+                format!("{:.1}", r.avg_plies),
+            ]
+        })
+        .collect();
+    Table {
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        rows,
+    }
+}
+
+/// Draws per matchup arranged as a grid: first-listed agent (row) by second-listed agent
+/// (column); `None` when the matchups do not form a grid of at least 2x2.
+pub fn draw_grid(data: &RunData) -> Option<Table> {
+    let mut firsts: Vec<&str> = Vec::new();
+    let mut seconds: Vec<&str> = Vec::new();
+    let mut cells: BTreeMap<(usize, usize), (u64, u64)> = BTreeMap::new();
+    for pair in data.summary.chunks(2) {
+        let [first, second] = pair else { continue };
+        let row = firsts
+            .iter()
+            .position(|a| *a == first.agent)
+            .unwrap_or_else(|| {
+                firsts.push(&first.agent);
+                firsts.len() - 1
+            });
+        let column = seconds
+            .iter()
+            .position(|a| *a == second.agent)
+            .unwrap_or_else(|| {
+                seconds.push(&second.agent);
+                seconds.len() - 1
+            });
+        cells.insert((row, column), (first.draws, first.games));
+    }
+    if firsts.len() < 2 || seconds.len() < 2 {
+        return None;
+    }
+    let mut headers = vec!["first agent \\ second agent".to_string()];
+    headers.extend(seconds.iter().map(|s| s.to_string()));
+    let rows = firsts
+        .iter()
+        .enumerate()
+        .map(|(r, name)| {
+            let mut row = vec![name.to_string()];
+            row.extend((0..seconds.len()).map(|c| {
+                cells
+                    .get(&(r, c))
+                    .map_or("-".to_string(), |(draws, games)| format!("{draws}/{games}"))
+            }));
+            row
+        })
+        .collect();
+    Some(Table { headers, rows })
+}
+
+/// Draws the run's charts into its folder; returns the sections that show them.
+///
+/// # Errors
+/// A chart that cannot be drawn or written.
+pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
+    let folder = &data.folder;
+    let mut sections = Vec::new();
+    let agents = data.agents();
+    let matrix = win_matrix(&agents, &data.games, false);
+    let played = matrix.iter().flatten().any(|c| c.games > 0);
+    if played && agents.len() >= 2 {
+        let mut section = Section {
+            title: "Win rates".to_string(),
+            text: vec![
+                "Each cell: the row agent's share of games won against the column agent, both colours together, and how many games they played.".to_string(),
+            ],
+            ..Section::default()
+        };
+        for (stem, p1_only, title) in [
+            (
+                "winrate_matrix",
+                false,
+                "Win rate of row agent against column agent",
+            ),
+            (
+                "winrate_matrix_p1",
+                true,
+                "Win rate of row agent playing P1 against column agent",
+            ),
+        ] {
+            let cells = win_matrix(&agents, &data.games, p1_only)
+                .into_iter()
+                .map(|row| row.into_iter().map(|c| (c.wins, c.games)).collect())
+                .collect();
+            charts::save(
+                &WinMatrix {
+                    title: title.to_string(),
+                    agents: agents.clone(),
+                    cells,
+                },
+                folder,
+                stem,
+            )?;
+            section.charts.push((stem.to_string(), title.to_string()));
+        }
+        sections.push(section);
+    }
+    let rows: Vec<Interval> = data
+        .summary
+        .chunks(2)
+        .filter_map(|pair| pair.first())
+        .map(|r| Interval {
+            label: format!("{} vs {}", r.agent, r.opponent),
+            value: r.win_rate,
+            low: r.win_rate_low95,
+            high: r.win_rate_high95,
+        })
+        .collect();
+    if !rows.is_empty() {
+        charts::save(
+            &IntervalChart {
+                title: "Win rate of the first agent of each matchup".to_string(),
+                x_desc: "games won (%), bar: 95% Wilson interval".to_string(),
+                rows,
+            },
+            folder,
+            "winrates",
+        )?;
+        sections.push(Section {
+            title: "Win rate per matchup".to_string(),
+            charts: vec![(
+                "winrates".to_string(),
+                "Win rate with 95% interval".to_string(),
+            )],
+            ..Section::default()
+        });
+    }
+    let times: Vec<(String, [f64; 5])> = agents
+        .iter()
+        .filter_map(|a| {
+            let ms = data.move_ms.get(a)?;
+            five_numbers(ms).map(|f| (a.clone(), f))
+        })
+        .collect();
+    if !times.is_empty() {
+        charts::save(
+            &BoxChart {
+                title: "Time per move".to_string(),
+                x_desc:
+                    "milliseconds per move (log scale); box: quartiles, bar: median, line: range"
+                        .to_string(),
+                rows: times,
+                log: true,
+            },
+            folder,
+            "time_per_move",
+        )?;
+        sections.push(Section {
+            title: "Time per move".to_string(),
+            charts: vec![("time_per_move".to_string(), "Time per move".to_string())],
+            ..Section::default()
+        });
+    }
+    let mut lengths: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
+    for game in &data.games {
+        lengths
+            .entry(game.matchup)
+            .or_default()
+            .push(f64::from(game.plies));
+    }
+    let labels: BTreeMap<usize, String> = data
+        .summary
+        .chunks(2)
+        .filter_map(|p| p.first())
+        .map(|r| (r.matchup, format!("{} vs {}", r.agent, r.opponent)))
+        .collect();
+    let rows: Vec<(String, [f64; 5])> = lengths
+        .iter()
+        .filter_map(|(m, plies)| {
+            let label = labels
+                .get(m)
+                .cloned()
+                .unwrap_or_else(|| format!("matchup {m}"));
+            five_numbers(plies).map(|f| (label, f))
+        })
+        .collect();
+    if !rows.is_empty() {
+        charts::save(
+            &BoxChart {
+                title: "Game length".to_string(),
+                x_desc: "plies per game; box: quartiles, bar: median, line: range".to_string(),
+                rows,
+                log: false,
+            },
+            folder,
+            "game_length",
+        )?;
+        sections.push(Section {
+            title: "Game length".to_string(),
+            charts: vec![("game_length".to_string(), "Game length".to_string())],
+            ..Section::default()
+        });
+    }
+    Ok(sections)
+}
+
+fn header_lines(data: &RunData) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(meta) = &data.meta {
+        lines.push(format!(
+            "Experiment: {} ({})",
+            meta.experiment, meta.experiment_file
+        ));
+        if !meta.description.is_empty() {
+            lines.push(meta.description.clone());
+        }
+        if meta.kind == "search" {
+            lines.push(format!(
+                "Game: {}; heuristic {}; {} positions ({}); seed {}.",
+                meta.game,
+                meta.agents.first().map_or("", |a| a.1.as_str()),
+                meta.games_total,
+                meta.status,
+                meta.seed
+            ));
+        } else {
+            lines.push(format!(
+            "Game: {}; {} games per matchup, {} games played of {} ({}); experiment seed {}; colours {}; ply cap {}.",
+            meta.game,
+            meta.games_per_matchup,
+            meta.games_played,
+            meta.games_total,
+            meta.status,
+            meta.seed,
+            meta.colours,
+            meta.max_plies
+        ));
+        }
+        lines.push(format!(
+            "Machine: {}, {} threads; arbiter {}; started at Unix time {}{}.",
+            meta.host,
+            meta.threads,
+            meta.version,
+            meta.started_unix,
+            meta.ended_unix.map_or(String::new(), |e| format!(
+                ", took {} s",
+                e.saturating_sub(meta.started_unix)
+            ))
+        ));
+        if meta.kind != "search" {
+            lines.push(
+                "Every game can be replayed alone: its seed is in games.csv and its moves replay with `arbiter replay`."
+                    .to_string(),
+            );
+        }
+    }
+    lines
+}
+
+/// Writes report.md and index.html for `sections` into the run folder.
+///
+/// # Errors
+/// A file that cannot be written.
+pub fn write_documents(
+    data: &RunData,
+    title: &str,
+    sections: &[Section],
+) -> Result<Vec<PathBuf>, String> {
+    let folder = &data.folder;
+    let header = header_lines(data);
+    let mut markdown = format!("# {title}\n\n");
+    for line in &header {
+        let _ = writeln!(markdown, "{line}\n");
+    }
+    let mut html = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}svg{{max-width:100%;height:auto}}</style></head><body>\n<h1>{}</h1>\n",
+        escape(title),
+        escape(title)
+    );
+    for line in &header {
+        let _ = writeln!(html, "<p>{}</p>", escape(line));
+    }
+    for section in sections {
+        let _ = write!(markdown, "## {}\n\n", section.title);
+        let _ = writeln!(html, "<h2>{}</h2>", escape(&section.title));
+        for text in &section.text {
+            let _ = write!(markdown, "{text}\n\n");
+            let _ = writeln!(html, "<p>{}</p>", escape(text));
+        }
+        for table in &section.tables {
+            markdown.push_str(&table.markdown());
+            markdown.push('\n');
+            html.push_str(&table.html());
+        }
+        for (stem, caption) in &section.charts {
+            let _ = write!(markdown, "![{caption}]({stem}.svg) ([PNG]({stem}.png))\n\n");
+            let svg = std::fs::read_to_string(folder.join(format!("{stem}.svg")))
+                .map_err(|e| format!("{}: {e}", folder.join(format!("{stem}.svg")).display()))?;
+            let _ = writeln!(
+                html,
+                "<figure>{svg}<figcaption>{}</figcaption></figure>",
+                escape(caption)
+            );
+        }
+    }
+    html.push_str("</body></html>\n");
+    let report = folder.join("report.md");
+    let index = folder.join("index.html");
+    std::fs::write(&report, markdown).map_err(|e| format!("{}: {e}", report.display()))?;
+    std::fs::write(&index, html).map_err(|e| format!("{}: {e}", index.display()))?;
+    Ok(vec![report, index])
+}
+
+/// Charts, report.md and index.html of a tournament run folder.
+///
+/// # Errors
+/// A file that cannot be read, drawn or written.
+pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
+    let mut sections = vec![Section {
+        title: "Results per matchup".to_string(),
+        text: vec![
+            "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
+        ],
+        tables: vec![matchup_table(data)],
+        charts: vec![],
+    }];
+    if let Some(grid) = draw_grid(data) {
+        sections.push(Section {
+            title: "Draws by matchup".to_string(),
+            text: vec!["Draws out of games played, first-listed agent (row) against second-listed agent (column).".to_string()],
+            tables: vec![grid],
+            charts: vec![],
+        });
+    }
+    sections.extend(tournament_charts(data)?);
+    let title = data
+        .meta
+        .as_ref()
+        .map_or("arbiter results".to_string(), |m| {
+            format!("{}: results", m.experiment)
+        });
+    write_documents(data, &title, &sections)
+}

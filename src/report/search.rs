@@ -1,0 +1,395 @@
+//! Search-comparison records: search.csv (one row per position, algorithm and depth),
+//! search_summary.csv (one row per algorithm and depth), the nodes-vs-depth chart and the
+//! report sections. Everything can be recomputed from search.csv alone.
+
+use super::charts::{self, LogLines};
+use super::document::{Section, Table};
+use super::millis;
+use crate::core::MAX_LEVELS;
+use crate::tournament::compare::SearchRecord;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// One row of search.csv.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchRow {
+    /// Position index.
+    pub position: usize,
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Depth in plies.
+    pub depth: u32,
+    /// Chosen move.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Root value.
+    pub value: f64,
+    /// Nodes expanded.
+    pub expanded: u64,
+    /// Leaves evaluated.
+    pub evaluated: u64,
+    /// Children generated.
+    pub generated: u64,
+    /// Nodes (expanded + evaluated) per level from the root, `;`-separated.
+    pub nodes_by_level: String,
+    /// Milliseconds for the decision.
+    pub ms: f64,
+}
+
+impl SearchRow {
+    /// A row from a comparison record.
+    pub fn from_record(record: &SearchRecord) -> SearchRow {
+        let levels = (record.run.depth as usize + 1).min(MAX_LEVELS);
+        let nodes: Vec<String> = (0..levels)
+            .map(|l| {
+                (record.stats.expanded_by_level[l] + record.stats.evaluated_by_level[l]).to_string()
+            })
+            .collect();
+        SearchRow {
+            position: record.position,
+            algorithm: record.run.algorithm.name().to_string(),
+            depth: record.run.depth,
+            mv: record.mv.clone(),
+            value: record.value,
+            expanded: record.stats.expanded,
+            evaluated: record.stats.evaluated,
+            generated: record.stats.generated,
+            nodes_by_level: nodes.join(";"),
+            ms: (millis(record.nanos) * 1e4).round() / 1e4,
+        }
+    }
+
+    fn level_nodes(&self) -> Vec<f64> {
+        self.nodes_by_level
+            .split(';')
+            .filter_map(|n| n.parse::<f64>().ok())
+            .collect()
+    }
+}
+
+/// One row of search_summary.csv.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSummaryRow {
+    /// Algorithm name.
+    pub algorithm: String,
+    /// Depth in plies.
+    pub depth: u32,
+    /// Positions searched.
+    pub positions: usize,
+    /// Mean nodes expanded per decision.
+    pub mean_expanded: f64,
+    /// Median nodes expanded per decision.
+    pub median_expanded: f64,
+    /// Mean leaves evaluated per decision.
+    pub mean_evaluated: f64,
+    /// Mean children generated per decision.
+    pub mean_generated: f64,
+    /// Effective branching factor: (nodes at the last level / nodes at the root)^(1/depth),
+    /// from the totals over all positions.
+    pub effective_branching: f64,
+    /// Mean milliseconds per decision.
+    pub mean_ms: f64,
+    /// The algorithm the choices are compared with (minimax at this depth, or alphabeta,
+    /// which chooses the same moves, when minimax was not run).
+    pub reference: String,
+    /// Share of positions where the chosen move equals the reference's.
+    pub same_move: f64,
+    /// Share of positions where the root value equals the reference's.
+    pub same_value: f64,
+}
+
+fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
+}
+
+fn median(values: &[f64]) -> f64 {
+    super::load::five_numbers(values).map_or(0.0, |f| f[2])
+}
+
+fn round(value: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (value * scale).round() / scale
+}
+
+/// Summary rows per algorithm and depth, in order of first appearance.
+pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
+    let mut keys: Vec<(String, u32)> = Vec::new();
+    let mut groups: BTreeMap<(String, u32), Vec<&SearchRow>> = BTreeMap::new();
+    let mut by_position: BTreeMap<(usize, String, u32), &SearchRow> = BTreeMap::new();
+    for row in rows {
+        let key = (row.algorithm.clone(), row.depth);
+        if !groups.contains_key(&key) {
+            keys.push(key.clone());
+        }
+        groups.entry(key).or_default().push(row);
+        by_position.insert((row.position, row.algorithm.clone(), row.depth), row);
+    }
+    keys.into_iter()
+        .map(|key| {
+            let group = &groups[&key];
+            let (algorithm, depth) = key;
+            let reference = if groups.contains_key(&("minimax".to_string(), depth)) {
+                "minimax"
+            } else {
+                "alphabeta"
+            };
+            let (mut same_move, mut same_value, mut compared) = (0usize, 0usize, 0usize);
+            for row in group {
+                if let Some(other) = by_position.get(&(row.position, reference.to_string(), depth))
+                {
+                    compared += 1;
+                    same_move += usize::from(other.mv == row.mv);
+                    same_value += usize::from(other.value == row.value);
+                }
+            }
+            let expanded: Vec<f64> = group.iter().map(|r| r.expanded as f64).collect();
+            let levels: Vec<Vec<f64>> = group.iter().map(|r| r.level_nodes()).collect();
+            let total_at = |l: usize| -> f64 { levels.iter().filter_map(|n| n.get(l)).sum() };
+            let effective_branching = if depth > 0 && total_at(0) > 0.0 {
+                (total_at(depth as usize) / total_at(0)).powf(1.0 / f64::from(depth))
+            } else {
+                0.0
+            };
+            let share = |n: usize| {
+                if compared == 0 {
+                    f64::NAN
+                } else {
+                    n as f64 / compared as f64
+                }
+            };
+            SearchSummaryRow {
+                algorithm,
+                depth,
+                positions: group.len(),
+                mean_expanded: round(mean(&expanded), 2),
+                median_expanded: median(&expanded),
+                mean_evaluated: round(
+                    mean(&group.iter().map(|r| r.evaluated as f64).collect::<Vec<_>>()),
+                    2,
+                ),
+                mean_generated: round(
+                    mean(&group.iter().map(|r| r.generated as f64).collect::<Vec<_>>()),
+                    2,
+                ),
+                effective_branching: round(effective_branching, 3),
+                mean_ms: round(mean(&group.iter().map(|r| r.ms).collect::<Vec<_>>()), 4),
+                reference: reference.to_string(),
+                same_move: round(share(same_move), 4),
+                same_value: round(share(same_value), 4),
+            }
+        })
+        .collect()
+}
+
+/// The mean number of moves at the searched positions (nodes at level 1), the measured
+/// branching factor.
+pub fn branching_factor(rows: &[SearchRow]) -> f64 {
+    let level_one: BTreeMap<usize, f64> = rows
+        .iter()
+        .filter_map(|r| r.level_nodes().get(1).map(|&n| (r.position, n)))
+        .collect();
+    mean(&level_one.values().copied().collect::<Vec<_>>())
+}
+
+/// Writes search.csv and search_summary.csv into `folder`.
+///
+/// # Errors
+/// A file that cannot be written.
+pub fn write_search_csv(folder: &Path, rows: &[SearchRow]) -> Result<(), String> {
+    let write =
+        |name: &str, f: &dyn Fn(&mut csv::Writer<std::fs::File>) -> Result<(), csv::Error>| {
+            let path = folder.join(name);
+            let mut writer =
+                csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            f(&mut writer).map_err(|e| format!("{}: {e}", path.display()))?;
+            writer
+                .flush()
+                .map_err(|e| format!("{}: {e}", path.display()))
+        };
+    write("search.csv", &|w| {
+        rows.iter().try_for_each(|r| w.serialize(r))
+    })?;
+    let summary = summarize(rows);
+    write("search_summary.csv", &|w| {
+        summary.iter().try_for_each(|r| w.serialize(r))
+    })
+}
+
+/// Reads search.csv.
+///
+/// # Errors
+/// A message naming the file.
+pub fn read_search_csv(folder: &Path) -> Result<Vec<SearchRow>, String> {
+    let path = folder.join("search.csv");
+    let mut reader = csv::Reader::from_path(&path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    reader
+        .deserialize()
+        .enumerate()
+        .map(|(i, row)| row.map_err(|e| format!("{}: line {}: {e}", path.display(), i + 2)))
+        .collect()
+}
+
+/// The summary as a table.
+pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
+    let headers = [
+        "algorithm",
+        "depth",
+        "positions",
+        "mean expanded",
+        "median expanded",
+        "mean evaluated",
+        "effective branching",
+        "ms/decision",
+        "same move",
+        "same value",
+        "compared with",
+    ];
+    let percent = |x: f64| {
+        if x.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", 100.0 * x)
+        }
+    };
+    Table {
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        rows: summary
+            .iter()
+            .map(|r| {
+                vec![
+                    r.algorithm.clone(),
+                    r.depth.to_string(),
+                    r.positions.to_string(),
+                    format!("{:.1}", r.mean_expanded),
+                    format!("{:.0}", r.median_expanded),
+                    format!("{:.1}", r.mean_evaluated),
+                    format!("{:.2}", r.effective_branching),
+                    format!("{:.3}", r.mean_ms),
+                    percent(r.same_move),
+                    percent(r.same_value),
+                    r.reference.clone(),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// Draws nodes_vs_depth.svg/png and returns the report sections of a comparison.
+///
+/// # Errors
+/// A chart that cannot be drawn or written.
+pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>, String> {
+    let summary = summarize(rows);
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for row in &summary {
+        let point = (f64::from(row.depth), row.mean_expanded.max(0.1));
+        match series.iter_mut().find(|(name, _)| *name == row.algorithm) {
+            Some((_, points)) => points.push(point),
+            None => series.push((row.algorithm.clone(), vec![point])),
+        }
+    }
+    let b = branching_factor(rows);
+    let depths: Vec<u32> = {
+        let mut d: Vec<u32> = summary.iter().map(|r| r.depth).collect();
+        d.sort_unstable();
+        d.dedup();
+        d
+    };
+    let reference = |exponent: f64| -> Vec<(f64, f64)> {
+        depths
+            .iter()
+            .map(|&d| (f64::from(d), b.powf(exponent * f64::from(d))))
+            .collect()
+    };
+    charts::save(
+        &LogLines {
+            title: "Nodes expanded per decision".to_string(),
+            x_desc: "search depth (plies)".to_string(),
+            y_desc: "nodes expanded per decision (mean, log scale)".to_string(),
+            series,
+            references: vec![
+                (format!("b^d, b = {b:.1}"), reference(1.0)),
+                (format!("b^(d/2), b = {b:.1}"), reference(0.5)),
+            ],
+        },
+        folder,
+        "nodes_vs_depth",
+    )?;
+    Ok(vec![Section {
+        title: "Search comparison".to_string(),
+        text: vec![format!(
+            "Every algorithm searched the same {} positions at each depth; b = {b:.2} is the mean number of legal moves there. Effective branching is (nodes at the last level / nodes at the root)^(1/depth) over all positions. 'Same move' and 'same value' compare each decision with the reference algorithm's at that depth: plain alpha-beta must agree 100% on both; move ordering may pick another move of the same value.",
+            rows.iter().map(|r| r.position).max().map_or(0, |m| m + 1)
+        )],
+        tables: vec![summary_table(&summary)],
+        charts: vec![(
+            "nodes_vs_depth".to_string(),
+            "Nodes expanded per decision against depth, with b^d and b^(d/2)".to_string(),
+        )],
+    }])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(
+        position: usize,
+        algorithm: &str,
+        depth: u32,
+        mv: &str,
+        value: f64,
+        expanded: u64,
+        levels: &str,
+    ) -> SearchRow {
+        SearchRow {
+            position,
+            algorithm: algorithm.into(),
+            depth,
+            mv: mv.into(),
+            value,
+            expanded,
+            evaluated: 0,
+            generated: 0,
+            nodes_by_level: levels.into(),
+            ms: 1.0,
+        }
+    }
+
+    #[test]
+    fn summary_math_on_hand_made_rows() {
+        let rows = vec![
+            row(0, "minimax", 2, "a", 1.0, 10, "1;4;16"),
+            row(0, "alphabeta", 2, "a", 1.0, 6, "1;4;9"),
+            row(0, "alphabeta-ordered", 2, "b", 1.0, 4, "1;4;5"),
+            row(1, "minimax", 2, "c", 2.0, 20, "1;6;36"),
+            row(1, "alphabeta", 2, "c", 2.0, 10, "1;6;12"),
+            row(1, "alphabeta-ordered", 2, "d", 3.0, 8, "1;6;10"),
+        ];
+        let summary = summarize(&rows);
+        assert_eq!(summary.len(), 3);
+        let mm = &summary[0];
+        assert_eq!((mm.algorithm.as_str(), mm.positions), ("minimax", 2));
+        assert_eq!(mm.mean_expanded, 15.0);
+        assert_eq!(mm.median_expanded, 15.0);
+        // (16 + 36) / 2 roots, square root: sqrt(26).
+        assert!((mm.effective_branching - 26f64.sqrt()).abs() < 1e-3);
+        assert_eq!((mm.same_move, mm.same_value), (1.0, 1.0));
+        let ordered = &summary[2];
+        assert_eq!(ordered.reference, "minimax");
+        assert_eq!((ordered.same_move, ordered.same_value), (0.0, 0.5));
+        assert_eq!(branching_factor(&rows), 5.0);
+        // Without minimax, alpha-beta is the reference.
+        let no_minimax: Vec<SearchRow> = rows
+            .into_iter()
+            .filter(|r| r.algorithm != "minimax")
+            .collect();
+        assert_eq!(summarize(&no_minimax)[1].reference, "alphabeta");
+    }
+}
