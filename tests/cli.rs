@@ -633,3 +633,159 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
         "{text}"
     );
 }
+
+#[test]
+fn compare_writes_search_tables_and_agrees_with_minimax() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("cmp");
+    let output = run(&[
+        "compare",
+        "breakthrough",
+        "--heuristic",
+        "offensive2(almost_win=5000)",
+        "--depths",
+        "1..3",
+        "--positions",
+        "6",
+        "--algorithms",
+        "minimax,alphabeta,alphabeta-killer",
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, rows) = read_csv(&out.join("search.csv"));
+    assert_eq!(rows.len(), 6 * 9);
+    assert_eq!(header[..4], ["position", "algorithm", "depth", "move"]);
+    let (summary_header, summary) = read_csv(&out.join("search_summary.csv"));
+    let col = |name: &str| summary_header.iter().position(|h| h == name).expect(name);
+    assert_eq!(summary.len(), 9);
+    for row in &summary {
+        if row[col("algorithm")] == "alphabeta" {
+            assert_eq!(
+                (
+                    row[col("same_move")].as_str(),
+                    row[col("same_value")].as_str()
+                ),
+                ("1.0", "1.0")
+            );
+        }
+        if row[col("algorithm")] == "alphabeta-killer" {
+            assert_eq!(row[col("same_value")], "1.0");
+        }
+    }
+    for file in [
+        "nodes_vs_depth.svg",
+        "nodes_vs_depth.png",
+        "report.md",
+        "index.html",
+        "meta.json",
+    ] {
+        assert!(out.join(file).is_file(), "{file}");
+    }
+    // `report` remakes the documents from the CSVs alone.
+    fs::remove_file(out.join("report.md")).expect("rm");
+    fs::remove_file(out.join("nodes_vs_depth.svg")).expect("rm");
+    let output = run(&["report", out.to_str().expect("utf8")]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let markdown = fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        markdown.contains("## Search comparison")
+            && markdown.contains("| alphabeta-killer | 3 | 6 |"),
+        "{markdown}"
+    );
+    assert!(out.join("nodes_vs_depth.svg").is_file());
+    let shown = run(&["show", out.to_str().expect("utf8")]);
+    assert!(
+        stdout(&shown).contains("| minimax | 2 | 6 |"),
+        "{}",
+        stdout(&shown)
+    );
+
+    assert_input_error(
+        &run(&[
+            "compare",
+            "breakthrough",
+            "--heuristic",
+            "nope",
+            "--out",
+            dir.path().join("x").to_str().expect("utf8"),
+        ]),
+        &["unknown heuristic 'nope'"],
+    );
+    assert_input_error(
+        &run(&[
+            "compare",
+            "wights",
+            "--heuristic",
+            "material",
+            "--depths",
+            "0..2",
+        ]),
+        &["--depths", "from 1 to 12"],
+    );
+    assert_input_error(
+        &run(&[
+            "compare",
+            "wights",
+            "--heuristic",
+            "material",
+            "--algorithms",
+            "minimax,random",
+        ]),
+        &["random does not search"],
+    );
+}
+
+#[test]
+fn search_experiments_take_positions_from_recorded_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games_run = dir.path().join("games");
+    let experiment = write_experiment(
+        dir.path(),
+        "g.toml",
+        "game = \"wights\"\ngames = 4\nmatchups = [[\"wights-ab2\", \"random\"]]\n",
+    );
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        games_run.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let search = write_experiment(
+        dir.path(),
+        "s.toml",
+        "kind = \"search\"\ngame = \"wights\"\nheuristic = \"material\"\npositions = 5\npositions_from = \"games/games.csv\"\nalgorithms = [\"minimax\", \"alphabeta-ordered\"]\ndepths = [2, 3]\n",
+    );
+    let out = dir.path().join("search");
+    let output = run(&[
+        "run",
+        search.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, rows) = read_csv(&out.join("search.csv"));
+    assert_eq!(rows.len(), 5 * 4);
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["kind"], "search");
+    let bad = write_experiment(
+        dir.path(),
+        "bad.toml",
+        "kind = \"search\"\ngame = \"wights\"\nheuristic = \"material\"\npositions_from = \"nowhere.csv\"\nalgorithms = [\"minimax\"]\ndepths = [2]\n",
+    );
+    let output = run(&[
+        "run",
+        bad.to_str().expect("utf8"),
+        "--out",
+        dir.path().join("b").to_str().expect("utf8"),
+    ]);
+    assert_input_error(&output, &["nowhere.csv: cannot read"]);
+    let output = run(&["run", search.to_str().expect("utf8"), "--games", "3"]);
+    assert_input_error(&output, &["--games does not apply to a search experiment"]);
+}

@@ -442,3 +442,133 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         });
     write_documents(data, &title, &sections)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::breakthrough::{Breakthrough, Rules};
+    use crate::registry::{AgentSpec, Colours};
+    use crate::report::{CsvRecorder, RunContext};
+    use crate::tournament;
+    use std::sync::atomic::AtomicBool;
+
+    /// A small results folder made by really playing: three agents, a round robin.
+    fn fixture() -> tempfile::TempDir {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let names = [
+            "random",
+            "greedy(heuristic=offensive2)",
+            "alphabeta(heuristic=defense,depth=2)",
+        ];
+        let factories: Vec<_> = names
+            .iter()
+            .map(|n| {
+                n.parse::<AgentSpec>()
+                    .and_then(|a| a.factory::<Breakthrough>())
+                    .expect("agent")
+            })
+            .collect();
+        let pairs = vec![[0, 1], [0, 2], [1, 2]];
+        let jobs = tournament::schedule(5, &pairs, 6, Colours::Alternate);
+        let context = RunContext {
+            game: "breakthrough(rules=standard)".into(),
+            variant: "standard".into(),
+            agents: names.iter().map(|n| n.to_string()).collect(),
+            matchups: pairs,
+        };
+        let mut recorder = CsvRecorder::create(folder.path(), context).expect("files");
+        tournament::run(
+            &Breakthrough::new(Rules::Standard),
+            &jobs,
+            &factories,
+            1000,
+            2,
+            &AtomicBool::new(false),
+            &mut recorder,
+        )
+        .expect("run");
+        folder
+    }
+
+    fn is_png(path: &std::path::Path) -> bool {
+        let bytes = std::fs::read(path).expect("png");
+        bytes.starts_with(b"\x89PNG\r\n\x1a\n") && &bytes[12..16] == b"IHDR" && bytes.len() > 1000
+    }
+
+    #[test]
+    fn every_chart_renders_as_svg_and_png_with_its_labels() {
+        let folder = fixture();
+        let data = RunData::load(folder.path()).expect("loads");
+        let written = tournament_report(&data).expect("report");
+        assert_eq!(written.len(), 2);
+        for (stem, labels) in [
+            (
+                "winrate_matrix",
+                vec![
+                    "1 random",
+                    "2 greedy(heuristic=offensive2)",
+                    "opponent",
+                    "of 6",
+                ],
+            ),
+            ("winrate_matrix_p1", vec!["playing P1", "of 3"]),
+            (
+                "winrates",
+                vec![
+                    "random vs greedy(heuristic=offensive2)",
+                    "95% Wilson interval",
+                    "50%",
+                ],
+            ),
+            (
+                "time_per_move",
+                vec![
+                    "milliseconds per move",
+                    "alphabeta(heuristic=defense,depth=2)",
+                ],
+            ),
+            (
+                "game_length",
+                vec![
+                    "plies per game",
+                    "greedy(heuristic=offensive2) vs alphabeta(heuristic=defense,depth=2)",
+                ],
+            ),
+        ] {
+            let svg =
+                std::fs::read_to_string(folder.path().join(format!("{stem}.svg"))).expect(stem);
+            assert!(
+                svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+                "{stem}"
+            );
+            for label in labels {
+                assert!(svg.contains(&escape(label)), "{stem}.svg lacks '{label}'");
+            }
+            assert!(
+                is_png(&folder.path().join(format!("{stem}.png"))),
+                "{stem}.png"
+            );
+        }
+        let markdown = std::fs::read_to_string(folder.path().join("report.md")).expect("md");
+        assert!(markdown.contains("| 0 | random | "), "{markdown}");
+        assert!(markdown.contains("![Win rate with 95% interval](winrates.svg)"));
+        let html = std::fs::read_to_string(folder.path().join("index.html")).expect("html");
+        assert!(html.contains("<td>greedy(heuristic=offensive2)</td>"));
+        assert_eq!(html.matches("<svg").count(), 5, "charts are inline");
+        assert!(!html.contains("src=\"http"), "self-contained");
+    }
+
+    #[test]
+    fn draw_grid_needs_a_grid_and_counts_draws() {
+        let folder = fixture();
+        let data = RunData::load(folder.path()).expect("loads");
+        let grid = draw_grid(&data).expect("2 first agents x 2 second agents");
+        assert_eq!(grid.headers.len(), 3);
+        assert_eq!(grid.rows.len(), 2);
+        assert_eq!(grid.rows[0][1], "0/6");
+        assert_eq!(grid.rows[1][1], "-", "greedy never met greedy");
+        let table = matchup_table(&data);
+        assert_eq!(table.rows.len(), 6);
+        assert!(table.markdown().starts_with("| matchup | agent | wins |"));
+    }
+}
