@@ -557,7 +557,7 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
     let experiment = write_experiment(
         dir.path(),
         "w.toml",
-        "game = \"wights\"\ngames = 4\nmatchups = [[\"wights-ab2\", \"random\"]]\n",
+        "game = \"wights\"\ngames = 4\nmatchups = [[\"dq-ab2\", \"random\"]]\n",
     );
     let out = dir.path().join("run");
     let output = run(&[
@@ -588,7 +588,7 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
             game[column("reason")]
         );
         assert_eq!(stdout(&replayed).lines().last(), Some(expected.as_str()));
-        let searcher = if game[column("p1_agent")] == "wights-ab2" {
+        let searcher = if game[column("p1_agent")] == "dq-ab2" {
             "p1"
         } else {
             "p2"
@@ -612,7 +612,7 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
     );
     // The report's direction codes are accepted when playing.
     let mut child = arbiter()
-        .args(["play", "wights", "--agent", "wights-ab1", "--side", "p2"])
+        .args(["play", "wights", "--agent", "dq-ab1", "--side", "p2"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -629,7 +629,7 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(
-        text.contains("W W W W .\n") && text.contains("wights-ab1 plays"),
+        text.contains("W W W W .\n") && text.contains("dq-ab1 plays"),
         "{text}"
     );
 }
@@ -744,7 +744,7 @@ fn search_experiments_take_positions_from_recorded_games() {
     let experiment = write_experiment(
         dir.path(),
         "g.toml",
-        "game = \"wights\"\ngames = 4\nmatchups = [[\"wights-ab2\", \"random\"]]\n",
+        "game = \"wights\"\ngames = 4\nmatchups = [[\"dq-ab2\", \"random\"]]\n",
     );
     let output = run(&[
         "run",
