@@ -1,5 +1,8 @@
 //! Pure statistics used by summaries and reports.
 
+pub mod elo;
+pub mod ratings;
+
 /// The two-sided 95% normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -28,6 +31,24 @@ pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
     (low, high)
 }
 
+/// The standard normal distribution function, from the complementary error function
+/// approximation of W. H. Press et al., Numerical Recipes (3rd ed.), section 6.2.2
+/// (Chebyshev fit, fractional error below 1.2e-7).
+pub fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let polynomial = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let erfc = t * polynomial.exp();
+    if x >= 0.0 { 1.0 - 0.5 * erfc } else { 0.5 * erfc }
+}
+
 /// `numerator / denominator`, or 0 when the denominator is 0.
 pub fn ratio(numerator: f64, denominator: f64) -> f64 {
     if denominator == 0.0 {
@@ -43,6 +64,14 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 5e-4
+    }
+
+    #[test]
+    fn normal_cdf_known_values() {
+        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
+        assert!((normal_cdf(1.959964) - 0.975).abs() < 1e-6);
+        assert!((normal_cdf(-1.0) - 0.158655).abs() < 1e-6);
+        assert!((normal_cdf(3.0) - 0.998650).abs() < 1e-6);
     }
 
     #[test]
