@@ -82,18 +82,17 @@ fn bench_random_games(c: &mut Criterion) {
     group.bench_function("random vs random with CSV, all cores (games)", |b| {
         b.iter(|| {
             let folder = tempfile::tempdir().expect("temp dir");
-            let context = RunContext {
-                game: "breakthrough".into(),
-                variant: "standard".into(),
-                agents: vec!["random".into()],
-                matchups: vec![[0, 0]],
-            };
+            let context = RunContext::new(
+                "breakthrough".into(),
+                "standard".into(),
+                vec!["random".into()],
+                vec![[0, 0]],
+            );
             let mut recorder = CsvRecorder::create(folder.path(), context).expect("files");
-            let outcome = tournament::run(
+            let outcome = tournament::run_all(
                 &start,
                 &jobs,
                 &factories,
-                1000,
                 threads,
                 &AtomicBool::new(false),
                 &mut recorder,

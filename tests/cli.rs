@@ -529,7 +529,7 @@ fn interrupting_a_run_keeps_every_finished_game() {
     assert!(status.success());
     let output = child.wait_with_output().expect("wait");
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
-    assert!(stderr(&output).contains("interrupted:"));
+    assert!(stderr(&output).contains("stopped:") && stderr(&output).contains("--resume"));
     let meta: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
             .expect("json");

@@ -94,19 +94,18 @@ impl GameTask for BenchTask {
         let jobs = tournament::schedule(1, &[[0, 0]], args.games, Colours::Alternate);
         let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
         std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
-        let context = RunContext {
-            game: args.game.clone(),
-            variant: String::new(),
-            agents: vec!["random".to_string()],
-            matchups: vec![[0, 0]],
-        };
+        let context = RunContext::new(
+            args.game.clone(),
+            String::new(),
+            vec!["random".to_string()],
+            vec![[0, 0]],
+        );
         let mut recorder = CsvRecorder::create(&folder, context)?;
         let clock = Instant::now();
-        let outcome = tournament::run(
+        let outcome = tournament::run_all(
             &start,
             &jobs,
             &factories,
-            1000,
             self.threads,
             &AtomicBool::new(false),
             &mut recorder,

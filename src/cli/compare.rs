@@ -249,6 +249,9 @@ impl GameTask for SearchTask {
             games_played: 0,
             deterministic: true,
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
+            sweeps: Vec::new(),
+            sprt: None,
+            resumed: 0,
         };
         meta.write(&folder)
             .with_context(|| format!("{}: cannot write meta.json", folder.display()))?;

@@ -2,14 +2,21 @@
 
 use super::DEFAULT_EXPERIMENT;
 use super::resolve_threads;
+use crate::registry::OpeningSpec;
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, GameEntry, GameTask, dispatch};
+use crate::report::journal::{JOURNAL, Journal, read_journal};
+use crate::report::tally::SprtMonitor;
 use crate::report::{CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary};
-use crate::tournament::{self, Reporters};
-use anyhow::{Context, Result, bail};
+use crate::tournament::{
+    self, Control, MOVE_SEPARATOR, MatchupPlan, NoControl, Openings, Reporters, RunConfig,
+};
+use anyhow::{Context, Result, anyhow, bail};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::UNIX_EPOCH;
+use std::time::{Duration, Instant};
 
 /// Arguments of `arbiter run`.
 #[derive(clap::Args, Debug)]
@@ -36,6 +43,16 @@ pub struct RunArgs {
     /// Print no progress and no summary.
     #[arg(long)]
     quiet: bool,
+    /// Continue an interrupted run in its folder: finished games are kept, the others
+    /// played; the files end as an uninterrupted run's would.
+    #[arg(long, value_name = "RESULTS_DIR")]
+    resume: Option<PathBuf>,
+    /// Start at most this many new games in this invocation (resume later).
+    #[arg(long)]
+    max_games: Option<usize>,
+    /// Start no new game after this many seconds (resume later).
+    #[arg(long, value_name = "SECONDS")]
+    time_limit: Option<f64>,
 }
 
 /// Seconds since the Unix epoch.
@@ -109,6 +126,46 @@ pub fn host_name() -> String {
 /// Runs an experiment given on the command line.
 pub fn run(args: RunArgs) -> Result<()> {
     let registry = AgentRegistry::load(&args.agents)?;
+    let threads = resolve_threads(args.threads)?;
+    let limits = Limits::from_args(&args)?;
+    if let Some(folder) = &args.resume {
+        if args.experiment.is_some()
+            || args.games.is_some()
+            || args.seed.is_some()
+            || args.out.is_some()
+        {
+            bail!(
+                "--resume {}: the run's experiment, games and seed come from its meta.json; give no experiment file, --games, --seed or --out",
+                folder.display()
+            );
+        }
+        let meta = Meta::read(folder).map_err(|e| anyhow!(e))?;
+        if meta.kind != "tournament" {
+            bail!(
+                "--resume {}: only game runs can be resumed (this is a {} run)",
+                folder.display(),
+                meta.kind
+            );
+        }
+        if meta.status == "complete" {
+            bail!("--resume {}: the run is already complete", folder.display());
+        }
+        // The experiment as it was run: from the text kept in meta.json, not the file.
+        let source = meta.experiment_source.clone();
+        let mut experiment =
+            Experiment::parse(Path::new(&meta.experiment_file), source, &registry)?;
+        experiment.games_per_matchup = meta.games_per_matchup;
+        experiment.seed = meta.seed;
+        let task = RunTask {
+            experiment,
+            threads,
+            out: None,
+            resume: Some((folder.clone(), meta)),
+            quiet: args.quiet,
+            limits,
+        };
+        return dispatch(task.experiment.game, task);
+    }
     let path = match &args.experiment {
         Some(path) => path.clone(),
         None => {
@@ -121,7 +178,6 @@ pub fn run(args: RunArgs) -> Result<()> {
             default
         }
     };
-    let threads = resolve_threads(args.threads)?;
     let mut experiment = match AnyExperiment::load(&path, &registry)? {
         AnyExperiment::Tournament(experiment) => experiment,
         AnyExperiment::Search(mut search) => {
@@ -146,22 +202,97 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(seed) = args.seed {
         experiment.seed = seed;
     }
-    dispatch(
-        experiment.game,
-        RunTask {
-            experiment,
-            threads,
-            out: args.out,
-            quiet: args.quiet,
-        },
-    )
+    let task = RunTask {
+        experiment,
+        threads,
+        out: args.out,
+        resume: None,
+        quiet: args.quiet,
+        limits,
+    };
+    dispatch(task.experiment.game, task)
+}
+
+/// Limits on one invocation of a run.
+#[derive(Clone, Copy, Debug)]
+struct Limits {
+    max_games: Option<usize>,
+    time_limit: Option<Duration>,
+}
+
+impl Limits {
+    fn from_args(args: &RunArgs) -> Result<Limits> {
+        if args.max_games == Some(0) {
+            bail!("--max-games 0: allow at least one game");
+        }
+        let time_limit = match args.time_limit {
+            Some(seconds) if !(seconds > 0.0 && seconds.is_finite()) => {
+                bail!("--time-limit {seconds}: give a positive number of seconds")
+            }
+            Some(seconds) => Some(Duration::from_secs_f64(seconds)),
+            None => None,
+        };
+        Ok(Limits {
+            max_games: args.max_games,
+            time_limit,
+        })
+    }
 }
 
 struct RunTask {
     experiment: Experiment,
     threads: usize,
     out: Option<PathBuf>,
+    resume: Option<(PathBuf, Meta)>,
     quiet: bool,
+    limits: Limits,
+}
+
+/// Openings from a file: one per line, moves separated by `;` (`#` comments, blank lines
+/// ignored), each replayed from the start and checked.
+fn read_openings<G: GameEntry>(start: &G, path: &Path) -> Result<Vec<(G, String)>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow!("{}: cannot read: {e}", path.display()))?;
+    let mut openings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut state = start.clone();
+        let mut moves = Vec::new();
+        for (ply, text) in line
+            .split(MOVE_SEPARATOR)
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .enumerate()
+        {
+            let mv = state.parse_move(text).map_err(|e| {
+                anyhow!(
+                    "{}: line {}: ply {}: {e}",
+                    path.display(),
+                    index + 1,
+                    ply + 1
+                )
+            })?;
+            state.apply(mv);
+            moves.push(text.to_string());
+        }
+        if let Some(outcome) = state.outcome() {
+            bail!(
+                "{}: line {}: the opening ends the game ({} wins: {})",
+                path.display(),
+                index + 1,
+                outcome.winner_label(),
+                outcome.reason
+            );
+        }
+        openings.push((state, moves.join(&MOVE_SEPARATOR.to_string())));
+    }
+    if openings.is_empty() {
+        bail!("{}: no openings in the file", path.display());
+    }
+    Ok(openings)
 }
 
 impl GameTask for RunTask {
@@ -172,59 +303,90 @@ impl GameTask for RunTask {
             experiment,
             threads,
             out,
+            resume,
             quiet,
+            limits,
         } = self;
         // Everything is checked before anything is written.
         let factories = experiment.factories::<G>()?;
+        let openings = match &experiment.openings {
+            OpeningSpec::Start => Openings::Start,
+            OpeningSpec::RandomPlies(plies) => Openings::RandomPlies(*plies),
+            OpeningSpec::File(path) => Openings::List(read_openings(&start, path)?),
+        };
+        let plans: Vec<MatchupPlan> = experiment
+            .matchups
+            .iter()
+            .enumerate()
+            .map(|(m, spec)| MatchupPlan {
+                agents: spec.agents,
+                seed_key: spec.seed_key,
+                games: experiment.games_of(m),
+            })
+            .collect();
+        let jobs = tournament::schedule_plans(experiment.seed, &plans, experiment.colours);
+        let (folder, done, mut meta) = match resume {
+            Some((folder, mut meta)) => {
+                let done = read_journal(&folder).map_err(|e| anyhow!(e))?;
+                meta.resumed += 1;
+                meta.threads = threads;
+                meta.status = "running".to_string();
+                (folder, done, meta)
+            }
+            None => {
+                let folder = run_folder(out, &experiment.name)?;
+                let meta = Meta {
+                    kind: "tournament".to_string(),
+                    experiment: experiment.name.clone(),
+                    description: experiment.description.clone(),
+                    experiment_file: experiment.path.display().to_string(),
+                    experiment_source: experiment.source.clone(),
+                    game: experiment.game.to_string(),
+                    seed: experiment.seed,
+                    games_per_matchup: experiment.games_per_matchup,
+                    colours: experiment.colours.name().to_string(),
+                    max_plies: experiment.max_plies,
+                    agents: experiment
+                        .agents
+                        .iter()
+                        .map(|a| (a.name.clone(), a.canonical()))
+                        .collect(),
+                    matchups: (0..experiment.matchups.len())
+                        .map(|m| experiment.matchup_label(m))
+                        .collect(),
+                    threads,
+                    version: env!("CARGO_PKG_VERSION").to_string(),
+                    host: host_name(),
+                    started_unix: unix_now(),
+                    ended_unix: None,
+                    status: "running".to_string(),
+                    games_total: jobs.len(),
+                    games_played: 0,
+                    deterministic: true,
+                    timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
+                    sweeps: experiment.sweeps.clone(),
+                    sprt: experiment.sprt.map(|(sprt, _)| sprt),
+                    resumed: 0,
+                };
+                (folder, BTreeMap::new(), meta)
+            }
+        };
         let pairs: Vec<[usize; 2]> = experiment.matchups.iter().map(|m| m.agents).collect();
-        let jobs = tournament::schedule(
-            experiment.seed,
-            &pairs,
-            experiment.games_per_matchup,
-            experiment.colours,
+        let mut context = RunContext::new(
+            experiment.game.to_string(),
+            experiment.game.variant(),
+            experiment.agents.iter().map(|a| a.name.clone()).collect(),
+            pairs,
         );
-        let folder = run_folder(out, &experiment.name)?;
-        let context = RunContext {
-            game: experiment.game.to_string(),
-            variant: experiment.game.variant(),
-            agents: experiment.agents.iter().map(|a| a.name.clone()).collect(),
-            matchups: pairs,
-        };
-        let mut meta = Meta {
-            kind: "tournament".to_string(),
-            experiment: experiment.name.clone(),
-            description: experiment.description.clone(),
-            experiment_file: experiment.path.display().to_string(),
-            experiment_source: experiment.source.clone(),
-            game: context.game.clone(),
-            seed: experiment.seed,
-            games_per_matchup: experiment.games_per_matchup,
-            colours: experiment.colours.name().to_string(),
-            max_plies: experiment.max_plies,
-            agents: experiment
-                .agents
-                .iter()
-                .map(|a| (a.name.clone(), a.canonical()))
-                .collect(),
-            matchups: (0..experiment.matchups.len())
-                .map(|m| experiment.matchup_label(m))
-                .collect(),
-            threads,
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            host: host_name(),
-            started_unix: unix_now(),
-            ended_unix: None,
-            status: "running".to_string(),
-            games_total: jobs.len(),
-            games_played: 0,
-            deterministic: true,
-            timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
-        };
+        context.sprt = experiment.sprt.map(|(sprt, _)| sprt);
+        context.sequential = experiment.matchups.iter().map(|m| m.sequential).collect();
         let in_folder = |what: &str| format!("{}: cannot write {what}", folder.display());
         meta.write(&folder)
             .with_context(|| in_folder("meta.json"))?;
         let mut recorder =
             CsvRecorder::create(&folder, context).with_context(|| in_folder("the CSV files"))?;
+        let mut journal = Journal::open(&folder, done.keys().copied().collect())
+            .with_context(|| in_folder(JOURNAL))?;
         let mut progress = Progress::new(quiet);
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
@@ -232,22 +394,42 @@ impl GameTask for RunTask {
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
         if !quiet {
             eprintln!(
-                "{}: {} matchups x {} games of {} on {threads} threads -> {}",
+                "{}: {} matchups, {} games of {} on {threads} threads{} -> {}",
                 experiment.name,
                 experiment.matchups.len(),
-                experiment.games_per_matchup,
+                jobs.len(),
                 meta.game,
+                if done.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({} already played)", done.len())
+                },
                 folder.display()
             );
         }
-        let outcome = tournament::run(
-            &start,
-            &jobs,
-            &factories,
-            experiment.max_plies,
+        let mut control: Box<dyn Control> = match experiment.sprt {
+            Some((sprt, _)) => Box::new(SprtMonitor::new(
+                sprt,
+                experiment.matchups.iter().map(|m| m.sequential).collect(),
+            )),
+            None => Box::new(NoControl),
+        };
+        let config = RunConfig {
+            start: &start,
+            openings: &openings,
+            factories: &factories,
+            max_plies: experiment.max_plies,
             threads,
+            deadline: limits.time_limit.map(|limit| Instant::now() + limit),
+            max_games: limits.max_games,
+        };
+        let outcome = tournament::run(
+            &config,
+            &jobs,
+            done,
             &cancel,
-            &mut Reporters(vec![&mut recorder, &mut progress]),
+            control.as_mut(),
+            &mut Reporters(vec![&mut journal, &mut recorder, &mut progress]),
         );
         meta.ended_unix = Some(unix_now());
         let outcome = match outcome {
@@ -267,9 +449,13 @@ impl GameTask for RunTask {
         .to_string();
         meta.write(&folder)
             .with_context(|| in_folder("meta.json"))?;
+        if !outcome.cancelled {
+            // Every statistic is in the CSV files now; the journal was only for resuming.
+            let _ = std::fs::remove_file(Journal::path(&folder));
+        }
         let documents = super::tools::write_report(&folder).with_context(|| {
             format!(
-                "{}: the results are complete, but the report failed",
+                "{}: the results are saved, but the report failed",
                 folder.display()
             )
         })?;
@@ -282,12 +468,19 @@ impl GameTask for RunTask {
         }
         if outcome.cancelled {
             eprintln!(
-                "interrupted: {} of {} games played and kept in {}",
+                "stopped: {} of {} games played{}; continue with: arbiter run --resume {}",
                 outcome.played,
                 outcome.total,
+                if outcome.skipped > 0 {
+                    format!(", {} skipped", outcome.skipped)
+                } else {
+                    String::new()
+                },
                 folder.display()
             );
-            std::process::exit(130);
+            if cancel.load(Ordering::SeqCst) {
+                std::process::exit(130);
+            }
         }
         Ok(())
     }

@@ -10,7 +10,9 @@ use std::fmt;
 
 /// One of the two sides of a two-player game. `P1` is the side that starts on the
 /// low rows (Breakthrough) or otherwise the side the rules call "player 1".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Player {
     /// Player 1.
     P1,
@@ -53,7 +55,9 @@ impl fmt::Display for Player {
 }
 
 /// Per-player data, indexed by [`Player`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct ByPlayer<T>(pub [T; 2]);
 
 impl<T> std::ops::Index<Player> for ByPlayer<T> {

@@ -19,7 +19,7 @@ pub const MAX_LEVELS: usize = 16;
 ///   positions on the current path).
 ///
 /// Values add up with `+=` across moves, games and threads (`peak_bytes` takes the maximum).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SearchStats {
     /// Internal nodes: children generated.
     pub expanded: u64,

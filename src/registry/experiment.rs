@@ -1,8 +1,10 @@
 //! Experiment files (`matchups/*.toml`): a game, agents paired in matchups, how many
 //! games, the seed and the colour policy.
 
+use super::spec::{Spec, list_values};
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_string, toml_error};
+use crate::stats::elo::Sprt;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +40,35 @@ impl Colours {
 pub struct MatchupSpec {
     /// The two agents, in the order written.
     pub agents: [usize; 2],
+    /// The key its games' seeds derive from: its index, except in sweeps, where every
+    /// variant meets an opponent with the same seeds (a paired comparison).
+    pub seed_key: u64,
+    /// Whether the experiment's SPRT may stop it early (every matchup but sweeps').
+    pub sequential: bool,
+}
+
+/// Where the games of an experiment start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSpec {
+    /// The game's start position.
+    Start,
+    /// N random plies from the start, drawn from each pair's seed.
+    RandomPlies(u32),
+    /// A file of openings: one per line, moves in notation separated by `;`.
+    File(PathBuf),
+}
+
+/// One parameter sweep: its varied key, values, variant agents and opponents (names).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SweepInfo {
+    /// The key that varies (only recorded for sweeps of one key).
+    pub key: String,
+    /// Its values, as written.
+    pub values: Vec<String>,
+    /// The variant agents' names, in value order.
+    pub variants: Vec<String>,
+    /// The opponents' names.
+    pub opponents: Vec<String>,
 }
 
 /// A validated experiment.
@@ -65,8 +96,48 @@ pub struct Experiment {
     pub agents: Vec<AgentSpec>,
     /// Each agent as written in the file (a registered name or an inline spec).
     pub agent_texts: Vec<String>,
-    /// The matchups: explicit pairs first, then the round robin's pairs.
+    /// The matchups: explicit pairs, then the round robin's pairs, the gauntlet's and the
+    /// sweeps'.
     pub matchups: Vec<MatchupSpec>,
+    /// Where games start.
+    pub openings: OpeningSpec,
+    /// The sequential test that may stop matchups early, with the games a matchup under
+    /// it may play at most.
+    pub sprt: Option<(Sprt, u64)>,
+    /// The sweeps (for their chart).
+    pub sweeps: Vec<SweepInfo>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GauntletTable {
+    agent: String,
+    opponents: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SweepTable {
+    name: Option<String>,
+    agent: String,
+    opponents: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpeningsTable {
+    random_plies: Option<i64>,
+    file: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SprtTable {
+    elo0: f64,
+    elo1: f64,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    max_games: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -83,6 +154,11 @@ struct ExperimentFile {
     matchups: Vec<Vec<String>>,
     #[serde(default)]
     round_robin: Vec<String>,
+    gauntlet: Option<GauntletTable>,
+    #[serde(default)]
+    sweep: Vec<SweepTable>,
+    openings: Option<OpeningsTable>,
+    sprt: Option<SprtTable>,
 }
 
 impl Experiment {
@@ -164,7 +240,10 @@ impl Experiment {
 
         let mut agents: Vec<AgentSpec> = Vec::new();
         let mut texts: Vec<String> = Vec::new();
-        let mut index_of = |text: &str| -> Result<usize, InputError> {
+        let index_of = |agents: &mut Vec<AgentSpec>,
+                        texts: &mut Vec<String>,
+                        text: &str|
+         -> Result<usize, InputError> {
             if let Some(i) = texts.iter().position(|t| t == text) {
                 return Ok(i);
             }
@@ -187,7 +266,12 @@ impl Experiment {
                 ));
             }
             matchups.push(MatchupSpec {
-                agents: [index_of(&pair[0])?, index_of(&pair[1])?],
+                agents: [
+                    index_of(&mut agents, &mut texts, &pair[0])?,
+                    index_of(&mut agents, &mut texts, &pair[1])?,
+                ],
+                seed_key: matchups.len() as u64,
+                sequential: true,
             });
         }
         if file.round_robin.len() == 1 {
@@ -199,7 +283,7 @@ impl Experiment {
         let members: Vec<usize> = file
             .round_robin
             .iter()
-            .map(|t| index_of(t))
+            .map(|t| index_of(&mut agents, &mut texts, t))
             .collect::<Result<_, _>>()?;
         for (i, &a) in members.iter().enumerate() {
             for &b in &members[i + 1..] {
@@ -209,13 +293,188 @@ impl Experiment {
                         format!("agent '{}' is listed twice in round_robin", texts[a]),
                     ));
                 }
-                matchups.push(MatchupSpec { agents: [a, b] });
+                matchups.push(MatchupSpec {
+                    agents: [a, b],
+                    seed_key: matchups.len() as u64,
+                    sequential: true,
+                });
             }
         }
+        if let Some(gauntlet) = &file.gauntlet {
+            let hero = index_of(&mut agents, &mut texts, &gauntlet.agent)?;
+            if gauntlet.opponents.is_empty() {
+                return Err(fail(
+                    at_key("gauntlet"),
+                    "a gauntlet needs at least one opponent".to_string(),
+                ));
+            }
+            for opponent in &gauntlet.opponents {
+                let opponent = index_of(&mut agents, &mut texts, opponent)?;
+                matchups.push(MatchupSpec {
+                    agents: [hero, opponent],
+                    seed_key: matchups.len() as u64,
+                    sequential: true,
+                });
+            }
+        }
+        let mut sweeps = Vec::new();
+        for (number, sweep) in file.sweep.iter().enumerate() {
+            let line = line_of_string(&source, &sweep.agent);
+            let template: Spec = sweep
+                .agent
+                .parse()
+                .map_err(|e: String| fail(line, format!("sweep: {e}")))?;
+            let lists: Vec<(usize, Vec<String>)> = template
+                .params
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (_, v))| list_values(v).map(|values| (i, values)))
+                .collect();
+            if lists.is_empty() || lists.iter().any(|(_, values)| values.is_empty()) {
+                return Err(fail(
+                    line,
+                    format!(
+                        "sweep '{}': give at least one parameter as a non-empty list, e.g. depth=[1,2,3]",
+                        sweep.agent
+                    ),
+                ));
+            }
+            if sweep.opponents.is_empty() {
+                return Err(fail(
+                    line,
+                    "a sweep needs at least one opponent".to_string(),
+                ));
+            }
+            let opponents: Vec<usize> = sweep
+                .opponents
+                .iter()
+                .map(|o| index_of(&mut agents, &mut texts, o))
+                .collect::<Result<_, _>>()?;
+            // The Cartesian product of the lists, first key slowest.
+            let mut combinations: Vec<Vec<String>> = vec![Vec::new()];
+            for (_, values) in &lists {
+                combinations = combinations
+                    .into_iter()
+                    .flat_map(|prefix| {
+                        values.iter().map(move |v| {
+                            let mut next = prefix.clone();
+                            next.push(v.clone());
+                            next
+                        })
+                    })
+                    .collect();
+            }
+            if combinations.len() > 1000 {
+                return Err(fail(
+                    line,
+                    format!(
+                        "sweep '{}' has {} variants (at most 1000)",
+                        sweep.agent,
+                        combinations.len()
+                    ),
+                ));
+            }
+            let mut variants = Vec::new();
+            for combination in &combinations {
+                let mut spec = template.clone();
+                for ((index, _), value) in lists.iter().zip(combination) {
+                    spec.params[*index].1 = value.clone();
+                }
+                let chosen: Vec<String> = lists
+                    .iter()
+                    .zip(combination)
+                    .map(|((index, _), value)| format!("{}={value}", template.params[*index].0))
+                    .collect();
+                let text = spec.to_string();
+                let mut agent: AgentSpec = registry
+                    .resolve(&text)
+                    .map_err(|e| fail(line, format!("sweep: {e}")))?;
+                agent.name = match &sweep.name {
+                    Some(name) => format!("{name}[{}]", chosen.join(",")),
+                    None => text.clone(),
+                };
+                let variant = match texts.iter().position(|t| *t == agent.name) {
+                    Some(i) => i,
+                    None => {
+                        texts.push(agent.name.clone());
+                        agents.push(agent);
+                        agents.len() - 1
+                    }
+                };
+                variants.push(variant);
+                for (o, &opponent) in opponents.iter().enumerate() {
+                    matchups.push(MatchupSpec {
+                        agents: [variant, opponent],
+                        seed_key: 1_000_000 * (number as u64 + 1) + o as u64,
+                        sequential: false,
+                    });
+                }
+            }
+            if let [(index, values)] = lists.as_slice() {
+                sweeps.push(SweepInfo {
+                    key: template.params[*index].0.clone(),
+                    values: values.clone(),
+                    variants: variants.iter().map(|&v| agents[v].name.clone()).collect(),
+                    opponents: opponents.iter().map(|&o| agents[o].name.clone()).collect(),
+                });
+            }
+        }
+        let openings = match &file.openings {
+            None => OpeningSpec::Start,
+            Some(OpeningsTable {
+                random_plies: Some(plies),
+                file: None,
+            }) if (0..=1000).contains(plies) => {
+                if *plies == 0 {
+                    OpeningSpec::Start
+                } else {
+                    OpeningSpec::RandomPlies(*plies as u32)
+                }
+            }
+            Some(OpeningsTable {
+                random_plies: None,
+                file: Some(openings),
+            }) => {
+                let beside = path.parent().map(|dir| dir.join(openings));
+                match beside {
+                    Some(beside) if openings.is_relative() && beside.exists() => {
+                        OpeningSpec::File(beside)
+                    }
+                    _ => OpeningSpec::File(openings.clone()),
+                }
+            }
+            Some(_) => {
+                return Err(fail(
+                    at_key("openings"),
+                    "openings: give random_plies = N (0-1000) or file = \"path\", not both"
+                        .to_string(),
+                ));
+            }
+        };
+        let sprt = match &file.sprt {
+            None => None,
+            Some(table) => {
+                let sprt = Sprt {
+                    elo0: table.elo0,
+                    elo1: table.elo1,
+                    alpha: table.alpha.unwrap_or(0.05),
+                    beta: table.beta.unwrap_or(0.05),
+                };
+                sprt.validate().map_err(|e| fail(at_key("sprt"), e))?;
+                let max_games = table.max_games.unwrap_or(games);
+                if !(2..=MAX_GAMES as i64).contains(&max_games) {
+                    return Err(fail(
+                        at_key("sprt"),
+                        format!("sprt: max_games = {max_games}: must be from 2 to {MAX_GAMES}"),
+                    ));
+                }
+                Some((sprt, max_games as u64))
+            }
+        };
         if matchups.is_empty() {
             return Err(fail(
                 None,
-                "no matchups: give matchups = [[\"a\", \"b\"], ...] or round_robin = [\"a\", \"b\", ...]".to_string(),
+                "no matchups: give matchups = [[\"a\", \"b\"], ...], round_robin = [\"a\", \"b\", ...], a gauntlet or a sweep".to_string(),
             ));
         }
         // Agents with the same display name must be the same agent.
@@ -240,6 +499,9 @@ impl Experiment {
             agents,
             agent_texts: texts,
             matchups,
+            openings,
+            sprt,
+            sweeps,
         })
     }
 
@@ -261,6 +523,15 @@ impl Experiment {
                 })
             })
             .collect()
+    }
+
+    /// Games scheduled for matchup `index`: the SPRT's `max_games` for matchups it may
+    /// stop, else `games_per_matchup`.
+    pub fn games_of(&self, index: usize) -> u64 {
+        match self.sprt {
+            Some((_, max_games)) if self.matchups[index].sequential => max_games,
+            _ => self.games_per_matchup,
+        }
     }
 
     /// A matchup's label, e.g. `ab4-off2 vs ab4-def1`.

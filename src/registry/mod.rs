@@ -9,7 +9,7 @@ pub mod search_experiment;
 pub mod spec;
 
 pub use agents::{AgentRegistry, AgentSpec, DEFAULT_DEPTH};
-pub use experiment::{Colours, Experiment, MatchupSpec};
+pub use experiment::{Colours, Experiment, MatchupSpec, OpeningSpec, SweepInfo};
 pub use search_experiment::SearchExperiment;
 
 /// An experiment file of either kind.

@@ -45,7 +45,7 @@ impl FromStr for Spec {
             ));
         }
         let mut params: Vec<(String, String)> = Vec::new();
-        for part in rest.unwrap_or("").split(',') {
+        for part in split_top_level(rest.unwrap_or("")) {
             if part.trim().is_empty() {
                 if rest.is_some_and(|r| !r.trim().is_empty()) {
                     return Err(format!("'{text}': empty item between commas"));
@@ -69,6 +69,37 @@ impl FromStr for Spec {
             params,
         })
     }
+}
+
+/// Splits on commas that are not inside `[...]` (sweep lists like `depth=[1,2,3]`).
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// The values of a sweep list `[a,b,c]`, or `None` when `value` is not a list.
+pub fn list_values(value: &str) -> Option<Vec<String>> {
+    let inner = value.trim().strip_prefix('[')?.strip_suffix(']')?;
+    Some(
+        inner
+            .split(',')
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .collect(),
+    )
 }
 
 impl fmt::Display for Spec {
@@ -118,5 +149,14 @@ mod tests {
         assert!(err("minimax(depth=3,depth=4)").contains("given twice"));
         assert!(err("(depth=3)").contains("expected a name"));
         assert!(err("mini max").contains("expected a name"));
+        let sweep: Spec = "alphabeta(depth=[1,2],almost_win=[10, 20,30])"
+            .parse()
+            .expect("lists");
+        assert_eq!(sweep.params[0], ("depth".to_string(), "[1,2]".to_string()));
+        assert_eq!(
+            list_values(&sweep.params[1].1),
+            Some(vec!["10".into(), "20".into(), "30".into()])
+        );
+        assert_eq!(list_values("7"), None);
     }
 }

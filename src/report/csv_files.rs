@@ -45,6 +45,7 @@ const GAME_COLUMNS: &[&str] = &[
     "p2_avg_ms",
     "p2_peak_bytes",
     "p2_captures",
+    "opening",
     "moves",
 ];
 
@@ -170,7 +171,7 @@ impl Reporter for CsvRecorder {
         row.text(context.agent_name(job, Player::P2))?;
         row.text(record.winner.map_or("draw", Player::label))?;
         row.text(record.winner.map_or("", |w| context.agent_name(job, w)))?;
-        row.text(record.reason)?;
+        row.text(&record.reason)?;
         row.number(record.plies)?;
         for player in Player::BOTH {
             let side = &record.sides[player];
@@ -184,6 +185,7 @@ impl Reporter for CsvRecorder {
             row.number(side.stats.peak_bytes)?;
             row.number(side.captures)?;
         }
+        row.text(&record.opening)?;
         row.text(&record.move_text)?;
         row.end()?;
 

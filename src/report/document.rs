@@ -470,18 +470,17 @@ mod tests {
             .collect();
         let pairs = vec![[0, 1], [0, 2], [1, 2]];
         let jobs = tournament::schedule(5, &pairs, 6, Colours::Alternate);
-        let context = RunContext {
-            game: "breakthrough(rules=standard)".into(),
-            variant: "standard".into(),
-            agents: names.iter().map(|n| n.to_string()).collect(),
-            matchups: pairs,
-        };
+        let context = RunContext::new(
+            "breakthrough(rules=standard)".into(),
+            "standard".into(),
+            names.iter().map(|n| n.to_string()).collect(),
+            pairs,
+        );
         let mut recorder = CsvRecorder::create(folder.path(), context).expect("files");
-        tournament::run(
+        tournament::run_all(
             &Breakthrough::new(Rules::Standard),
             &jobs,
             &factories,
-            1000,
             2,
             &AtomicBool::new(false),
             &mut recorder,

@@ -4,10 +4,12 @@
 pub mod charts;
 mod csv_files;
 pub mod document;
+pub mod journal;
 pub mod load;
 mod progress;
 pub mod search;
 mod summary;
+pub mod tally;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
 pub use progress::Progress;
@@ -27,9 +29,30 @@ pub struct RunContext {
     pub agents: Vec<String>,
     /// Each matchup's two agents, as listed.
     pub matchups: Vec<[usize; 2]>,
+    /// The sequential test and which matchups it applies to (empty: none).
+    pub sprt: Option<crate::stats::elo::Sprt>,
+    /// Per matchup: whether the SPRT applies.
+    pub sequential: Vec<bool>,
 }
 
 impl RunContext {
+    /// A context with no sequential test.
+    pub fn new(
+        game: String,
+        variant: String,
+        agents: Vec<String>,
+        matchups: Vec<[usize; 2]>,
+    ) -> RunContext {
+        RunContext {
+            game,
+            variant,
+            agents,
+            matchups,
+            sprt: None,
+            sequential: Vec::new(),
+        }
+    }
+
     /// The agent name in `player`'s seat of `job`.
     pub fn agent_name(&self, job: &GameJob, player: Player) -> &str {
         &self.agents[job.agent(player)]
@@ -96,6 +119,15 @@ pub struct Meta {
     pub deterministic: bool,
     /// Columns that hold wall-clock times and differ between runs.
     pub timing_columns: Vec<String>,
+    /// The experiment's parameter sweeps (for their chart).
+    #[serde(default)]
+    pub sweeps: Vec<crate::registry::SweepInfo>,
+    /// The sequential test, if any.
+    #[serde(default)]
+    pub sprt: Option<crate::stats::elo::Sprt>,
+    /// How many times the run was resumed.
+    #[serde(default)]
+    pub resumed: u32,
 }
 
 fn tournament_kind() -> String {

@@ -1,7 +1,9 @@
 //! Per matchup and agent totals: summary.csv, nodes_by_depth.csv and `show`'s tables.
 
+use super::tally::Tally;
 use super::{RunContext, millis};
 use crate::core::{MAX_LEVELS, Player};
+use crate::stats::elo::{elo_pentanomial, elo_trinomial, likelihood_of_superiority};
 use crate::stats::{Z95, ratio, wilson_interval};
 use crate::tournament::GameRecord;
 use serde::{Deserialize, Serialize};
@@ -15,6 +17,7 @@ struct Totals {
     draws: u64,
     games_as_p1: u64,
     wins_as_p1: u64,
+    draws_as_p1: u64,
     moves: u64,
     expanded: u64,
     evaluated: u64,
@@ -32,6 +35,7 @@ struct Totals {
 pub struct Summary {
     context: RunContext,
     totals: Vec<[Totals; 2]>,
+    tallies: Vec<Tally>,
 }
 
 /// One row of summary.csv: one agent of one matchup.
@@ -61,6 +65,28 @@ pub struct SummaryRow {
     pub games_as_p1: u64,
     /// Games it won as P1.
     pub wins_as_p1: u64,
+    /// Games it drew as P1.
+    pub draws_as_p1: u64,
+    /// Points per game: (wins + draws / 2) / games.
+    pub score: f64,
+    /// Elo difference from the score (logistic model).
+    pub elo: f64,
+    /// Lower end of the Elo's 95% interval (per-game normal approximation).
+    pub elo_low95: f64,
+    /// Upper end of the Elo's 95% interval.
+    pub elo_high95: f64,
+    /// Likelihood of superiority.
+    pub los: f64,
+    /// Colour-swapped pairs by its pair score 0, 1/4, 1/2, 3/4, 1 (`;`-separated).
+    pub pairs: String,
+    /// Lower end of the Elo's 95% interval from the pairs (empty without pairs).
+    pub pair_elo_low95: Option<f64>,
+    /// Upper end of the Elo's 95% interval from the pairs.
+    pub pair_elo_high95: Option<f64>,
+    /// The matchup's SPRT verdict (`H0`, `H1`, `continue`; empty without SPRT).
+    pub sprt: String,
+    /// The SPRT's log-likelihood ratio from this agent's side.
+    pub llr: Option<f64>,
     /// Moves it made.
     pub moves: u64,
     /// Nodes expanded per move.
@@ -107,11 +133,17 @@ impl Summary {
     /// An empty summary for a run.
     pub fn new(context: RunContext) -> Summary {
         let totals = vec![[Totals::default(), Totals::default()]; context.matchups.len()];
-        Summary { context, totals }
+        let tallies = vec![Tally::default(); context.matchups.len()];
+        Summary {
+            context,
+            totals,
+            tallies,
+        }
     }
 
     /// Adds a finished game.
     pub fn add(&mut self, record: &GameRecord) {
+        self.tallies[record.job.matchup].add(record);
         for player in Player::BOTH {
             let slot = record.job.slot(player);
             let side = &record.sides[player];
@@ -125,6 +157,7 @@ impl Summary {
             if player == Player::P1 {
                 totals.games_as_p1 += 1;
                 totals.wins_as_p1 += u64::from(record.winner == Some(player));
+                totals.draws_as_p1 += u64::from(record.winner.is_none());
             }
             totals.moves += u64::from(side.moves);
             totals.expanded += side.stats.expanded;
@@ -149,6 +182,20 @@ impl Summary {
                 let agents = self.context.matchups[matchup];
                 let (low, high) = wilson_interval(t.wins, t.games, Z95);
                 let moves = t.moves as f64;
+                let tally = if slot == 0 {
+                    self.tallies[matchup].clone()
+                } else {
+                    self.tallies[matchup].mirrored()
+                };
+                let elo = elo_trinomial(t.wins, t.draws, t.losses);
+                let pair_elo = elo_pentanomial(&tally.pairs);
+                let sprt = self.context.sprt.filter(|_| {
+                    self.context
+                        .sequential
+                        .get(matchup)
+                        .copied()
+                        .unwrap_or(false)
+                });
                 rows.push(SummaryRow {
                     matchup,
                     agent: self.context.agents[agents[slot]].clone(),
@@ -162,6 +209,22 @@ impl Summary {
                     win_rate_high95: round(high, 4),
                     games_as_p1: t.games_as_p1,
                     wins_as_p1: t.wins_as_p1,
+                    draws_as_p1: t.draws_as_p1,
+                    score: round(
+                        ratio(t.wins as f64 + t.draws as f64 / 2.0, t.games as f64),
+                        4,
+                    ),
+                    elo: round(elo.elo, 1),
+                    elo_low95: round(elo.low, 1),
+                    elo_high95: round(elo.high, 1),
+                    los: round(likelihood_of_superiority(t.wins, t.losses), 4),
+                    pairs: tally.pairs.map(|c| c.to_string()).join(";"),
+                    pair_elo_low95: (tally.pair_count() > 0).then(|| round(pair_elo.low, 1)),
+                    pair_elo_high95: (tally.pair_count() > 0).then(|| round(pair_elo.high, 1)),
+                    sprt: sprt.map_or(String::new(), |s| {
+                        s.decide(tally.llr(&s)).label().to_string()
+                    }),
+                    llr: sprt.map(|s| round(tally.llr(&s), 3)),
                     moves: t.moves,
                     avg_expanded_per_move: round(ratio(t.expanded as f64, moves), 2),
                     avg_evaluated_per_move: round(ratio(t.evaluated as f64, moves), 2),

@@ -163,7 +163,7 @@ impl Sprt {
                 self.alpha, self.beta
             ));
         }
-        if !(self.elo0 < self.elo1) || !self.elo0.is_finite() || !self.elo1.is_finite() {
+        if self.elo0 >= self.elo1 || !self.elo0.is_finite() || !self.elo1.is_finite() {
             return Err(format!(
                 "sprt: elo0 ({}) must be below elo1 ({})",
                 self.elo0, self.elo1
@@ -241,7 +241,10 @@ mod tests {
         assert!(close(e.elo, 147.19, 0.01), "{e:?}");
         assert!(close(e.low, elo_of_score(0.7 - 1.959964 * 0.04), 1e-6));
         assert!(close(e.high, elo_of_score(0.7 + 1.959964 * 0.04), 1e-6));
-        assert!(close(e.low, 86.23, 0.01) && close(e.high, 218.25, 0.01), "{e:?}");
+        assert!(
+            close(e.low, 86.23, 0.01) && close(e.high, 218.25, 0.01),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -250,15 +253,32 @@ mod tests {
         assert_eq!(all_wins.elo, f64::INFINITY);
         assert_eq!(all_wins.low, f64::INFINITY, "zero variance: a point");
         let all_draws = elo_trinomial(0, 10, 0);
-        assert_eq!((all_draws.elo, all_draws.low, all_draws.high), (0.0, 0.0, 0.0));
+        assert_eq!(
+            (all_draws.elo, all_draws.low, all_draws.high),
+            (0.0, 0.0, 0.0)
+        );
         let none = elo_trinomial(0, 0, 0);
         assert_eq!(none.elo, 0.0);
         assert!(none.low.is_infinite() && none.high.is_infinite());
-        for e in [all_wins, all_draws, none, elo_pentanomial(&[0; 5]), elo_pentanomial(&[0, 0, 0, 0, 3])] {
-            assert!(!e.elo.is_nan() && !e.low.is_nan() && !e.high.is_nan(), "{e:?}");
+        for e in [
+            all_wins,
+            all_draws,
+            none,
+            elo_pentanomial(&[0; 5]),
+            elo_pentanomial(&[0, 0, 0, 0, 3]),
+        ] {
+            assert!(
+                !e.elo.is_nan() && !e.low.is_nan() && !e.high.is_nan(),
+                "{e:?}"
+            );
         }
         assert_eq!(likelihood_of_superiority(0, 0), 0.5);
-        let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         assert_eq!(sprt.llr_trinomial(0, 0, 0), 0.0);
         assert_eq!(sprt.llr_trinomial(5, 0, 0), 0.0);
         assert_eq!(sprt.llr_pentanomial(&[0, 0, 4, 0, 0]), 0.0);
@@ -285,7 +305,12 @@ mod tests {
 
     #[test]
     fn sprt_bounds_and_llr_by_hand() {
-        let sprt = Sprt { elo0: 0.0, elo1: 50.0, alpha: 0.05, beta: 0.05 };
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 50.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944439, 1e-5) && close(upper, 2.944439, 1e-5));
         // 60/20/20: n=100, x=0.7, var=0.16; s0=0.5, s1=score_of_elo(50)=0.571463.
@@ -296,8 +321,26 @@ mod tests {
         assert_eq!(sprt.decide(expected), SprtDecision::H1);
         assert_eq!(sprt.decide(-3.0), SprtDecision::H0);
         assert_eq!(sprt.decide(0.1), SprtDecision::Continue);
-        assert!(Sprt { elo0: 5.0, elo1: 0.0, alpha: 0.05, beta: 0.05 }.validate().is_err());
-        assert!(Sprt { elo0: 0.0, elo1: 5.0, alpha: 0.0, beta: 0.05 }.validate().is_err());
+        assert!(
+            Sprt {
+                elo0: 5.0,
+                elo1: 0.0,
+                alpha: 0.05,
+                beta: 0.05
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(
+            Sprt {
+                elo0: 0.0,
+                elo1: 5.0,
+                alpha: 0.0,
+                beta: 0.05
+            }
+            .validate()
+            .is_err()
+        );
         assert!(sprt.validate().is_ok());
     }
 }

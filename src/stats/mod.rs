@@ -46,7 +46,11 @@ pub fn normal_cdf(x: f64) -> f64 {
                             + t * (-1.135_203_98
                                 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
     let erfc = t * polynomial.exp();
-    if x >= 0.0 { 1.0 - 0.5 * erfc } else { 0.5 * erfc }
+    if x >= 0.0 {
+        1.0 - 0.5 * erfc
+    } else {
+        0.5 * erfc
+    }
 }
 
 /// `numerator / denominator`, or 0 when the denominator is 0.

@@ -59,7 +59,8 @@ pub fn bradley_terry(results: &Results) -> Vec<Rating> {
         return Vec::new();
     }
     // Games and points with the prior: one virtual draw between every two agents.
-    let games = |i: usize, j: usize| results.games[i][j] as f64 + if i == j { 0.0 } else { PRIOR_GAMES };
+    let games =
+        |i: usize, j: usize| results.games[i][j] as f64 + if i == j { 0.0 } else { PRIOR_GAMES };
     let points = |i: usize| -> f64 {
         (0..n)
             .filter(|&j| j != i)
@@ -74,7 +75,11 @@ pub fn bradley_terry(results: &Results) -> Vec<Rating> {
                     .filter(|&j| j != i)
                     .map(|j| games(i, j) / (strength[i] + strength[j]))
                     .sum();
-                if denominator > 0.0 { points(i) / denominator } else { strength[i] }
+                if denominator > 0.0 {
+                    points(i) / denominator
+                } else {
+                    strength[i]
+                }
             })
             .collect();
         let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
@@ -109,7 +114,9 @@ pub fn bradley_terry(results: &Results) -> Vec<Rating> {
     let inverse = invert(shifted);
     (0..n)
         .map(|i| {
-            let variance = inverse.as_ref().map_or(f64::INFINITY, |m| (m[i][i] - 1.0 / n as f64).max(0.0));
+            let variance = inverse
+                .as_ref()
+                .map_or(f64::INFINITY, |m| (m[i][i] - 1.0 / n as f64).max(0.0));
             Rating {
                 elo: strength[i].ln() / LN10_OVER_400,
                 margin: super::Z95 * variance.sqrt() / LN10_OVER_400,
@@ -127,7 +134,8 @@ fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
         .map(|i| (0..n).map(|j| f64::from(u8::from(i == j))).collect())
         .collect();
     for column in 0..n {
-        let pivot = (column..n).max_by(|&x, &y| a[x][column].abs().total_cmp(&a[y][column].abs()))?;
+        let pivot =
+            (column..n).max_by(|&x, &y| a[x][column].abs().total_cmp(&a[y][column].abs()))?;
         if a[pivot][column].abs() < 1e-12 {
             return None;
         }
@@ -170,7 +178,10 @@ mod tests {
         }
         let ratings = bradley_terry(&results);
         let difference = ratings[0].elo - ratings[1].elo;
-        assert!((difference - 400.0 * (30.5f64 / 10.5).log10()).abs() < 1e-6, "{ratings:?}");
+        assert!(
+            (difference - 400.0 * (30.5f64 / 10.5).log10()).abs() < 1e-6,
+            "{ratings:?}"
+        );
         assert!((ratings[0].elo + ratings[1].elo).abs() < 1e-9, "centred");
         assert_eq!((ratings[0].games, ratings[1].games), (40, 40));
         assert!(ratings[0].margin > 0.0 && ratings[0].margin.is_finite());
@@ -186,10 +197,18 @@ mod tests {
         }
         let ratings = bradley_terry(&results);
         assert!(ratings[0].elo > ratings[1].elo && ratings[1].elo > ratings[2].elo);
-        assert!(ratings.iter().all(|r| r.elo.is_finite() && r.margin.is_finite()));
+        assert!(
+            ratings
+                .iter()
+                .all(|r| r.elo.is_finite() && r.margin.is_finite())
+        );
         // No games at all: every rating 0.
         let empty = bradley_terry(&Results::new(3));
-        assert!(empty.iter().all(|r| r.elo.abs() < 1e-9 && r.margin.is_finite()));
+        assert!(
+            empty
+                .iter()
+                .all(|r| r.elo.abs() < 1e-9 && r.margin.is_finite())
+        );
         assert!(bradley_terry(&Results::new(0)).is_empty());
         // All draws: equal ratings.
         let mut draws = Results::new(2);

@@ -9,6 +9,7 @@ mod tests;
 use crate::core::seeds;
 use crate::core::{Agent, ByPlayer, Game, Player, SearchStats};
 use crate::registry::{AgentFactory, Colours};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -27,15 +28,18 @@ const BATCH_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 pub const PLY_CAP_REASON: &str = "ply-cap";
 
 /// One scheduled game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameJob {
-    /// Unique within the experiment: `matchup * games_per_matchup + game_index`.
+    /// Unique within the experiment: the game's place in the schedule.
     pub id: u64,
     /// Index of the matchup.
     pub matchup: usize,
     /// Index of the game within its matchup.
     pub game_index: u64,
-    /// The game's seed, derived from (experiment seed, matchup, game index).
+    /// Which opening (and seed) the game uses: with alternating colours the two games of a
+    /// colour-swapped pair share it (`game_index / 2`), otherwise it is `game_index`.
+    pub pair: u64,
+    /// The game's seed, derived from (experiment seed, matchup's seed key, pair).
     pub seed: u64,
     /// The matchup's two agents as listed (indices into the experiment's agents).
     pub agents: [usize; 2],
@@ -60,34 +64,118 @@ impl GameJob {
     }
 }
 
-/// Every game of an experiment, in id order.
+/// A matchup to schedule: its two agents and the key its games' seeds derive from.
+/// Matchups with the same key (e.g. the variants of a sweep against one opponent) play
+/// the same seeds and openings: a paired comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchupPlan {
+    /// The two agents, in the order listed.
+    pub agents: [usize; 2],
+    /// Seed key.
+    pub seed_key: u64,
+    /// Games to schedule.
+    pub games: u64,
+}
+
+/// Every game of an experiment, in id order; each matchup's seed key is its index.
 pub fn schedule(
     experiment_seed: u64,
     matchups: &[[usize; 2]],
     games_per_matchup: u64,
     colours: Colours,
 ) -> Vec<GameJob> {
-    let mut jobs = Vec::with_capacity(matchups.len() * games_per_matchup as usize);
-    for (matchup, &agents) in matchups.iter().enumerate() {
-        for game_index in 0..games_per_matchup {
+    let plans: Vec<MatchupPlan> = matchups
+        .iter()
+        .enumerate()
+        .map(|(index, &agents)| MatchupPlan {
+            agents,
+            seed_key: index as u64,
+            games: games_per_matchup,
+        })
+        .collect();
+    schedule_plans(experiment_seed, &plans, colours)
+}
+
+/// Every game of an experiment, in id order (ids count games in schedule order).
+pub fn schedule_plans(
+    experiment_seed: u64,
+    matchups: &[MatchupPlan],
+    colours: Colours,
+) -> Vec<GameJob> {
+    let total: u64 = matchups.iter().map(|p| p.games).sum();
+    let mut jobs = Vec::with_capacity(total as usize);
+    for (matchup, plan) in matchups.iter().enumerate() {
+        for game_index in 0..plan.games {
+            let (pair, first_is_p1) = match colours {
+                Colours::Alternate => (game_index / 2, game_index % 2 == 0),
+                Colours::AsListed => (game_index, true),
+            };
             jobs.push(GameJob {
-                id: matchup as u64 * games_per_matchup + game_index,
+                id: jobs.len() as u64,
                 matchup,
                 game_index,
-                seed: seeds::derive(experiment_seed, &[matchup as u64, game_index]),
-                agents,
-                first_is_p1: match colours {
-                    Colours::Alternate => game_index % 2 == 0,
-                    Colours::AsListed => true,
-                },
+                pair,
+                seed: seeds::derive(experiment_seed, &[plan.seed_key, pair]),
+                agents: plan.agents,
+                first_is_p1,
             });
         }
     }
     jobs
 }
 
+/// Where games start.
+#[derive(Clone, Debug)]
+pub enum Openings<G> {
+    /// The game's start position.
+    Start,
+    /// This many uniformly random plies from the start, drawn from the game's seed (so
+    /// both games of a colour-swapped pair share the opening).
+    RandomPlies(u32),
+    /// Positions with the moves that reach them (`;`-separated), used in turn by pair.
+    List(Vec<(G, String)>),
+}
+
+impl<G: Game> Openings<G> {
+    /// The opening position of `job` and its moves in notation.
+    pub fn position(&self, start: &G, job: &GameJob) -> (G, String) {
+        match self {
+            Openings::Start => (start.clone(), String::new()),
+            Openings::List(list) if !list.is_empty() => {
+                list[(job.pair % list.len() as u64) as usize].clone()
+            }
+            Openings::List(_) => (start.clone(), String::new()),
+            Openings::RandomPlies(plies) => {
+                let mut moves = Vec::new();
+                // Redraw (deterministically) if a random line ends the game.
+                for attempt in 0..100u64 {
+                    let mut rng = seeds::rng(seeds::derive(job.seed, &[0x6f70_656e, attempt]));
+                    let mut state = start.clone();
+                    let mut text = String::new();
+                    for _ in 0..*plies {
+                        state.legal_moves(&mut moves);
+                        if moves.is_empty() {
+                            break;
+                        }
+                        let mv = moves[seeds::below(&mut rng, moves.len())];
+                        if !text.is_empty() {
+                            text.push(MOVE_SEPARATOR);
+                        }
+                        state.write_move(mv, &mut text);
+                        state.apply(mv);
+                    }
+                    if state.outcome().is_none() {
+                        return (state, text);
+                    }
+                }
+                (start.clone(), String::new())
+            }
+        }
+    }
+}
+
 /// One move as recorded.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MoveRecord {
     /// Who moved.
     pub side: Player,
@@ -106,7 +194,7 @@ pub struct MoveRecord {
 }
 
 /// One side's totals over a game.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SideRecord {
     /// Moves played.
     pub moves: u32,
@@ -119,14 +207,16 @@ pub struct SideRecord {
 }
 
 /// A finished game.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameRecord {
     /// The scheduled game.
     pub job: GameJob,
     /// The winner (`None`: draw).
     pub winner: Option<Player>,
     /// Why the game ended.
-    pub reason: &'static str,
+    pub reason: Cow<'static, str>,
+    /// The opening's moves (`;`-separated; empty from the start position).
+    pub opening: String,
     /// Moves played by both sides.
     pub plies: u32,
     /// Per-side totals.
@@ -145,16 +235,26 @@ pub fn play_game<G: Game>(
     seats: &mut ByPlayer<Box<dyn Agent<G>>>,
     max_plies: u32,
 ) -> GameRecord {
-    let mut state = start.clone();
+    play_from(start.clone(), String::new(), job, seats, max_plies)
+}
+
+/// Plays one game from an opening position (`opening`: the moves that reach it).
+pub fn play_from<G: Game>(
+    mut state: G,
+    opening: String,
+    job: GameJob,
+    seats: &mut ByPlayer<Box<dyn Agent<G>>>,
+    max_plies: u32,
+) -> GameRecord {
     let mut sides = ByPlayer([SideRecord::default(); 2]);
     let mut moves = Vec::with_capacity(128);
     let mut move_text = String::with_capacity(1024);
     let (winner, reason) = loop {
         if let Some(outcome) = state.outcome() {
-            break (outcome.winner, outcome.reason);
+            break (outcome.winner, Cow::Borrowed(outcome.reason));
         }
         if moves.len() >= max_plies as usize {
-            break (None, PLY_CAP_REASON);
+            break (None, Cow::Borrowed(PLY_CAP_REASON));
         }
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
@@ -185,6 +285,7 @@ pub fn play_game<G: Game>(
         job,
         winner,
         reason,
+        opening,
         plies: moves.len() as u32,
         sides,
         moves,
@@ -204,6 +305,11 @@ pub trait Reporter {
         Ok(())
     }
 
+    /// A scheduled game that will not be played: its matchup was decided early.
+    fn game_skipped(&mut self, _job: &GameJob) -> io::Result<()> {
+        Ok(())
+    }
+
     /// After the last game (or after a cancellation, once every finished game is in).
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         Ok(())
@@ -220,6 +326,9 @@ impl Reporter for Reporters<'_> {
     fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|r| r.game_finished(record))
     }
+    fn game_skipped(&mut self, job: &GameJob) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|r| r.game_skipped(job))
+    }
     fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|r| r.ended(outcome))
     }
@@ -228,39 +337,93 @@ impl Reporter for Reporters<'_> {
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunOutcome {
-    /// Games played and reported.
+    /// Games played and reported (including games of an earlier, resumed run).
     pub played: usize,
+    /// Games skipped because their matchup was decided early.
+    pub skipped: usize,
     /// Games scheduled.
     pub total: usize,
-    /// Whether the run was stopped before every game was played.
+    /// Whether the run stopped before every game was played or skipped.
     pub cancelled: bool,
 }
 
-/// Plays `jobs` from `start` on `threads` worker threads. Agents are built fresh for every
-/// game from `factories` (indexed by agent) and the seat's seed. Setting `cancel` stops
-/// workers from starting new games; games in progress finish and are reported.
+/// Decides, game by game in schedule order, whether a matchup is over before its last
+/// scheduled game (e.g. a sequential test reached a verdict).
+pub trait Control {
+    /// Called with each finished game in schedule order; `true` stops the game's matchup:
+    /// its later games are not played, or are dropped if already played.
+    fn matchup_decided(&mut self, record: &GameRecord) -> bool;
+}
+
+/// Plays every scheduled game.
+pub struct NoControl;
+
+impl Control for NoControl {
+    fn matchup_decided(&mut self, _record: &GameRecord) -> bool {
+        false
+    }
+}
+
+/// What a run plays with.
+pub struct RunConfig<'a, G: Game> {
+    /// The start position.
+    pub start: &'a G,
+    /// Where games start.
+    pub openings: &'a Openings<G>,
+    /// Agent factories by agent index.
+    pub factories: &'a [AgentFactory<G>],
+    /// Plies after which a game is stopped as a draw.
+    pub max_plies: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// No game is started after this instant.
+    pub deadline: Option<Instant>,
+    /// No more than this many new games are started.
+    pub max_games: Option<usize>,
+}
+
+enum Finished {
+    Played(Box<GameRecord>),
+    Skipped,
+}
+
+/// Plays `jobs` on `config.threads` worker threads and reports them in schedule order.
+/// Games in `done` (by id; from an interrupted run) are reported, not played again.
+/// Setting `cancel` stops workers from starting new games; games in progress finish and
+/// are reported.
 ///
 /// # Errors
 /// The first error a reporter returns (the run stops), or a thread pool that cannot start.
 pub fn run<G: Game>(
-    start: &G,
+    config: &RunConfig<'_, G>,
     jobs: &[GameJob],
-    factories: &[AgentFactory<G>],
-    max_plies: u32,
-    threads: usize,
+    mut done: BTreeMap<u64, GameRecord>,
     cancel: &AtomicBool,
+    control: &mut dyn Control,
     reporter: &mut dyn Reporter,
 ) -> io::Result<RunOutcome> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(config.threads.max(1))
         .build()
         .map_err(io::Error::other)?;
     reporter.started(jobs.len())?;
+    let matchups = jobs.iter().map(|j| j.matchup + 1).max().unwrap_or(0);
+    let decided: Vec<AtomicBool> = (0..matchups).map(|_| AtomicBool::new(false)).collect();
     let next_job = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::sync_channel::<Vec<(usize, GameRecord)>>(64);
-    let mut written = 0usize;
+    let started = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::sync_channel::<Vec<(usize, Finished)>>(64);
+    let (mut position, mut played, mut skipped) = (0usize, 0usize, 0usize);
+    let done_ids: std::collections::BTreeSet<u64> = done.keys().copied().collect();
+    let mut pending: BTreeMap<usize, Finished> = jobs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, job)| {
+            done.remove(&job.id)
+                .map(|r| (i, Finished::Played(Box::new(r))))
+        })
+        .collect();
     let result = std::thread::scope(|scope| -> io::Result<()> {
-        let next_job = &next_job;
+        let (next_job, started, decided, done_ids) = (&next_job, &started, &decided, &done_ids);
         scope.spawn(move || {
             pool.broadcast(|_| {
                 let sender = sender.clone();
@@ -269,21 +432,44 @@ pub fn run<G: Game>(
                 let mut batch = Vec::with_capacity(BATCH_GAMES);
                 let mut batch_started = Instant::now();
                 loop {
-                    if cancel.load(Ordering::Relaxed) {
+                    let out_of_time = config.deadline.is_some_and(|d| Instant::now() >= d);
+                    if cancel.load(Ordering::Relaxed) || out_of_time {
                         break;
                     }
-                    let position = next_job.fetch_add(1, Ordering::Relaxed);
-                    let Some(&job) = jobs.get(position) else {
+                    let index = next_job.fetch_add(1, Ordering::Relaxed);
+                    let Some(&job) = jobs.get(index) else {
                         break;
                     };
-                    let mut seats = ByPlayer([
-                        factories[job.agent(Player::P1)](job.agent_seed(Player::P1)),
-                        factories[job.agent(Player::P2)](job.agent_seed(Player::P2)),
-                    ]);
                     if batch.is_empty() {
                         batch_started = Instant::now();
                     }
-                    batch.push((position, play_game(start, job, &mut seats, max_plies)));
+                    let finished = if done_ids.contains(&job.id) {
+                        None
+                    } else if decided[job.matchup].load(Ordering::Relaxed) {
+                        Some(Finished::Skipped)
+                    } else {
+                        if config
+                            .max_games
+                            .is_some_and(|max| started.fetch_add(1, Ordering::Relaxed) >= max)
+                        {
+                            break;
+                        }
+                        let mut seats = ByPlayer([
+                            config.factories[job.agent(Player::P1)](job.agent_seed(Player::P1)),
+                            config.factories[job.agent(Player::P2)](job.agent_seed(Player::P2)),
+                        ]);
+                        let (opening, moves) = config.openings.position(config.start, &job);
+                        Some(Finished::Played(Box::new(play_from(
+                            opening,
+                            moves,
+                            job,
+                            &mut seats,
+                            config.max_plies,
+                        ))))
+                    };
+                    if let Some(finished) = finished {
+                        batch.push((index, finished));
+                    }
                     if batch.len() >= BATCH_GAMES || batch_started.elapsed() >= BATCH_WAIT {
                         let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
                         if sender.send(full).is_err() {
@@ -296,31 +482,82 @@ pub fn run<G: Game>(
                 }
             });
         });
-        // Reorder: write each game once every game scheduled before it is written.
-        let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
-        for (position, record) in receiver.iter().flatten() {
-            pending.insert(position, record);
-            while let Some(record) = pending.remove(&written) {
-                if let Err(error) = reporter.game_finished(&record) {
-                    cancel.store(true, Ordering::Relaxed);
-                    return Err(error);
+        // Reorder: report each game once every game scheduled before it is reported.
+        let mut deliver = |index: usize, finished: Finished| -> io::Result<()> {
+            let job = &jobs[index];
+            match finished {
+                Finished::Played(record) if !decided[job.matchup].load(Ordering::Relaxed) => {
+                    reporter.game_finished(&record)?;
+                    played += 1;
+                    if control.matchup_decided(&record) {
+                        decided[job.matchup].store(true, Ordering::Relaxed);
+                    }
                 }
-                written += 1;
+                // Played after its matchup was decided, or never played: skipped.
+                _ => {
+                    reporter.game_skipped(job)?;
+                    skipped += 1;
+                }
             }
+            Ok(())
+        };
+        let mut flush = |pending: &mut BTreeMap<usize, Finished>| -> io::Result<()> {
+            while let Some(finished) = pending.remove(&position) {
+                deliver(position, finished)?;
+                position += 1;
+            }
+            Ok(())
+        };
+        flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
+        for (index, finished) in receiver.iter().flatten() {
+            pending.insert(index, finished);
+            flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
         }
-        // Cancelled: games after a gap are finished too; keep them, still in order.
-        for record in pending.into_values() {
-            reporter.game_finished(&record)?;
-            written += 1;
+        // Stopped early: games after a gap are finished too; keep them, still in order.
+        for (index, finished) in pending {
+            deliver(index, finished)?;
         }
         Ok(())
     });
     result?;
     let outcome = RunOutcome {
-        played: written,
+        played,
+        skipped,
         total: jobs.len(),
-        cancelled: written < jobs.len(),
+        cancelled: played + skipped < jobs.len(),
     };
     reporter.ended(&outcome)?;
     Ok(outcome)
+}
+
+/// Plays `jobs` from the start position with every game played (no openings, no early
+/// stopping, no limits): for tests, benchmarks and simple callers.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_all<G: Game>(
+    start: &G,
+    jobs: &[GameJob],
+    factories: &[AgentFactory<G>],
+    threads: usize,
+    cancel: &AtomicBool,
+    reporter: &mut dyn Reporter,
+) -> io::Result<RunOutcome> {
+    let config = RunConfig {
+        start,
+        openings: &Openings::Start,
+        factories,
+        max_plies: 1000,
+        threads,
+        deadline: None,
+        max_games: None,
+    };
+    run(
+        &config,
+        jobs,
+        BTreeMap::new(),
+        cancel,
+        &mut NoControl,
+        reporter,
+    )
 }

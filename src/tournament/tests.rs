@@ -2,6 +2,7 @@ use super::*;
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::replay;
 use crate::registry::AgentSpec;
+use std::time::Instant;
 
 fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
     specs
@@ -53,7 +54,9 @@ fn schedule_derives_seeds_and_alternates_colours() {
     );
     assert_eq!(jobs[5].matchup, 1);
     assert_eq!(jobs[5].game_index, 1);
-    assert_eq!(jobs[5].seed, seeds::derive(7, &[1, 1]));
+    // Games 0-1 and 2-3 of a matchup are colour-swapped pairs sharing a seed.
+    assert_eq!(jobs[5].seed, seeds::derive(7, &[1, 0]));
+    assert_eq!(jobs[6].seed, seeds::derive(7, &[1, 1]));
     let p1_agents: Vec<usize> = jobs[..4].iter().map(|j| j.agent(Player::P1)).collect();
     assert_eq!(p1_agents, vec![0, 1, 0, 1]);
     assert_eq!(jobs[1].agent(Player::P2), 0);
@@ -63,7 +66,11 @@ fn schedule_derives_seeds_and_alternates_colours() {
     );
     let listed = schedule(7, &[[0, 1]], 4, Colours::AsListed);
     assert!(listed.iter().all(|j| j.agent(Player::P1) == 0));
-    assert_eq!(listed[3].seed, jobs[3].seed);
+    assert_eq!(
+        listed[3].seed,
+        seeds::derive(7, &[0, 3]),
+        "no pairs without swapping"
+    );
 }
 
 #[test]
@@ -77,15 +84,16 @@ fn results_are_identical_on_one_and_many_threads() {
     let jobs = schedule(3, &[[0, 1], [1, 2], [0, 2]], 6, Colours::Alternate);
     let cancel = AtomicBool::new(false);
     let mut one = Collect::default();
-    run(&start, &jobs, &agents, 1000, 1, &cancel, &mut one).expect("run");
+    run_all(&start, &jobs, &agents, 1, &cancel, &mut one).expect("run");
     let mut four = Collect::default();
-    run(&start, &jobs, &agents, 1000, 4, &cancel, &mut four).expect("run");
+    run_all(&start, &jobs, &agents, 4, &cancel, &mut four).expect("run");
     assert_eq!(one.records.len(), 18);
     assert_eq!(without_timing(&one.records), without_timing(&four.records));
     assert_eq!(
         one.ended,
         Some(RunOutcome {
             played: 18,
+            skipped: 0,
             total: 18,
             cancelled: false
         })
@@ -102,11 +110,10 @@ fn recorded_games_replay_to_their_result() {
     let agents = factories(&["random", "greedy(heuristic=offense)"]);
     let jobs = schedule(1, &[[0, 1]], 10, Colours::Alternate);
     let mut collect = Collect::default();
-    run(
+    run_all(
         &start,
         &jobs,
         &agents,
-        1000,
         2,
         &AtomicBool::new(false),
         &mut collect,
@@ -137,7 +144,7 @@ fn ply_cap_ends_a_game_as_a_draw() {
     let mut seats = ByPlayer([agents[0](1), agents[0](2)]);
     let record = play_game(&start, jobs[0], &mut seats, 5);
     assert_eq!(
-        (record.winner, record.reason, record.plies),
+        (record.winner, record.reason.as_ref(), record.plies),
         (None, PLY_CAP_REASON, 5)
     );
 }
@@ -180,9 +187,199 @@ fn cancelling_keeps_finished_games_in_order() {
     let jobs = schedule(1, &[[0, 0]], 50_000, Colours::Alternate);
     let cancel = AtomicBool::new(false);
     let mut reporter = StopAfter(5, &cancel, Vec::new());
-    let outcome = run(&start, &jobs, &agents, 1000, 2, &cancel, &mut reporter).expect("run");
+    let outcome = run_all(&start, &jobs, &agents, 2, &cancel, &mut reporter).expect("run");
     assert!(outcome.cancelled);
     assert!((5..50_000).contains(&outcome.played), "{outcome:?}");
     assert_eq!(reporter.2.len(), outcome.played);
     assert!(reporter.2.windows(2).all(|w| w[0] < w[1]), "ids in order");
+}
+
+fn config<'a>(
+    start: &'a Breakthrough,
+    openings: &'a Openings<Breakthrough>,
+    agents: &'a [AgentFactory<Breakthrough>],
+    threads: usize,
+) -> RunConfig<'a, Breakthrough> {
+    RunConfig {
+        start,
+        openings,
+        factories: agents,
+        max_plies: 1000,
+        threads,
+        deadline: None,
+        max_games: None,
+    }
+}
+
+#[test]
+fn colour_swapped_pairs_share_seed_and_opening() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=offensive1)"]);
+    let jobs = schedule(9, &[[0, 1]], 6, Colours::Alternate);
+    assert_eq!(jobs[0].seed, jobs[1].seed);
+    assert_ne!(jobs[1].seed, jobs[2].seed);
+    assert_eq!((jobs[2].pair, jobs[3].pair), (1, 1));
+    let openings = Openings::RandomPlies(4);
+    let mut collect = Collect::default();
+    run(
+        &config(&start, &openings, &agents, 2),
+        &jobs,
+        BTreeMap::new(),
+        &AtomicBool::new(false),
+        &mut NoControl,
+        &mut collect,
+    )
+    .expect("run");
+    let records = &collect.records;
+    assert_eq!(records.len(), 6);
+    for pair in records.chunks(2) {
+        assert_eq!(
+            pair[0].opening, pair[1].opening,
+            "a pair shares its opening"
+        );
+        assert_eq!(pair[0].opening.split(MOVE_SEPARATOR).count(), 4);
+        // The opening and the moves replay together to the recorded result.
+        for record in pair {
+            let all = format!("{};{}", record.opening, record.move_text);
+            let (_, outcome) = replay(&start, all.split(MOVE_SEPARATOR)).expect("legal");
+            assert_eq!(outcome.map(|o| o.winner), Some(record.winner));
+        }
+    }
+    assert_ne!(records[0].opening, records[2].opening);
+}
+
+#[test]
+fn sweep_matchups_with_one_seed_key_play_the_same_seeds() {
+    let plans = [
+        MatchupPlan {
+            agents: [0, 2],
+            seed_key: 7,
+            games: 4,
+        },
+        MatchupPlan {
+            agents: [1, 2],
+            seed_key: 7,
+            games: 4,
+        },
+        MatchupPlan {
+            agents: [0, 1],
+            seed_key: 8,
+            games: 3,
+        },
+    ];
+    let jobs = schedule_plans(5, &plans, Colours::Alternate);
+    assert_eq!(jobs.len(), 11);
+    assert_eq!(
+        jobs.iter().map(|j| j.id).collect::<Vec<_>>(),
+        (0..11).collect::<Vec<_>>()
+    );
+    let seeds = |m: usize| {
+        jobs.iter()
+            .filter(|j| j.matchup == m)
+            .map(|j| j.seed)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(seeds(0), seeds(1));
+    assert_ne!(seeds(0)[..3], seeds(2)[..]);
+}
+
+/// Stops matchup 0 after its third game.
+struct StopThird;
+
+impl Control for StopThird {
+    fn matchup_decided(&mut self, record: &GameRecord) -> bool {
+        record.job.matchup == 0 && record.job.game_index == 2
+    }
+}
+
+#[test]
+fn a_decided_matchup_skips_its_remaining_games_identically_on_any_thread_count() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=offensive2)"]);
+    let jobs = schedule(3, &[[0, 1], [1, 0]], 40, Colours::Alternate);
+    let mut results = Vec::new();
+    for threads in [1, 3] {
+        let mut collect = Collect::default();
+        let outcome = run(
+            &config(&start, &Openings::Start, &agents, threads),
+            &jobs,
+            BTreeMap::new(),
+            &AtomicBool::new(false),
+            &mut StopThird,
+            &mut collect,
+        )
+        .expect("run");
+        assert_eq!(
+            (outcome.played, outcome.skipped, outcome.cancelled),
+            (43, 37, false)
+        );
+        results.push(without_timing(&collect.records));
+    }
+    assert_eq!(results[0], results[1]);
+    let first: Vec<u64> = results[0]
+        .iter()
+        .filter(|r| r.job.matchup == 0)
+        .map(|r| r.job.game_index)
+        .collect();
+    assert_eq!(first, vec![0, 1, 2]);
+}
+
+#[test]
+fn finished_games_are_reported_not_replayed_and_limits_stop_the_run() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=defensive1)"]);
+    let jobs = schedule(4, &[[0, 1]], 30, Colours::Alternate);
+    let cancel = AtomicBool::new(false);
+    let mut full = Collect::default();
+    run_all(&start, &jobs, &agents, 2, &cancel, &mut full).expect("run");
+    // Stop after 10 new games.
+    let mut limited_config = config(&start, &Openings::Start, &agents, 2);
+    limited_config.max_games = Some(10);
+    let mut first = Collect::default();
+    let outcome = run(
+        &limited_config,
+        &jobs,
+        BTreeMap::new(),
+        &cancel,
+        &mut NoControl,
+        &mut first,
+    )
+    .expect("run");
+    assert!(outcome.cancelled);
+    assert_eq!(outcome.played, 10);
+    // Resume: the 10 are handed in, the rest played; the whole equals the full run.
+    let done: BTreeMap<u64, GameRecord> = first
+        .records
+        .iter()
+        .map(|r| (r.job.id, r.clone()))
+        .collect();
+    let mut resumed = Collect::default();
+    let outcome = run(
+        &config(&start, &Openings::Start, &agents, 2),
+        &jobs,
+        done,
+        &cancel,
+        &mut NoControl,
+        &mut resumed,
+    )
+    .expect("run");
+    assert_eq!((outcome.played, outcome.cancelled), (30, false));
+    assert_eq!(
+        without_timing(&resumed.records),
+        without_timing(&full.records)
+    );
+    // A deadline in the past starts nothing.
+    let mut late = config(&start, &Openings::Start, &agents, 2);
+    late.deadline = Some(Instant::now());
+    let mut none = Collect::default();
+    let outcome = run(
+        &late,
+        &jobs,
+        BTreeMap::new(),
+        &cancel,
+        &mut NoControl,
+        &mut none,
+    )
+    .expect("run");
+    assert_eq!((outcome.played, outcome.cancelled), (0, true));
 }

@@ -1,0 +1,219 @@
+//! A matchup's results from its first-listed agent's side: wins, draws, losses, and the
+//! colour-swapped pairs (two consecutive games with the same seed and swapped colours)
+//! scored pentanomially. Shared by the summary and the sequential test.
+
+use crate::core::Player;
+use crate::stats::elo::{Sprt, SprtDecision};
+use crate::tournament::GameRecord;
+
+/// Results of one matchup, from the first-listed agent's side.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Games won by the first agent.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost by the first agent.
+    pub losses: u64,
+    /// Completed pairs by the first agent's pair score 0, 1/4, 1/2, 3/4, 1.
+    pub pairs: [u64; 5],
+    /// The first game of a pair waiting for its partner: (seed, first agent's score x2).
+    open_pair: Option<(u64, u8, bool)>,
+}
+
+impl Tally {
+    /// Adds a game of this matchup; returns whether it completed a colour-swapped pair.
+    pub fn add(&mut self, record: &GameRecord) -> bool {
+        // The first listed agent's seat and its score in half points.
+        let seat = if record.job.first_is_p1 {
+            Player::P1
+        } else {
+            Player::P2
+        };
+        let halves = match record.winner {
+            None => {
+                self.draws += 1;
+                1
+            }
+            Some(winner) if winner == seat => {
+                self.wins += 1;
+                2
+            }
+            Some(_) => {
+                self.losses += 1;
+                0
+            }
+        };
+        match self.open_pair.take() {
+            Some((seed, first, first_is_p1))
+                if seed == record.job.seed && first_is_p1 != record.job.first_is_p1 =>
+            {
+                self.pairs[usize::from(first + halves)] += 1;
+                true
+            }
+            _ => {
+                self.open_pair = Some((record.job.seed, halves, record.job.first_is_p1));
+                false
+            }
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Completed pairs.
+    pub fn pair_count(&self) -> u64 {
+        self.pairs.iter().sum()
+    }
+
+    /// The log-likelihood ratio of `sprt`: pentanomial when the games come in pairs,
+    /// trinomial otherwise.
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        if self.pair_count() > 0 {
+            sprt.llr_pentanomial(&self.pairs)
+        } else {
+            sprt.llr_trinomial(self.wins, self.draws, self.losses)
+        }
+    }
+
+    /// The same results from the second agent's side.
+    pub fn mirrored(&self) -> Tally {
+        let mut pairs = self.pairs;
+        pairs.reverse();
+        Tally {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+            pairs,
+            open_pair: None,
+        }
+    }
+}
+
+/// Stops a matchup when its SPRT reaches a verdict: checked after each completed pair
+/// (or after each game when colours do not alternate).
+pub struct SprtMonitor {
+    sprt: Sprt,
+    sequential: Vec<bool>,
+    tallies: Vec<Tally>,
+}
+
+impl SprtMonitor {
+    /// A monitor of `sprt` for the matchups flagged in `sequential`.
+    pub fn new(sprt: Sprt, sequential: Vec<bool>) -> SprtMonitor {
+        let tallies = vec![Tally::default(); sequential.len()];
+        SprtMonitor {
+            sprt,
+            sequential,
+            tallies,
+        }
+    }
+}
+
+impl crate::tournament::Control for SprtMonitor {
+    fn matchup_decided(&mut self, record: &GameRecord) -> bool {
+        let matchup = record.job.matchup;
+        if !self.sequential.get(matchup).copied().unwrap_or(false) {
+            return false;
+        }
+        let tally = &mut self.tallies[matchup];
+        let completed_pair = tally.add(record);
+        let paired = !record.job.first_is_p1
+            || tally.pair_count() > 0
+            || record.job.pair != record.job.game_index;
+        if paired && !completed_pair {
+            return false;
+        }
+        self.sprt.decide(tally.llr(&self.sprt)) != SprtDecision::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::{Control, GameJob};
+    use std::borrow::Cow;
+
+    fn record(
+        game_index: u64,
+        first_is_p1: bool,
+        winner: Option<Player>,
+        alternate: bool,
+    ) -> GameRecord {
+        let pair = if alternate {
+            game_index / 2
+        } else {
+            game_index
+        };
+        GameRecord {
+            job: GameJob {
+                id: game_index,
+                matchup: 0,
+                game_index,
+                pair,
+                seed: 1000 + pair,
+                agents: [0, 1],
+                first_is_p1,
+            },
+            winner,
+            reason: Cow::Borrowed("test"),
+            opening: String::new(),
+            plies: 1,
+            sides: Default::default(),
+            moves: Vec::new(),
+            move_text: String::new(),
+        }
+    }
+
+    #[test]
+    fn pairs_are_scored_pentanomially_from_the_first_agent() {
+        let mut tally = Tally::default();
+        // Pair 0: first agent wins as P1, draws as P2: pair score 3/4.
+        assert!(!tally.add(&record(0, true, Some(Player::P1), true)));
+        assert!(tally.add(&record(1, false, None, true)));
+        // Pair 1: loses as P1 (P2 wins), wins as P2 (P2 wins): 1/2.
+        tally.add(&record(2, true, Some(Player::P2), true));
+        tally.add(&record(3, false, Some(Player::P2), true));
+        assert_eq!(tally.pairs, [0, 0, 1, 1, 0]);
+        assert_eq!((tally.wins, tally.draws, tally.losses), (2, 1, 1));
+        let mirror = tally.mirrored();
+        assert_eq!(mirror.pairs, [0, 1, 1, 0, 0]);
+        assert_eq!((mirror.wins, mirror.losses), (1, 2));
+    }
+
+    #[test]
+    fn sprt_stops_a_one_sided_matchup_and_not_a_balanced_one() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 100.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let mut monitor = SprtMonitor::new(sprt, vec![true]);
+        let mut stopped_at = None;
+        for game in 0..400u64 {
+            let first_is_p1 = game % 2 == 0;
+            // The first agent wins 3 games in 4.
+            let first_wins = game % 4 != 3;
+            let seat = if first_is_p1 { Player::P1 } else { Player::P2 };
+            let winner = if first_wins { seat } else { seat.opponent() };
+            if monitor.matchup_decided(&record(game, first_is_p1, Some(winner), true)) {
+                stopped_at = Some(game);
+                break;
+            }
+        }
+        let stopped_at = stopped_at.expect("decided");
+        assert!(stopped_at % 2 == 1, "decisions fall on completed pairs");
+        assert!(monitor.tallies[0].llr(&sprt) >= sprt.bounds().1);
+        // Not sequential: never stopped.
+        let mut monitor = SprtMonitor::new(sprt, vec![false]);
+        assert!((0..100).all(|g| !monitor.matchup_decided(&record(
+            g,
+            true,
+            Some(Player::P1),
+            false
+        ))));
+    }
+}
