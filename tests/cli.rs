@@ -66,6 +66,19 @@ fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
+/// Asserts two CSV files are equal apart from timing columns, naming the first
+/// differing row (not dumping whole files).
+fn assert_same_csv(a: &Path, b: &Path, what: &str) {
+    let (left, right) = (without_timing(a), without_timing(b));
+    if let Some(i) = (0..left.len().max(right.len())).find(|&i| left.get(i) != right.get(i)) {
+        panic!(
+            "{what}: row {i} differs: {:?} vs {:?}",
+            left.get(i),
+            right.get(i)
+        );
+    }
+}
+
 /// The CSV without its timing columns.
 fn without_timing(path: &Path) -> Vec<Vec<String>> {
     let (header, rows) = read_csv(path);
@@ -105,11 +118,7 @@ fn run_writes_every_file_and_threads_do_not_change_results() {
         "summary.csv",
         "nodes_by_depth.csv",
     ] {
-        assert_eq!(
-            without_timing(&one.join(file)),
-            without_timing(&four.join(file)),
-            "{file} differs between 1 and 4 threads"
-        );
+        assert_same_csv(&one.join(file), &four.join(file), file);
     }
     let (header, games) = read_csv(&one.join("games.csv"));
     assert_eq!(games.len(), 4 * 6, "4 matchups x 6 games");
@@ -179,7 +188,7 @@ fn run_writes_every_file_and_threads_do_not_change_results() {
         "{text}"
     );
     assert!(
-        text.contains("95% interval") && text.contains("complete"),
+        text.contains("win rate (95%)") && text.contains("Elo (95%)") && text.contains("complete"),
         "{text}"
     );
 
@@ -788,4 +797,166 @@ fn search_experiments_take_positions_from_recorded_games() {
     assert_input_error(&output, &["nowhere.csv: cannot read"]);
     let output = run(&["run", search.to_str().expect("utf8"), "--games", "3"]);
     assert_input_error(&output, &["--games does not apply to a search experiment"]);
+}
+
+const TUNING: &str = r#"
+game = "breakthrough"
+games = 8
+seed = 11
+openings = { random_plies = 2 }
+gauntlet = { agent = "greedy(heuristic=offensive2)", opponents = ["random", "greedy(heuristic=defense)"] }
+
+[[sweep]]
+name = "off2"
+agent = "greedy(heuristic=offensive2,almost_win=[100,10000])"
+opponents = ["greedy(heuristic=defensive1)", "random"]
+"#;
+
+#[test]
+fn a_stopped_run_resumes_to_the_same_files_as_an_uninterrupted_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(dir.path(), "tune.toml", TUNING);
+    let whole = dir.path().join("whole");
+    let parts = dir.path().join("parts");
+    let path = experiment.to_str().expect("utf8");
+    let output = run(&[
+        "run",
+        path,
+        "--out",
+        whole.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Stop after 13 games, then resume twice (the second time with a game limit again).
+    let output = run(&[
+        "run",
+        path,
+        "--out",
+        parts.to_str().expect("utf8"),
+        "--quiet",
+        "--max-games",
+        "13",
+        "--threads",
+        "1",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("--resume"), "{}", stderr(&output));
+    let meta = |folder: &Path| -> serde_json::Value {
+        serde_json::from_str(&fs::read_to_string(folder.join("meta.json")).expect("meta"))
+            .expect("json")
+    };
+    assert_eq!(meta(&parts)["status"], "interrupted");
+    assert_eq!(meta(&parts)["games_played"], 13);
+    assert!(parts.join("journal.jsonl").is_file());
+    let parts_text = parts.to_str().expect("utf8");
+    let output = run(&[
+        "run",
+        "--resume",
+        parts_text,
+        "--quiet",
+        "--max-games",
+        "10",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(meta(&parts)["games_played"], 23);
+    let output = run(&["run", "--resume", parts_text, "--quiet", "--threads", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(meta(&parts)["status"], "complete");
+    assert_eq!(meta(&parts)["resumed"], 2);
+    assert!(
+        !parts.join("journal.jsonl").exists(),
+        "the journal goes once complete"
+    );
+    for file in [
+        "games.csv",
+        "moves.csv",
+        "summary.csv",
+        "nodes_by_depth.csv",
+    ] {
+        assert_same_csv(&whole.join(file), &parts.join(file), file);
+    }
+    let (header, games) = read_csv(&whole.join("games.csv"));
+    assert_eq!(games.len(), 2 * 8 + 4 * 8);
+    let opening = header
+        .iter()
+        .position(|h| h == "opening")
+        .expect("opening column");
+    assert_eq!(
+        games[0][opening], games[1][opening],
+        "a colour-swapped pair shares its opening"
+    );
+    assert_eq!(games[0][opening].split(';').count(), 2);
+    // The sweep's chart and the ratings are in the report and in show.
+    assert!(whole.join("sweep_1.svg").is_file() && whole.join("sweep_1.png").is_file());
+    let report = fs::read_to_string(whole.join("report.md")).expect("report");
+    assert!(
+        report.contains("## Sweep of almost_win") && report.contains("## Ratings"),
+        "{report}"
+    );
+    assert!(report.contains("| 100 | "), "{report}");
+    let shown = stdout(&run(&["show", whole.to_str().expect("utf8")]));
+    assert!(
+        shown.contains("ratings (Bradley-Terry") && shown.contains("off2[almost_win=10000]"),
+        "{shown}"
+    );
+    let (summary_header, summary) = read_csv(&whole.join("summary.csv"));
+    let pairs = summary_header
+        .iter()
+        .position(|h| h == "pairs")
+        .expect("pairs");
+    let total_pairs: u64 = summary[0][pairs]
+        .split(';')
+        .map(|c| c.parse::<u64>().expect("count"))
+        .sum();
+    assert_eq!(total_pairs, 4, "8 games, 4 colour-swapped pairs");
+
+    assert_input_error(
+        &run(&["run", "--resume", parts_text]),
+        &["already complete"],
+    );
+    assert_input_error(
+        &run(&["run", path, "--resume", parts_text]),
+        &["give no experiment file"],
+    );
+    assert_input_error(&run(&["run", path, "--max-games", "0"]), &["--max-games 0"]);
+}
+
+#[test]
+fn sprt_stops_a_lopsided_matchup_early() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "sprt.toml",
+        "game = \"breakthrough\"\nseed = 3\nsprt = { elo0 = 0, elo1 = 100, alpha = 0.05, beta = 0.05, max_games = 400 }\nmatchups = [[\"random\", \"greedy(heuristic=offensive2)\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, games) = read_csv(&out.join("games.csv"));
+    assert!(
+        games.len() < 400 && games.len() % 2 == 0,
+        "stopped early after a whole pair: {}",
+        games.len()
+    );
+    let (header, summary) = read_csv(&out.join("summary.csv"));
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    assert_eq!(
+        summary[0][col("sprt")],
+        "H0",
+        "random is not 100 Elo stronger"
+    );
+    assert_eq!(summary[1][col("sprt")], "H1");
+    let llr: f64 = summary[0][col("llr")].parse().expect("llr");
+    assert!(llr <= -2.94, "{llr}");
+    let report = fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains("SPRT (LLR)") && report.contains("H0 ("),
+        "{report}"
+    );
 }

@@ -96,6 +96,12 @@ pub fn show(folder: &Path) -> Result<()> {
     }
     let rows = read_summary(&summary).map_err(|e| anyhow!(e))?;
     print!("{}", format_summary(&rows));
+    if let Ok(data) = RunData::load_with(&folder, false)
+        && let Some(ratings) = crate::report::document::ratings_table(&data)
+    {
+        println!("ratings (Bradley-Terry, Elo scale, all games):");
+        print!("{}", ratings.aligned());
+    }
     Ok(())
 }
 

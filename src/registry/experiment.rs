@@ -620,4 +620,56 @@ mod tests {
             "{message}"
         );
     }
+
+    #[test]
+    fn gauntlets_sweeps_openings_and_sprt() {
+        let e = parse(
+            "game = \"breakthrough\"\ngames = 10\ngauntlet = { agent = \"random\", opponents = [\"greedy(heuristic=offense)\", \"greedy(heuristic=defense)\"] }\nopenings = { random_plies = 3 }\nsprt = { elo0 = 0, elo1 = 40, max_games = 500 }\n\n[[sweep]]\nname = \"ab\"\nagent = \"alphabeta(heuristic=offensive2,depth=[1,2],almost_win=[10,20,30])\"\nopponents = [\"random\"]\n\n[[sweep]]\nagent = \"greedy(heuristic=offensive2,almost_win=[5,6])\"\nopponents = [\"random\", \"greedy(heuristic=defense)\"]\n",
+        )
+        .expect("valid");
+        // Gauntlet: 2 matchups; sweep 1: 2 x 3 variants x 1 opponent; sweep 2: 2 x 2.
+        assert_eq!(e.matchups.len(), 2 + 6 + 4);
+        assert!(e.matchups[..2].iter().all(|m| m.sequential));
+        assert!(e.matchups[2..].iter().all(|m| !m.sequential));
+        assert_eq!(
+            e.agents[e.matchups[2].agents[0]].name,
+            "ab[depth=1,almost_win=10]"
+        );
+        assert_eq!(e.agents[e.matchups[7].agents[0]].depth, 2);
+        // Variants against the same opponent share a seed key; other opponents do not.
+        let keys: Vec<u64> = e.matchups[8..].iter().map(|m| m.seed_key).collect();
+        assert_eq!(keys[0], keys[2]);
+        assert_ne!(keys[0], keys[1]);
+        assert_eq!(e.openings, OpeningSpec::RandomPlies(3));
+        let (sprt, max_games) = e.sprt.expect("sprt");
+        assert_eq!((sprt.elo1, sprt.alpha, max_games), (40.0, 0.05, 500));
+        assert_eq!((e.games_of(0), e.games_of(5)), (500, 10));
+        // Only the one-key sweep is charted.
+        assert_eq!(e.sweeps.len(), 1);
+        assert_eq!(e.sweeps[0].key, "almost_win");
+        assert_eq!(e.sweeps[0].values, vec!["5", "6"]);
+        assert_eq!(
+            e.sweeps[0].variants[0],
+            "greedy(heuristic=offensive2,almost_win=5)"
+        );
+    }
+
+    #[test]
+    fn bad_shapes_are_explained() {
+        let err = |t: &str| parse(&format!("game = \"breakthrough\"\n{t}")).expect_err(t);
+        assert!(
+            err("sprt = { elo0 = 5, elo1 = 0 }\nmatchups = [[\"random\", \"random\"]]\n")
+                .contains("line 2: sprt: elo0 (5) must be below elo1 (0)")
+        );
+        assert!(err("openings = { random_plies = 2, file = \"x\" }\nmatchups = [[\"random\", \"random\"]]\n").contains("not both"));
+        assert!(
+            err("[[sweep]]\nagent = \"greedy(heuristic=offense)\"\nopponents = [\"random\"]\n")
+                .contains("as a non-empty list")
+        );
+        assert!(err("[[sweep]]\nagent = \"greedy(heuristic=offense,capture_weight=[1,2])\"\nopponents = []\n").contains("at least one opponent"));
+        assert!(
+            err("gauntlet = { agent = \"random\", opponents = [] }\n")
+                .contains("at least one opponent")
+        );
+    }
 }

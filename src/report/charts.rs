@@ -497,3 +497,96 @@ impl Chart for LogLines {
         Ok(())
     }
 }
+
+/// A win rate with its interval's ends, or `None` where the variant did not play.
+pub type SweepPoint = Option<(f64, f64, f64)>;
+
+/// Win rate (with its interval) against a swept parameter's values, one line per opponent,
+/// the legend beside the plot.
+pub struct SweepChart {
+    /// Title.
+    pub title: String,
+    /// The parameter (x axis description).
+    pub key: String,
+    /// The parameter's values, in order (x axis labels).
+    pub values: Vec<String>,
+    /// Per opponent: its name and, per value, (rate, low, high) if played.
+    pub lines: Vec<(String, Vec<SweepPoint>)>,
+}
+
+impl Chart for SweepChart {
+    fn size(&self) -> (u32, u32) {
+        (style::WIDTH + 60, 520)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let legend_width = text_width(self.lines.iter().map(|(name, _)| name.len() + 4));
+        let (plot, legend) = root.split_horizontally(self.size().0 - legend_width);
+        let n = self.values.len() as i32;
+        let values = &self.values;
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(&self.title, font(style::TITLE))
+            .margin(15)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..1f64)
+            .map_err(fail)?;
+        chart
+            .configure_mesh()
+            .x_labels(n as usize)
+            .x_desc(format!("{} (swept parameter)", self.key))
+            .y_desc("games won (%), bar: 95% Wilson interval")
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => values.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
+            .label_style(font(style::LABEL))
+            .axis_desc_style(font(style::LABEL))
+            .draw()
+            .map_err(fail)?;
+        for (index, (_, points)) in self.lines.iter().enumerate() {
+            let colour = style::colour(index);
+            let present: Vec<(SegmentValue<i32>, f64)> = points
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| p.map(|(rate, _, _)| (SegmentValue::CenterOf(i as i32), rate)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(present.clone(), colour.stroke_width(2)))
+                .map_err(fail)?;
+            for (i, point) in points.iter().enumerate() {
+                let Some((rate, low, high)) = *point else {
+                    continue;
+                };
+                let x = SegmentValue::CenterOf(i as i32);
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x.clone(), low), (x.clone(), high)],
+                        colour.stroke_width(1),
+                    )))
+                    .map_err(fail)?;
+                chart
+                    .draw_series(std::iter::once(Circle::new((x, rate), 4, colour.filled())))
+                    .map_err(fail)?;
+            }
+        }
+        for (row, (name, _)) in self.lines.iter().enumerate() {
+            let y = 60 + 24 * row as i32;
+            legend
+                .draw(&PathElement::new(
+                    vec![(5, y), (30, y)],
+                    style::colour(row).stroke_width(3),
+                ))
+                .map_err(fail)?;
+            legend
+                .draw(&Text::new(
+                    format!("vs {name}"),
+                    (38, y - 7),
+                    font(style::SMALL),
+                ))
+                .map_err(fail)?;
+        }
+        Ok(())
+    }
+}

@@ -1,60 +1,14 @@
 //! report.md and index.html of a results folder, with its charts: made from the files
 //! alone, so `arbiter report` can remake them after a style change without replaying.
 
-use super::charts::{self, BoxChart, Interval, IntervalChart, WinMatrix};
+use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
 use super::load::{RunData, five_numbers, win_matrix};
+use super::summary_table;
+use super::table::{Table, escape};
+use crate::stats::ratings::{Results, bradley_terry};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-
-/// A table rendered both as Markdown and as HTML.
-#[derive(Clone, Debug, Default)]
-pub struct Table {
-    /// Column headers.
-    pub headers: Vec<String>,
-    /// Rows of cells.
-    pub rows: Vec<Vec<String>>,
-}
-
-impl Table {
-    /// The table in GitHub Markdown.
-    pub fn markdown(&self) -> String {
-        let mut out = String::new();
-        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
-        out.push_str(&line(&self.headers));
-        out.push_str(&line(&vec!["---".to_string(); self.headers.len()]));
-        for row in &self.rows {
-            out.push_str(&line(row));
-        }
-        out
-    }
-
-    /// The table as an HTML `<table>`.
-    pub fn html(&self) -> String {
-        let mut out = String::from("<table>\n<tr>");
-        for header in &self.headers {
-            let _ = write!(out, "<th>{}</th>", escape(header));
-        }
-        out.push_str("</tr>\n");
-        for row in &self.rows {
-            out.push_str("<tr>");
-            for cell in row {
-                let _ = write!(out, "<td>{}</td>", escape(cell));
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</table>\n");
-        out
-    }
-}
-
-/// Text made safe for HTML.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// A section of the report: a title, paragraphs, tables and charts (file stems).
 #[derive(Clone, Debug, Default)]
@@ -67,51 +21,6 @@ pub struct Section {
     pub tables: Vec<Table>,
     /// Chart stems (`<stem>.svg` and `.png` in the folder) with a caption.
     pub charts: Vec<(String, String)>,
-}
-
-/// The per-matchup results table, in the style of the reports.
-pub fn matchup_table(data: &RunData) -> Table {
-    let headers = [
-        "matchup",
-        "agent",
-        "wins",
-        "losses",
-        "draws",
-        "win rate (95% interval)",
-        "wins as P1",
-        "nodes/move",
-        "ms/move",
-        "captures/game",
-        "plies/game",
-    ];
-    let rows = data
-        .summary
-        .iter()
-        .map(|r| {
-            vec![
-                r.matchup.to_string(),
-                r.agent.clone(),
-                r.wins.to_string(),
-                r.losses.to_string(),
-                r.draws.to_string(),
-                format!(
-                    "{:.1}% ({:.1}-{:.1}%)",
-                    100.0 * r.win_rate,
-                    100.0 * r.win_rate_low95,
-                    100.0 * r.win_rate_high95
-                ),
-                format!("{}/{}", r.wins_as_p1, r.games_as_p1),
-                format!("{:.1}", r.avg_expanded_per_move),
-                format!("{:.3}", r.avg_ms_per_move),
-                format!("{:.2}", r.avg_captures),
-                format!("{:.1}", r.avg_plies),
-            ]
-        })
-        .collect();
-    Table {
-        headers: headers.iter().map(|h| h.to_string()).collect(),
-        rows,
-    }
 }
 
 /// Draws per matchup arranged as a grid: first-listed agent (row) by second-listed agent
@@ -157,6 +66,49 @@ pub fn draw_grid(data: &RunData) -> Option<Table> {
         })
         .collect();
     Some(Table { headers, rows })
+}
+
+/// Bradley-Terry ratings of every agent from all games (Elo scale, average 0), best
+/// first; `None` with fewer than three agents (the matchup table says it all then).
+pub fn ratings_table(data: &RunData) -> Option<Table> {
+    let agents = data.agents();
+    if agents.len() < 3 {
+        return None;
+    }
+    let index = |name: &str| agents.iter().position(|a| a == name);
+    let mut results = Results::new(agents.len());
+    for game in &data.games {
+        if let (Some(p1), Some(p2)) = (index(&game.p1_agent), index(&game.p2_agent)) {
+            let score = match game.winner.as_str() {
+                "P1" => 1.0,
+                "P2" => 0.0,
+                _ => 0.5,
+            };
+            results.add(p1, p2, score);
+        }
+    }
+    let ratings = bradley_terry(&results);
+    let mut order: Vec<usize> = (0..agents.len()).collect();
+    order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
+    Some(Table {
+        headers: ["rank", "agent", "Elo", "95% +-", "games"]
+            .iter()
+            .map(|h| h.to_string())
+            .collect(),
+        rows: order
+            .iter()
+            .enumerate()
+            .map(|(rank, &i)| {
+                vec![
+                    (rank + 1).to_string(),
+                    agents[i].clone(),
+                    format!("{:+.0}", ratings[i].elo),
+                    format!("{:.0}", ratings[i].margin),
+                    ratings[i].games.to_string(),
+                ]
+            })
+            .collect(),
+    })
 }
 
 /// Draws the run's charts into its folder; returns the sections that show them.
@@ -305,6 +257,79 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
     Ok(sections)
 }
 
+/// One chart per parameter sweep (from meta.json): each opponent's line of the variants'
+/// win rates against the swept value, with a table of the same numbers.
+///
+/// # Errors
+/// A chart that cannot be drawn or written.
+pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
+    let Some(meta) = &data.meta else {
+        return Ok(Vec::new());
+    };
+    let mut sections = Vec::new();
+    for (number, sweep) in meta.sweeps.iter().enumerate() {
+        let find = |variant: &str, opponent: &str| {
+            data.summary
+                .iter()
+                .find(|r| r.agent == variant && r.opponent == opponent && r.games > 0)
+        };
+        let lines: Vec<(String, Vec<charts::SweepPoint>)> = sweep
+            .opponents
+            .iter()
+            .map(|opponent| {
+                let points = sweep
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        find(v, opponent).map(|r| (r.win_rate, r.win_rate_low95, r.win_rate_high95))
+                    })
+                    .collect();
+                (opponent.clone(), points)
+            })
+            .collect();
+        let stem = format!("sweep_{}", number + 1);
+        charts::save(
+            &SweepChart {
+                title: format!("Win rate against {}", sweep.key),
+                key: sweep.key.clone(),
+                values: sweep.values.clone(),
+                lines,
+            },
+            &data.folder,
+            &stem,
+        )?;
+        let mut headers = vec![sweep.key.clone()];
+        headers.extend(sweep.opponents.iter().map(|o| format!("vs {o}")));
+        let rows = sweep
+            .values
+            .iter()
+            .zip(&sweep.variants)
+            .map(|(value, variant)| {
+                let mut row = vec![value.clone()];
+                row.extend(sweep.opponents.iter().map(|o| {
+                    find(variant, o).map_or("-".to_string(), |r| {
+                        format!(
+                            "{:.1}% ({:.1}-{:.1}), Elo {}",
+                            100.0 * r.win_rate,
+                            100.0 * r.win_rate_low95,
+                            100.0 * r.win_rate_high95,
+                            super::elo_text(r.elo, r.elo_low95, r.elo_high95)
+                        )
+                    })
+                }));
+                row
+            })
+            .collect();
+        sections.push(Section {
+            title: format!("Sweep of {}", sweep.key),
+            text: vec!["Every variant met each opponent with the same seeds and openings (a paired comparison): win rate with its 95% interval.".to_string()],
+            tables: vec![Table { headers, rows }],
+            charts: vec![(stem, format!("Win rate against {}", sweep.key))],
+        });
+    }
+    Ok(sections)
+}
+
 fn header_lines(data: &RunData) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(meta) = &data.meta {
@@ -422,7 +447,7 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         text: vec![
             "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
         ],
-        tables: vec![matchup_table(data)],
+        tables: vec![summary_table(&data.summary)],
         charts: vec![],
     }];
     if let Some(grid) = draw_grid(data) {
@@ -433,6 +458,15 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
             charts: vec![],
         });
     }
+    if let Some(ratings) = ratings_table(data) {
+        sections.push(Section {
+            title: "Ratings".to_string(),
+            text: vec!["Bradley-Terry ratings fitted to every game of the run (draws count half), on the Elo scale with the agents averaging 0; one virtual draw between every two agents keeps them finite. The interval is 95% from the Fisher information.".to_string()],
+            tables: vec![ratings],
+            charts: vec![],
+        });
+    }
+    sections.extend(sweep_sections(data)?);
     sections.extend(tournament_charts(data)?);
     let title = data
         .meta
@@ -549,7 +583,7 @@ mod tests {
             );
         }
         let markdown = std::fs::read_to_string(folder.path().join("report.md")).expect("md");
-        assert!(markdown.contains("| 0 | random | "), "{markdown}");
+        assert!(markdown.contains("| 0 | random | 6 | "), "{markdown}");
         assert!(markdown.contains("![Win rate with 95% interval](winrates.svg)"));
         let html = std::fs::read_to_string(folder.path().join("index.html")).expect("html");
         assert!(html.contains("<td>greedy(heuristic=offensive2)</td>"));
@@ -566,8 +600,12 @@ mod tests {
         assert_eq!(grid.rows.len(), 2);
         assert_eq!(grid.rows[0][1], "0/6");
         assert_eq!(grid.rows[1][1], "-", "greedy never met greedy");
-        let table = matchup_table(&data);
+        let table = summary_table(&data.summary);
         assert_eq!(table.rows.len(), 6);
-        assert!(table.markdown().starts_with("| matchup | agent | wins |"));
+        assert!(
+            table
+                .markdown()
+                .starts_with("| matchup | agent | games | wins |")
+        );
     }
 }

@@ -62,11 +62,19 @@ impl RunData {
     /// # Errors
     /// A message naming the file that is missing or malformed.
     pub fn load(folder: &Path) -> Result<RunData, String> {
+        RunData::load_with(folder, true)
+    }
+
+    /// As [`RunData::load`], reading moves.csv (times per move) only if `moves`.
+    ///
+    /// # Errors
+    /// A message naming the file that is missing or malformed.
+    pub fn load_with(folder: &Path, moves: bool) -> Result<RunData, String> {
         let summary = read_summary(&folder.join("summary.csv"))?;
         let games: Vec<GameRow> = csv_rows(&folder.join("games.csv"))?;
         let mut move_ms: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         let moves_path = folder.join("moves.csv");
-        if moves_path.is_file() {
+        if moves && moves_path.is_file() {
             let seats: BTreeMap<u64, (&str, &str)> = games
                 .iter()
                 .map(|g| (g.game_id, (g.p1_agent.as_str(), g.p2_agent.as_str())))

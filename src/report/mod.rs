@@ -9,11 +9,12 @@ pub mod load;
 mod progress;
 pub mod search;
 mod summary;
+pub mod table;
 pub mod tally;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
 pub use progress::Progress;
-pub use summary::{Summary, SummaryRow, format_summary, read_summary};
+pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
 
 use crate::core::Player;
 use crate::tournament::GameJob;

@@ -1,6 +1,6 @@
 //! Progress on long runs: an indicatif bar on a terminal, plain periodic lines otherwise.
 
-use crate::tournament::{GameRecord, Reporter, RunOutcome};
+use crate::tournament::{GameJob, GameRecord, Reporter, RunOutcome};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -39,7 +39,7 @@ impl Progress {
             0.0
         };
         let left = if rate > 0.0 {
-            (self.total - self.done) as f64 / rate
+            self.total.saturating_sub(self.done) as f64 / rate
         } else {
             0.0
         };
@@ -74,6 +74,16 @@ impl Reporter for Progress {
         } else if !self.quiet && self.last_line.elapsed() >= LINE_EVERY {
             self.last_line = Instant::now();
             let _ = writeln!(io::stderr(), "{}", self.line());
+        }
+        Ok(())
+    }
+
+    /// A skipped game (its matchup was decided early) leaves the count of games to play,
+    /// so the time left covers only the games still to be played in every matchup.
+    fn game_skipped(&mut self, _job: &GameJob) -> io::Result<()> {
+        self.total = self.total.saturating_sub(1);
+        if let Some(bar) = &self.bar {
+            bar.set_length(self.total as u64);
         }
         Ok(())
     }

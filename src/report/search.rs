@@ -3,8 +3,9 @@
 //! report sections. Everything can be recomputed from search.csv alone.
 
 use super::charts::{self, LogLines};
-use super::document::{Section, Table};
+use super::document::Section;
 use super::millis;
+use super::table::Table;
 use crate::core::MAX_LEVELS;
 use crate::tournament::compare::SearchRecord;
 use serde::{Deserialize, Serialize};

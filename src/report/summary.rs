@@ -1,5 +1,6 @@
 //! Per matchup and agent totals: summary.csv, nodes_by_depth.csv and `show`'s tables.
 
+use super::table::Table;
 use super::tally::Tally;
 use super::{RunContext, millis};
 use crate::core::{MAX_LEVELS, Player};
@@ -289,79 +290,110 @@ pub fn read_summary(path: &Path) -> Result<Vec<SummaryRow>, String> {
         .collect()
 }
 
-/// The summary as aligned text tables, one per matchup, in the style of the reports.
-pub fn format_summary(rows: &[SummaryRow]) -> String {
-    let header = [
+/// An Elo estimate as text: `+147 (+86 .. +218)`, infinities as `+inf` / `-inf`.
+pub fn elo_text(elo: f64, low: f64, high: f64) -> String {
+    let one = |x: f64| {
+        if x.is_infinite() {
+            if x > 0.0 {
+                "+inf".to_string()
+            } else {
+                "-inf".to_string()
+            }
+        } else {
+            format!("{x:+.0}")
+        }
+    };
+    format!("{} ({} .. {})", one(elo), one(low), one(high))
+}
+
+/// The per-matchup results in the style of the course reports: one row per matchup and
+/// agent with wins, losses, draws, the win rate and its 95% interval, the Elo difference
+/// and its interval, LOS, P1 results, nodes and time per move, captures and game length,
+/// and the SPRT verdict where there is one.
+pub fn summary_table(rows: &[SummaryRow]) -> Table {
+    let with_sprt = rows.iter().any(|r| !r.sprt.is_empty());
+    let mut headers: Vec<String> = [
+        "matchup",
         "agent",
         "games",
         "wins",
         "losses",
         "draws",
-        "win rate",
-        "95% interval",
-        "P1 wins",
+        "win rate (95%)",
+        "Elo (95%)",
+        "LOS",
+        "P1 w/d/games",
         "nodes/move",
         "ms/move",
         "captures",
         "plies",
-    ];
-    let mut out = String::new();
-    let mut matchups: Vec<usize> = rows.iter().map(|r| r.matchup).collect();
-    matchups.dedup();
-    for matchup in matchups {
-        let group: Vec<&SummaryRow> = rows.iter().filter(|r| r.matchup == matchup).collect();
-        let title = match group.as_slice() {
-            [a, b, ..] => format!("matchup {matchup}: {} vs {}", a.agent, b.agent),
-            _ => format!("matchup {matchup}"),
-        };
-        let mut table: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
-        for r in &group {
-            table.push(vec![
+    ]
+    .iter()
+    .map(|h| h.to_string())
+    .collect();
+    if with_sprt {
+        headers.push("SPRT (LLR)".to_string());
+    }
+    let rows = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                r.matchup.to_string(),
                 r.agent.clone(),
                 r.games.to_string(),
                 r.wins.to_string(),
                 r.losses.to_string(),
                 r.draws.to_string(),
-                format!("{:.1}%", 100.0 * r.win_rate),
                 format!(
-                    "{:.1}-{:.1}%",
+                    "{:.1}% ({:.1}-{:.1})",
+                    100.0 * r.win_rate,
                     100.0 * r.win_rate_low95,
                     100.0 * r.win_rate_high95
                 ),
-                format!("{}/{}", r.wins_as_p1, r.games_as_p1),
+                elo_text(r.elo, r.elo_low95, r.elo_high95),
+                format!("{:.1}%", 100.0 * r.los),
+                format!("{}/{}/{}", r.wins_as_p1, r.draws_as_p1, r.games_as_p1),
                 format!("{:.1}", r.avg_expanded_per_move),
                 format!("{:.3}", r.avg_ms_per_move),
                 format!("{:.2}", r.avg_captures),
                 format!("{:.1}", r.avg_plies),
-            ]);
-        }
-        let widths: Vec<usize> = (0..header.len())
-            .map(|c| {
-                table
-                    .iter()
-                    .map(|row| row[c].chars().count())
-                    .max()
-                    .unwrap_or(0)
-            })
+            ];
+            if with_sprt {
+                row.push(match r.llr {
+                    Some(llr) => format!("{} ({llr:+.2})", r.sprt),
+                    None => String::new(),
+                });
+            }
+            row
+        })
+        .collect();
+    Table { headers, rows }
+}
+
+/// The summary as aligned text tables, one per matchup, in the style of the reports.
+pub fn format_summary(rows: &[SummaryRow]) -> String {
+    let mut out = String::new();
+    let mut matchups: Vec<usize> = rows.iter().map(|r| r.matchup).collect();
+    matchups.dedup();
+    for matchup in matchups {
+        let group: Vec<SummaryRow> = rows
+            .iter()
+            .filter(|r| r.matchup == matchup)
+            .cloned()
             .collect();
+        let title = match group.as_slice() {
+            [a, b, ..] => format!("matchup {matchup}: {} vs {}", a.agent, b.agent),
+            _ => format!("matchup {matchup}"),
+        };
+        let mut table = summary_table(&group);
+        // The matchup is in the title: drop its column.
+        table.headers.remove(0);
+        table.rows.iter_mut().for_each(|row| {
+            row.remove(0);
+        });
         out.push_str(&title);
         out.push('\n');
-        for row in &table {
-            let cells: Vec<String> = row
-                .iter()
-                .enumerate()
-                .map(|(c, cell)| {
-                    if c == 0 {
-                        format!("{cell:<w$}", w = widths[c])
-                    } else {
-                        format!("{cell:>w$}", w = widths[c])
-                    }
-                })
-                .collect();
-            out.push_str("  ");
-            out.push_str(cells.join("  ").trim_end());
-            out.push('\n');
-        }
+        out.push_str(&table.aligned());
         out.push('\n');
     }
     out
