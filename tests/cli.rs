@@ -16,6 +16,25 @@ fn run(args: &[&str]) -> Output {
     arbiter().args(args).output().expect("arbiter runs")
 }
 
+/// Runs arbiter with `input` on its standard input.
+fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = arbiter()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write");
+    child.wait_with_output().expect("wait")
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -256,21 +275,10 @@ fn recorded_games_replay_to_their_recorded_result() {
 
 #[test]
 fn replay_reads_standard_input_and_reports_illegal_moves() {
-    let mut child = arbiter()
-        .args(["replay", "breakthrough", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"c2-c3\n\n# a comment\nd7-d6  # reply\n")
-        .expect("write");
-    let output = child.wait_with_output().expect("wait");
+    let output = run_with_input(
+        &["replay", "breakthrough", "-"],
+        b"c2-c3\n\n# a comment\nd7-d6  # reply\n",
+    );
     assert!(output.status.success());
     let text = stdout(&output);
     assert!(text.starts_with("11111111\n11011111\n00100000\n"), "{text}");
@@ -339,26 +347,15 @@ fn list_shows_games_algorithms_heuristics_and_agents() {
 
 #[test]
 fn play_shows_the_board_and_legal_moves_and_rejects_bad_moves() {
-    let mut child = arbiter()
-        .args([
+    let output = run_with_input(
+        &[
             "play",
             "breakthrough",
             "--agent",
             "greedy(heuristic=offensive1)",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"c2-c5\nc2-c3\nquit\n")
-        .expect("write");
-    let output = child.wait_with_output().expect("wait");
+        ],
+        b"c2-c5\nc2-c3\nquit\n",
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("P1 to move; legal: "), "{text}");
@@ -641,21 +638,10 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
             .any(|m| m[2] == "P2" && m[3].split(' ').count() == 4)
     );
     // The report's direction codes are accepted when playing.
-    let mut child = arbiter()
-        .args(["play", "wights", "--agent", "dq-ab1", "--side", "p2"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"5 5 1\nquit\n")
-        .expect("write");
-    let output = child.wait_with_output().expect("wait");
+    let output = run_with_input(
+        &["play", "wights", "--agent", "dq-ab1", "--side", "p2"],
+        b"5 5 1\nquit\n",
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(

@@ -101,6 +101,38 @@ pub struct MoveError {
     pub reason: String,
 }
 
+/// Accepts `mv`, read from `text`, if it is legal in `state`; otherwise the error says
+/// that the game is over, or gives `why_illegal()`. Games call it at the end of
+/// [`Game::parse_move`].
+///
+/// # Errors
+/// A [`MoveError`] when the game is over or the move is not legal.
+pub fn check_legal<G: Game>(
+    state: &G,
+    mv: G::Move,
+    text: &str,
+    why_illegal: impl FnOnce() -> String,
+) -> Result<G::Move, MoveError> {
+    let error = |reason: String| MoveError {
+        text: text.to_string(),
+        reason,
+    };
+    if let Some(outcome) = state.outcome() {
+        return Err(error(format!(
+            "the game is over ({} won: {})",
+            outcome.winner_label(),
+            outcome.reason
+        )));
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    if moves.contains(&mv) {
+        Ok(mv)
+    } else {
+        Err(error(why_illegal()))
+    }
+}
+
 /// The rules of a two-player, perfect-information, turn-based game.
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so

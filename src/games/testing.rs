@@ -2,6 +2,15 @@
 
 use crate::core::{Game, seeds};
 
+/// The legal moves of `state` in notation, sorted.
+pub fn move_names<G: Game>(state: &G) -> Vec<String> {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let mut names: Vec<String> = moves.iter().map(|&m| state.format_move(m)).collect();
+    names.sort();
+    names
+}
+
 /// Plays `games` seeded random playouts from `start` and checks, at every position:
 /// a position is finished iff it has no legal moves; `count_moves` agrees with
 /// `legal_moves`; move generation is a pure function of the position; every move's

@@ -3,7 +3,7 @@
 
 use super::spec::{Spec, list_values};
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
-use super::{line_of_string, toml_error};
+use super::{line_of_key, line_of_string, toml_error};
 use crate::stats::elo::Sprt;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -183,12 +183,7 @@ impl Experiment {
     ) -> Result<Experiment, InputError> {
         let file: ExperimentFile =
             toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
-        let at_key = |key: &str| {
-            source
-                .lines()
-                .position(|l| l.trim_start().starts_with(key))
-                .map(|i| i + 1)
-        };
+        let at_key = |key: &str| line_of_key(&source, key);
         let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
         let game: GameSpec = file
             .game

@@ -55,10 +55,7 @@ impl AnyExperiment {
                 SearchExperiment::parse(path, source).map(AnyExperiment::Search)
             }
             _ => {
-                let line = source
-                    .lines()
-                    .position(|l| l.trim_start().starts_with("kind"))
-                    .map(|i| i + 1);
+                let line = line_of_key(&source, "kind");
                 Err(InputError::in_file(
                     path,
                     line,
@@ -132,6 +129,13 @@ pub fn line_of_string(text: &str, needle: &str) -> Option<usize> {
         text.find(&format!("{quote}{needle}{quote}"))
             .map(|offset| line_of_offset(text, offset))
     })
+}
+
+/// The first line of `text` that starts with `key` (a TOML key), if any.
+pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| l.trim_start().starts_with(key))
+        .map(|i| i + 1)
 }
 
 /// A TOML syntax or shape error as one line: the line number and toml's message.

@@ -2,7 +2,7 @@
 //! compare`): algorithms x depths on the same positions.
 
 use super::spec::Spec;
-use super::{GameEntry, GameSpec, InputError, toml_error};
+use super::{GameEntry, GameSpec, InputError, line_of_key, toml_error};
 use crate::search::{Algorithm, MAX_DEPTH};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -102,12 +102,7 @@ impl SearchExperiment {
     pub fn parse(path: &Path, source: String) -> Result<SearchExperiment, InputError> {
         let file: SearchFile =
             toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
-        let at_key = |key: &str| {
-            source
-                .lines()
-                .position(|l| l.trim_start().starts_with(key))
-                .map(|i| i + 1)
-        };
+        let at_key = |key: &str| line_of_key(&source, key);
         let fail = |key: &str, message: String| InputError::in_file(path, at_key(key), message);
         let game: GameSpec = file.game.parse().map_err(|e: String| fail("game", e))?;
         let heuristic: Spec = file
@@ -213,11 +208,7 @@ impl SearchExperiment {
     /// # Errors
     /// An unknown heuristic or parameter, naming the file's `heuristic` line.
     pub fn heuristic_for<G: GameEntry>(&self) -> Result<G::Heuristic, InputError> {
-        let line = self
-            .source
-            .lines()
-            .position(|l| l.trim_start().starts_with("heuristic"))
-            .map(|i| i + 1);
+        let line = line_of_key(&self.source, "heuristic");
         let known: Vec<&str> = G::heuristics().iter().map(|h| h.name).collect();
         if !known.contains(&self.heuristic.name.as_str()) {
             return Err(InputError::in_file(

@@ -45,7 +45,11 @@ pub struct RunData {
     pub move_ms: BTreeMap<String, Vec<f64>>,
 }
 
-fn csv_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
+/// Every row of a CSV file with a header, as `T`.
+///
+/// # Errors
+/// A message naming the file, and the line of a row that does not fit.
+pub fn csv_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     reader

@@ -226,14 +226,7 @@ pub fn write_search_csv(folder: &Path, rows: &[SearchRow]) -> Result<(), String>
 /// # Errors
 /// A message naming the file.
 pub fn read_search_csv(folder: &Path) -> Result<Vec<SearchRow>, String> {
-    let path = folder.join("search.csv");
-    let mut reader = csv::Reader::from_path(&path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    reader
-        .deserialize()
-        .enumerate()
-        .map(|(i, row)| row.map_err(|e| format!("{}: line {}: {e}", path.display(), i + 2)))
-        .collect()
+    super::load::csv_rows(&folder.join("search.csv"))
 }
 
 /// The summary as a table.

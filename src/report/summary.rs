@@ -279,15 +279,7 @@ impl Summary {
 /// # Errors
 /// A message naming the file when it is missing or not a summary.
 pub fn read_summary(path: &Path) -> Result<Vec<SummaryRow>, String> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    reader
-        .deserialize()
-        .enumerate()
-        .map(|(i, row)| {
-            row.map_err(|e| format!("{}: line {}: not a summary row: {e}", path.display(), i + 2))
-        })
-        .collect()
+    super::load::csv_rows(path)
 }
 
 /// An Elo estimate as text: `+147 (+86 .. +218)`, infinities as `+inf` / `-inf`.

@@ -293,15 +293,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         None
     }
 
-    fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
-        if let Some(value) = self.leaf_value(state, depth, level) {
-            return value;
-        }
+    /// Expands an inner node: counts it, takes the level's move buffer (hand it back to
+    /// `self.buffers[level]` when done), fills it with the moves in search order and says
+    /// whether the root player moves here.
+    #[inline]
+    fn expand(&mut self, state: &G, level: usize) -> (Vec<G::Move>, bool) {
         self.stats.count_expanded(level);
         let mut moves = std::mem::take(&mut self.buffers[level]);
         state.legal_moves(&mut moves);
         self.stats.generated += moves.len() as u64;
-        let maximizing = state.to_move() == self.root;
+        self.order(state, &mut moves, level);
+        (moves, state.to_move() == self.root)
+    }
+
+    fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
+        if let Some(value) = self.leaf_value(state, depth, level) {
+            return value;
+        }
+        let (moves, maximizing) = self.expand(state, level);
         let mut best = if maximizing {
             f64::NEG_INFINITY
         } else {
@@ -332,12 +341,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
-        self.stats.count_expanded(level);
-        let mut moves = std::mem::take(&mut self.buffers[level]);
-        state.legal_moves(&mut moves);
-        self.stats.generated += moves.len() as u64;
-        self.order(state, &mut moves, level);
-        let maximizing = state.to_move() == self.root;
+        let (moves, maximizing) = self.expand(state, level);
         let mut best = if maximizing {
             f64::NEG_INFINITY
         } else {

@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, seeds::mix64};
+use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
 use std::fmt;
 use std::str::FromStr;
 
@@ -496,31 +496,20 @@ impl Game for Breakthrough {
             from: square(from)? as u8,
             to: square(to)? as u8,
         };
-        if let Some(outcome) = self.outcome() {
-            return Err(error(format!(
-                "the game is over ({} won: {})",
-                outcome.winner_label(),
-                outcome.reason
-            )));
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        if moves.contains(&mv) {
-            return Ok(mv);
-        }
-        let reason = if self.pieces[self.to_move] & (1u64 << mv.from) == 0 {
-            format!(
-                "no {} piece on {}",
-                self.to_move,
-                geometry.square_name(u32::from(mv.from))
-            )
-        } else {
-            format!(
-                "illegal for {}: a piece moves one square forward, straight onto an empty square or diagonally onto an empty or enemy square",
-                self.to_move
-            )
-        };
-        Err(error(reason))
+        check_legal(self, mv, text, || {
+            if self.pieces[self.to_move] & (1u64 << mv.from) == 0 {
+                format!(
+                    "no {} piece on {}",
+                    self.to_move,
+                    geometry.square_name(u32::from(mv.from))
+                )
+            } else {
+                format!(
+                    "illegal for {}: a piece moves one square forward, straight onto an empty square or diagonally onto an empty or enemy square",
+                    self.to_move
+                )
+            }
+        })
     }
 
     fn board_dump(&self) -> String {

@@ -1,17 +1,10 @@
 use super::*;
 use crate::core::Game;
+use crate::games::testing::move_names;
 use crate::games::{perft, replay, testing};
 
 fn position(rules: Rules, dump: &str, to_move: Player) -> Breakthrough {
     Breakthrough::from_dump(rules, dump, to_move).expect("valid test position")
-}
-
-fn move_names(state: &Breakthrough) -> Vec<String> {
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves);
-    let mut names: Vec<String> = moves.iter().map(|&m| state.format_move(m)).collect();
-    names.sort();
-    names
 }
 
 /// A deliberately naive move generator over a 2-D array, for cross-checking perft.

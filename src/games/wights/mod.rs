@@ -11,7 +11,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, MoveError, Outcome, Player, seeds::mix64};
+use crate::core::{Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
 
 /// Plies after which the game is drawn (25 moves by each side).
 pub const PLY_LIMIT: u8 = 50;
@@ -381,32 +381,21 @@ impl Game for Wights {
                 ));
             }
         };
-        if let Some(outcome) = self.outcome() {
-            return Err(error(format!(
-                "the game is over ({}: {})",
-                outcome.winner_label(),
-                outcome.reason
-            )));
-        }
-        let mut moves = Vec::new();
-        self.legal_moves(&mut moves);
-        if moves.contains(&mv) {
-            return Ok(mv);
-        }
-        let own = match self.to_move {
-            Player::P1 => self.queen_side(),
-            Player::P2 => self.wights,
-        };
-        let (r, c) = row_col(u32::from(mv.from));
-        let reason = if own & (1 << mv.from) == 0 {
-            format!("no piece of {} on ({r},{c})", self.to_move)
-        } else if self.to_move == Player::P2 {
-            "illegal for a Wight: it steps orthogonally onto an empty square or captures a Dragon or the Queen diagonally".to_string()
-        } else {
-            "illegal: the Queen and Dragons step one square onto an empty square or a Wight"
-                .to_string()
-        };
-        Err(error(reason))
+        check_legal(self, mv, text, || {
+            let own = match self.to_move {
+                Player::P1 => self.queen_side(),
+                Player::P2 => self.wights,
+            };
+            let (r, c) = row_col(u32::from(mv.from));
+            if own & (1 << mv.from) == 0 {
+                format!("no piece of {} on ({r},{c})", self.to_move)
+            } else if self.to_move == Player::P2 {
+                "illegal for a Wight: it steps orthogonally onto an empty square or captures a Dragon or the Queen diagonally".to_string()
+            } else {
+                "illegal: the Queen and Dragons step one square onto an empty square or a Wight"
+                    .to_string()
+            }
+        })
     }
 
     fn board_dump(&self) -> String {

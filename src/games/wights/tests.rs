@@ -1,16 +1,9 @@
 use super::*;
+use crate::games::testing::move_names;
 use crate::games::{perft, testing};
 
 fn position(dump: &str, to_move: Player, plies: u8) -> Wights {
     Wights::from_dump(dump, to_move, plies).expect("valid test position")
-}
-
-fn moves_of(state: &Wights) -> Vec<String> {
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves);
-    let mut names: Vec<String> = moves.iter().map(|&m| state.format_move(m)).collect();
-    names.sort();
-    names
 }
 
 /// A deliberately naive generator over a 5x5 array of chars, for cross-checking perft.
@@ -107,12 +100,12 @@ fn start_position_dump_and_move_counts() {
     );
     assert_eq!(start.to_move(), Player::P2, "the Wights move first");
     assert_eq!(
-        moves_of(&start),
+        move_names(&start),
         vec!["5 1 4 1", "5 2 4 2", "5 3 4 3", "5 4 4 4", "5 5 4 5"]
     );
     // Worked example 1: 19 moves if the Queen's side were to move.
     let queen_side = position(&start.board_dump(), Player::P1, 0);
-    let moves = moves_of(&queen_side);
+    let moves = move_names(&queen_side);
     assert_eq!(moves.len(), 19);
     let from = |sq: &str| moves.iter().filter(|m| m.starts_with(sq)).count();
     assert_eq!(
@@ -140,7 +133,7 @@ fn transcript_position_has_twelve_moves_and_the_winning_capture() {
         Player::P2,
         20,
     );
-    let moves = moves_of(&state);
+    let moves = move_names(&state);
     assert_eq!(moves.len(), 12, "{moves:?}");
     let from = |sq: &str| moves.iter().filter(|m| m.starts_with(sq)).count();
     assert_eq!(
@@ -181,7 +174,7 @@ fn wights_capture_only_diagonally_and_queen_side_only_wights() {
     );
     // The Wight on (3,3): up to (2,3); sideways blocked by Dragons (no orthogonal capture);
     // down blocked by the Queen; diagonal captures none (diagonals empty).
-    assert_eq!(moves_of(&state), vec!["3 3 2 3"]);
+    assert_eq!(move_names(&state), vec!["3 3 2 3"]);
     let state = position(
         ". . . . Q
          . D . . .
@@ -191,7 +184,7 @@ fn wights_capture_only_diagonally_and_queen_side_only_wights() {
         Player::P2,
         0,
     );
-    let wight_moves: Vec<String> = moves_of(&state)
+    let wight_moves: Vec<String> = move_names(&state)
         .into_iter()
         .filter(|m| m.starts_with("3 3"))
         .collect();
@@ -211,7 +204,7 @@ fn wights_capture_only_diagonally_and_queen_side_only_wights() {
         Player::P1,
         0,
     );
-    let dragon: Vec<String> = moves_of(&state)
+    let dragon: Vec<String> = move_names(&state)
         .into_iter()
         .filter(|m| m.starts_with("3 3"))
         .collect();
