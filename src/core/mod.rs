@@ -162,6 +162,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         0
     }
 
+    /// Whether a side that overruns the per-move time limit loses (`true`, the default)
+    /// or has a random legal move played for it.
+    fn timeout_forfeits(&self) -> bool {
+        true
+    }
+
     /// Plays `mv`, which must be legal here.
     fn apply(&mut self, mv: Self::Move);
 

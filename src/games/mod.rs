@@ -2,6 +2,7 @@
 //! Also the game-independent tools that check rules: perft and replay.
 
 pub mod breakthrough;
+pub mod chinese_checkers;
 #[cfg(test)]
 pub mod testing;
 pub mod wights;
