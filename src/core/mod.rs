@@ -210,6 +210,32 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn evaluate(&self, state: &G, root: Player, noise_seed: u64) -> f64;
 }
 
+/// Scores a move in a position for the side making it (larger is better): the action
+/// evaluation beam search ranks moves by.
+pub trait ActionEvaluator<G: Game>: Send + Sync {
+    /// The score of playing `mv` in `state`, for the mover.
+    fn score(&self, state: &G, mv: G::Move, noise_seed: u64) -> f64;
+
+    /// Whether the two sides can no longer interact, so beam search skips the opponent's
+    /// reply (Chinese Checkers: the armies have passed each other). Default: never.
+    fn separated(&self, _state: &G) -> bool {
+        false
+    }
+}
+
+/// An action score from a state evaluator: the evaluation of the position after `mv`,
+/// for the mover.
+pub fn score_by_child<G: Game, E: Evaluator<G>>(
+    evaluator: &E,
+    state: &G,
+    mv: G::Move,
+    noise_seed: u64,
+) -> f64 {
+    let mut child = state.clone();
+    child.apply(mv);
+    evaluator.evaluate(&child, state.to_move(), noise_seed)
+}
+
 /// What an agent decided for one move.
 #[derive(Clone, Copy, Debug)]
 pub struct Decision<M> {
@@ -219,6 +245,8 @@ pub struct Decision<M> {
     pub value: Option<f64>,
     /// Nodes the decision cost.
     pub stats: SearchStats,
+    /// The depth the search completed (0 when it did not search).
+    pub depth: u32,
 }
 
 /// Something that picks moves: a search algorithm with its heuristic, or a person.

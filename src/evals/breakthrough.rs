@@ -13,7 +13,7 @@
 //! * Report 001's heuristics are used unchanged on every rule set, as the report says.
 
 use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
-use crate::core::{Evaluator, Player, seeds::unit_noise};
+use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child, seeds::unit_noise};
 use crate::games::breakthrough::{Breakthrough, Geometry, Rules};
 
 const NOISE: ParamSpec = ParamSpec {
@@ -393,6 +393,18 @@ impl Evaluator<Breakthrough> for Heuristic {
             }
             Heuristic::Material => own - opp,
         }
+    }
+}
+
+/// A move scores the evaluation of the position it leads to, for the mover.
+impl ActionEvaluator<Breakthrough> for Heuristic {
+    fn score(
+        &self,
+        state: &Breakthrough,
+        mv: crate::games::breakthrough::Move,
+        noise_seed: u64,
+    ) -> f64 {
+        score_by_child(self, state, mv, noise_seed)
     }
 }
 

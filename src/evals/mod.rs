@@ -2,6 +2,7 @@
 //! Every constant a heuristic uses is a named parameter with the report's value as default.
 
 pub mod breakthrough;
+pub mod chinese_checkers;
 pub mod wights;
 
 use std::fmt;

@@ -3,7 +3,7 @@
 //! report never defines it, this is the spec's reading.
 
 use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
-use crate::core::{Evaluator, Player};
+use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::wights::Wights;
 
 /// Every Dragon Queen heuristic.
@@ -89,6 +89,13 @@ impl Evaluator<Wights> for Material {
             Player::P2 => score,
             Player::P1 => -score,
         }
+    }
+}
+
+/// A move scores the evaluation of the position it leads to, for the mover.
+impl ActionEvaluator<Wights> for Material {
+    fn score(&self, state: &Wights, mv: crate::games::wights::Move, noise_seed: u64) -> f64 {
+        score_by_child(self, state, mv, noise_seed)
     }
 }
 

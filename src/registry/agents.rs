@@ -3,7 +3,7 @@
 
 use super::spec::Spec;
 use super::{AgentFactory, GameEntry, InputError, line_of_string, toml_error};
-use crate::search::{Algorithm, MAX_DEPTH, SearchAgent};
+use crate::search::{Algorithm, MAX_DEPTH, SearchAgent, SearchConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,15 +11,25 @@ use std::path::{Path, PathBuf};
 /// The depth of minimax and alpha-beta when a spec gives none.
 pub const DEFAULT_DEPTH: u32 = 3;
 
+/// The beam width when a spec gives none (report 004's final code).
+pub const DEFAULT_BEAM_WIDTH: usize = 4;
+
 /// An agent: algorithm, depth, heuristic and heuristic parameters.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct AgentSpec {
     /// Display name: the registered name, or the canonical inline spec.
     pub name: String,
     /// Search algorithm.
     pub algorithm: Algorithm,
-    /// Depth in plies (1 for greedy, 0 for random).
+    /// Depth in plies (1 for greedy, 0 for random; beam: own moves; with a time budget,
+    /// the deepest iteration, 0 for no limit).
     pub depth: u32,
+    /// Beam width k (beam only).
+    pub beam_width: usize,
+    /// Beam decay gamma (beam only).
+    pub gamma: f64,
+    /// Time budget per move in milliseconds (iterative deepening), if any.
+    pub time_ms: Option<u64>,
     /// Heuristic name (`None` for random).
     pub heuristic: Option<String>,
     /// Heuristic parameters as written.
@@ -38,10 +48,70 @@ impl AgentSpec {
         algorithm: &str,
         depth: Option<String>,
         heuristic: Option<String>,
-        params: Vec<(String, String)>,
+        mut params: Vec<(String, String)>,
     ) -> Result<AgentSpec, String> {
         let algorithm: Algorithm = algorithm.parse()?;
+        let mut take = |key: &str| {
+            params
+                .iter()
+                .position(|(k, _)| k == key)
+                .map(|i| params.remove(i).1)
+        };
+        let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
+        let deepens = algorithm.searches() || algorithm == Algorithm::Beam;
+        let time_ms = match time_ms {
+            None => None,
+            Some(_) if !deepens => {
+                return Err(format!(
+                    "{algorithm} takes no time_ms (only minimax, the alphabeta variants and beam deepen iteratively)"
+                ));
+            }
+            Some(text) => Some(
+                text.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&ms| ms >= 1)
+                    .ok_or_else(|| {
+                        format!(
+                            "time_ms '{text}' must be a whole number of milliseconds, at least 1"
+                        )
+                    })?,
+            ),
+        };
+        if algorithm != Algorithm::Beam && (k.is_some() || gamma.is_some()) {
+            return Err(format!(
+                "k and gamma are beam's parameters, not {algorithm}'s"
+            ));
+        }
+        let beam_width = match &k {
+            None => DEFAULT_BEAM_WIDTH,
+            Some(text) => text
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|k| (1..=100).contains(k))
+                .ok_or_else(|| format!("k '{text}' must be a whole number from 1 to 100"))?,
+        };
+        let gamma = match &gamma {
+            None => 1.0,
+            Some(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|g| *g > 0.0 && *g <= 1.0)
+                .ok_or_else(|| format!("gamma '{text}' must be a number in (0, 1]"))?,
+        };
         let depth = match (algorithm, depth) {
+            (Algorithm::Beam, None) => DEFAULT_DEPTH,
+            (Algorithm::Beam, Some(text)) => match text.trim().parse::<u32>() {
+                Ok(d) if d <= MAX_DEPTH => d,
+                _ => {
+                    return Err(format!(
+                        "depth '{text}' must be a whole number from 0 to {MAX_DEPTH}"
+                    ));
+                }
+            },
+            (a, None) if a.searches() && time_ms.is_some() => 0,
             (a, None) if a.searches() => DEFAULT_DEPTH,
             (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
@@ -58,8 +128,8 @@ impl AgentSpec {
                     "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
                 ));
             }
-            (_, Some(_)) => {
-                return Err("random takes no depth".to_string());
+            (a, Some(_)) => {
+                return Err(format!("{a} takes no depth"));
             }
             (_, None) => 0,
         };
@@ -69,12 +139,15 @@ impl AgentSpec {
             ));
         }
         if !algorithm.uses_heuristic() && (heuristic.is_some() || !params.is_empty()) {
-            return Err("random takes no heuristic or parameters".to_string());
+            return Err(format!("{algorithm} takes no heuristic or parameters"));
         }
         let mut spec = AgentSpec {
             name: String::new(),
             algorithm,
             depth,
+            beam_width,
+            gamma,
+            time_ms,
             heuristic,
             params,
         };
@@ -88,8 +161,15 @@ impl AgentSpec {
         if let Some(h) = &self.heuristic {
             params.push(("heuristic".to_string(), h.clone()));
         }
-        if self.algorithm.searches() {
+        if self.algorithm.searches() || self.algorithm == Algorithm::Beam {
             params.push(("depth".to_string(), self.depth.to_string()));
+        }
+        if self.algorithm == Algorithm::Beam {
+            params.push(("k".to_string(), self.beam_width.to_string()));
+            params.push(("gamma".to_string(), self.gamma.to_string()));
+        }
+        if let Some(ms) = self.time_ms {
+            params.push(("time_ms".to_string(), ms.to_string()));
         }
         params.extend(self.params.iter().cloned());
         Spec {
@@ -105,8 +185,13 @@ impl AgentSpec {
     /// # Errors
     /// An unknown heuristic for this game, or a bad parameter.
     pub fn factory<G: GameEntry>(&self) -> Result<AgentFactory<G>, String> {
-        let algorithm = self.algorithm;
-        let depth = self.depth;
+        let config = SearchConfig {
+            algorithm: self.algorithm,
+            depth: self.depth,
+            beam_width: self.beam_width,
+            gamma: self.gamma,
+            time_ms: self.time_ms,
+        };
         let heuristic = match &self.heuristic {
             Some(name) => {
                 if !G::heuristics().iter().any(|h| h.name == name) {
@@ -123,8 +208,7 @@ impl AgentSpec {
         };
         Ok(Box::new(move |seed| {
             Box::new(SearchAgent::<G, G::Heuristic>::new(
-                algorithm,
-                depth,
+                config,
                 heuristic.clone(),
                 seed,
             ))
@@ -161,6 +245,9 @@ struct AgentEntry {
     heuristic: Option<String>,
     #[serde(default)]
     params: BTreeMap<String, toml::Value>,
+    k: Option<toml::Value>,
+    gamma: Option<toml::Value>,
+    time_ms: Option<toml::Value>,
     #[allow(dead_code)]
     description: Option<String>,
 }
@@ -230,11 +317,20 @@ impl AgentRegistry {
                     entry.name
                 )));
             }
-            let params = entry
+            let mut params: Vec<(String, String)> = entry
                 .params
                 .iter()
                 .map(|(k, v)| (k.clone(), value_text(v)))
                 .collect();
+            for (key, value) in [
+                ("k", &entry.k),
+                ("gamma", &entry.gamma),
+                ("time_ms", &entry.time_ms),
+            ] {
+                if let Some(value) = value {
+                    params.push((key.to_string(), value_text(value)));
+                }
+            }
             let spec = AgentSpec::from_parts(
                 Some(entry.name.clone()),
                 &entry.algorithm,
@@ -322,7 +418,7 @@ mod tests {
     #[test]
     fn bad_agent_specs_say_what_is_wrong() {
         let err = |t: &str| t.parse::<AgentSpec>().expect_err(t);
-        assert!(err("beam(heuristic=x)").contains("unknown algorithm 'beam'"));
+        assert!(err("mcts(heuristic=x)").contains("unknown algorithm 'mcts'"));
         assert!(err("minimax(heuristic=offense,depth=0)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=99)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=two)").contains("from 1 to 12"));

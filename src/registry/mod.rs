@@ -66,9 +66,10 @@ impl AnyExperiment {
     }
 }
 
-use crate::core::{Agent, Evaluator, Game};
+use crate::core::{ActionEvaluator, Agent, Evaluator, Game};
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::breakthrough::{Breakthrough, Rules};
+use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
 use crate::games::wights::Wights;
 use spec::Spec;
 use std::fmt;
@@ -152,6 +153,8 @@ pub enum GameSpec {
     Breakthrough(Rules),
     /// The Dragon Queen (Wights vs Dragons and Queen).
     Wights,
+    /// Chinese Checkers, two-player diamond with special marbles.
+    ChineseCheckers(cc::Rules),
 }
 
 /// A game as `list` shows it.
@@ -170,6 +173,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "breakthrough",
         params: "rules=standard|three-to-base|long (default standard)",
         heuristics: evals::breakthrough::HEURISTICS,
+    },
+    GameInfo {
+        name: "chinese-checkers",
+        params: "max_plies=200, home_plies=100, jumps=long|short, timeout=loss|random (the per-move time limit's forfeit rule)",
+        heuristics: evals::chinese_checkers::HEURISTICS,
     },
     GameInfo {
         name: "wights",
@@ -192,6 +200,35 @@ impl FromStr for GameSpec {
                 GameSpec::Breakthrough(rules)
             }
             "wights" => GameSpec::Wights,
+            "chinese-checkers" => {
+                let mut rules = cc::Rules::default();
+                let plies = |key: &str, text: String| -> Result<u16, String> {
+                    text.parse::<u16>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                        format!("{key}={text}: expected a number of plies from 1 to 65535")
+                    })
+                };
+                if let Some(text) = spec.take("max_plies") {
+                    rules.max_plies = plies("max_plies", text)?;
+                }
+                if let Some(text) = spec.take("home_plies") {
+                    rules.home_plies = plies("home_plies", text)?;
+                }
+                if let Some(text) = spec.take("jumps") {
+                    rules.long_jumps = match text.as_str() {
+                        "long" => true,
+                        "short" => false,
+                        other => return Err(format!("jumps={other}: expected long or short")),
+                    };
+                }
+                if let Some(text) = spec.take("timeout") {
+                    rules.timeout = match text.as_str() {
+                        "loss" => cc::Timeout::Loss,
+                        "random" => cc::Timeout::Random,
+                        other => return Err(format!("timeout={other}: expected loss or random")),
+                    };
+                }
+                GameSpec::ChineseCheckers(rules)
+            }
             other => {
                 let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
                 return Err(format!(
@@ -204,6 +241,7 @@ impl FromStr for GameSpec {
             let known = match game {
                 GameSpec::Breakthrough(_) => "rules",
                 GameSpec::Wights => "none",
+                GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
             };
             return Err(format!(
                 "unknown parameter '{key}' for game {} (known: {known})",
@@ -219,6 +257,7 @@ impl fmt::Display for GameSpec {
         match self {
             GameSpec::Breakthrough(rules) => write!(f, "breakthrough(rules={rules})"),
             GameSpec::Wights => f.write_str("wights"),
+            GameSpec::ChineseCheckers(rules) => write!(f, "chinese-checkers({rules})"),
         }
     }
 }
@@ -229,6 +268,7 @@ impl GameSpec {
         match self {
             GameSpec::Breakthrough(rules) => rules.name().to_string(),
             GameSpec::Wights => "default".to_string(),
+            GameSpec::ChineseCheckers(rules) => rules.to_string(),
         }
     }
 }
@@ -237,7 +277,7 @@ impl GameSpec {
 pub trait GameEntry: Game {
     /// The game's heuristic type (an enum over its heuristics, so search is
     /// monomorphised on it).
-    type Heuristic: Evaluator<Self> + Clone + Send + Sync + 'static;
+    type Heuristic: Evaluator<Self> + ActionEvaluator<Self> + Clone + Send + Sync + 'static;
 
     /// The game's heuristics, for messages and `list`.
     fn heuristics() -> &'static [HeuristicInfo];
@@ -258,6 +298,18 @@ impl GameEntry for Wights {
 
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::wights::Material::from_spec(name, params)
+    }
+}
+
+impl GameEntry for ChineseCheckers {
+    type Heuristic = evals::chinese_checkers::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::chinese_checkers::HEURISTICS
+    }
+
+    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+        evals::chinese_checkers::Heuristic::from_spec(name, params)
     }
 }
 
@@ -290,6 +342,7 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
     match game {
         GameSpec::Breakthrough(rules) => task.run(Breakthrough::new(rules)),
         GameSpec::Wights => task.run(Wights::new()),
+        GameSpec::ChineseCheckers(rules) => task.run(ChineseCheckers::new(rules)),
     }
 }
 
@@ -308,7 +361,19 @@ mod tests {
         assert_eq!(long.to_string(), "breakthrough(rules=long)");
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
-        assert!(err("chess").contains("unknown game 'chess' (known: breakthrough, wights)"));
+        assert!(
+            err("chess")
+                .contains("unknown game 'chess' (known: breakthrough, chinese-checkers, wights)")
+        );
+        let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
+            .parse()
+            .expect("valid");
+        assert_eq!(
+            cc.to_string(),
+            "chinese-checkers(max_plies=300,home_plies=100,jumps=short,timeout=random)"
+        );
+        assert_eq!(cc.to_string().parse::<GameSpec>(), Ok(cc));
+        assert!(err("chinese-checkers(jumps=far)").contains("jumps=far"));
         assert_eq!("wights".parse::<GameSpec>(), Ok(GameSpec::Wights));
         assert!(err("wights(rules=long)").contains("unknown parameter 'rules' for game wights"));
         assert!(err("breakthrough(rules=huge)").contains("unknown rule set 'huge'"));

@@ -274,7 +274,7 @@ mod tests {
         );
         assert!(err("algorithms = [\"minimax\"]\ndepths = [0]\n").contains("line 5: depth 0"));
         assert!(
-            err("algorithms = [\"beam\"]\ndepths = [1]\n").contains("unknown algorithm 'beam'")
+            err("algorithms = [\"mcts\"]\ndepths = [1]\n").contains("unknown algorithm 'mcts'")
         );
         assert!(
             err("positions = 0\nalgorithms = [\"minimax\"]\ndepths = [1]\n")

@@ -15,9 +15,12 @@
 mod tests;
 
 use crate::core::seeds::{self, GameRng};
-use crate::core::{Agent, Decision, Evaluator, Game, Outcome, Player, SearchStats};
+use crate::core::{
+    ActionEvaluator, Agent, Decision, Evaluator, Game, Outcome, Player, SearchStats,
+};
 use std::fmt;
 use std::str::FromStr;
+use std::time::{Duration, Instant};
 
 /// The score of a won game for the winner (and minus it for the loser).
 pub const WIN_SCORE: f64 = 1_000_000.0;
@@ -41,16 +44,25 @@ pub enum Algorithm {
     Greedy,
     /// A uniformly random legal move; no search, no heuristic.
     Random,
+    /// Report 004's top-k beam search: the k best-scored moves, each answered by the
+    /// opponent's best-scored reply, to `depth` own moves, rewards decayed by `gamma`;
+    /// depth 0 is greedy on the action score.
+    Beam,
+    /// The course baseline: a random move among those with the best move-order score
+    /// (Chinese Checkers: the largest row advance).
+    SimpleGreedy,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
         Algorithm::AlphaBetaKiller,
         Algorithm::Greedy,
+        Algorithm::Beam,
+        Algorithm::SimpleGreedy,
         Algorithm::Random,
     ];
 
@@ -63,6 +75,8 @@ impl Algorithm {
             Algorithm::AlphaBetaKiller => "alphabeta-killer",
             Algorithm::Greedy => "greedy",
             Algorithm::Random => "random",
+            Algorithm::Beam => "beam",
+            Algorithm::SimpleGreedy => "simple-greedy",
         }
     }
 
@@ -79,12 +93,22 @@ impl Algorithm {
             }
             Algorithm::Greedy => "one ply: the move whose position evaluates best",
             Algorithm::Random => "a uniformly random legal move",
+            Algorithm::Beam => {
+                "top-k beam with the opponent's best reply, decay gamma (report 004)"
+            }
+            Algorithm::SimpleGreedy => "random among the moves with the best move-order score",
         }
     }
 
     /// Whether the algorithm takes a depth (and a heuristic).
     pub fn searches(self) -> bool {
-        !matches!(self, Algorithm::Greedy | Algorithm::Random)
+        matches!(
+            self,
+            Algorithm::Minimax
+                | Algorithm::AlphaBeta
+                | Algorithm::AlphaBetaOrdered
+                | Algorithm::AlphaBetaKiller
+        )
     }
 
     /// Whether the algorithm prunes with alpha-beta.
@@ -97,7 +121,7 @@ impl Algorithm {
 
     /// Whether the algorithm uses a heuristic.
     pub fn uses_heuristic(self) -> bool {
-        self != Algorithm::Random
+        !matches!(self, Algorithm::Random | Algorithm::SimpleGreedy)
     }
 }
 
@@ -144,6 +168,13 @@ pub struct Searcher<G: Game, E> {
     killers: Vec<[Option<G::Move>; 2]>,
     ordering: bool,
     use_killers: bool,
+    /// Beam search: the scored moves of each level.
+    scored: Vec<Vec<(f64, G::Move)>>,
+    /// No node is searched after this instant (iterative deepening under a time budget).
+    deadline: Option<Instant>,
+    /// Set when the deadline passed during the current search.
+    aborted: bool,
+    ticks: u32,
 }
 
 /// What one search found at the root.
@@ -155,6 +186,9 @@ pub struct SearchResult<M> {
     pub value: f64,
     /// Nodes counted.
     pub stats: SearchStats,
+    /// False when the deadline stopped the search: the move is the best among the root
+    /// moves searched completely.
+    pub complete: bool,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -170,6 +204,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             killers: Vec::new(),
             ordering: false,
             use_killers: false,
+            scored: Vec::new(),
+            deadline: None,
+            aborted: false,
+            ticks: 0,
         }
     }
 
@@ -195,6 +233,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         self.root = state.to_move();
         self.stats = SearchStats::default();
+        self.aborted = false;
         self.ordering = matches!(
             algorithm,
             Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
@@ -218,6 +257,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             } else {
                 self.minimax(&child, depth - 1, 1)
             };
+            if self.aborted {
+                break;
+            }
             if best.is_none_or(|(_, v)| value > v) {
                 best = Some((mv, value));
             }
@@ -229,7 +271,28 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             best,
             value,
             stats: self.stats,
+            complete: !self.aborted,
         })
+    }
+
+    /// Sets (or clears) the instant after which searches stop early.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether the deadline has passed; checks the clock every 256 calls.
+    #[inline]
+    fn out_of_time(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if let Some(deadline) = self.deadline {
+            self.ticks = self.ticks.wrapping_add(1);
+            if self.ticks.is_multiple_of(256) && Instant::now() >= deadline {
+                self.aborted = true;
+            }
+        }
+        self.aborted
     }
 
     /// Bytes of search state: every level's move list (its allocated capacity) and one
@@ -282,6 +345,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// The value of a leaf, or `None` when `state` must be searched further.
     #[inline]
     fn leaf_value(&mut self, state: &G, depth: usize, level: usize) -> Option<f64> {
+        if self.out_of_time() {
+            return Some(0.0);
+        }
         if let Some(outcome) = state.outcome() {
             self.stats.count_evaluated(level);
             return Some(terminal_score(outcome, self.root));
@@ -370,48 +436,288 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 }
 
-/// An agent that plays by one algorithm with one heuristic at a fixed depth.
+impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Searcher<G, E> {
+    /// Report 004's top-k beam search to `depth` own moves (0: greedy on the action
+    /// score). Every position whose moves are scored counts as expanded, every scored move
+    /// as evaluated. Returns `None` without legal moves.
+    pub fn beam(
+        &mut self,
+        state: &G,
+        depth: u32,
+        k: usize,
+        gamma: f64,
+        rng: &mut GameRng,
+    ) -> Option<SearchResult<G::Move>> {
+        let depth = depth as usize;
+        while self.scored.len() <= depth + 1 {
+            self.scored.push(Vec::with_capacity(64));
+        }
+        while self.buffers.len() <= depth + 1 {
+            self.buffers.push(Vec::with_capacity(64));
+            self.scores.push(Vec::new());
+            self.killers.push([None; 2]);
+        }
+        self.root = state.to_move();
+        self.stats = SearchStats::default();
+        self.aborted = false;
+        let mut moves = std::mem::take(&mut self.buffers[0]);
+        state.legal_moves(&mut moves);
+        seeds::shuffle(rng, &mut moves);
+        let ranked = self.rank(state, &moves, 0);
+        self.buffers[0] = moves;
+        let mut best: Option<(G::Move, f64)> = None;
+        for &(score, mv) in ranked.iter().take(if depth == 0 { 1 } else { k.max(1) }) {
+            let value = if depth == 0 {
+                score
+            } else {
+                let (next, reply) = self.reply(state, mv, 1);
+                self.beam_value(&next, 1, depth, k, gamma, score - reply)
+            };
+            if self.aborted {
+                break;
+            }
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((mv, value));
+            }
+        }
+        self.scored[0] = ranked;
+        self.stats.peak_bytes = self.state_bytes(depth + 1);
+        best.map(|(best, value)| SearchResult {
+            best,
+            value,
+            stats: self.stats,
+            complete: !self.aborted,
+        })
+    }
+
+    /// The legal moves of `state` scored for its mover, best first (stable: ties keep
+    /// their order). Counts the position as expanded and each move as evaluated.
+    fn rank(&mut self, state: &G, moves: &[G::Move], level: usize) -> Vec<(f64, G::Move)> {
+        let mut ranked = std::mem::take(&mut self.scored[level]);
+        ranked.clear();
+        self.stats.count_expanded(level);
+        self.stats.generated += moves.len() as u64;
+        for &mv in moves {
+            self.stats.count_evaluated(level + 1);
+            ranked.push((self.evaluator.score(state, mv, self.noise_seed), mv));
+        }
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        ranked
+    }
+
+    /// Plays `mv` and the opponent's best-scored reply (none once the armies have
+    /// separated, or when the game is over); returns the position and the reply's score.
+    fn reply(&mut self, state: &G, mv: G::Move, level: usize) -> (G, f64) {
+        let mut next = state.clone();
+        next.apply(mv);
+        if next.outcome().is_some() || self.evaluator.separated(&next) {
+            return (next, 0.0);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[level]);
+        next.legal_moves(&mut moves);
+        let ranked = self.rank(&next, &moves, level);
+        self.buffers[level] = moves;
+        let reply = ranked.first().copied();
+        self.scored[level] = ranked;
+        match reply {
+            Some((score, answer)) => {
+                next.apply(answer);
+                (next, score)
+            }
+            None => (next, 0.0),
+        }
+    }
+
+    /// The value of a beam node `t` own moves deep, `path` the decayed reward so far.
+    fn beam_value(
+        &mut self,
+        state: &G,
+        t: usize,
+        depth: usize,
+        k: usize,
+        gamma: f64,
+        path: f64,
+    ) -> f64 {
+        if self.out_of_time() {
+            return path;
+        }
+        if let Some(outcome) = state.outcome() {
+            return path + terminal_score(outcome, self.root);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[t]);
+        state.legal_moves(&mut moves);
+        let ranked = self.rank(state, &moves, t);
+        self.buffers[t] = moves;
+        let decay = gamma.powi(t as i32);
+        let value = if t == depth {
+            path + decay * ranked.first().map_or(0.0, |r| r.0)
+        } else {
+            let mut best = f64::NEG_INFINITY;
+            for &(score, mv) in ranked.iter().take(k.max(1)) {
+                let (next, reply) = self.reply(state, mv, t + 1);
+                let value = self.beam_value(
+                    &next,
+                    t + 1,
+                    depth,
+                    k,
+                    gamma,
+                    path + decay * (score - reply),
+                );
+                best = best.max(value);
+            }
+            if best.is_finite() { best } else { path }
+        };
+        self.scored[t] = ranked;
+        value
+    }
+}
+
+/// How an agent searches: the algorithm and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Depth in plies (beam: own moves; with a time budget: the deepest iteration).
+    pub depth: u32,
+    /// Beam width k.
+    pub beam_width: usize,
+    /// Beam decay gamma.
+    pub gamma: f64,
+    /// A time budget per move: iterative deepening, keeping the move of the deepest
+    /// iteration finished in time.
+    pub time_ms: Option<u64>,
+}
+
+impl SearchConfig {
+    /// A fixed-depth search with the default beam parameters.
+    pub fn fixed(algorithm: Algorithm, depth: u32) -> SearchConfig {
+        SearchConfig {
+            algorithm,
+            depth,
+            beam_width: 4,
+            gamma: 1.0,
+            time_ms: None,
+        }
+    }
+}
+
+/// An agent that plays by one algorithm with one heuristic.
 pub struct SearchAgent<G: Game, E> {
-    algorithm: Algorithm,
-    depth: u32,
+    config: SearchConfig,
     searcher: Searcher<G, E>,
     rng: GameRng,
     buffer: Vec<G::Move>,
 }
 
-impl<G: Game, E: Evaluator<G>> SearchAgent<G, E> {
+impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
     /// An agent whose tie-breaks and random term derive from `seed`.
-    pub fn new(algorithm: Algorithm, depth: u32, evaluator: E, seed: u64) -> Self {
+    pub fn new(config: SearchConfig, evaluator: E, seed: u64) -> Self {
         SearchAgent {
-            algorithm,
-            depth,
+            config,
             searcher: Searcher::new(evaluator, seeds::derive(seed, &[1])),
             rng: seeds::rng(seeds::derive(seed, &[2])),
             buffer: Vec::new(),
         }
     }
+
+    fn search_once(&mut self, state: &G, depth: u32) -> Option<SearchResult<G::Move>> {
+        let config = self.config;
+        if config.algorithm == Algorithm::Beam {
+            self.searcher
+                .beam(state, depth, config.beam_width, config.gamma, &mut self.rng)
+        } else {
+            self.searcher
+                .search(state, config.algorithm, depth, &mut self.rng)
+        }
+    }
 }
 
-impl<G: Game, E: Evaluator<G>> Agent<G> for SearchAgent<G, E> {
+impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, E> {
     fn decide(&mut self, state: &G) -> Decision<G::Move> {
-        if self.algorithm == Algorithm::Random {
+        let algorithm = self.config.algorithm;
+        if matches!(algorithm, Algorithm::Random | Algorithm::SimpleGreedy) {
             state.legal_moves(&mut self.buffer);
             assert!(!self.buffer.is_empty(), "decide called on a finished game");
+            if algorithm == Algorithm::SimpleGreedy {
+                let best = self
+                    .buffer
+                    .iter()
+                    .map(|&m| state.move_order_score(m))
+                    .max()
+                    .unwrap_or(0);
+                self.buffer.retain(|&m| state.move_order_score(m) == best);
+            }
             let mv = self.buffer[seeds::below(&mut self.rng, self.buffer.len())];
             return Decision {
                 mv,
                 value: None,
                 stats: SearchStats::default(),
+                depth: 0,
             };
         }
-        let result = self
-            .searcher
-            .search(state, self.algorithm, self.depth, &mut self.rng)
-            .expect("decide called on a finished game");
+        let Some(budget) = self.config.time_ms else {
+            let result = self
+                .search_once(state, self.config.depth)
+                .expect("decide called on a finished game");
+            return Decision {
+                mv: result.best,
+                value: Some(result.value),
+                stats: result.stats,
+                depth: self.config.depth,
+            };
+        };
+        // Iterative deepening: the move of the deepest iteration finished in time; if not
+        // even the first finished, its best completely searched root move.
+        let deadline = Instant::now() + Duration::from_millis(budget);
+        self.searcher.set_deadline(Some(deadline));
+        let first = if algorithm == Algorithm::Beam { 0 } else { 1 };
+        let last = if self.config.depth == 0 {
+            MAX_DEPTH
+        } else {
+            self.config.depth.max(first)
+        };
+        let mut stats = SearchStats::default();
+        let mut chosen: Option<(SearchResult<G::Move>, u32)> = None;
+        for depth in first..=last {
+            let Some(result) = self.search_once(state, depth) else {
+                break;
+            };
+            stats += result.stats;
+            if result.complete {
+                chosen = Some((result, depth));
+            } else {
+                if chosen.is_none() {
+                    chosen = Some((result, 0));
+                }
+                break;
+            }
+            if Instant::now() >= deadline {
+                break;
+            }
+        }
+        self.searcher.set_deadline(None);
+        let (result, depth) = match chosen {
+            Some(found) => found,
+            None => {
+                // Out of time before any root move was searched: any legal move.
+                state.legal_moves(&mut self.buffer);
+                let mv = *self
+                    .buffer
+                    .first()
+                    .expect("decide called on a finished game");
+                return Decision {
+                    mv,
+                    value: None,
+                    stats,
+                    depth: 0,
+                };
+            }
+        };
         Decision {
             mv: result.best,
             value: Some(result.value),
-            stats: result.stats,
+            stats,
+            depth,
         }
     }
 }

@@ -189,7 +189,8 @@ fn agents_are_reproducible_from_their_seed() {
     let start = Breakthrough::new(Rules::Standard);
     for algorithm in Algorithm::ALL {
         let play = |seed: u64| {
-            let mut agent = SearchAgent::new(algorithm, 2, Heuristic::Material, seed);
+            let mut agent =
+                SearchAgent::new(SearchConfig::fixed(algorithm, 2), Heuristic::Material, seed);
             let mut state = start;
             let mut line = Vec::new();
             for _ in 0..12 {
@@ -209,6 +210,6 @@ fn algorithm_names_round_trip() {
     for algorithm in Algorithm::ALL {
         assert_eq!(algorithm.name().parse::<Algorithm>(), Ok(algorithm));
     }
-    let err = "beam".parse::<Algorithm>().expect_err("unknown");
-    assert!(err.contains("unknown algorithm 'beam'") && err.contains("alphabeta"));
+    let err = "mcts".parse::<Algorithm>().expect_err("unknown");
+    assert!(err.contains("unknown algorithm 'mcts'") && err.contains("alphabeta"));
 }

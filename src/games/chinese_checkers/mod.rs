@@ -76,7 +76,7 @@ pub fn geometry() -> &'static Geometry {
     GEOMETRY.get_or_init(|| {
         let mut neighbours = [0u128; CELLS];
         let mut rays = Vec::with_capacity(CELLS);
-        for c in 0..CELLS {
+        for (c, cell_neighbours) in neighbours.iter_mut().enumerate() {
             let (i, j) = ((c / 10) as i32, (c % 10) as i32);
             let mut cell_rays: [Vec<u8>; 6] = Default::default();
             for (d, &(di, dj)) in DIRECTIONS.iter().enumerate() {
@@ -87,7 +87,7 @@ pub fn geometry() -> &'static Geometry {
                     y += dj;
                 }
                 if let Some(&first) = cell_rays[d].first() {
-                    neighbours[c] |= bit(first as usize);
+                    *cell_neighbours |= bit(first as usize);
                 }
             }
             rays.push(cell_rays);

@@ -63,10 +63,10 @@ impl Naive {
                 continue;
             }
             for d in 0..6 {
-                if let Some(n) = spec_neighbour(from.0, from.1, d) {
-                    if self.cells[&n] == 0 {
-                        out.insert((from, n));
-                    }
+                if let Some(n) = spec_neighbour(from.0, from.1, d)
+                    && self.cells[&n] == 0
+                {
+                    out.insert((from, n));
                 }
             }
             // Jump chains: breadth-first over landing cells.
