@@ -362,7 +362,7 @@ impl GameTask for RunTask {
                     status: "running".to_string(),
                     games_total: jobs.len(),
                     games_played: 0,
-                    deterministic: true,
+                    deterministic: !experiment.uses_clock(),
                     timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
                     sweeps: experiment.sweeps.clone(),
                     sprt: experiment.sprt.map(|(sprt, _)| sprt),
@@ -422,6 +422,7 @@ impl GameTask for RunTask {
             threads,
             deadline: limits.time_limit.map(|limit| Instant::now() + limit),
             max_games: limits.max_games,
+            move_time_limit: experiment.move_time_ms.map(Duration::from_millis),
         };
         let outcome = tournament::run(
             &config,

@@ -106,6 +106,8 @@ pub struct Experiment {
     pub sprt: Option<(Sprt, u64)>,
     /// The sweeps (for their chart).
     pub sweeps: Vec<SweepInfo>,
+    /// Per-move time limit in milliseconds, enforced with the game's forfeit rule.
+    pub move_time_ms: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -159,6 +161,7 @@ struct ExperimentFile {
     sweep: Vec<SweepTable>,
     openings: Option<OpeningsTable>,
     sprt: Option<SprtTable>,
+    move_time_ms: Option<i64>,
 }
 
 impl Experiment {
@@ -446,6 +449,16 @@ impl Experiment {
                 ));
             }
         };
+        let move_time_ms = match file.move_time_ms {
+            None => None,
+            Some(ms) if ms >= 1 => Some(ms as u64),
+            Some(ms) => {
+                return Err(fail(
+                    at_key("move_time_ms"),
+                    format!("move_time_ms = {ms}: must be at least 1"),
+                ));
+            }
+        };
         let sprt = match &file.sprt {
             None => None,
             Some(table) => {
@@ -497,6 +510,7 @@ impl Experiment {
             openings,
             sprt,
             sweeps,
+            move_time_ms,
         })
     }
 
@@ -527,6 +541,12 @@ impl Experiment {
             Some((_, max_games)) if self.matchups[index].sequential => max_games,
             _ => self.games_per_matchup,
         }
+    }
+
+    /// Whether wall-clock limits decide anything (a per-move limit, or an agent with a
+    /// time budget): then the same experiment can give different games.
+    pub fn uses_clock(&self) -> bool {
+        self.move_time_ms.is_some() || self.agents.iter().any(|a| a.time_ms.is_some())
     }
 
     /// A matchup's label, e.g. `ab4-off2 vs ab4-def1`.

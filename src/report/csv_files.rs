@@ -58,6 +58,8 @@ const MOVE_COLUMNS: &[&str] = &[
     "evaluated",
     "generated",
     "peak_bytes",
+    "depth",
+    "timed_out",
     "ms",
     "value",
 ];
@@ -207,6 +209,8 @@ impl Reporter for CsvRecorder {
             row.number(mv.evaluated)?;
             row.number(mv.generated)?;
             row.number(mv.peak_bytes)?;
+            row.number(mv.depth)?;
+            row.number(u8::from(mv.timed_out))?;
             row.fixed(millis(mv.nanos), 4)?;
             match mv.value {
                 Some(value) => row.number(value)?,

@@ -213,3 +213,101 @@ fn algorithm_names_round_trip() {
     let err = "mcts".parse::<Algorithm>().expect_err("unknown");
     assert!(err.contains("unknown algorithm 'mcts'") && err.contains("alphabeta"));
 }
+
+mod beam_and_budgets {
+    use super::*;
+    use crate::core::ActionEvaluator;
+    use crate::evals::chinese_checkers::Heuristic as CcHeuristic;
+    use crate::games::chinese_checkers::{ChineseCheckers, Rules as CcRules};
+
+    fn cc_positions(count: usize) -> Vec<ChineseCheckers> {
+        crate::games::random_positions(&ChineseCheckers::new(CcRules::default()), count, 4, 30, 8)
+    }
+
+    #[test]
+    fn beam_at_depth_zero_is_greedy_on_the_action_score() {
+        let heuristic = CcHeuristic::Report004 { hex: false };
+        for state in cc_positions(20) {
+            let mut searcher = Searcher::new(heuristic, 1);
+            let result = searcher
+                .beam(&state, 0, 4, 1.0, &mut seeds::rng(3))
+                .expect("moves");
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            let best = moves
+                .iter()
+                .map(|&m| heuristic.score(&state, m, 1))
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert_eq!(result.value, best);
+            assert_eq!(heuristic.score(&state, result.best, 1), best);
+            assert_eq!(result.stats.expanded, 1);
+            assert_eq!(result.stats.evaluated, moves.len() as u64);
+        }
+    }
+
+    #[test]
+    fn deeper_beam_looks_at_k_moves_and_replies() {
+        let heuristic = CcHeuristic::Report004 { hex: false };
+        let start = ChineseCheckers::new(CcRules::default());
+        let mut searcher = Searcher::new(heuristic, 1);
+        let result = searcher
+            .beam(&start, 2, 3, 0.9, &mut seeds::rng(3))
+            .expect("moves");
+        let mut moves = Vec::new();
+        start.legal_moves(&mut moves);
+        assert!(moves.contains(&result.best));
+        // Root, 3 replies, 3 second-level positions, 3 x 3 replies and leaves at level 2.
+        assert!(result.stats.expanded > 10, "{:?}", result.stats);
+        assert!(result.complete);
+    }
+
+    #[test]
+    fn a_one_millisecond_budget_still_gives_a_legal_move() {
+        let cc = ChineseCheckers::new(CcRules::default());
+        for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax, Algorithm::Beam] {
+            let config = SearchConfig {
+                time_ms: Some(1),
+                depth: 0,
+                ..SearchConfig::fixed(algorithm, 0)
+            };
+            let mut agent = SearchAgent::new(config, CcHeuristic::Distance, 5);
+            let mut state = cc;
+            for _ in 0..6 {
+                let decision = agent.decide(&state);
+                let mut legal = Vec::new();
+                state.legal_moves(&mut legal);
+                assert!(legal.contains(&decision.mv), "{algorithm}");
+                state.apply(decision.mv);
+            }
+        }
+        // A generous budget on Breakthrough reaches at least depth 2.
+        let config = SearchConfig {
+            time_ms: Some(200),
+            ..SearchConfig::fixed(Algorithm::AlphaBeta, 3)
+        };
+        let mut agent = SearchAgent::new(config, Heuristic::Material, 5);
+        let decision = agent.decide(&Breakthrough::new(Rules::Standard));
+        assert!(decision.depth >= 2, "reached {}", decision.depth);
+        assert!(decision.depth <= 3, "never deeper than the depth cap");
+    }
+
+    #[test]
+    fn simple_greedy_plays_a_largest_advance() {
+        let mut agent = SearchAgent::new(
+            SearchConfig::fixed(Algorithm::SimpleGreedy, 0),
+            CcHeuristic::Distance,
+            2,
+        );
+        for state in cc_positions(20) {
+            let decision = agent.decide(&state);
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            let best = moves
+                .iter()
+                .map(|&m| state.move_order_score(m))
+                .max()
+                .expect("moves");
+            assert_eq!(state.move_order_score(decision.mv), best);
+        }
+    }
+}

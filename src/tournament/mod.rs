@@ -24,6 +24,9 @@ const BATCH_GAMES: usize = 64;
 /// The longest a finished game waits in a worker's batch.
 const BATCH_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
 
+/// The termination reason of a game lost by overrunning the per-move time limit.
+pub const TIMEOUT_REASON: &str = "timeout";
+
 /// The termination reason of a game stopped by the harness's ply cap (a draw).
 pub const PLY_CAP_REASON: &str = "ply-cap";
 
@@ -191,6 +194,10 @@ pub struct MoveRecord {
     pub nanos: u64,
     /// The search's root value for the mover, if it searched.
     pub value: Option<f64>,
+    /// The depth the search completed.
+    pub depth: u32,
+    /// Whether the decision overran the per-move limit (and a random move was played).
+    pub timed_out: bool,
 }
 
 /// One side's totals over a game.
@@ -235,7 +242,7 @@ pub fn play_game<G: Game>(
     seats: &mut ByPlayer<Box<dyn Agent<G>>>,
     max_plies: u32,
 ) -> GameRecord {
-    play_from(start.clone(), String::new(), job, seats, max_plies)
+    play_from(start.clone(), String::new(), job, seats, max_plies, None)
 }
 
 /// Plays one game from an opening position (`opening`: the moves that reach it).
@@ -245,6 +252,7 @@ pub fn play_from<G: Game>(
     job: GameJob,
     seats: &mut ByPlayer<Box<dyn Agent<G>>>,
     max_plies: u32,
+    move_time_limit: Option<std::time::Duration>,
 ) -> GameRecord {
     let mut sides = ByPlayer([SideRecord::default(); 2]);
     let mut moves = Vec::with_capacity(128);
@@ -259,8 +267,21 @@ pub fn play_from<G: Game>(
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
         let clock = Instant::now();
-        let decision = seats[side].decide(&state);
+        let mut decision = seats[side].decide(&state);
         let nanos = clock.elapsed().as_nanos() as u64;
+        let timed_out = move_time_limit.is_some_and(|limit| nanos > limit.as_nanos() as u64);
+        if timed_out {
+            if state.timeout_forfeits() {
+                sides[side].nanos += nanos;
+                break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON));
+            }
+            // The game's rule: a random legal move is played instead (seeded by game and ply).
+            let mut legal = Vec::new();
+            state.legal_moves(&mut legal);
+            let mut rng = seeds::rng(seeds::derive(job.seed, &[0x7469_6d65, moves.len() as u64]));
+            decision.mv = legal[seeds::below(&mut rng, legal.len())];
+            decision.value = None;
+        }
         if !move_text.is_empty() {
             move_text.push(MOVE_SEPARATOR);
         }
@@ -279,6 +300,8 @@ pub fn play_from<G: Game>(
             peak_bytes: decision.stats.peak_bytes,
             nanos,
             value: decision.value,
+            depth: decision.depth,
+            timed_out,
         });
     };
     GameRecord {
@@ -380,6 +403,8 @@ pub struct RunConfig<'a, G: Game> {
     pub deadline: Option<Instant>,
     /// No more than this many new games are started.
     pub max_games: Option<usize>,
+    /// The per-move time limit, enforced with the game's forfeit rule.
+    pub move_time_limit: Option<std::time::Duration>,
 }
 
 enum Finished {
@@ -465,6 +490,7 @@ pub fn run<G: Game>(
                             job,
                             &mut seats,
                             config.max_plies,
+                            config.move_time_limit,
                         ))))
                     };
                     if let Some(finished) = finished {
@@ -551,6 +577,7 @@ pub fn run_all<G: Game>(
         threads,
         deadline: None,
         max_games: None,
+        move_time_limit: None,
     };
     run(
         &config,

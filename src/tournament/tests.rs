@@ -208,6 +208,7 @@ fn config<'a>(
         threads,
         deadline: None,
         max_games: None,
+        move_time_limit: None,
     }
 }
 
@@ -382,4 +383,70 @@ fn finished_games_are_reported_not_replayed_and_limits_stop_the_run() {
     )
     .expect("run");
     assert_eq!((outcome.played, outcome.cancelled), (0, true));
+}
+
+#[test]
+fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
+    // A 300 ms budget against a 1 ms limit: Breakthrough forfeits at the first move.
+    let slow: AgentSpec = "alphabeta(heuristic=offensive2,time_ms=300)"
+        .parse()
+        .expect("valid");
+    let agents = [
+        slow.factory::<Breakthrough>().expect("valid"),
+        factories(&["random"]).remove(0),
+    ];
+    let jobs = schedule(1, &[[0, 1]], 1, Colours::AsListed);
+    let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
+    let start = Breakthrough::new(Rules::Standard);
+    let limit = Some(std::time::Duration::from_millis(1));
+    let record = play_from(start, String::new(), jobs[0], &mut seats, 1000, limit);
+    assert_eq!(
+        (record.winner, record.reason.as_ref(), record.plies),
+        (Some(Player::P2), TIMEOUT_REASON, 0)
+    );
+    // Chinese Checkers with timeout=random: the slow side's moves are random, flagged.
+    use crate::games::chinese_checkers::{ChineseCheckers, Rules as CcRules, Timeout};
+    let slow: AgentSpec = "beam(heuristic=report004,depth=12,time_ms=50)"
+        .parse()
+        .expect("valid");
+    let quick: AgentSpec = "simple-greedy".parse().expect("valid");
+    let agents = [
+        slow.factory::<ChineseCheckers>().expect("valid"),
+        quick.factory::<ChineseCheckers>().expect("valid"),
+    ];
+    let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
+    let rules = CcRules {
+        timeout: Timeout::Random,
+        max_plies: 10,
+        ..CcRules::default()
+    };
+    let record = play_from(
+        ChineseCheckers::new(rules),
+        String::new(),
+        jobs[0],
+        &mut seats,
+        1000,
+        limit,
+    );
+    assert_eq!(record.plies, 10);
+    let p1: Vec<&MoveRecord> = record
+        .moves
+        .iter()
+        .filter(|m| m.side == Player::P1)
+        .collect();
+    // The first decision searches for 50 ms: over the limit, replaced by a random move.
+    // (Near the ply limit the search tree is tiny and may finish in time.)
+    assert!(p1[0].timed_out, "{p1:?}");
+    assert!(
+        p1.iter()
+            .all(|m| m.timed_out == m.value.is_none() && (m.nanos > 1_000_000) == m.timed_out),
+        "{p1:?}"
+    );
+    assert!(
+        record
+            .moves
+            .iter()
+            .filter(|m| m.side == Player::P2)
+            .all(|m| !m.timed_out)
+    );
 }
