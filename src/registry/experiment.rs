@@ -61,9 +61,9 @@ pub enum OpeningSpec {
 /// One parameter sweep: its varied key, values, variant agents and opponents (names).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SweepInfo {
-    /// The key that varies (only recorded for sweeps of one key).
+    /// The keys that vary, comma-separated.
     pub key: String,
-    /// Its values, as written.
+    /// Its values as written (for a grid, each combination as `a=1,b=2`).
     pub values: Vec<String>,
     /// The variant agents' names, in value order.
     pub variants: Vec<String>,
@@ -408,14 +408,31 @@ impl Experiment {
                     });
                 }
             }
-            if let [(index, values)] = lists.as_slice() {
-                sweeps.push(SweepInfo {
-                    key: template.params[*index].0.clone(),
-                    values: values.clone(),
-                    variants: variants.iter().map(|&v| agents[v].name.clone()).collect(),
-                    opponents: opponents.iter().map(|&o| agents[o].name.clone()).collect(),
-                });
-            }
+            // One key: its values; a grid: each combination written `a=1,b=2`.
+            let keys: Vec<&str> = lists
+                .iter()
+                .map(|(i, _)| template.params[*i].0.as_str())
+                .collect();
+            let values = combinations
+                .iter()
+                .map(|combination| {
+                    if keys.len() == 1 {
+                        combination[0].clone()
+                    } else {
+                        keys.iter()
+                            .zip(combination)
+                            .map(|(k, v)| format!("{k}={v}"))
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    }
+                })
+                .collect();
+            sweeps.push(SweepInfo {
+                key: keys.join(","),
+                values,
+                variants: variants.iter().map(|&v| agents[v].name.clone()).collect(),
+                opponents: opponents.iter().map(|&o| agents[o].name.clone()).collect(),
+            });
         }
         let openings = match &file.openings {
             None => OpeningSpec::Start,
@@ -659,12 +676,13 @@ mod tests {
         let (sprt, max_games) = e.sprt.expect("sprt");
         assert_eq!((sprt.elo1, sprt.alpha, max_games), (40.0, 0.05, 500));
         assert_eq!((e.games_of(0), e.games_of(5)), (500, 10));
-        // Only the one-key sweep is charted.
-        assert_eq!(e.sweeps.len(), 1);
-        assert_eq!(e.sweeps[0].key, "almost_win");
-        assert_eq!(e.sweeps[0].values, vec!["5", "6"]);
+        assert_eq!(e.sweeps.len(), 2);
+        assert_eq!(e.sweeps[0].key, "depth,almost_win");
+        assert_eq!(e.sweeps[0].values[1], "depth=1,almost_win=20");
+        assert_eq!(e.sweeps[1].key, "almost_win");
+        assert_eq!(e.sweeps[1].values, vec!["5", "6"]);
         assert_eq!(
-            e.sweeps[0].variants[0],
+            e.sweeps[1].variants[0],
             "greedy(heuristic=offensive2,almost_win=5)"
         );
     }
