@@ -967,3 +967,87 @@ fn sprt_stops_a_lopsided_matchup_early() {
         "{report}"
     );
 }
+
+#[test]
+fn chinese_checkers_runs_replays_and_rejects_bad_parameters() {
+    let output = run(&["perft", "chinese-checkers", "--depth", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).starts_with("perft(1) = 14\nperft(2) = 196\n"),
+        "{}",
+        stdout(&output)
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "cc.toml",
+        "game = \"chinese-checkers(max_plies=60)\"\ngames = 2\nmatchups = [[\"cc-beam\", \"cc-simple-greedy\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, games) = read_csv(&out.join("games.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    for game in &games {
+        let moves = dir.path().join("moves.txt");
+        fs::write(&moves, &game[column("moves")]).expect("write");
+        let replayed = run(&[
+            "replay",
+            "chinese-checkers(max_plies=60)",
+            moves.to_str().expect("utf8"),
+        ]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let expected = format!(
+            "result: {} ({})",
+            game[column("winner")],
+            game[column("reason")]
+        );
+        assert_eq!(stdout(&replayed).lines().last(), Some(expected.as_str()));
+    }
+    let (moves_header, moves) = read_csv(&out.join("moves.csv"));
+    let depth = moves_header
+        .iter()
+        .position(|h| h == "depth")
+        .expect("depth column");
+    assert!(
+        moves.iter().any(|m| m[depth] == "3"),
+        "the beam's depth is recorded"
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["deterministic"], true);
+    assert_input_error(
+        &run(&["perft", "chinese-checkers(jumps=far)"]),
+        &["jumps=far: expected long or short"],
+    );
+    assert_input_error(
+        &run(&["run", write_experiment(dir.path(), "bad.toml", "game = \"chinese-checkers\"\nmatchups = [[\"beam(heuristic=report004,k=0)\", \"random\"]]\n").to_str().expect("utf8")]),
+        &["bad.toml: line 2:", "k '0' must be a whole number from 1 to 100"],
+    );
+    // A clock in the experiment makes the run non-deterministic, and says so.
+    let clocked = write_experiment(
+        dir.path(),
+        "clock.toml",
+        "game = \"chinese-checkers(max_plies=20,timeout=random)\"\ngames = 1\nmove_time_ms = 1000\nmatchups = [[\"beam(heuristic=report004,depth=2,time_ms=5)\", \"cc-simple-greedy\"]]\n",
+    );
+    let out = dir.path().join("clock");
+    let output = run(&[
+        "run",
+        clocked.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["deterministic"], false);
+}
