@@ -200,14 +200,16 @@ pub fn list(agents: &Path) -> Result<()> {
     println!("\nalgorithms:");
     for algorithm in Algorithm::ALL {
         let keys = if algorithm.searches() {
-            "heuristic=H, depth=D (default 3, 1-12)"
+            "heuristic=H, depth=D (default 3, 1-12), time_ms=N (iterative deepening)"
+        } else if algorithm == Algorithm::Beam {
+            "heuristic=H, depth=D own moves (default 3, 0-12), k (default 4), gamma (default 1), time_ms=N"
         } else if algorithm.uses_heuristic() {
             "heuristic=H"
         } else {
             "no parameters"
         };
         println!(
-            "  {:<10} {}; {keys}",
+            "  {:<17} {}; {keys}",
             algorithm.name(),
             algorithm.describe()
         );
