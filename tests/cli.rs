@@ -1051,3 +1051,55 @@ fn chinese_checkers_runs_replays_and_rejects_bad_parameters() {
             .expect("json");
     assert_eq!(meta["deterministic"], false);
 }
+
+#[test]
+fn double_card_runs_and_replays() {
+    let output = run(&["perft", "double-card", "--depth", "1"]);
+    assert_eq!(stdout(&output), "perft(1) = 60\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "dc.toml",
+        "game = \"double-card(p1=colors)\"\ngames = 2\nmatchups = [[\"greedy(heuristic=lines)\", \"random\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, games) = read_csv(&out.join("games.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    for game in &games {
+        let moves = dir.path().join("moves.txt");
+        fs::write(&moves, &game[column("moves")]).expect("write");
+        let replayed = run(&[
+            "replay",
+            "double-card(p1=colors)",
+            moves.to_str().expect("utf8"),
+        ]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let expected = format!(
+            "result: {} ({})",
+            game[column("winner")],
+            game[column("reason")]
+        );
+        assert_eq!(stdout(&replayed).lines().last(), Some(expected.as_str()));
+    }
+    let moves = dir.path().join("bad.txt");
+    fs::write(&moves, "0 2 A 1\n0 1 C 2\n").expect("write");
+    assert_input_error(
+        &run(&["replay", "double-card", moves.to_str().expect("utf8")]),
+        &[
+            "bad.txt: line 2: ply 2: move '0 1 C 2'",
+            "hang over an empty cell",
+        ],
+    );
+    assert_input_error(
+        &run(&["perft", "double-card(p1=red)"]),
+        &["p1=red: expected colors or dots"],
+    );
+}

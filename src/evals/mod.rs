@@ -3,6 +3,7 @@
 
 pub mod breakthrough;
 pub mod chinese_checkers;
+pub mod double_card;
 pub mod wights;
 
 use std::fmt;

@@ -70,6 +70,7 @@ use crate::core::{ActionEvaluator, Agent, Evaluator, Game};
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
+use crate::games::double_card::{self as dc, DoubleCard};
 use crate::games::wights::Wights;
 use spec::Spec;
 use std::fmt;
@@ -155,6 +156,8 @@ pub enum GameSpec {
     Wights,
     /// Chinese Checkers, two-player diamond with special marbles.
     ChineseCheckers(cc::Rules),
+    /// Double Card.
+    DoubleCard(dc::Params),
 }
 
 /// A game as `list` shows it.
@@ -178,6 +181,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "chinese-checkers",
         params: "max_plies=200, home_plies=100, jumps=long|short, timeout=loss|random (the per-move time limit's forfeit rule)",
         heuristics: evals::chinese_checkers::HEURISTICS,
+    },
+    GameInfo {
+        name: "double-card",
+        params: "p1=dots|colors (default dots), cards=24, moves=60",
+        heuristics: evals::double_card::HEURISTICS,
     },
     GameInfo {
         name: "wights",
@@ -229,6 +237,31 @@ impl FromStr for GameSpec {
                 }
                 GameSpec::ChineseCheckers(rules)
             }
+            "double-card" => {
+                let mut params = dc::Params::default();
+                if let Some(text) = spec.take("p1") {
+                    params.p1 = match text.as_str() {
+                        "colors" => dc::Role::Colors,
+                        "dots" => dc::Role::Dots,
+                        other => return Err(format!("p1={other}: expected colors or dots")),
+                    };
+                }
+                if let Some(text) = spec.take("cards") {
+                    params.cards = text
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|n| (1..=dc::MAX_CARDS as u8).contains(n))
+                        .ok_or_else(|| format!("cards={text}: expected 1 to {}", dc::MAX_CARDS))?;
+                }
+                if let Some(text) = spec.take("moves") {
+                    params.move_limit = text
+                        .parse::<u8>()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| format!("moves={text}: expected 1 to 255"))?;
+                }
+                GameSpec::DoubleCard(params)
+            }
             other => {
                 let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
                 return Err(format!(
@@ -242,6 +275,7 @@ impl FromStr for GameSpec {
                 GameSpec::Breakthrough(_) => "rules",
                 GameSpec::Wights => "none",
                 GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
+                GameSpec::DoubleCard(_) => "p1, cards, moves",
             };
             return Err(format!(
                 "unknown parameter '{key}' for game {} (known: {known})",
@@ -258,6 +292,7 @@ impl fmt::Display for GameSpec {
             GameSpec::Breakthrough(rules) => write!(f, "breakthrough(rules={rules})"),
             GameSpec::Wights => f.write_str("wights"),
             GameSpec::ChineseCheckers(rules) => write!(f, "chinese-checkers({rules})"),
+            GameSpec::DoubleCard(params) => write!(f, "double-card({params})"),
         }
     }
 }
@@ -269,6 +304,7 @@ impl GameSpec {
             GameSpec::Breakthrough(rules) => rules.name().to_string(),
             GameSpec::Wights => "default".to_string(),
             GameSpec::ChineseCheckers(rules) => rules.to_string(),
+            GameSpec::DoubleCard(params) => params.to_string(),
         }
     }
 }
@@ -313,6 +349,18 @@ impl GameEntry for ChineseCheckers {
     }
 }
 
+impl GameEntry for DoubleCard {
+    type Heuristic = evals::double_card::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::double_card::HEURISTICS
+    }
+
+    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+        evals::double_card::Heuristic::from_spec(name, params)
+    }
+}
+
 impl GameEntry for Breakthrough {
     type Heuristic = evals::breakthrough::Heuristic;
 
@@ -343,6 +391,7 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
         GameSpec::Breakthrough(rules) => task.run(Breakthrough::new(rules)),
         GameSpec::Wights => task.run(Wights::new()),
         GameSpec::ChineseCheckers(rules) => task.run(ChineseCheckers::new(rules)),
+        GameSpec::DoubleCard(params) => task.run(DoubleCard::new(params)),
     }
 }
 
@@ -361,10 +410,9 @@ mod tests {
         assert_eq!(long.to_string(), "breakthrough(rules=long)");
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
-        assert!(
-            err("chess")
-                .contains("unknown game 'chess' (known: breakthrough, chinese-checkers, wights)")
-        );
+        assert!(err("chess").contains(
+            "unknown game 'chess' (known: breakthrough, chinese-checkers, double-card, wights)"
+        ));
         let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
             .parse()
             .expect("valid");

@@ -214,6 +214,41 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
             ..Section::default()
         });
     }
+    // Nodes per move as the game goes on (Double Card: as cards accumulate), for every
+    // agent that searched.
+    let series: Vec<(String, Vec<(f64, f64)>)> = agents
+        .iter()
+        .filter_map(|agent| {
+            let by_ply = data.expanded_by_ply.get(agent)?;
+            let points: Vec<(f64, f64)> = by_ply
+                .iter()
+                .filter(|(_, (sum, _))| *sum > 0)
+                .map(|(&ply, &(sum, moves))| (f64::from(ply), sum as f64 / moves as f64))
+                .collect();
+            (points.len() >= 2).then(|| (agent.clone(), points))
+        })
+        .collect();
+    if !series.is_empty() {
+        charts::save(
+            &charts::LogLines {
+                title: "Nodes expanded per move as the game goes on".to_string(),
+                x_desc: "ply (moves played by both sides)".to_string(),
+                y_desc: "nodes expanded per move (mean, log scale)".to_string(),
+                series,
+                references: Vec::new(),
+            },
+            folder,
+            "nodes_by_ply",
+        )?;
+        sections.push(Section {
+            title: "Nodes per move by ply".to_string(),
+            charts: vec![(
+                "nodes_by_ply".to_string(),
+                "Nodes expanded per move against the ply".to_string(),
+            )],
+            ..Section::default()
+        });
+    }
     let mut lengths: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
     for game in &data.games {
         lengths
@@ -587,7 +622,8 @@ mod tests {
         assert!(markdown.contains("![Win rate with 95% interval](winrates.svg)"));
         let html = std::fs::read_to_string(folder.path().join("index.html")).expect("html");
         assert!(html.contains("<td>greedy(heuristic=offensive2)</td>"));
-        assert_eq!(html.matches("<svg").count(), 5, "charts are inline");
+        assert_eq!(html.matches("<svg").count(), 6, "charts are inline");
+        assert!(folder.path().join("nodes_by_ply.svg").is_file());
         assert!(!html.contains("src=\"http"), "self-contained");
     }
 

@@ -26,7 +26,9 @@ pub struct GameRow {
 #[derive(Deserialize)]
 struct MoveRow {
     game_id: u64,
+    ply: u32,
     side: String,
+    expanded: u64,
     ms: f64,
 }
 
@@ -43,6 +45,8 @@ pub struct RunData {
     pub games: Vec<GameRow>,
     /// Milliseconds of every move, by agent name (from moves.csv).
     pub move_ms: BTreeMap<String, Vec<f64>>,
+    /// Nodes expanded per move by agent and ply: (sum, moves).
+    pub expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>>,
 }
 
 /// Every row of a CSV file with a header, as `T`.
@@ -77,6 +81,7 @@ impl RunData {
         let summary = read_summary(&folder.join("summary.csv"))?;
         let games: Vec<GameRow> = csv_rows(&folder.join("games.csv"))?;
         let mut move_ms: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        let mut expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>> = BTreeMap::new();
         let moves_path = folder.join("moves.csv");
         if moves && moves_path.is_file() {
             let seats: BTreeMap<u64, (&str, &str)> = games
@@ -93,6 +98,13 @@ impl RunData {
                 };
                 let agent = if row.side == "P1" { p1 } else { p2 };
                 move_ms.entry(agent.to_string()).or_default().push(row.ms);
+                let at_ply = expanded_by_ply
+                    .entry(agent.to_string())
+                    .or_default()
+                    .entry(row.ply)
+                    .or_default();
+                at_ply.0 += row.expanded;
+                at_ply.1 += 1;
             }
         }
         Ok(RunData {
@@ -101,6 +113,7 @@ impl RunData {
             summary,
             games,
             move_ms,
+            expanded_by_ply,
         })
     }
 

@@ -285,6 +285,8 @@ pub fn read_summary(path: &Path) -> Result<Vec<SummaryRow>, String> {
 /// An Elo estimate as text: `+147 (+86 .. +218)`, infinities as `+inf` / `-inf`.
 pub fn elo_text(elo: f64, low: f64, high: f64) -> String {
     let one = |x: f64| {
+        // -0 prints as "-0": a score of exactly one half is plain 0.
+        let x = if x == 0.0 { 0.0 } else { x };
         if x.is_infinite() {
             if x > 0.0 {
                 "+inf".to_string()

@@ -311,3 +311,21 @@ mod beam_and_budgets {
         }
     }
 }
+
+#[test]
+fn alphabeta_matches_minimax_on_double_card() {
+    use crate::evals::double_card::Heuristic as DcHeuristic;
+    use crate::games::double_card::{DoubleCard, Params};
+    let heuristics = [
+        DcHeuristic::from_spec("lines", &[]).expect("known"),
+        DcHeuristic::from_spec("danger", &[]).expect("known"),
+    ];
+    check_alphabeta_matches_minimax(
+        &DoubleCard::new(Params::default()),
+        &heuristics,
+        30,
+        &[1, 2],
+        2,
+        9,
+    );
+}
