@@ -1,7 +1,7 @@
 //! `arbiter bench`: the speed figures the README quotes, measured on this machine.
 
 use super::tools::parse_game;
-use crate::core::seeds;
+use crate::core::{Evaluator, seeds};
 use crate::games::{perft, random_positions};
 use crate::registry::Colours;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
@@ -62,6 +62,26 @@ impl GameTask for BenchTask {
         );
 
         let positions = random_positions(&start, args.positions, 10, 40, 2024);
+        // The cost of one call of every heuristic of the game, on the same positions.
+        for info in G::heuristics() {
+            let evaluator = G::heuristic(info.name, &[]).map_err(anyhow::Error::msg)?;
+            let rounds = (200_000 / positions.len()).max(1);
+            let clock = Instant::now();
+            let mut sink = 0.0;
+            for _ in 0..rounds {
+                for position in &positions {
+                    sink += evaluator.evaluate(position, position.to_move(), 7);
+                }
+            }
+            let calls = (rounds * positions.len()) as f64;
+            println!(
+                "heuristic {}: {:.0} ns per call ({} calls{})",
+                info.name,
+                clock.elapsed().as_secs_f64() * 1e9 / calls,
+                calls,
+                if sink.is_nan() { ", NaN seen" } else { "" }
+            );
+        }
         for heuristic in ["offensive2", "material"] {
             if !G::heuristics().iter().any(|h| h.name == heuristic) {
                 continue;

@@ -6,7 +6,6 @@
 use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::double_card::{COLS, DoubleCard, Move, ROWS, Role};
-use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 const fn param(key: &'static str, default: f64, help: &'static str) -> ParamSpec {
@@ -167,8 +166,18 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
         unavailable,
     ] = *scores;
     let mut total = 0.0;
-    let mut dead_threes: BTreeSet<u128> = BTreeSet::new();
-    let mut alive_twos: BTreeSet<u128> = BTreeSet::new();
+    // The distinct sets of own cells of dead threes and alive twos (for the combination
+    // bonuses, two windows over the same cells count once); only whether there are 0, 1
+    // or 2+ matters, so two are kept.
+    let mut dead_threes: [Option<u128>; 2] = [None; 2];
+    let mut alive_twos: [Option<u128>; 2] = [None; 2];
+    fn remember(found: &mut [Option<u128>; 2], cells: u128) {
+        if found[0].is_none() {
+            found[0] = Some(cells);
+        } else if found[0] != Some(cells) && found[1].is_none() {
+            found[1] = Some(cells);
+        }
+    }
     let mut padded: Vec<(Symbol, u8)> = Vec::with_capacity(16);
     for value in [true, false] {
         let own = occupied & if value { feature } else { !feature };
@@ -205,8 +214,8 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                 }
             }
             for window in padded.windows(4) {
-                let s: Vec<Symbol> = window.iter().map(|w| w.0).collect();
-                if s.iter().all(|&x| x == Symbol::Own) {
+                let s = [window[0].0, window[1].0, window[2].0, window[3].0];
+                if s == [Symbol::Own; 4] {
                     total += four;
                 }
                 if s == [Symbol::Blocked, Symbol::Own, Symbol::Own, Symbol::Blocked] {
@@ -214,9 +223,14 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                 }
             }
             for window in padded.windows(5) {
-                let s: Vec<Symbol> = window.iter().map(|w| w.0).collect();
+                let s = [
+                    window[0].0,
+                    window[1].0,
+                    window[2].0,
+                    window[3].0,
+                    window[4].0,
+                ];
                 let (first, last) = (s[0], s[4]);
-                let middle = &window[1..4];
                 if s == [
                     Symbol::Empty,
                     Symbol::Own,
@@ -237,11 +251,11 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                 }
                 if first == Symbol::Empty
                     && last == Symbol::Empty
-                    && count(middle, Symbol::Own) == 2
-                    && count(middle, Symbol::Empty) == 1
+                    && count(&window[1..4], Symbol::Own) == 2
+                    && count(&window[1..4], Symbol::Empty) == 1
                 {
                     total += alive_two;
-                    alive_twos.insert(owned(window));
+                    remember(&mut alive_twos, owned(window));
                 }
                 for (end, rest) in [(first, &window[1..5]), (last, &window[0..4])] {
                     if end != Symbol::Blocked {
@@ -250,7 +264,7 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                     let (o, x) = (count(rest, Symbol::Own), count(rest, Symbol::Empty));
                     if o == 3 && x == 1 {
                         total += dead_three;
-                        dead_threes.insert(owned(window));
+                        remember(&mut dead_threes, owned(window));
                     }
                     if o == 2 && x == 2 {
                         total += dead_two;
@@ -259,10 +273,11 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
             }
         }
     }
+    let distinct = |found: &[Option<u128>; 2]| found.iter().flatten().count();
     let combos = [
-        dead_threes.len() >= 2,
-        alive_twos.len() >= 2,
-        !dead_threes.is_empty() && !alive_twos.is_empty(),
+        distinct(&dead_threes) >= 2,
+        distinct(&alive_twos) >= 2,
+        distinct(&dead_threes) >= 1 && distinct(&alive_twos) >= 1,
     ];
     total + combo * combos.iter().filter(|&&c| c).count() as f64
 }

@@ -184,7 +184,7 @@ pub const GAMES: &[GameInfo] = &[
     },
     GameInfo {
         name: "double-card",
-        params: "p1=dots|colors (default dots), cards=24, moves=60",
+        params: "p1=dots|colors (default dots), cards=24, moves=60, neighbours_only=0|1 (placements touching a card only)",
         heuristics: evals::double_card::HEURISTICS,
     },
     GameInfo {
@@ -253,6 +253,13 @@ impl FromStr for GameSpec {
                         .filter(|n| (1..=dc::MAX_CARDS as u8).contains(n))
                         .ok_or_else(|| format!("cards={text}: expected 1 to {}", dc::MAX_CARDS))?;
                 }
+                if let Some(text) = spec.take("neighbours_only") {
+                    params.neighbours_only = match text.as_str() {
+                        "1" | "true" => true,
+                        "0" | "false" => false,
+                        other => return Err(format!("neighbours_only={other}: expected 0 or 1")),
+                    };
+                }
                 if let Some(text) = spec.take("moves") {
                     params.move_limit = text
                         .parse::<u8>()
@@ -275,7 +282,7 @@ impl FromStr for GameSpec {
                 GameSpec::Breakthrough(_) => "rules",
                 GameSpec::Wights => "none",
                 GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
-                GameSpec::DoubleCard(_) => "p1, cards, moves",
+                GameSpec::DoubleCard(_) => "p1, cards, moves, neighbours_only",
             };
             return Err(format!(
                 "unknown parameter '{key}' for game {} (known: {known})",
@@ -422,6 +429,15 @@ mod tests {
         );
         assert_eq!(cc.to_string().parse::<GameSpec>(), Ok(cc));
         assert!(err("chinese-checkers(jumps=far)").contains("jumps=far"));
+        let dc: GameSpec = "double-card(p1=colors,neighbours_only=1)"
+            .parse()
+            .expect("valid");
+        assert_eq!(
+            dc.to_string(),
+            "double-card(p1=colors,cards=24,moves=60,neighbours_only=1)"
+        );
+        assert_eq!(dc.to_string().parse::<GameSpec>(), Ok(dc));
+        assert!(err("double-card(neighbours_only=2)").contains("expected 0 or 1"));
         assert_eq!("wights".parse::<GameSpec>(), Ok(GameSpec::Wights));
         assert!(err("wights(rules=long)").contains("unknown parameter 'rules' for game wights"));
         assert!(err("breakthrough(rules=huge)").contains("unknown rule set 'huge'"));

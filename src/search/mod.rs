@@ -40,6 +40,14 @@ pub enum Algorithm {
     /// Ordered alpha-beta that also tries first the moves that caused cutoffs at the same
     /// level before (two killer moves per level).
     AlphaBetaKiller,
+    /// Alpha-beta ordering every node's moves by the static evaluation of the position each
+    /// leads to: best first for the root player at its nodes, worst first at the opponent's
+    /// (report 003's "solution 4"). The ordering evaluations count as evaluated nodes.
+    AlphaBetaSorted,
+    /// Alpha-beta that keeps the heuristic values of positions already evaluated in a table
+    /// keyed by the position hash, so a position reached again is not evaluated again
+    /// (report 003's "history table").
+    AlphaBetaCached,
     /// One-ply search: the move whose resulting position evaluates best.
     Greedy,
     /// A uniformly random legal move; no search, no heuristic.
@@ -55,11 +63,13 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
         Algorithm::AlphaBetaKiller,
+        Algorithm::AlphaBetaSorted,
+        Algorithm::AlphaBetaCached,
         Algorithm::Greedy,
         Algorithm::Beam,
         Algorithm::SimpleGreedy,
@@ -73,6 +83,8 @@ impl Algorithm {
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::AlphaBetaOrdered => "alphabeta-ordered",
             Algorithm::AlphaBetaKiller => "alphabeta-killer",
+            Algorithm::AlphaBetaSorted => "alphabeta-sorted",
+            Algorithm::AlphaBetaCached => "alphabeta-cached",
             Algorithm::Greedy => "greedy",
             Algorithm::Random => "random",
             Algorithm::Beam => "beam",
@@ -91,6 +103,12 @@ impl Algorithm {
             Algorithm::AlphaBetaKiller => {
                 "ordered alpha-beta with two killer moves per level; same value as minimax"
             }
+            Algorithm::AlphaBetaSorted => {
+                "alpha-beta, moves sorted by the evaluation of their positions; same value as minimax"
+            }
+            Algorithm::AlphaBetaCached => {
+                "alpha-beta with a table of evaluated positions; same move and value as minimax"
+            }
             Algorithm::Greedy => "one ply: the move whose position evaluates best",
             Algorithm::Random => "a uniformly random legal move",
             Algorithm::Beam => {
@@ -108,6 +126,8 @@ impl Algorithm {
                 | Algorithm::AlphaBeta
                 | Algorithm::AlphaBetaOrdered
                 | Algorithm::AlphaBetaKiller
+                | Algorithm::AlphaBetaSorted
+                | Algorithm::AlphaBetaCached
         )
     }
 
@@ -115,7 +135,11 @@ impl Algorithm {
     pub fn prunes(self) -> bool {
         matches!(
             self,
-            Algorithm::AlphaBeta | Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
+            Algorithm::AlphaBeta
+                | Algorithm::AlphaBetaOrdered
+                | Algorithm::AlphaBetaKiller
+                | Algorithm::AlphaBetaSorted
+                | Algorithm::AlphaBetaCached
         )
     }
 
@@ -144,6 +168,22 @@ impl FromStr for Algorithm {
     }
 }
 
+/// Entries in the evaluation table of the cached variant (a power of two).
+const CACHE_SIZE: usize = 1 << 16;
+
+/// Sorts `moves` by `scores`, largest first, ties keeping their order (a stable insertion
+/// sort: move lists are short and it allocates nothing).
+fn insertion_sort_descending<M>(scores: &mut [f64], moves: &mut [M]) {
+    for i in 1..moves.len() {
+        let mut j = i;
+        while j > 0 && scores[j - 1] < scores[j] {
+            scores.swap(j - 1, j);
+            moves.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+}
+
 /// The score of a finished game for `root`.
 #[inline]
 fn terminal_score(outcome: Outcome, root: Player) -> f64 {
@@ -163,7 +203,12 @@ pub struct Searcher<G: Game, E> {
     stats: SearchStats,
     buffers: Vec<Vec<G::Move>>,
     /// Move-ordering scores, one buffer per level (ordered variants only).
-    scores: Vec<Vec<i32>>,
+    scores: Vec<Vec<f64>>,
+    /// Order moves by the static evaluation of their positions.
+    eval_order: bool,
+    /// Evaluated positions: (key, value), direct-mapped (cached variant only).
+    cache: Vec<(u64, f64)>,
+    use_cache: bool,
     /// Up to two moves per level that caused a cutoff (killer variant only).
     killers: Vec<[Option<G::Move>; 2]>,
     ordering: bool,
@@ -202,6 +247,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             buffers: Vec::new(),
             scores: Vec::new(),
             killers: Vec::new(),
+            eval_order: false,
+            cache: Vec::new(),
+            use_cache: false,
             ordering: false,
             use_killers: false,
             scored: Vec::new(),
@@ -239,6 +287,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
         );
         self.use_killers = algorithm == Algorithm::AlphaBetaKiller;
+        self.eval_order = algorithm == Algorithm::AlphaBetaSorted;
+        self.use_cache = algorithm == Algorithm::AlphaBetaCached;
+        if self.use_cache && self.cache.is_empty() {
+            self.cache = vec![(0, 0.0); CACHE_SIZE];
+        }
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         let mut moves = std::mem::take(&mut self.buffers[0]);
         state.legal_moves(&mut moves);
@@ -310,6 +363,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// first, then by the game's move-order score, ties keeping their order (a stable
     /// insertion sort: the lists are short and it allocates nothing).
     fn order(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
+        if self.eval_order {
+            // Best first for the player moving here: descending at the root player's
+            // nodes, ascending at the opponent's (values are the root player's).
+            let sign = if state.to_move() == self.root {
+                1.0
+            } else {
+                -1.0
+            };
+            let mut scores = std::mem::take(&mut self.scores[level]);
+            scores.clear();
+            for &mv in moves.iter() {
+                let mut child = state.clone();
+                child.apply(mv);
+                self.stats.count_evaluated(level + 1);
+                scores.push(sign * self.evaluator.evaluate(&child, self.root, self.noise_seed));
+            }
+            insertion_sort_descending(&mut scores, moves);
+            self.scores[level] = scores;
+            return;
+        }
         if !self.ordering {
             return;
         }
@@ -318,19 +391,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         scores.clear();
         scores.extend(moves.iter().map(|&mv| {
             if self.use_killers && killers.contains(&Some(mv)) {
-                i32::MAX
+                f64::INFINITY
             } else {
-                state.move_order_score(mv)
+                f64::from(state.move_order_score(mv))
             }
         }));
-        for i in 1..moves.len() {
-            let mut j = i;
-            while j > 0 && scores[j - 1] < scores[j] {
-                scores.swap(j - 1, j);
-                moves.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        insertion_sort_descending(scores, moves);
     }
 
     /// Remembers `mv` as a killer move of `level` (the newest first, two kept).
@@ -354,6 +420,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         if depth == 0 {
             self.stats.count_evaluated(level);
+            if self.use_cache {
+                let key = state.position_hash()
+                    ^ (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let slot = (key as usize) & (CACHE_SIZE - 1);
+                if self.cache[slot].0 == key {
+                    return Some(self.cache[slot].1);
+                }
+                let value = self.evaluator.evaluate(state, self.root, self.noise_seed);
+                self.cache[slot] = (key, value);
+                return Some(value);
+            }
             return Some(self.evaluator.evaluate(state, self.root, self.noise_seed));
         }
         None

@@ -54,10 +54,22 @@ fn check_alphabeta_matches_minimax<G: GameEntry>(
             assert!(ab.stats.generated <= mm.stats.generated, "{context}");
             assert_eq!(mm.stats.expanded_by_level[0], 1);
             // Ordering may pick another move of equal value, never another value.
-            for algorithm in [Algorithm::AlphaBetaOrdered, Algorithm::AlphaBetaKiller] {
+            for algorithm in [
+                Algorithm::AlphaBetaOrdered,
+                Algorithm::AlphaBetaKiller,
+                Algorithm::AlphaBetaSorted,
+            ] {
                 let ordered = run(algorithm);
                 assert_eq!(ordered.value, mm.value, "{algorithm} {context}");
             }
+            // The evaluation table changes nothing but the number of evaluator calls.
+            let cached = run(Algorithm::AlphaBetaCached);
+            assert_eq!(
+                (cached.best, cached.value),
+                (ab.best, ab.value),
+                "cached {context}"
+            );
+            assert_eq!(cached.stats.expanded, ab.stats.expanded, "cached {context}");
         }
     }
 }

@@ -50,6 +50,9 @@ pub struct Params {
     pub cards: u8,
     /// Moves after which the game is a draw (60).
     pub move_limit: u8,
+    /// Only placements touching an occupied cell (report 003's "discard isolated cards"):
+    /// fewer moves, but it changes the game, so off by default.
+    pub neighbours_only: bool,
 }
 
 impl Default for Params {
@@ -58,6 +61,7 @@ impl Default for Params {
             p1: Role::Dots,
             cards: 24,
             move_limit: 60,
+            neighbours_only: false,
         }
     }
 }
@@ -72,7 +76,11 @@ impl std::fmt::Display for Params {
             f,
             "p1={role},cards={},moves={}",
             self.cards, self.move_limit
-        )
+        )?;
+        if self.neighbours_only {
+            f.write_str(",neighbours_only=1")?;
+        }
+        Ok(())
     }
 }
 
@@ -118,6 +126,14 @@ fn lines_of_four(bits: u128) -> bool {
         acc != 0
     };
     run(1, not_right) || run(COLS, BOARD) || run(COLS + 1, not_right) || run(COLS - 1, not_left)
+}
+
+/// Every cell next to (in the eight directions) a cell of `bits`.
+fn neighbourhood(bits: u128) -> u128 {
+    let not_left = BOARD & !(0..ROWS).map(|r| 1u128 << (r * COLS)).sum::<u128>();
+    let not_right = BOARD & !(0..ROWS).map(|r| 1u128 << (r * COLS + 7)).sum::<u128>();
+    let sideways = ((bits & not_right) << 1) | ((bits & not_left) >> 1) | bits;
+    (sideways | (sideways << COLS) | (sideways >> COLS)) & BOARD
 }
 
 /// The cell name, e.g. `D1`.
@@ -236,12 +252,23 @@ impl DoubleCard {
         (above(a) | above(b)) & self.occupied & !own == 0
     }
 
-    fn placements(occupied: u128, mut emit: impl FnMut(u8, u8)) {
+    /// Every legal placement on the board `occupied`; with `neighbours_only`, only those
+    /// touching an occupied cell (any of the eight neighbours of either cell), except on an
+    /// empty board.
+    fn placements(occupied: u128, neighbours_only: bool, mut emit: impl FnMut(u8, u8)) {
+        let near = (neighbours_only && occupied != 0).then(|| neighbourhood(occupied));
         for anchor in 0..96u8 {
             for card_type in 1..=8u8 {
-                if Self::fits(occupied, card_type, anchor) {
-                    emit(card_type, anchor);
+                if !Self::fits(occupied, card_type, anchor) {
+                    continue;
                 }
+                if let Some(near) = near {
+                    let (a, b) = cells(card_type, anchor).expect("fits");
+                    if near & (bit(a) | bit(b)) == 0 {
+                        continue;
+                    }
+                }
+                emit(card_type, anchor);
             }
         }
     }
@@ -309,13 +336,17 @@ impl Game for DoubleCard {
             return;
         }
         if !self.recycling() {
-            Self::placements(self.occupied, |card_type, anchor| {
-                out.push(Move {
-                    lift: None,
-                    card_type,
-                    anchor,
-                })
-            });
+            Self::placements(
+                self.occupied,
+                self.params.neighbours_only,
+                |card_type, anchor| {
+                    out.push(Move {
+                        lift: None,
+                        card_type,
+                        anchor,
+                    })
+                },
+            );
             return;
         }
         for index in 0..self.placed {
@@ -325,7 +356,7 @@ impl Game for DoubleCard {
             let (a, b) = self.card_cells(index);
             let without = self.occupied & !(bit(a) | bit(b));
             let (old_anchor, old_type) = self.cards[usize::from(index)];
-            Self::placements(without, |card_type, anchor| {
+            Self::placements(without, self.params.neighbours_only, |card_type, anchor| {
                 if (anchor, card_type) != (old_anchor, old_type) {
                     out.push(Move {
                         lift: Some(index),

@@ -394,3 +394,24 @@ fn perft_matches_the_naive_generator_from_the_start_and_while_recycling() {
 fn random_playouts_satisfy_the_game_properties() {
     testing::check_random_playouts(&game(Role::Dots), 20, 60);
 }
+
+#[test]
+fn neighbours_only_keeps_placements_touching_a_card() {
+    let params = Params {
+        neighbours_only: true,
+        ..Params::default()
+    };
+    let start = DoubleCard::new(params);
+    assert_eq!(start.count_moves(), 60, "an empty board is unrestricted");
+    let one = play(&start, &["0 1 A 1"]);
+    let names = testing::move_names(&one);
+    assert!(names.contains(&"0 2 C 1".to_string()), "C1 touches B1");
+    assert!(names.contains(&"0 1 A 2".to_string()), "on top of the card");
+    assert!(!names.contains(&"0 2 E 1".to_string()), "isolated");
+    let all = play(&game(Role::Dots), &["0 1 A 1"]);
+    assert!(one.count_moves() < all.count_moves());
+    assert_eq!(
+        params.to_string(),
+        "p1=dots,cards=24,moves=60,neighbours_only=1"
+    );
+}

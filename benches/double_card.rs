@@ -1,0 +1,75 @@
+//! Cost of the two Double Card heuristics per call as cards accumulate (report 003
+//! compared their computing time as the board fills), and of alpha-beta with the variants
+//! of report 003's search improvements, checked against plain alpha-beta's value.
+
+use arbiter::core::{Evaluator, Game, Player, seeds};
+use arbiter::evals::double_card::Heuristic;
+use arbiter::games::double_card::{DoubleCard, Params};
+use arbiter::search::{Algorithm, Searcher};
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::hint::black_box;
+
+/// A position with `cards` cards, reached by seeded random placements that make no line.
+fn position(cards: usize, seed: u64) -> DoubleCard {
+    let mut rng = seeds::rng(seed);
+    let mut state = DoubleCard::new(Params::default());
+    let mut moves = Vec::new();
+    while state.cards_on_board() < cards {
+        state.legal_moves(&mut moves);
+        let quiet: Vec<_> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                let mut next = state;
+                next.apply(m);
+                next.outcome().is_none()
+            })
+            .collect();
+        state.apply(quiet[seeds::below(&mut rng, quiet.len())]);
+    }
+    state
+}
+
+fn bench_heuristics(c: &mut Criterion) {
+    let mut group = c.benchmark_group("double-card heuristic per call");
+    for cards in [4, 12, 24] {
+        let state = position(cards, cards as u64);
+        for name in ["lines", "danger"] {
+            let heuristic = Heuristic::from_spec(name, &[]).expect("known");
+            group.bench_function(format!("{name}, {cards} cards"), |b| {
+                b.iter(|| heuristic.evaluate(black_box(&state), Player::P1, 0))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn bench_search_variants(c: &mut Criterion) {
+    let state = position(8, 3);
+    let heuristic = Heuristic::from_spec("danger", &[]).expect("known");
+    let value = |algorithm| {
+        let mut searcher = Searcher::new(heuristic, 1);
+        searcher
+            .search(&state, algorithm, 2, &mut seeds::rng(1))
+            .expect("moves")
+            .value
+    };
+    let reference = value(Algorithm::AlphaBeta);
+    let mut group = c.benchmark_group("double-card alpha-beta depth 2");
+    for algorithm in [
+        Algorithm::AlphaBeta,
+        Algorithm::AlphaBetaSorted,
+        Algorithm::AlphaBetaCached,
+    ] {
+        assert_eq!(
+            value(algorithm),
+            reference,
+            "{algorithm} must find alpha-beta's value"
+        );
+        group.bench_function(algorithm.name(), |b| b.iter(|| value(algorithm)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_heuristics, bench_search_variants);
+criterion_main!(benches);
