@@ -98,6 +98,49 @@ fn assert_same_csv(a: &Path, b: &Path, what: &str) {
     }
 }
 
+/// Runs an experiment quietly into `out` and asserts it succeeded.
+fn run_quietly(experiment: &Path, out: &Path) {
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// Replays every game of a run's games.csv (opening and moves) with `arbiter replay GAME`
+/// and checks that each ends with its recorded result.
+fn assert_games_replay(run_dir: &Path, game: &str) {
+    let (header, games) = read_csv(&run_dir.join("games.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let moves = run_dir.join("replay-moves.txt");
+    for record in &games {
+        let opening = &record[column("opening")];
+        let all = if opening.is_empty() {
+            record[column("moves")].clone()
+        } else {
+            format!("{opening};{}", record[column("moves")])
+        };
+        fs::write(&moves, all).expect("write");
+        let replayed = run(&["replay", game, moves.to_str().expect("utf8")]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let expected = format!(
+            "result: {} ({})",
+            record[column("winner")],
+            record[column("reason")]
+        );
+        assert_eq!(
+            stdout(&replayed).lines().last(),
+            Some(expected.as_str()),
+            "game {}",
+            record[0]
+        );
+    }
+    fs::remove_file(&moves).expect("remove");
+}
+
 /// The CSV without its timing columns.
 fn without_timing(path: &Path) -> Vec<Vec<String>> {
     let (header, rows) = read_csv(path);
@@ -239,14 +282,7 @@ fn recorded_games_replay_to_their_recorded_result() {
         "game = \"breakthrough(rules=three-to-base)\"\ngames = 4\nmatchups = [[\"random\", \"greedy(heuristic=defensive2)\"]]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&experiment, &out);
     let (header, games) = read_csv(&out.join("games.csv"));
     let column = |name: &str| header.iter().position(|h| h == name).expect(name);
     for game in &games {
@@ -557,14 +593,7 @@ fn interrupting_a_run_keeps_every_finished_game_and_resume_completes_it() {
     let output = run(&["run", "--resume", out.to_str().expect("utf8"), "--quiet"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let whole = dir.path().join("whole");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        whole.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&experiment, &whole);
     for file in [
         "games.csv",
         "moves.csv",
@@ -587,14 +616,7 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
         "game = \"wights\"\ngames = 4\nmatchups = [[\"dq-ab2\", \"random\"]]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&experiment, &out);
     let (header, games) = read_csv(&out.join("games.csv"));
     let column = |name: &str| header.iter().position(|h| h == name).expect(name);
     assert_eq!(games.len(), 4);
@@ -762,28 +784,14 @@ fn search_experiments_take_positions_from_recorded_games() {
         "g.toml",
         "game = \"wights\"\ngames = 4\nmatchups = [[\"dq-ab2\", \"random\"]]\n",
     );
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        games_run.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&experiment, &games_run);
     let search = write_experiment(
         dir.path(),
         "s.toml",
         "kind = \"search\"\ngame = \"wights\"\nheuristic = \"material\"\npositions = 5\npositions_from = \"games/games.csv\"\nalgorithms = [\"minimax\", \"alphabeta-ordered\"]\ndepths = [2, 3]\n",
     );
     let out = dir.path().join("search");
-    let output = run(&[
-        "run",
-        search.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&search, &out);
     let (_, rows) = read_csv(&out.join("search.csv"));
     assert_eq!(rows.len(), 5 * 4);
     let meta: serde_json::Value =
@@ -937,14 +945,7 @@ fn sprt_stops_a_lopsided_matchup_early() {
         "game = \"breakthrough\"\nseed = 3\nsprt = { elo0 = 0, elo1 = 100, alpha = 0.05, beta = 0.05, max_games = 400 }\nmatchups = [[\"random\", \"greedy(heuristic=offensive2)\"]]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&experiment, &out);
     let (_, games) = read_csv(&out.join("games.csv"));
     assert!(
         games.len() < 400 && games.len() % 2 == 0,
@@ -984,32 +985,8 @@ fn chinese_checkers_runs_replays_and_rejects_bad_parameters() {
         "game = \"chinese-checkers(max_plies=60)\"\ngames = 2\nmatchups = [[\"cc-beam\", \"cc-simple-greedy\"]]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let (header, games) = read_csv(&out.join("games.csv"));
-    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
-    for game in &games {
-        let moves = dir.path().join("moves.txt");
-        fs::write(&moves, &game[column("moves")]).expect("write");
-        let replayed = run(&[
-            "replay",
-            "chinese-checkers(max_plies=60)",
-            moves.to_str().expect("utf8"),
-        ]);
-        assert!(replayed.status.success(), "{}", stderr(&replayed));
-        let expected = format!(
-            "result: {} ({})",
-            game[column("winner")],
-            game[column("reason")]
-        );
-        assert_eq!(stdout(&replayed).lines().last(), Some(expected.as_str()));
-    }
+    run_quietly(&experiment, &out);
+    assert_games_replay(&out, "chinese-checkers(max_plies=60)");
     let (moves_header, moves) = read_csv(&out.join("moves.csv"));
     let depth = moves_header
         .iter()
@@ -1038,14 +1015,7 @@ fn chinese_checkers_runs_replays_and_rejects_bad_parameters() {
         "game = \"chinese-checkers(max_plies=20,timeout=random)\"\ngames = 1\nmove_time_ms = 1000\nmatchups = [[\"beam(heuristic=report004,depth=2,time_ms=5)\", \"cc-simple-greedy\"]]\n",
     );
     let out = dir.path().join("clock");
-    let output = run(&[
-        "run",
-        clocked.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&clocked, &out);
     let meta: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
             .expect("json");
@@ -1063,32 +1033,8 @@ fn double_card_runs_and_replays() {
         "game = \"double-card(p1=colors)\"\ngames = 2\nmatchups = [[\"greedy(heuristic=lines)\", \"random\"]]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let (header, games) = read_csv(&out.join("games.csv"));
-    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
-    for game in &games {
-        let moves = dir.path().join("moves.txt");
-        fs::write(&moves, &game[column("moves")]).expect("write");
-        let replayed = run(&[
-            "replay",
-            "double-card(p1=colors)",
-            moves.to_str().expect("utf8"),
-        ]);
-        assert!(replayed.status.success(), "{}", stderr(&replayed));
-        let expected = format!(
-            "result: {} ({})",
-            game[column("winner")],
-            game[column("reason")]
-        );
-        assert_eq!(stdout(&replayed).lines().last(), Some(expected.as_str()));
-    }
+    run_quietly(&experiment, &out);
+    assert_games_replay(&out, "double-card(p1=colors)");
     let moves = dir.path().join("bad.txt");
     fs::write(&moves, "0 2 A 1\n0 1 C 2\n").expect("write");
     assert_input_error(

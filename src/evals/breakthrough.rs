@@ -12,7 +12,7 @@
 //!   the report gives no number) to its side's board value, after the anti-capture rule.
 //! * Report 001's heuristics are used unchanged on every rule set, as the report says.
 
-use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
+use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child, seeds::unit_noise};
 use crate::games::breakthrough::{Breakthrough, Geometry, Rules};
 
@@ -188,20 +188,7 @@ impl Heuristic {
     /// # Errors
     /// An unknown name, key or a value that is not a number.
     pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Heuristic, ParamError> {
-        let info =
-            HEURISTICS
-                .iter()
-                .find(|h| h.name == name)
-                .ok_or_else(|| ParamError::UnknownKey {
-                    heuristic: "for breakthrough".to_string(),
-                    key: name.to_string(),
-                    known: HEURISTICS
-                        .iter()
-                        .map(|h| h.name)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                })?;
-        let v = resolve_params(name, info.params, params)?;
+        let v = lookup("breakthrough", HEURISTICS, name, params)?;
         Ok(match name {
             "defensive1" => Heuristic::Defensive1 {
                 own_weight: v[0],

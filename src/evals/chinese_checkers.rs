@@ -6,7 +6,7 @@
 //! distance in f4 is the report's "cube Manhattan" formula by default (`hex=1`: the true
 //! hex distance instead).
 
-use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
+use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Game, Player, score_by_child};
 use crate::games::chinese_checkers::{CELLS, ChineseCheckers, Move, cell, row_col};
 
@@ -56,16 +56,7 @@ impl Heuristic {
     /// # Errors
     /// An unknown name or parameter.
     pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Heuristic, ParamError> {
-        let info =
-            HEURISTICS
-                .iter()
-                .find(|h| h.name == name)
-                .ok_or_else(|| ParamError::UnknownKey {
-                    heuristic: "for chinese-checkers".to_string(),
-                    key: name.to_string(),
-                    known: "report004, distance".to_string(),
-                })?;
-        let values = resolve_params(name, info.params, params)?;
+        let values = lookup("chinese-checkers", HEURISTICS, name, params)?;
         Ok(match name {
             "report004" => Heuristic::Report004 {
                 hex: values[0] != 0.0,

@@ -3,7 +3,7 @@
 //! goodness of every four-cell window with the 0.3 threshold). Both are
 //! `Score(root side) - Score(other side)`; every constant is a parameter.
 
-use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
+use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::double_card::{COLS, DoubleCard, Move, ROWS, Role};
 use std::sync::OnceLock;
@@ -81,16 +81,7 @@ impl Heuristic {
     /// # Errors
     /// An unknown name or parameter.
     pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Heuristic, ParamError> {
-        let info =
-            HEURISTICS
-                .iter()
-                .find(|h| h.name == name)
-                .ok_or_else(|| ParamError::UnknownKey {
-                    heuristic: "for double-card".to_string(),
-                    key: name.to_string(),
-                    known: "lines, danger".to_string(),
-                })?;
-        let v = resolve_params(name, info.params, params)?;
+        let v = lookup("double-card", HEURISTICS, name, params)?;
         Ok(match name {
             "lines" => Heuristic::Lines {
                 scores: [v[0], v[1], v[2], v[3], v[4], v[5]],

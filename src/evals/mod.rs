@@ -82,6 +82,32 @@ pub fn resolve_params(
     Ok(values)
 }
 
+/// Finds heuristic `name` among a game's `heuristics` and resolves its parameters.
+///
+/// # Errors
+/// An unknown heuristic (naming the game and the known ones) or parameter.
+pub fn lookup(
+    game: &str,
+    heuristics: &[HeuristicInfo],
+    name: &str,
+    params: &[(String, String)],
+) -> Result<Vec<f64>, ParamError> {
+    let info =
+        heuristics
+            .iter()
+            .find(|h| h.name == name)
+            .ok_or_else(|| ParamError::UnknownKey {
+                heuristic: format!("for {game}"),
+                key: name.to_string(),
+                known: heuristics
+                    .iter()
+                    .map(|h| h.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })?;
+    resolve_params(name, info.params, params)
+}
+
 /// A heuristic's name, one-line description and parameters, for `list`.
 #[derive(Clone, Copy, Debug)]
 pub struct HeuristicInfo {

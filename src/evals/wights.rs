@@ -2,7 +2,7 @@
 //! advances. `x` in the Queen's worth `300 + 10x` is her row, 1 (start) to 5 (goal); the
 //! report never defines it, this is the spec's reading.
 
-use super::{HeuristicInfo, ParamError, ParamSpec, resolve_params};
+use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::wights::Wights;
 
@@ -53,16 +53,7 @@ impl Material {
     /// # Errors
     /// An unknown name or parameter, or a value that is not a number.
     pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Material, ParamError> {
-        let info =
-            HEURISTICS
-                .iter()
-                .find(|h| h.name == name)
-                .ok_or_else(|| ParamError::UnknownKey {
-                    heuristic: "for wights".to_string(),
-                    key: name.to_string(),
-                    known: "material".to_string(),
-                })?;
-        let v = resolve_params(name, info.params, params)?;
+        let v = lookup("wights", HEURISTICS, name, params)?;
         Ok(Material {
             wight: v[0],
             dragon: v[1],
