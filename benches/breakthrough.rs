@@ -104,5 +104,11 @@ fn bench_random_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_alphabeta, bench_random_games);
+// No plots: criterion's plotters backend would look for a system font, and this crate
+// turns on plotters' embedded-font feature, which has none registered for criterion.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = bench_perft, bench_alphabeta, bench_random_games
+}
 criterion_main!(benches);

@@ -71,5 +71,11 @@ fn bench_search_variants(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_heuristics, bench_search_variants);
+// No plots: criterion's plotters backend would look for a system font, and this crate
+// turns on plotters' embedded-font feature, which has none registered for criterion.
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = bench_heuristics, bench_search_variants
+}
 criterion_main!(benches);
