@@ -434,7 +434,7 @@ pub fn write_documents(
         let _ = writeln!(markdown, "{line}\n");
     }
     let mut html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}svg{{max-width:100%;height:auto}}</style></head><body>\n<h1>{}</h1>\n",
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}}.table{{overflow-x:auto}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}}td:first-child,th:first-child,td:nth-child(2),th:nth-child(2){{text-align:left}}svg{{max-width:100%;height:auto}}</style></head><body>\n<h1>{}</h1>\n",
         escape(title),
         escape(title)
     );
@@ -451,7 +451,9 @@ pub fn write_documents(
         for table in &section.tables {
             markdown.push_str(&table.markdown());
             markdown.push('\n');
+            html.push_str("<div class=\"table\">");
             html.push_str(&table.html());
+            html.push_str("</div>\n");
         }
         for (stem, caption) in &section.charts {
             let _ = write!(markdown, "![{caption}]({stem}.svg) ([PNG]({stem}.png))\n\n");
