@@ -1,7 +1,11 @@
 //! arbiter: a tournament and benchmarking harness for game-playing search agents.
 //!
-//! Layers, each using only the ones listed before it: [`core`], [`games`], [`search`],
-//! [`evals`], [`registry`], [`stats`], [`tournament`], [`report`], [`cli`].
+//! Layers, each using only the ones listed before it: [`core`], [`stats`], [`games`],
+//! [`search`], [`evals`], [`registry`], [`tournament`], [`report`], [`cli`].
+//!
+//! `stats` is pure math with no dependency at all; it sits early (DESIGN.md lists it after
+//! the tournament) because experiment files carry a sequential test's parameters
+//! ([`stats::elo::Sprt`]), which the registry validates.
 
 pub mod cli;
 pub mod core;
