@@ -1,7 +1,7 @@
 //! arbiter: a tournament and benchmarking harness for game-playing search agents.
 //!
 //! Layers, each using only the ones listed before it: [`core`], [`stats`], [`games`],
-//! [`search`], [`evals`], [`registry`], [`tournament`], [`report`], [`cli`].
+//! [`search`], [`evals`], [`csp`], [`registry`], [`tournament`], [`report`], [`cli`].
 //!
 //! `stats` is pure math with no dependency at all; it sits early (DESIGN.md lists it after
 //! the tournament) because experiment files carry a sequential test's parameters
@@ -9,6 +9,7 @@
 
 pub mod cli;
 pub mod core;
+pub mod csp;
 pub mod evals;
 pub mod games;
 pub mod registry;

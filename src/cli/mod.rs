@@ -4,6 +4,7 @@ mod bench;
 mod compare;
 mod play;
 mod run;
+mod solve;
 mod tools;
 
 use clap::{Parser, Subcommand};
@@ -41,6 +42,9 @@ enum Command {
     },
     /// Compare search algorithms on the same positions: nodes, time, chosen moves.
     Compare(compare::CompareArgs),
+    /// Solve a Flow Free puzzle with one of report 000's CSP solvers and print the checked
+    /// solution, the counters and the time.
+    Solve(solve::SolveArgs),
     /// Count the leaves of the legal-move tree: one line `perft(d) = n` per depth.
     Perft {
         /// The game, e.g. `breakthrough` or `breakthrough(rules=long)`.
@@ -92,6 +96,7 @@ pub fn main() -> i32 {
         Command::Show { results_dir } => tools::show(&results_dir),
         Command::Report { results_dir } => tools::report(&results_dir),
         Command::Compare(args) => compare::compare(args),
+        Command::Solve(args) => solve::solve(args),
         Command::Perft { game, depth } => tools::perft(&game, depth),
         Command::Replay { game, file } => tools::replay(&game, &file),
         Command::Play(args) => play::play(args),

@@ -1,0 +1,70 @@
+//! Puzzle models and solvers (constraint satisfaction), measured like the agents:
+//! attempted assignments, nodes, backtracks, time. Independent of games and search.
+
+pub mod flow;
+
+use std::time::{Duration, Instant};
+
+/// A puzzle file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: {}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct PuzzleError {
+    /// The file.
+    pub file: String,
+    /// The 1-based line, if the problem is on one.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The counters every solver keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveStats {
+    /// Values tried on variables (the reports' "attempted assignments").
+    pub assignments: u64,
+    /// Search nodes (calls of the recursive search).
+    pub nodes: u64,
+    /// Nodes that failed and were undone.
+    pub backtracks: u64,
+}
+
+/// Bounds on one solve: the search stops with status `limit` past either.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// At most this many nodes.
+    pub max_nodes: Option<u64>,
+    /// At most this much time.
+    pub max_time: Option<Duration>,
+}
+
+/// Checks limits during a search (the clock every 1024 nodes).
+pub(crate) struct Budget {
+    limits: Limits,
+    started: Instant,
+    /// Set once a limit has been reached.
+    pub exhausted: bool,
+}
+
+impl Budget {
+    pub(crate) fn new(limits: Limits) -> Budget {
+        Budget {
+            limits,
+            started: Instant::now(),
+            exhausted: false,
+        }
+    }
+
+    /// Whether the search must stop, given the nodes so far.
+    pub(crate) fn spent(&mut self, nodes: u64) -> bool {
+        if !self.exhausted {
+            let too_many = self.limits.max_nodes.is_some_and(|max| nodes > max);
+            let too_long = nodes.is_multiple_of(1024)
+                && self
+                    .limits
+                    .max_time
+                    .is_some_and(|max| self.started.elapsed() > max);
+            self.exhausted = too_many || too_long;
+        }
+        self.exhausted
+    }
+}
