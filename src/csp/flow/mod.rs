@@ -196,10 +196,10 @@ impl Puzzle {
         }
         let at = |cell: usize| format!("({}, {})", cell / self.cols + 1, cell % self.cols + 1);
         for cell in 0..grid.len() {
-            if let Some(source) = self.sources[cell] {
-                if grid[cell] != source {
-                    return Err(format!("source {} changed colour", at(cell)));
-                }
+            if let Some(source) = self.sources[cell]
+                && grid[cell] != source
+            {
+                return Err(format!("source {} changed colour", at(cell)));
             }
             let same = self
                 .neighbours(cell)
