@@ -1049,3 +1049,65 @@ fn double_card_runs_and_replays() {
         &["p1=red: expected colors or dots"],
     );
 }
+
+#[test]
+fn solve_prints_a_checked_solution_and_its_counters() {
+    let output = run(&[
+        "solve",
+        "matchups/puzzles/flow/input55.txt",
+        "--solver",
+        "smart-fc",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with(
+            "BRRRO\nBRYYO\nBRYOO\nBROOG\nBBGGG\nstatus: solved (smart-fc, 5x5, 5 colours)\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("\nassignments: ") && text.contains("\nbacktracks: "),
+        "{text}"
+    );
+    let output = run(&[
+        "solve",
+        "matchups/puzzles/flow/public/unsolvable_cross.txt",
+        "--solver",
+        "strong",
+    ]);
+    assert!(
+        stdout(&output).starts_with("status: unsolvable"),
+        "{}",
+        stdout(&output)
+    );
+    let output = run(&[
+        "solve",
+        "matchups/puzzles/flow/input1414.txt",
+        "--solver",
+        "brute",
+        "--max-nodes",
+        "1000",
+    ]);
+    assert!(
+        stdout(&output).starts_with("status: limit"),
+        "{}",
+        stdout(&output)
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broken = dir.path().join("broken.txt");
+    fs::write(&broken, "A_B\n__A\n").expect("write");
+    assert_input_error(
+        &run(&["solve", broken.to_str().expect("utf8")]),
+        &["broken.txt: colour 'B' has 1 endpoint"],
+    );
+    assert_input_error(
+        &run(&[
+            "solve",
+            "matchups/puzzles/flow/input55.txt",
+            "--solver",
+            "magic",
+        ]),
+        &["unknown flow solver 'magic'"],
+    );
+}

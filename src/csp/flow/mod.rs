@@ -4,6 +4,7 @@
 //! assignment is consistent when `0 <= need - same <= free` holds for the cell assigned and
 //! its neighbours. A complete assignment is accepted only if the checker passes (no loops).
 
+mod strong;
 #[cfg(test)]
 mod tests;
 
@@ -252,11 +253,22 @@ pub enum Solver {
     Smart,
     /// Smart plus forward checking: neighbours' remaining colours pruned after each step.
     SmartFc,
+    /// arbiter's own: paths grown from one source of each colour towards the other, the
+    /// most constrained colour first, forced extensions without branching, and after every
+    /// step dead-end cells, stranded colours and stranded empty regions cut the search.
+    /// Each extension tried counts as an assignment.
+    Strong,
 }
 
 impl Solver {
     /// Every solver.
-    pub const ALL: [Solver; 4] = [Solver::Brute, Solver::Dumb, Solver::Smart, Solver::SmartFc];
+    pub const ALL: [Solver; 5] = [
+        Solver::Brute,
+        Solver::Dumb,
+        Solver::Smart,
+        Solver::SmartFc,
+        Solver::Strong,
+    ];
 
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
@@ -265,6 +277,7 @@ impl Solver {
             Solver::Dumb => "dumb",
             Solver::Smart => "smart",
             Solver::SmartFc => "smart-fc",
+            Solver::Strong => "strong",
         }
     }
 }
@@ -282,7 +295,9 @@ impl FromStr for Solver {
             .into_iter()
             .find(|s| s.name() == text)
             .ok_or_else(|| {
-                format!("unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc)")
+                format!(
+                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, strong)"
+                )
             })
     }
 }
@@ -381,7 +396,7 @@ impl Search<'_> {
                     .into_iter()
                     .min_by_key(|&c| self.candidates(c).count_ones())
             }
-            Solver::SmartFc => self
+            Solver::SmartFc | Solver::Strong => self
                 .order
                 .iter()
                 .copied()
@@ -457,6 +472,9 @@ impl Search<'_> {
 
 /// Solves `puzzle` with `solver` (`seed` orders the dumb solver's choices) within `limits`.
 pub fn solve(puzzle: &Puzzle, solver: Solver, seed: u64, limits: Limits) -> (Status, SolveStats) {
+    if solver == Solver::Strong {
+        return strong::solve(puzzle, limits);
+    }
     let cells = puzzle.rows * puzzle.cols;
     let all = if puzzle.colours.len() == 32 {
         u32::MAX

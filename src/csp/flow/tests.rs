@@ -112,11 +112,42 @@ fn every_complete_solver_solves_the_small_course_inputs_and_the_checker_agrees()
 }
 
 #[test]
+fn the_strong_solver_solves_every_course_input_and_checks() {
+    for (input, output, _, _) in COURSE {
+        let puzzle = course(input);
+        let (status, stats) = solve(
+            &puzzle,
+            Solver::Strong,
+            1,
+            Limits {
+                max_nodes: Some(20_000_000),
+                max_time: None,
+            },
+        );
+        let Status::Solved(grid) = status else {
+            panic!("strong on {input}: {}", status.label());
+        };
+        assert_eq!(
+            grid,
+            solution(&puzzle, output),
+            "{input}: the unique solution"
+        );
+        assert!(stats.assignments > 0 && stats.nodes > 0);
+    }
+}
+
+#[test]
 fn unsolvable_puzzles_are_reported_unsolvable() {
     let cross = Puzzle::read(&data("public/unsolvable_cross.txt")).expect("readable");
     let walled = Puzzle::parse("w", "A_B\n_B_\nA__\n").expect("valid");
     for puzzle in [&cross, &walled] {
-        for solver in [Solver::Brute, Solver::Smart, Solver::SmartFc, Solver::Dumb] {
+        for solver in [
+            Solver::Brute,
+            Solver::Smart,
+            Solver::SmartFc,
+            Solver::Dumb,
+            Solver::Strong,
+        ] {
             let (status, _) = solve(
                 puzzle,
                 solver,
