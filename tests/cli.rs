@@ -1111,3 +1111,68 @@ fn solve_prints_a_checked_solution_and_its_counters() {
         &["unknown flow solver 'magic'"],
     );
 }
+
+#[test]
+fn puzzle_experiments_write_solves_summaries_and_charts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let experiment = write_experiment(
+        dir.path(),
+        "p.toml",
+        &format!(
+            "kind = \"puzzles\"\nsolvers = [\"smart-fc\", \"strong\", \"dumb\"]\npuzzles = [\"{root}/matchups/puzzles/flow/input55.txt\", \"{root}/matchups/puzzles/flow/public/unsolvable_cross.txt\"]\nrepetitions = 2\nmax_nodes = 100000\n"
+        ),
+    );
+    let out = dir.path().join("run");
+    run_quietly(&experiment, &out);
+    let (header, rows) = read_csv(&out.join("solves.csv"));
+    assert_eq!(
+        header[..7],
+        [
+            "puzzle", "rows", "cols", "colours", "solver", "seed", "status"
+        ]
+    );
+    assert_eq!(rows.len(), 2 * 3 * 2);
+    assert!(
+        rows.iter()
+            .filter(|r| r[0] == "input55.txt")
+            .all(|r| r[6] == "solved")
+    );
+    assert!(
+        rows.iter()
+            .filter(|r| r[0] == "unsolvable_cross.txt")
+            .all(|r| r[6] == "unsolvable")
+    );
+    for chart in [
+        "time_by_size.svg",
+        "assignments_by_size.svg",
+        "cactus.svg",
+        "report.md",
+        "index.html",
+    ] {
+        assert!(out.join(chart).is_file(), "{chart}");
+    }
+    let shown = stdout(&run(&["show", out.to_str().expect("utf8")]));
+    assert!(
+        shown.contains("smart-fc") && shown.contains("unsolvable"),
+        "{shown}"
+    );
+    let bad = write_experiment(
+        dir.path(),
+        "bad.toml",
+        "kind = \"puzzles\"\nsolvers = [\"magic\"]\npuzzles = [\"x.txt\"]\n",
+    );
+    assert_input_error(
+        &run(&["run", bad.to_str().expect("utf8")]),
+        &["bad.toml: line 2: unknown flow solver 'magic'"],
+    );
+    let missing = write_experiment(
+        dir.path(),
+        "missing.toml",
+        "kind = \"puzzles\"\nsolvers = [\"strong\"]\npuzzles = [\"nowhere.txt\"]\n",
+    );
+    assert_input_error(
+        &run(&["run", missing.to_str().expect("utf8")]),
+        &["line 3: nowhere.txt: no such puzzle file"],
+    );
+}

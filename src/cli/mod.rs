@@ -3,6 +3,7 @@
 mod bench;
 mod compare;
 mod play;
+mod puzzles;
 mod run;
 mod solve;
 mod tools;

@@ -180,6 +180,18 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     let mut experiment = match AnyExperiment::load(&path, &registry)? {
         AnyExperiment::Tournament(experiment) => experiment,
+        AnyExperiment::Puzzles(mut puzzles) => {
+            if args.games.is_some() {
+                bail!(
+                    "--games does not apply to a puzzle experiment: set repetitions in {}",
+                    path.display()
+                );
+            }
+            if let Some(seed) = args.seed {
+                puzzles.seed = seed;
+            }
+            return super::puzzles::run_puzzles(puzzles, threads, args.out, args.quiet);
+        }
         AnyExperiment::Search(mut search) => {
             if args.games.is_some() {
                 bail!(

@@ -54,6 +54,9 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>> {
     if folder.join("search.csv").is_file() {
         return super::compare::write_search_report(folder);
     }
+    if folder.join("solves.csv").is_file() {
+        return super::puzzles::write_puzzle_report(folder);
+    }
     let data = RunData::load(folder).map_err(|e| anyhow!(e))?;
     let written = tournament_report(&data).map_err(|e| anyhow!(e))?;
     Ok(written)
@@ -77,6 +80,12 @@ pub fn show(folder: &Path) -> Result<()> {
             println!("{}", meta.description);
         }
         println!();
+    }
+    if folder.join("solves.csv").is_file() {
+        let rows: Vec<super::puzzles::SolveRow> =
+            crate::report::load::csv_rows(&folder.join("solves.csv")).map_err(|e| anyhow!(e))?;
+        print!("{}", super::puzzles::summary_table(&rows).aligned());
+        return Ok(());
     }
     if folder.join("search.csv").is_file() {
         let rows = crate::report::search::read_search_csv(&folder).map_err(|e| anyhow!(e))?;

@@ -5,6 +5,7 @@
 
 mod agents;
 mod experiment;
+pub mod puzzle_experiment;
 pub mod search_experiment;
 pub mod spec;
 
@@ -19,6 +20,8 @@ pub enum AnyExperiment {
     Tournament(Experiment),
     /// Algorithms x depths on the same positions (`kind = "search"`).
     Search(SearchExperiment),
+    /// Puzzle solvers x puzzles (`kind = "puzzles"`).
+    Puzzles(puzzle_experiment::PuzzleExperiment),
 }
 
 impl AnyExperiment {
@@ -54,12 +57,15 @@ impl AnyExperiment {
             Some(Some("search")) => {
                 SearchExperiment::parse(path, source).map(AnyExperiment::Search)
             }
+            Some(Some("puzzles")) => {
+                puzzle_experiment::PuzzleExperiment::parse(path, source).map(AnyExperiment::Puzzles)
+            }
             _ => {
                 let line = line_of_key(&source, "kind");
                 Err(InputError::in_file(
                     path,
                     line,
-                    "kind must be \"tournament\" (the default) or \"search\"",
+                    "kind must be \"tournament\" (the default), \"search\" or \"puzzles\"",
                 ))
             }
         }

@@ -1,0 +1,126 @@
+//! Puzzle-solver experiments (`kind = "puzzles"`): solvers x puzzle files x repetitions.
+
+use super::{InputError, line_of_key, toml_error};
+use crate::csp::flow::Solver;
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// A validated puzzle experiment.
+#[derive(Clone, Debug)]
+pub struct PuzzleExperiment {
+    /// Name (results folder).
+    pub name: String,
+    /// Free text.
+    pub description: String,
+    /// The file.
+    pub path: PathBuf,
+    /// The file's text.
+    pub source: String,
+    /// Solvers, in order.
+    pub solvers: Vec<Solver>,
+    /// Puzzle files, sorted within each folder given.
+    pub puzzles: Vec<PathBuf>,
+    /// Runs of each (puzzle, solver) with seeds `seed`, `seed + 1`, ... (only the dumb
+    /// solver uses them).
+    pub repetitions: u64,
+    /// First seed.
+    pub seed: u64,
+    /// Node limit per solve.
+    pub max_nodes: Option<u64>,
+    /// Time limit per solve, in seconds.
+    pub time_limit: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PuzzleFile {
+    #[allow(dead_code)]
+    kind: String,
+    name: Option<String>,
+    description: Option<String>,
+    solvers: Vec<String>,
+    puzzles: Vec<PathBuf>,
+    repetitions: Option<i64>,
+    seed: Option<u64>,
+    max_nodes: Option<u64>,
+    time_limit: Option<f64>,
+}
+
+impl PuzzleExperiment {
+    /// Validates a puzzle experiment read from `path`; puzzle paths are relative to the
+    /// file's folder (or the current one), folders stand for their `*.txt` files.
+    ///
+    /// # Errors
+    /// A malformed file, an unknown solver, a missing puzzle or a bad limit, with the line.
+    pub fn parse(path: &Path, source: String) -> Result<PuzzleExperiment, InputError> {
+        let file: PuzzleFile =
+            toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
+        let fail = |key: &str, message: String| {
+            InputError::in_file(path, line_of_key(&source, key), message)
+        };
+        let mut solvers = Vec::new();
+        for name in &file.solvers {
+            solvers.push(name.parse::<Solver>().map_err(|e| fail("solvers", e))?);
+        }
+        if solvers.is_empty() || file.puzzles.is_empty() {
+            return Err(fail(
+                "solvers",
+                "give at least one solver and one puzzle file or folder".to_string(),
+            ));
+        }
+        let mut puzzles = Vec::new();
+        for given in &file.puzzles {
+            let beside = path.parent().map(|dir| dir.join(given));
+            let resolved = match beside {
+                Some(beside) if given.is_relative() && beside.exists() => beside,
+                _ => given.clone(),
+            };
+            if resolved.is_dir() {
+                let mut files: Vec<PathBuf> = std::fs::read_dir(&resolved)
+                    .map_err(|e| fail("puzzles", format!("{}: {e}", resolved.display())))?
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                    .collect();
+                files.sort();
+                puzzles.extend(files);
+            } else if resolved.is_file() {
+                puzzles.push(resolved);
+            } else {
+                return Err(fail(
+                    "puzzles",
+                    format!("{}: no such puzzle file or folder", given.display()),
+                ));
+            }
+        }
+        let repetitions = file.repetitions.unwrap_or(1);
+        if !(1..=1000).contains(&repetitions) {
+            return Err(fail(
+                "repetitions",
+                format!("repetitions = {repetitions}: must be from 1 to 1000"),
+            ));
+        }
+        if let Some(t) = file.time_limit
+            && !(t > 0.0 && t.is_finite())
+        {
+            return Err(fail(
+                "time_limit",
+                format!("time_limit = {t}: give a positive number of seconds"),
+            ));
+        }
+        Ok(PuzzleExperiment {
+            name: file.name.unwrap_or_else(|| {
+                path.file_stem()
+                    .map_or("puzzles".to_string(), |s| s.to_string_lossy().into_owned())
+            }),
+            description: file.description.unwrap_or_default(),
+            path: path.to_path_buf(),
+            source,
+            solvers,
+            puzzles,
+            repetitions: repetitions as u64,
+            seed: file.seed.unwrap_or(1),
+            max_nodes: file.max_nodes,
+            time_limit: file.time_limit,
+        })
+    }
+}
