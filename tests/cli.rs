@@ -1176,3 +1176,64 @@ fn puzzle_experiments_write_solves_summaries_and_charts() {
         &["line 3: nowhere.txt: no such puzzle file"],
     );
 }
+
+#[test]
+fn word_sudoku_solves_inputs_and_proves_the_decoy_minimum() {
+    let dir = "matchups/puzzles/word-sudoku";
+    let output = run(&[
+        "solve",
+        &format!("{dir}/grid1.txt"),
+        "--bank",
+        &format!("{dir}/bank1.txt"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(
+        text.lines().count(),
+        9 + 19 + 5,
+        "grid, one line per word, counters:\n{text}"
+    );
+    assert!(text.contains("status: solved (mrv-lcv"), "{text}");
+    let output = run(&[
+        "solve",
+        &format!("{dir}/grid3.txt"),
+        "--bank",
+        &format!("{dir}/bank3.txt"),
+        "--solver",
+        "fewest",
+    ]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("status: solved (fewest, 17 words placed)"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("(N/A): ").count(),
+        5,
+        "22 words, 17 placed:\n{text}"
+    );
+    let output = run(&[
+        "solve",
+        &format!("{dir}/grid2.txt"),
+        "--bank",
+        &format!("{dir}/bank2.txt"),
+        "--solver",
+        "plain",
+        "--max-nodes",
+        "1000",
+    ]);
+    assert!(
+        stdout(&output).starts_with("status: limit (plain)"),
+        "{}",
+        stdout(&output)
+    );
+    assert_input_error(
+        &run(&[
+            "solve",
+            &format!("{dir}/grid1.txt"),
+            "--bank",
+            &format!("{dir}/grid1.txt"),
+        ]),
+        &["grid1.txt: line 1: '__G______' is not a word of letters"],
+    );
+}

@@ -9,12 +9,18 @@ use std::time::{Duration, Instant};
 /// Arguments of `arbiter solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// A Flow Free puzzle file (`_` or `.` for empty cells, a letter per source).
+    /// A Flow Free puzzle file (`_` or `.` for empty cells, a letter per source), or a Word
+    /// Sudoku grid file with --bank.
     file: PathBuf,
-    /// The solver: brute (row-major), dumb (random order, seeded), smart (minimum
-    /// remaining values) or smart-fc (plus forward checking).
-    #[arg(long, default_value = "smart-fc")]
-    solver: String,
+    /// Flow Free: brute (row-major), dumb (random order, seeded), smart (minimum remaining
+    /// values), smart-fc (plus forward checking) or strong [default: smart-fc]. Word Sudoku:
+    /// mrv-lcv (report 001's heuristics), plain (none), or fewest (the decoy input: as few
+    /// words as possible, branch and bound) [default: mrv-lcv].
+    #[arg(long)]
+    solver: Option<String>,
+    /// The Word Sudoku word bank: makes FILE a Word Sudoku grid.
+    #[arg(long)]
+    bank: Option<PathBuf>,
     /// Seed of the dumb solver's random orders.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -28,10 +34,6 @@ pub struct SolveArgs {
 
 /// `arbiter solve`.
 pub fn solve(args: SolveArgs) -> Result<()> {
-    let solver: Solver = args
-        .solver
-        .parse()
-        .map_err(|e: String| anyhow!("--solver: {e}"))?;
     let max_time = match args.time_limit {
         Some(s) if !(s > 0.0 && s.is_finite()) => {
             bail!("--time-limit {s}: give a positive number of seconds")
@@ -39,17 +41,23 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
+    let limits = Limits {
+        max_nodes: args.max_nodes,
+        max_time,
+    };
+    if let Some(bank) = &args.bank {
+        let solver = args.solver.as_deref().unwrap_or("mrv-lcv");
+        return solve_word_sudoku(&args.file, bank, solver, limits);
+    }
+    let solver: Solver = args
+        .solver
+        .as_deref()
+        .unwrap_or("smart-fc")
+        .parse()
+        .map_err(|e: String| anyhow!("--solver: {e}"))?;
     let puzzle = Puzzle::read(&args.file)?;
     let clock = Instant::now();
-    let (status, stats) = solve_flow(
-        &puzzle,
-        solver,
-        args.seed,
-        Limits {
-            max_nodes: args.max_nodes,
-            max_time,
-        },
-    );
+    let (status, stats) = solve_flow(&puzzle, solver, args.seed, limits);
     let ms = clock.elapsed().as_secs_f64() * 1e3;
     if let Status::Solved(grid) = &status {
         print!("{}", puzzle.render(grid));
@@ -60,6 +68,43 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         puzzle.rows,
         puzzle.cols,
         puzzle.colours.len(),
+        stats.assignments,
+        stats.nodes,
+        stats.backtracks
+    );
+    Ok(())
+}
+
+/// `arbiter solve GRID --bank BANK`: Word Sudoku.
+fn solve_word_sudoku(
+    grid: &std::path::Path,
+    bank: &std::path::Path,
+    solver: &str,
+    limits: Limits,
+) -> Result<()> {
+    use crate::csp::word_sudoku::{
+        Puzzle as Words, Solver as WordSolver, solve as solve_words, solve_fewest_words,
+    };
+    let puzzle = Words::read(grid, bank)?;
+    let clock = Instant::now();
+    let (status, solution, stats) = if solver == "fewest" {
+        solve_fewest_words(&puzzle, limits)
+    } else {
+        let solver: WordSolver = solver
+            .parse()
+            .map_err(|e: String| anyhow!("--solver: {e} (or fewest, for decoy inputs)"))?;
+        solve_words(&puzzle, solver, limits)
+    };
+    let ms = clock.elapsed().as_secs_f64() * 1e3;
+    if let Some(solution) = &solution {
+        print!("{}", solution.render(&puzzle));
+    }
+    let words = solution.as_ref().map_or(String::new(), |s| {
+        format!(", {} words placed", s.placed.len())
+    });
+    println!(
+        "status: {} ({solver}{words})\nassignments: {}\nnodes: {}\nbacktracks: {}\nms: {ms:.3}",
+        status.label(),
         stats.assignments,
         stats.nodes,
         stats.backtracks
