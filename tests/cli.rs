@@ -1237,3 +1237,50 @@ fn word_sudoku_solves_inputs_and_proves_the_decoy_minimum() {
         &["grid1.txt: line 1: '__G______' is not a word of letters"],
     );
 }
+
+#[test]
+fn puzzle_experiments_take_word_sudoku_inputs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = format!(
+        "{}/matchups/puzzles/word-sudoku",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let experiment = write_experiment(
+        dir.path(),
+        "w.toml",
+        &format!(
+            "kind = \"puzzles\"\nword_solvers = [\"mrv-lcv\", \"fewest\"]\nword_sudoku = [\n  {{ grid = \"{root}/grid1.txt\", bank = \"{root}/bank1.txt\" }},\n  {{ grid = \"{root}/grid3.txt\", bank = \"{root}/bank3.txt\", decoys = true }},\n]\n"
+        ),
+    );
+    let out = dir.path().join("run");
+    run_quietly(&experiment, &out);
+    let (_, rows) = read_csv(&out.join("solves.csv"));
+    let summary: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| (r[0].clone(), r[4].clone(), r[6].clone()))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "grid1.txt".to_string(),
+                "mrv-lcv".to_string(),
+                "solved".to_string()
+            ),
+            (
+                "grid3.txt".to_string(),
+                "fewest".to_string(),
+                "solved".to_string()
+            ),
+        ]
+    );
+    let bad = write_experiment(
+        dir.path(),
+        "bad.toml",
+        "kind = \"puzzles\"\nword_solvers = [\"guess\"]\nword_sudoku = [{ grid = \"g.txt\", bank = \"b.txt\" }]\n",
+    );
+    assert_input_error(
+        &run(&["run", bad.to_str().expect("utf8")]),
+        &["bad.toml: line 3:", "no such file"],
+    );
+}

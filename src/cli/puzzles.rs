@@ -63,6 +63,29 @@ pub fn run_puzzles(
         .flat_map(|p| experiment.solvers.iter().map(move |&s| (p, s)))
         .flat_map(|(p, s)| (0..experiment.repetitions).map(move |r| (p, s, experiment.seed + r)))
         .collect();
+    let words: Vec<(String, crate::csp::word_sudoku::Puzzle, bool)> = experiment
+        .word_sudoku
+        .iter()
+        .map(|input| {
+            crate::csp::word_sudoku::Puzzle::read(&input.grid, &input.bank).map(|puzzle| {
+                let name = input
+                    .grid
+                    .file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                (name, puzzle, input.decoys)
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    let word_jobs: Vec<(usize, String)> = (0..words.len())
+        .flat_map(|w| {
+            let decoys = words[w].2;
+            experiment
+                .word_solvers
+                .iter()
+                .filter(move |s| (s.as_str() == "fewest") == decoys)
+                .map(move |s| (w, s.clone()))
+        })
+        .collect();
     let folder = run_folder(out, &experiment.name)?;
     let mut meta = Meta {
         kind: "puzzles".to_string(),
@@ -87,7 +110,7 @@ pub fn run_puzzles(
         started_unix: unix_now(),
         ended_unix: None,
         status: "running".to_string(),
-        games_total: jobs.len(),
+        games_total: jobs.len() + word_jobs.len(),
         games_played: 0,
         deterministic: experiment.time_limit.is_none(),
         timing_columns: vec!["ms".to_string()],
@@ -118,7 +141,7 @@ pub fn run_puzzles(
         .num_threads(threads)
         .build()
         .map_err(|e| anyhow!(e))?;
-    let rows: Vec<SolveRow> = pool.install(|| {
+    let mut rows: Vec<SolveRow> = pool.install(|| {
         jobs.par_iter()
             .map(|&(p, solver, seed)| {
                 let (path, puzzle) = &puzzles[p];
@@ -144,6 +167,36 @@ pub fn run_puzzles(
             })
             .collect()
     });
+    let word_rows: Vec<SolveRow> = pool.install(|| {
+        word_jobs
+            .par_iter()
+            .map(|(w, solver)| {
+                let (name, puzzle, _) = &words[*w];
+                let clock = Instant::now();
+                let (status, _, stats) = if solver == "fewest" {
+                    crate::csp::word_sudoku::solve_fewest_words(puzzle, limits)
+                } else {
+                    let parsed = solver.parse().expect("validated when the file was read");
+                    crate::csp::word_sudoku::solve(puzzle, parsed, limits)
+                };
+                let ms = clock.elapsed().as_secs_f64() * 1e3;
+                SolveRow {
+                    puzzle: name.clone(),
+                    rows: 9,
+                    cols: 9,
+                    colours: puzzle.words.len(),
+                    solver: solver.clone(),
+                    seed: experiment.seed,
+                    status: status.label().to_string(),
+                    assignments: stats.assignments,
+                    nodes: stats.nodes,
+                    backtracks: stats.backtracks,
+                    ms: (ms * 1e4).round() / 1e4,
+                }
+            })
+            .collect()
+    });
+    rows.extend(word_rows);
     bar.finish_and_clear();
     let path = folder.join("solves.csv");
     let mut writer = csv::Writer::from_path(&path).with_context(|| path.display().to_string())?;

@@ -20,6 +20,11 @@ pub struct PuzzleExperiment {
     pub solvers: Vec<Solver>,
     /// Puzzle files, sorted within each folder given.
     pub puzzles: Vec<PathBuf>,
+    /// Word Sudoku inputs: grid, bank, and whether the bank has decoys (then only the
+    /// `fewest` solver applies).
+    pub word_sudoku: Vec<WordInput>,
+    /// Word Sudoku solvers: mrv-lcv, plain, fewest.
+    pub word_solvers: Vec<String>,
     /// Runs of each (puzzle, solver) with seeds `seed`, `seed + 1`, ... (only the dumb
     /// solver uses them).
     pub repetitions: u64,
@@ -31,6 +36,19 @@ pub struct PuzzleExperiment {
     pub time_limit: Option<f64>,
 }
 
+/// One Word Sudoku input of a puzzle experiment.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WordInput {
+    /// The grid file.
+    pub grid: PathBuf,
+    /// The bank file.
+    pub bank: PathBuf,
+    /// Decoy words: as few words as possible, any subset.
+    #[serde(default)]
+    pub decoys: bool,
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PuzzleFile {
@@ -38,8 +56,13 @@ struct PuzzleFile {
     kind: String,
     name: Option<String>,
     description: Option<String>,
+    #[serde(default)]
     solvers: Vec<String>,
+    #[serde(default)]
     puzzles: Vec<PathBuf>,
+    #[serde(default)]
+    word_sudoku: Vec<WordInput>,
+    word_solvers: Option<Vec<String>>,
     repetitions: Option<i64>,
     seed: Option<u64>,
     max_nodes: Option<u64>,
@@ -62,11 +85,44 @@ impl PuzzleExperiment {
         for name in &file.solvers {
             solvers.push(name.parse::<Solver>().map_err(|e| fail("solvers", e))?);
         }
-        if solvers.is_empty() || file.puzzles.is_empty() {
+        if (solvers.is_empty() || file.puzzles.is_empty()) && file.word_sudoku.is_empty() {
             return Err(fail(
                 "solvers",
-                "give at least one solver and one puzzle file or folder".to_string(),
+                "give solvers and puzzles (Flow Free), or word_sudoku inputs".to_string(),
             ));
+        }
+        let resolve = |given: &PathBuf| -> PathBuf {
+            match path.parent().map(|dir| dir.join(given)) {
+                Some(beside) if given.is_relative() && beside.exists() => beside,
+                _ => given.clone(),
+            }
+        };
+        let mut word_sudoku = Vec::new();
+        for input in &file.word_sudoku {
+            let (grid, bank) = (resolve(&input.grid), resolve(&input.bank));
+            for file_path in [&grid, &bank] {
+                if !file_path.is_file() {
+                    return Err(fail(
+                        "word_sudoku",
+                        format!("{}: no such file", file_path.display()),
+                    ));
+                }
+            }
+            word_sudoku.push(WordInput {
+                grid,
+                bank,
+                decoys: input.decoys,
+            });
+        }
+        let word_solvers = file
+            .word_solvers
+            .clone()
+            .unwrap_or_else(|| vec!["mrv-lcv".to_string()]);
+        for name in &word_solvers {
+            if name != "fewest" {
+                name.parse::<crate::csp::word_sudoku::Solver>()
+                    .map_err(|e| fail("word_solvers", format!("{e} (or fewest)")))?;
+            }
         }
         let mut puzzles = Vec::new();
         for given in &file.puzzles {
@@ -117,6 +173,8 @@ impl PuzzleExperiment {
             source,
             solvers,
             puzzles,
+            word_sudoku,
+            word_solvers,
             repetitions: repetitions as u64,
             seed: file.seed.unwrap_or(1),
             max_nodes: file.max_nodes,
