@@ -67,11 +67,16 @@ pub fn show(folder: &Path) -> Result<()> {
     let folder = run_folder(folder)?;
     if let Ok(meta) = Meta::read(&folder) {
         println!(
-            "{} ({}): {} of {} games, seed {}, {} threads, {}",
+            "{} ({}): {} of {} {}, seed {}, {} threads, {}",
             meta.experiment,
             meta.game,
             meta.games_played,
             meta.games_total,
+            match meta.kind.as_str() {
+                "puzzles" => "solves",
+                "search" => "positions",
+                _ => "games",
+            },
             meta.seed,
             meta.threads,
             meta.status
