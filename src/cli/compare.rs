@@ -9,8 +9,7 @@ use crate::registry::search_experiment::{PositionSource, parse_depths};
 use crate::registry::spec::Spec;
 use crate::registry::{GameEntry, GameTask, SearchExperiment, dispatch};
 use crate::report::Meta;
-use crate::report::document::write_documents;
-use crate::report::load::RunData;
+use crate::report::document::write_folder_documents;
 use crate::report::search::{
     SearchRow, search_sections, summarize, summary_table, write_search_csv,
 };
@@ -303,16 +302,5 @@ impl GameTask for SearchTask {
 pub fn write_search_report(folder: &std::path::Path) -> Result<Vec<PathBuf>> {
     let rows = crate::report::search::read_search_csv(folder).map_err(|e| anyhow!(e))?;
     let sections = search_sections(folder, &rows).map_err(|e| anyhow!(e))?;
-    let data = RunData {
-        folder: folder.to_path_buf(),
-        meta: Meta::read(folder).ok(),
-        ..RunData::default()
-    };
-    let title = data
-        .meta
-        .as_ref()
-        .map_or("search comparison".to_string(), |m| {
-            format!("{}: search comparison", m.experiment)
-        });
-    write_documents(&data, &title, &sections).map_err(|e| anyhow!(e))
+    write_folder_documents(folder, "search comparison", &sections).map_err(|e| anyhow!(e))
 }

@@ -7,8 +7,8 @@ use crate::csp::flow::{Puzzle, Solver, solve};
 use crate::registry::puzzle_experiment::PuzzleExperiment;
 use crate::report::Meta;
 use crate::report::charts::{self, LogLines};
-use crate::report::document::{Section, write_documents};
-use crate::report::load::{RunData, csv_rows, five_numbers};
+use crate::report::document::{Section, write_folder_documents};
+use crate::report::load::{csv_rows, five_numbers};
 use crate::report::table::Table;
 use anyhow::{Context, Result, anyhow};
 use indicatif::ProgressBar;
@@ -374,16 +374,5 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
             ("cactus".to_string(), "Cactus plot".to_string()),
         ];
     }
-    let data = RunData {
-        folder: folder.to_path_buf(),
-        meta: Meta::read(folder).ok(),
-        ..RunData::default()
-    };
-    let title = data
-        .meta
-        .as_ref()
-        .map_or("puzzle solvers".to_string(), |m| {
-            format!("{}: puzzle solvers", m.experiment)
-        });
-    write_documents(&data, &title, &sections).map_err(|e| anyhow!(e))
+    write_folder_documents(folder, "puzzle solvers", &sections).map_err(|e| anyhow!(e))
 }

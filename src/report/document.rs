@@ -418,6 +418,29 @@ fn header_lines(data: &RunData) -> Vec<String> {
     lines
 }
 
+/// Writes report.md and index.html for a folder that holds no games (a search comparison or
+/// a puzzle run): the header comes from its meta.json when there is one, and the title is
+/// `<experiment>: <kind>` (just `kind` without meta.json).
+///
+/// # Errors
+/// A file that cannot be written.
+pub fn write_folder_documents(
+    folder: &std::path::Path,
+    kind: &str,
+    sections: &[Section],
+) -> Result<Vec<PathBuf>, String> {
+    let data = RunData {
+        folder: folder.to_path_buf(),
+        meta: super::Meta::read(folder).ok(),
+        ..RunData::default()
+    };
+    let title = data
+        .meta
+        .as_ref()
+        .map_or(kind.to_string(), |m| format!("{}: {kind}", m.experiment));
+    write_documents(&data, &title, sections)
+}
+
 /// Writes report.md and index.html for `sections` into the run folder.
 ///
 /// # Errors
