@@ -16,44 +16,40 @@ use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child, seeds::unit_noise};
 use crate::games::breakthrough::{Breakthrough, Geometry, Rules};
 
-const NOISE: ParamSpec = ParamSpec {
-    key: "noise",
-    default: 1.0,
-    help: "scale of the random term U in [0,1) (0: none)",
-};
-const WIN_VALUE: ParamSpec = ParamSpec {
-    key: "win_value",
-    default: 500_000.0,
-    help: "bonus of a piece on its goal row",
-};
-const ALMOST_WIN: ParamSpec = ParamSpec {
-    key: "almost_win",
-    default: 10_000.0,
-    help: "bonus of a piece one row before its goal row with no enemy on its diagonals",
-};
-const HOME_STAGE: ParamSpec = ParamSpec {
-    key: "home_stage",
-    default: 16.0,
-    help: "long board only: bonus of a piece still on its home row",
-};
-
-const fn weight(key: &'static str, default: f64, help: &'static str) -> ParamSpec {
-    ParamSpec { key, default, help }
-}
+const NOISE: ParamSpec = ParamSpec::new(
+    "noise",
+    1.0,
+    "scale of the random term U in [0,1) (0: none)",
+);
+const WIN_VALUE: ParamSpec =
+    ParamSpec::new("win_value", 500_000.0, "bonus of a piece on its goal row");
+const ALMOST_WIN: ParamSpec = ParamSpec::new(
+    "almost_win",
+    10_000.0,
+    "bonus of a piece one row before its goal row with no enemy on its diagonals",
+);
+const HOME_STAGE: ParamSpec = ParamSpec::new(
+    "home_stage",
+    16.0,
+    "long board only: bonus of a piece still on its home row",
+);
 
 /// Every Breakthrough heuristic, with its formula and parameters.
 pub const HEURISTICS: &[HeuristicInfo] = &[
     HeuristicInfo {
         name: "defensive1",
         formula: "own_weight * own + U   (report 000)",
-        params: &[weight("own_weight", 2.0, "weight of own pieces"), NOISE],
+        params: &[
+            ParamSpec::new("own_weight", 2.0, "weight of own pieces"),
+            NOISE,
+        ],
     },
     HeuristicInfo {
         name: "offensive1",
         formula: "opp_weight * (base - opp) + U   (report 000)",
         params: &[
-            weight("opp_weight", 2.0, "weight of enemy pieces taken"),
-            weight("base", 30.0, "constant the enemy count is taken from"),
+            ParamSpec::new("opp_weight", 2.0, "weight of enemy pieces taken"),
+            ParamSpec::new("base", 30.0, "constant the enemy count is taken from"),
             NOISE,
         ],
     },
@@ -61,8 +57,8 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
         name: "offensive2",
         formula: "own_weight * boardValue(me) - enemy_weight * boardValue(enemy) + U   (report 000)",
         params: &[
-            weight("own_weight", 2.0, "weight of own board value"),
-            weight("enemy_weight", 1.0, "weight of enemy board value"),
+            ParamSpec::new("own_weight", 2.0, "weight of own board value"),
+            ParamSpec::new("enemy_weight", 1.0, "weight of enemy board value"),
             WIN_VALUE,
             ALMOST_WIN,
             HOME_STAGE,
@@ -73,8 +69,8 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
         name: "defensive2",
         formula: "own_weight * boardValue(me) - enemy_weight * boardValue(enemy) + U   (report 000)",
         params: &[
-            weight("own_weight", 1.0, "weight of own board value"),
-            weight("enemy_weight", 2.0, "weight of enemy board value"),
+            ParamSpec::new("own_weight", 1.0, "weight of own board value"),
+            ParamSpec::new("enemy_weight", 2.0, "weight of enemy board value"),
             WIN_VALUE,
             ALMOST_WIN,
             HOME_STAGE,
@@ -85,19 +81,19 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
         name: "offense",
         formula: "50 * captured - 10 * threatened + maxAdv(me)^2   (report 001)",
         params: &[
-            weight("capture_weight", 50.0, "weight of enemy pieces captured"),
-            weight("threat_weight", 10.0, "weight of own pieces under attack"),
-            weight("advance_weight", 1.0, "weight of maxAdv(me)^2"),
+            ParamSpec::new("capture_weight", 50.0, "weight of enemy pieces captured"),
+            ParamSpec::new("threat_weight", 10.0, "weight of own pieces under attack"),
+            ParamSpec::new("advance_weight", 1.0, "weight of maxAdv(me)^2"),
         ],
     },
     HeuristicInfo {
         name: "defense",
         formula: "10 * captured + 50 * own - maxAdv(enemy)^2 - 5 * threatened   (report 001)",
         params: &[
-            weight("capture_weight", 10.0, "weight of enemy pieces captured"),
-            weight("own_weight", 50.0, "weight of own pieces left"),
-            weight("advance_weight", 1.0, "weight of maxAdv(enemy)^2"),
-            weight("threat_weight", 5.0, "weight of own pieces under attack"),
+            ParamSpec::new("capture_weight", 10.0, "weight of enemy pieces captured"),
+            ParamSpec::new("own_weight", 50.0, "weight of own pieces left"),
+            ParamSpec::new("advance_weight", 1.0, "weight of maxAdv(enemy)^2"),
+            ParamSpec::new("threat_weight", 5.0, "weight of own pieces under attack"),
         ],
     },
     HeuristicInfo {

@@ -20,11 +20,11 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
     HeuristicInfo {
         name: "report004",
         formula: "action score f1 + f2 + f3 - f4 after the priority rules (report 004); as a state evaluation it is `distance`",
-        params: &[ParamSpec {
-            key: "hex",
-            default: 0.0,
-            help: "1: true hex distance in f4 instead of the report's cube formula",
-        }],
+        params: &[ParamSpec::new(
+            "hex",
+            0.0,
+            "1: true hex distance in f4 instead of the report's cube formula",
+        )],
     },
     HeuristicInfo {
         name: "distance",

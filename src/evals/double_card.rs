@@ -8,27 +8,23 @@ use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::double_card::{COLS, DoubleCard, Move, ROWS, Role};
 use std::sync::OnceLock;
 
-const fn param(key: &'static str, default: f64, help: &'static str) -> ParamSpec {
-    ParamSpec { key, default, help }
-}
-
 /// Every Double Card heuristic.
 pub const HEURISTICS: &[HeuristicInfo] = &[
     HeuristicInfo {
         name: "lines",
         formula: "heuristic 1: line patterns (four, alive/dead threes and twos, unavailable) + combination bonuses, own - opponent (report 003)",
         params: &[
-            param("four", 100_000.0, "OOOO"),
-            param("alive_three", 10_000.0, "XOOOX"),
-            param("dead_three", 1_000.0, "@ at one end, three O and one X"),
-            param(
+            ParamSpec::new("four", 100_000.0, "OOOO"),
+            ParamSpec::new("alive_three", 10_000.0, "XOOOX"),
+            ParamSpec::new("dead_three", 1_000.0, "@ at one end, three O and one X"),
+            ParamSpec::new(
                 "alive_two",
                 1_000.0,
                 "X at both ends, two O and one X between",
             ),
-            param("dead_two", 500.0, "@ at one end, two O and two X"),
-            param("unavailable", -100.0, "@OOO@, @OO@, @O@"),
-            param(
+            ParamSpec::new("dead_two", 500.0, "@ at one end, two O and two X"),
+            ParamSpec::new("unavailable", -100.0, "@OOO@, @OO@, @O@"),
+            ParamSpec::new(
                 "combo",
                 100_000.0,
                 "double dead three, double alive two, dead three + alive two",
@@ -39,21 +35,21 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
         name: "danger",
         formula: "heuristic 2: danger and goodness of every 4-cell window, counts over the threshold; own - opponent (report 003)",
         params: &[
-            param("danger_factor", 100.0, "DANGER_FACTOR"),
-            param("good_factor", 50.0, "GOOD_FACTOR"),
-            param(
+            ParamSpec::new("danger_factor", 100.0, "DANGER_FACTOR"),
+            ParamSpec::new("good_factor", 50.0, "GOOD_FACTOR"),
+            ParamSpec::new(
                 "threshold",
                 0.3,
                 "share of a window above which a count counts",
             ),
-            param("own_good", 5.0, "weight of own goodness"),
-            param(
+            ParamSpec::new("own_good", 5.0, "weight of own goodness"),
+            ParamSpec::new(
                 "opponent_danger",
                 4.0,
                 "weight of the danger to the opponent",
             ),
-            param("opponent_good", 2.0, "weight of the opponent's goodness"),
-            param("own_danger", 1.0, "weight of the danger to oneself"),
+            ParamSpec::new("opponent_good", 2.0, "weight of the opponent's goodness"),
+            ParamSpec::new("own_danger", 1.0, "weight of the danger to oneself"),
         ],
     },
 ];

@@ -19,6 +19,13 @@ pub struct ParamSpec {
     pub help: &'static str,
 }
 
+impl ParamSpec {
+    /// A parameter `key` with the report's `default` value; `help` says what it weighs.
+    pub const fn new(key: &'static str, default: f64, help: &'static str) -> Self {
+        ParamSpec { key, default, help }
+    }
+}
+
 /// A heuristic parameter that could not be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {

@@ -11,26 +11,14 @@ pub const HEURISTICS: &[HeuristicInfo] = &[HeuristicInfo {
     name: "material",
     formula: "Wights' side: wight * #W - dragon * #D - (queen + queen_row * row(Q)); Queen's side: its negation   (report 002)",
     params: &[
-        ParamSpec {
-            key: "wight",
-            default: 20.0,
-            help: "worth of a Wight",
-        },
-        ParamSpec {
-            key: "dragon",
-            default: 30.0,
-            help: "worth of a Dragon",
-        },
-        ParamSpec {
-            key: "queen",
-            default: 300.0,
-            help: "base worth of the Queen",
-        },
-        ParamSpec {
-            key: "queen_row",
-            default: 10.0,
-            help: "added to the Queen's worth per row (1-5, her start row is 1)",
-        },
+        ParamSpec::new("wight", 20.0, "worth of a Wight"),
+        ParamSpec::new("dragon", 30.0, "worth of a Dragon"),
+        ParamSpec::new("queen", 300.0, "base worth of the Queen"),
+        ParamSpec::new(
+            "queen_row",
+            10.0,
+            "added to the Queen's worth per row (1-5, her start row is 1)",
+        ),
     ],
 }];
 
