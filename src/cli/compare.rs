@@ -1,7 +1,7 @@
 //! `arbiter compare` and search experiments (`kind = "search"`): every algorithm and depth
 //! on the same positions.
 
-use super::run::{host_name, run_folder, unix_now};
+use super::run::run_folder;
 use super::tools::{parse_game, read_moves};
 use crate::core::seeds;
 use crate::games::random_positions;
@@ -13,6 +13,7 @@ use crate::report::document::write_folder_documents;
 use crate::report::search::{
     SearchRow, search_sections, summarize, summary_table, write_search_csv,
 };
+use crate::report::unix_now;
 use crate::search::Algorithm;
 use crate::tournament::compare::{SearchRun, compare as compare_positions};
 use anyhow::{Context, Result, anyhow, bail};
@@ -218,16 +219,12 @@ impl GameTask for SearchTask {
             .collect();
         let folder = run_folder(out, &experiment.name)?;
         let mut meta = Meta {
-            kind: "search".to_string(),
             experiment: experiment.name.clone(),
             description: experiment.description.clone(),
             experiment_file: experiment.path.display().to_string(),
             experiment_source: experiment.source.clone(),
             game: experiment.game.to_string(),
             seed: experiment.seed,
-            games_per_matchup: 0,
-            colours: String::new(),
-            max_plies: 0,
             agents: runs
                 .iter()
                 .map(|r| {
@@ -237,20 +234,10 @@ impl GameTask for SearchTask {
                     )
                 })
                 .collect(),
-            matchups: Vec::new(),
-            threads,
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            host: host_name(),
-            started_unix: unix_now(),
-            ended_unix: None,
-            status: "running".to_string(),
             games_total: positions.len(),
-            games_played: 0,
             deterministic: true,
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
-            sweeps: Vec::new(),
-            sprt: None,
-            resumed: 0,
+            ..Meta::starting("search", threads)
         };
         meta.write(&folder)
             .with_context(|| format!("{}: cannot write meta.json", folder.display()))?;

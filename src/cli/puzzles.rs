@@ -1,7 +1,7 @@
 //! Puzzle experiments (`kind = "puzzles"`): every solver on every puzzle, in parallel,
 //! into solves.csv, puzzles_summary.csv, charts and report.md.
 
-use super::run::{host_name, run_folder, unix_now};
+use super::run::run_folder;
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, solve};
 use crate::registry::puzzle_experiment::PuzzleExperiment;
@@ -10,6 +10,7 @@ use crate::report::charts::{self, LogLines};
 use crate::report::document::{Section, write_folder_documents};
 use crate::report::load::{csv_rows, five_numbers};
 use crate::report::table::Table;
+use crate::report::unix_now;
 use anyhow::{Context, Result, anyhow};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -88,7 +89,6 @@ pub fn run_puzzles(
         .collect();
     let folder = run_folder(out, &experiment.name)?;
     let mut meta = Meta {
-        kind: "puzzles".to_string(),
         experiment: experiment.name.clone(),
         description: experiment.description.clone(),
         experiment_file: experiment.path.display().to_string(),
@@ -96,27 +96,15 @@ pub fn run_puzzles(
         game: "flow-free".to_string(),
         seed: experiment.seed,
         games_per_matchup: experiment.repetitions,
-        colours: String::new(),
-        max_plies: 0,
         agents: experiment
             .solvers
             .iter()
             .map(|s| (s.name().to_string(), s.name().to_string()))
             .collect(),
-        matchups: Vec::new(),
-        threads,
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        host: host_name(),
-        started_unix: unix_now(),
-        ended_unix: None,
-        status: "running".to_string(),
         games_total: jobs.len() + word_jobs.len(),
-        games_played: 0,
         deterministic: experiment.time_limit.is_none(),
         timing_columns: vec!["ms".to_string()],
-        sweeps: Vec::new(),
-        sprt: None,
-        resumed: 0,
+        ..Meta::starting("puzzles", threads)
     };
     meta.write(&folder)
         .with_context(|| format!("{}: cannot write meta.json", folder.display()))?;

@@ -6,7 +6,9 @@ use crate::registry::OpeningSpec;
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, GameEntry, GameTask, dispatch};
 use crate::report::journal::{JOURNAL, Journal, read_journal};
 use crate::report::tally::SprtMonitor;
-use crate::report::{CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary};
+use crate::report::{
+    CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary, unix_now,
+};
 use crate::tournament::{
     self, Control, MOVE_SEPARATOR, MatchupPlan, NoControl, Openings, Reporters, RunConfig,
 };
@@ -15,7 +17,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::UNIX_EPOCH;
 use std::time::{Duration, Instant};
 
 /// Arguments of `arbiter run`.
@@ -53,11 +54,6 @@ pub struct RunArgs {
     /// Start no new game after this many seconds (resume later).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-}
-
-/// Seconds since the Unix epoch.
-pub fn unix_now() -> u64 {
-    UNIX_EPOCH.elapsed().map_or(0, |d| d.as_secs())
 }
 
 /// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (civil-from-days, proleptic Gregorian).
@@ -111,16 +107,6 @@ pub fn run_folder(out: Option<PathBuf>, experiment: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(&folder)
         .with_context(|| format!("cannot create {}", folder.display()))?;
     Ok(folder)
-}
-
-/// The machine's name for meta.json.
-pub fn host_name() -> String {
-    std::fs::read_to_string("/etc/hostname")
-        .map(|s| s.trim().to_string())
-        .ok()
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "unknown".to_string())
 }
 
 /// Runs an experiment given on the command line.
@@ -348,7 +334,6 @@ impl GameTask for RunTask {
             None => {
                 let folder = run_folder(out, &experiment.name)?;
                 let meta = Meta {
-                    kind: "tournament".to_string(),
                     experiment: experiment.name.clone(),
                     description: experiment.description.clone(),
                     experiment_file: experiment.path.display().to_string(),
@@ -366,19 +351,12 @@ impl GameTask for RunTask {
                     matchups: (0..experiment.matchups.len())
                         .map(|m| experiment.matchup_label(m))
                         .collect(),
-                    threads,
-                    version: env!("CARGO_PKG_VERSION").to_string(),
-                    host: host_name(),
-                    started_unix: unix_now(),
-                    ended_unix: None,
-                    status: "running".to_string(),
                     games_total: jobs.len(),
-                    games_played: 0,
                     deterministic: !experiment.uses_clock(),
                     timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
                     sweeps: experiment.sweeps.clone(),
                     sprt: experiment.sprt.map(|(sprt, _)| sprt),
-                    resumed: 0,
+                    ..Meta::starting("tournament", threads)
                 };
                 (folder, BTreeMap::new(), meta)
             }

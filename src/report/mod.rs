@@ -72,7 +72,7 @@ pub(crate) fn millis(nanos: u64) -> f64 {
 }
 
 /// The contents of meta.json: what was run, how, where and when.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Meta {
     /// `tournament` (games between agents) or `search` (algorithms on positions).
     #[serde(default = "tournament_kind")]
@@ -135,7 +135,36 @@ fn tournament_kind() -> String {
     "tournament".to_string()
 }
 
+/// Seconds since the Unix epoch.
+pub fn unix_now() -> u64 {
+    std::time::UNIX_EPOCH.elapsed().map_or(0, |d| d.as_secs())
+}
+
+/// The machine's name for meta.json.
+fn host_name() -> String {
+    std::fs::read_to_string("/etc/hostname")
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 impl Meta {
+    /// A run of `kind` starting now on `threads` threads: version, host and start time are
+    /// filled in and the status is `running`; the caller fills in what is run.
+    pub fn starting(kind: &str, threads: usize) -> Meta {
+        Meta {
+            kind: kind.to_string(),
+            threads,
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            host: host_name(),
+            started_unix: unix_now(),
+            status: "running".to_string(),
+            ..Meta::default()
+        }
+    }
+
     /// Writes meta.json into `folder`, replacing it whole (written aside, then renamed).
     ///
     /// # Errors
