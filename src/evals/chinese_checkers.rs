@@ -282,17 +282,7 @@ mod tests {
     }
 
     fn board(marbles: &[(u32, u32, char)], plies: u16) -> ChineseCheckers {
-        let mut rows: Vec<Vec<char>> = (1..=19u32)
-            .map(|r| vec!['0'; if r <= 10 { r } else { 20 - r } as usize])
-            .collect();
-        for &(r, c, v) in marbles {
-            rows[r as usize - 1][c as usize - 1] = v;
-        }
-        let dump: String = rows
-            .iter()
-            .map(|r| r.iter().collect::<String>() + "\n")
-            .collect();
-        ChineseCheckers::from_dump(Rules::default(), &dump, Player::P1, plies).expect("valid")
+        ChineseCheckers::from_marbles(marbles, Player::P1, plies)
     }
 
     #[test]

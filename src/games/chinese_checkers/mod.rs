@@ -196,6 +196,27 @@ impl ChineseCheckers {
         }
     }
 
+    /// For tests: a position holding only `marbles` as (row, column, digit) in dump terms
+    /// (1 and 2 ordinary marbles, 3 and 4 special ones), default rules.
+    #[cfg(test)]
+    pub(crate) fn from_marbles(
+        marbles: &[(u32, u32, char)],
+        to_move: Player,
+        plies: u16,
+    ) -> ChineseCheckers {
+        let mut rows: Vec<Vec<char>> = (1..=19u32)
+            .map(|r| vec!['0'; if r <= 10 { r } else { 20 - r } as usize])
+            .collect();
+        for &(r, c, v) in marbles {
+            rows[r as usize - 1][c as usize - 1] = v;
+        }
+        let dump: String = rows
+            .iter()
+            .map(|r| r.iter().collect::<String>() + "\n")
+            .collect();
+        ChineseCheckers::from_dump(Rules::default(), &dump, to_move, plies).expect("valid")
+    }
+
     /// A position from a dump (19 rows of 0-4 digits, spaces ignored).
     ///
     /// # Errors

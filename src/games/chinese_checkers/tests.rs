@@ -194,17 +194,7 @@ fn start_position_has_fourteen_moves_each() {
 }
 
 fn lone(marbles: &[(u32, u32, char)], to_move: Player) -> ChineseCheckers {
-    let mut rows: Vec<Vec<char>> = (1..=19u32)
-        .map(|r| vec!['0'; if r <= 10 { r } else { 20 - r } as usize])
-        .collect();
-    for &(r, c, v) in marbles {
-        rows[r as usize - 1][c as usize - 1] = v;
-    }
-    let dump: String = rows
-        .iter()
-        .map(|r| r.iter().collect::<String>() + "\n")
-        .collect();
-    ChineseCheckers::from_dump(Rules::default(), &dump, to_move, 0).expect("valid")
+    ChineseCheckers::from_marbles(marbles, to_move, 0)
 }
 
 #[test]
