@@ -2,6 +2,7 @@
 //! attempted assignments, nodes, backtracks, time. Independent of games and search.
 
 pub mod flow;
+pub mod sat;
 pub mod word_sudoku;
 
 use std::time::{Duration, Instant};
