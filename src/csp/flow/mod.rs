@@ -4,6 +4,7 @@
 //! assignment is consistent when `0 <= need - same <= free` holds for the cell assigned and
 //! its neighbours. A complete assignment is accepted only if the checker passes (no loops).
 
+mod sat;
 mod strong;
 #[cfg(test)]
 mod tests;
@@ -258,16 +259,21 @@ pub enum Solver {
     /// step dead-end cells, stranded colours and stranded empty regions cut the search.
     /// Each extension tried counts as an assignment.
     Strong,
+    /// arbiter's clause-learning solver (`csp::sat`) on a boolean encoding of the rules
+    /// (cell colours and pipe shapes), loops cut as they appear. Nodes are decisions,
+    /// assignments every variable set (decided or propagated), backtracks conflicts.
+    Sat,
 }
 
 impl Solver {
     /// Every solver.
-    pub const ALL: [Solver; 5] = [
+    pub const ALL: [Solver; 6] = [
         Solver::Brute,
         Solver::Dumb,
         Solver::Smart,
         Solver::SmartFc,
         Solver::Strong,
+        Solver::Sat,
     ];
 
     /// The name used on the command line.
@@ -278,6 +284,7 @@ impl Solver {
             Solver::Smart => "smart",
             Solver::SmartFc => "smart-fc",
             Solver::Strong => "strong",
+            Solver::Sat => "sat",
         }
     }
 }
@@ -296,7 +303,7 @@ impl FromStr for Solver {
             .find(|s| s.name() == text)
             .ok_or_else(|| {
                 format!(
-                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, strong)"
+                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, strong, sat)"
                 )
             })
     }
@@ -396,7 +403,7 @@ impl Search<'_> {
                     .into_iter()
                     .min_by_key(|&c| self.candidates(c).count_ones())
             }
-            Solver::SmartFc | Solver::Strong => self
+            Solver::SmartFc | Solver::Strong | Solver::Sat => self
                 .order
                 .iter()
                 .copied()
@@ -472,8 +479,10 @@ impl Search<'_> {
 
 /// Solves `puzzle` with `solver` (`seed` orders the dumb solver's choices) within `limits`.
 pub fn solve(puzzle: &Puzzle, solver: Solver, seed: u64, limits: Limits) -> (Status, SolveStats) {
-    if solver == Solver::Strong {
-        return strong::solve(puzzle, limits);
+    match solver {
+        Solver::Strong => return strong::solve(puzzle, limits),
+        Solver::Sat => return sat::solve(puzzle, limits),
+        _ => {}
     }
     let cells = puzzle.rows * puzzle.cols;
     let all = if puzzle.colours.len() == 32 {

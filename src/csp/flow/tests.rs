@@ -147,6 +147,7 @@ fn unsolvable_puzzles_are_reported_unsolvable() {
             Solver::SmartFc,
             Solver::Dumb,
             Solver::Strong,
+            Solver::Sat,
         ] {
             let (status, _) = solve(
                 puzzle,
@@ -184,6 +185,10 @@ fn counters_are_deterministic_and_limits_stop_the_search() {
         },
     );
     assert_eq!(a, b);
+    let sat_twice =
+        [1, 2].map(|_| solve(&course("input1414.txt"), Solver::Sat, 1, Limits::default()));
+    assert_eq!(sat_twice[0], sat_twice[1]);
+    assert!(sat_twice[0].1.nodes > 0 && sat_twice[0].1.backtracks > 0);
     let (status, stats) = solve(
         &course("input991.txt"),
         Solver::Brute,
@@ -195,4 +200,118 @@ fn counters_are_deterministic_and_limits_stop_the_search() {
     );
     assert_eq!(status, Status::Limit);
     assert!(stats.nodes <= 51);
+}
+
+/// A random puzzle on a `size` square: the boustrophedon path through every cell cut into
+/// `colours` pieces at random, each piece's ends a pair of sources (often solvable, not
+/// always: a piece turning at the edge touches itself), and with `shift` one source moved
+/// to a random empty cell.
+fn random_puzzle(size: usize, colours: usize, shift: bool, seed: u64) -> Puzzle {
+    let mut rng = seeds::rng(seed);
+    let snake: Vec<usize> = (0..size * size)
+        .map(|i| {
+            let (r, c) = (i / size, i % size);
+            r * size + if r % 2 == 0 { c } else { size - 1 - c }
+        })
+        .collect();
+    // Cut points with every piece at least two cells long.
+    let cuts = loop {
+        let mut points: Vec<usize> = (2..size * size - 1).collect();
+        seeds::shuffle(&mut rng, &mut points);
+        let mut cuts: Vec<usize> = points[..colours - 1].to_vec();
+        cuts.sort_unstable();
+        if cuts.windows(2).all(|w| w[1] - w[0] >= 2) {
+            break cuts;
+        }
+    };
+    let mut text = vec![b'.'; size * size];
+    let mut from = 0;
+    for (k, &to) in cuts.iter().chain([size * size].iter()).enumerate() {
+        text[snake[from]] = b'A' + k as u8;
+        text[snake[to - 1]] = b'A' + k as u8;
+        from = to;
+    }
+    if shift {
+        let mut order: Vec<usize> = (0..size * size).collect();
+        seeds::shuffle(&mut rng, &mut order);
+        let source = order.iter().copied().find(|&c| text[c] != b'.');
+        let empty = order.iter().copied().find(|&c| text[c] == b'.');
+        if let (Some(source), Some(empty)) = (source, empty) {
+            text.swap(source, empty);
+        }
+    }
+    let rows: Vec<String> = text
+        .chunks(size)
+        .map(|row| String::from_utf8(row.to_vec()).expect("ascii"))
+        .collect();
+    Puzzle::parse("random", &rows.join("\n")).expect("valid")
+}
+
+#[test]
+fn sat_agrees_with_forward_checking_on_random_small_puzzles() {
+    let (mut solved, mut unsolvable, mut cut_any) = (0, 0, 0);
+    for seed in 0..400 {
+        let size = 4 + (seed % 2) as usize;
+        let colours = size - 1 + (seed / 2 % 4) as usize;
+        let puzzle = random_puzzle(size, colours, seed % 5 == 0, seed);
+        let (reference, _) = solve(&puzzle, Solver::SmartFc, 1, Limits::default());
+        let (status, _, cut) = sat::solve_cutting(&puzzle, Limits::default());
+        assert_eq!(
+            status.label(),
+            reference.label(),
+            "seed {seed}:\n{puzzle:?}"
+        );
+        if let Status::Solved(grid) = &status {
+            assert_eq!(puzzle.check(grid), Ok(()));
+            solved += 1;
+        } else {
+            unsolvable += 1;
+        }
+        if cut > 0 {
+            cut_any += 1;
+        }
+    }
+    assert!(
+        solved > 50 && unsolvable > 50,
+        "{solved} solved, {unsolvable} not"
+    );
+    assert!(cut_any > 10, "only {cut_any} puzzles needed a loop cut");
+}
+
+#[test]
+fn sat_solves_every_shared_puzzle_and_finds_the_course_solutions() {
+    let limits = Limits {
+        max_nodes: Some(1_000_000),
+        max_time: None,
+    };
+    for (input, output, _, _) in COURSE {
+        let puzzle = course(input);
+        let (status, stats) = solve(&puzzle, Solver::Sat, 1, limits);
+        let Status::Solved(grid) = status else {
+            panic!("sat on {input}: {}", status.label());
+        };
+        assert_eq!(
+            grid,
+            solution(&puzzle, output),
+            "{input}: the unique solution"
+        );
+        assert!(stats.assignments > 0);
+    }
+    for entry in std::fs::read_dir(data("public")).expect("public set") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let puzzle = Puzzle::read(&path).expect("readable");
+        let (status, _) = solve(&puzzle, Solver::Sat, 1, limits);
+        let name = path.file_name().expect("name").to_string_lossy();
+        if name.starts_with("unsolvable") {
+            assert_eq!(status, Status::Unsolvable, "{name}");
+        } else {
+            let Status::Solved(grid) = status else {
+                panic!("sat on {name}: {}", status.label());
+            };
+            assert_eq!(puzzle.check(&grid), Ok(()), "{name}");
+        }
+    }
 }
