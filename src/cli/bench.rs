@@ -2,13 +2,17 @@
 
 use super::tools::parse_game;
 use crate::core::{Evaluator, seeds};
+use crate::csp::Limits;
+use crate::csp::flow::{Puzzle, Solver, Status, solve};
 use crate::games::{perft, random_positions};
 use crate::registry::Colours;
+use crate::registry::puzzle_experiment::puzzle_files;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, RunContext};
 use crate::search::{Algorithm, Searcher};
 use crate::tournament;
 use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -33,6 +37,10 @@ pub struct BenchArgs {
     /// Threads for the scheduler part [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
+    /// A folder of Flow Free puzzles solved one by one with the `sat` solver (slowest and
+    /// total time); skipped when the folder does not exist.
+    #[arg(long, default_value = "matchups/puzzles/flow/public")]
+    flow: PathBuf,
 }
 
 struct BenchTask {
@@ -158,5 +166,36 @@ pub fn bench(args: BenchArgs) -> Result<()> {
         bail!("--games and --positions must be at least 1");
     }
     let threads = super::resolve_threads(args.threads)?;
-    dispatch(spec, BenchTask { args, threads })
+    let flow = args.flow.clone();
+    dispatch(spec, BenchTask { args, threads })?;
+    flow_bench(&flow)
+}
+
+/// Solves every puzzle in `folder` with `sat` on this thread: the slowest and the total.
+fn flow_bench(folder: &Path) -> Result<()> {
+    if !folder.is_dir() {
+        println!("flow free: {} not found, skipped", folder.display());
+        return Ok(());
+    }
+    let files = puzzle_files(folder).with_context(|| folder.display().to_string())?;
+    let (mut total, mut slowest, mut solved) = (0.0, (0.0, String::new()), 0);
+    for file in &files {
+        let puzzle = Puzzle::read(file)?;
+        let clock = Instant::now();
+        let (status, _) = solve(&puzzle, Solver::Sat, 1, Limits::default());
+        let seconds = clock.elapsed().as_secs_f64();
+        solved += usize::from(matches!(status, Status::Solved(_)));
+        total += seconds;
+        if seconds > slowest.0 {
+            slowest = (seconds, file.display().to_string());
+        }
+    }
+    println!(
+        "flow free (sat): {} puzzles ({solved} solved) in {:.3} s; slowest {:.1} ms ({}) (1 thread)",
+        files.len(),
+        total,
+        slowest.0 * 1e3,
+        slowest.1
+    );
+    Ok(())
 }

@@ -13,7 +13,8 @@ pub struct SolveArgs {
     /// Sudoku grid file with --bank.
     file: PathBuf,
     /// Flow Free: brute (row-major), dumb (random order, seeded), smart (minimum remaining
-    /// values), smart-fc (plus forward checking) or strong [default: smart-fc]. Word Sudoku:
+    /// values), smart-fc (plus forward checking), strong (path extension) or sat (clause
+    /// learning; the fastest) [default: smart-fc]. Word Sudoku:
     /// mrv-lcv (report 001's heuristics), plain (none), or fewest (the decoy input: as few
     /// words as possible, branch and bound) [default: mrv-lcv].
     #[arg(long)]

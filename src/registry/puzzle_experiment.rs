@@ -132,12 +132,8 @@ impl PuzzleExperiment {
                 _ => given.clone(),
             };
             if resolved.is_dir() {
-                let mut files: Vec<PathBuf> = std::fs::read_dir(&resolved)
-                    .map_err(|e| fail("puzzles", format!("{}: {e}", resolved.display())))?
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-                    .collect();
-                files.sort();
+                let files = puzzle_files(&resolved)
+                    .map_err(|e| fail("puzzles", format!("{}: {e}", resolved.display())))?;
                 puzzles.extend(files);
             } else if resolved.is_file() {
                 puzzles.push(resolved);
@@ -181,4 +177,17 @@ impl PuzzleExperiment {
             time_limit: file.time_limit,
         })
     }
+}
+
+/// The `*.txt` files of `folder`, sorted by name (a puzzle folder).
+///
+/// # Errors
+/// The folder cannot be listed.
+pub fn puzzle_files(folder: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    Ok(files)
 }
