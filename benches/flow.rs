@@ -40,5 +40,9 @@ fn solves(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solves);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().without_plots();
+    targets = solves
+}
 criterion_main!(benches);
