@@ -1070,6 +1070,18 @@ fn solve_prints_a_checked_solution_and_its_counters() {
         text.contains("\nassignments: ") && text.contains("\nbacktracks: "),
         "{text}"
     );
+    // The default solver (sat) on the public set's hardest puzzle.
+    let output = run(&["solve", "matchups/puzzles/flow/public/jumbo_14x14_19.txt"]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("\nstatus: solved (sat, 14x14, 12 colours)\n"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines().take_while(|l| l.len() == 14).count(),
+        14,
+        "{text}"
+    );
     let output = run(&[
         "solve",
         "matchups/puzzles/flow/public/unsolvable_cross.txt",

@@ -14,7 +14,7 @@ pub struct SolveArgs {
     file: PathBuf,
     /// Flow Free: brute (row-major), dumb (random order, seeded), smart (minimum remaining
     /// values), smart-fc (plus forward checking), strong (path extension) or sat (clause
-    /// learning; the fastest) [default: smart-fc]. Word Sudoku:
+    /// learning; the fastest) [default: sat]. Word Sudoku:
     /// mrv-lcv (report 001's heuristics), plain (none), or fewest (the decoy input: as few
     /// words as possible, branch and bound) [default: mrv-lcv].
     #[arg(long)]
@@ -53,7 +53,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
     let solver: Solver = args
         .solver
         .as_deref()
-        .unwrap_or("smart-fc")
+        .unwrap_or("sat")
         .parse()
         .map_err(|e: String| anyhow!("--solver: {e}"))?;
     let puzzle = Puzzle::read(&args.file)?;
