@@ -88,7 +88,7 @@ fn bench_random_games(c: &mut Criterion) {
                 vec!["random".into()],
                 vec![[0, 0]],
             );
-            let mut recorder = CsvRecorder::create(folder.path(), context).expect("files");
+            let mut recorder = CsvRecorder::create(folder.path(), context, true).expect("files");
             let outcome = tournament::run_all(
                 &start,
                 &jobs,

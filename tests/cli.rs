@@ -1296,3 +1296,50 @@ fn puzzle_experiments_take_word_sudoku_inputs() {
         &["bad.toml: line 3:", "no such file"],
     );
 }
+
+#[test]
+fn no_moves_leaves_out_moves_csv_and_keeps_everything_else() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(dir.path(), "small.toml", SMALL);
+    let full = dir.path().join("full");
+    let lean = dir.path().join("lean");
+    run_quietly(&experiment, &full);
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        lean.to_str().expect("utf8"),
+        "--no-moves",
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(full.join("moves.csv").is_file());
+    assert!(!lean.join("moves.csv").exists(), "moves.csv written anyway");
+    for file in ["games.csv", "summary.csv", "nodes_by_depth.csv"] {
+        assert_same_csv(&full.join(file), &lean.join(file), file);
+    }
+    assert!(lean.join("report.md").is_file() && lean.join("index.html").is_file());
+    let meta = fs::read_to_string(lean.join("meta.json")).expect("meta.json");
+    assert!(meta.contains("\"no_moves_csv\": true"), "{meta}");
+    // The same from the experiment file, and no such thing for a puzzle experiment.
+    let keyed = write_experiment(
+        dir.path(),
+        "keyed.toml",
+        &format!("{SMALL}moves_csv = false\n"),
+    );
+    let from_file = dir.path().join("from_file");
+    run_quietly(&keyed, &from_file);
+    assert!(!from_file.join("moves.csv").exists());
+    let puzzles = write_experiment(
+        dir.path(),
+        "puzzles.toml",
+        &format!(
+            "kind = \"puzzles\"\nsolvers = [\"sat\"]\npuzzles = [\"{}/matchups/puzzles/flow/input55.txt\"]\n",
+            env!("CARGO_MANIFEST_DIR")
+        ),
+    );
+    assert_input_error(
+        &run(&["run", puzzles.to_str().expect("utf8"), "--no-moves"]),
+        &["--no-moves", "puzzles.toml", "not a game experiment"],
+    );
+}

@@ -120,38 +120,41 @@ impl GameTask for BenchTask {
         let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
         let factories = vec![random.factory::<G>().map_err(anyhow::Error::msg)?];
         let jobs = tournament::schedule(1, &[[0, 0]], args.games, Colours::Alternate);
-        let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
-        std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
-        let context = RunContext::new(
-            args.game.clone(),
-            String::new(),
-            vec!["random".to_string()],
-            vec![[0, 0]],
-        );
-        let mut recorder = CsvRecorder::create(&folder, context)?;
-        let clock = Instant::now();
-        let outcome = tournament::run_all(
-            &start,
-            &jobs,
-            &factories,
-            self.threads,
-            &AtomicBool::new(false),
-            &mut recorder,
-        )?;
-        let seconds = clock.elapsed().as_secs_f64();
-        let bytes: u64 = ["games.csv", "moves.csv"]
-            .iter()
-            .filter_map(|f| std::fs::metadata(folder.join(f)).ok())
-            .map(|m| m.len())
-            .sum();
-        let _ = std::fs::remove_dir_all(&folder);
-        println!(
-            "random vs random: {} games in {seconds:.3} s, {} games/s ({} threads, games.csv + moves.csv: {:.1} MB)",
-            outcome.played,
-            per_second(outcome.played as u64, seconds),
-            self.threads,
-            bytes as f64 / 1e6
-        );
+        // With moves.csv (the default) and without it (`run --no-moves`).
+        for (moves, files) in [(true, "games.csv + moves.csv"), (false, "games.csv")] {
+            let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
+            std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
+            let context = RunContext::new(
+                args.game.clone(),
+                String::new(),
+                vec!["random".to_string()],
+                vec![[0, 0]],
+            );
+            let mut recorder = CsvRecorder::create(&folder, context, moves)?;
+            let clock = Instant::now();
+            let outcome = tournament::run_all(
+                &start,
+                &jobs,
+                &factories,
+                self.threads,
+                &AtomicBool::new(false),
+                &mut recorder,
+            )?;
+            let seconds = clock.elapsed().as_secs_f64();
+            let bytes: u64 = ["games.csv", "moves.csv"]
+                .iter()
+                .filter_map(|f| std::fs::metadata(folder.join(f)).ok())
+                .map(|m| m.len())
+                .sum();
+            let _ = std::fs::remove_dir_all(&folder);
+            println!(
+                "random vs random: {} games in {seconds:.3} s, {} games/s ({} threads, {files}: {:.1} MB)",
+                outcome.played,
+                per_second(outcome.played as u64, seconds),
+                self.threads,
+                bytes as f64 / 1e6
+            );
+        }
         Ok(())
     }
 }

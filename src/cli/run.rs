@@ -51,6 +51,10 @@ pub struct RunArgs {
     /// Start at most this many new games in this invocation (resume later).
     #[arg(long)]
     max_games: Option<usize>,
+    /// Write no moves.csv (a row per move, most of a big run's bytes): games.csv,
+    /// summary.csv and the charts that need no per-move data only.
+    #[arg(long)]
+    no_moves: bool,
     /// Start no new game after this many seconds (resume later).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
@@ -119,9 +123,10 @@ pub fn run(args: RunArgs) -> Result<()> {
             || args.games.is_some()
             || args.seed.is_some()
             || args.out.is_some()
+            || args.no_moves
         {
             bail!(
-                "--resume {}: the run's experiment, games and seed come from its meta.json; give no experiment file, --games, --seed or --out",
+                "--resume {}: the run's experiment, games, seed and files come from its meta.json; give no experiment file, --games, --seed, --out or --no-moves",
                 folder.display()
             );
         }
@@ -142,6 +147,7 @@ pub fn run(args: RunArgs) -> Result<()> {
             Experiment::parse(Path::new(&meta.experiment_file), source, &registry)?;
         experiment.games_per_matchup = meta.games_per_matchup;
         experiment.seed = meta.seed;
+        experiment.moves_csv = !meta.no_moves_csv;
         let task = RunTask {
             experiment,
             threads,
@@ -166,6 +172,10 @@ pub fn run(args: RunArgs) -> Result<()> {
     };
     let mut experiment = match AnyExperiment::load(&path, &registry)? {
         AnyExperiment::Tournament(experiment) => experiment,
+        _ if args.no_moves => bail!(
+            "--no-moves: {} is not a game experiment (it writes no moves.csv)",
+            path.display()
+        ),
         AnyExperiment::Puzzles(mut puzzles) => {
             if args.games.is_some() {
                 bail!(
@@ -199,6 +209,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     }
     if let Some(seed) = args.seed {
         experiment.seed = seed;
+    }
+    if args.no_moves {
+        experiment.moves_csv = false;
     }
     let task = RunTask {
         experiment,
@@ -356,6 +369,7 @@ impl GameTask for RunTask {
                     timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
                     sweeps: experiment.sweeps.clone(),
                     sprt: experiment.sprt.map(|(sprt, _)| sprt),
+                    no_moves_csv: !experiment.moves_csv,
                     ..Meta::starting("tournament", threads)
                 };
                 (folder, BTreeMap::new(), meta)
@@ -373,8 +387,8 @@ impl GameTask for RunTask {
         let in_folder = |what: &str| format!("{}: cannot write {what}", folder.display());
         meta.write(&folder)
             .with_context(|| in_folder("meta.json"))?;
-        let mut recorder =
-            CsvRecorder::create(&folder, context).with_context(|| in_folder("the CSV files"))?;
+        let mut recorder = CsvRecorder::create(&folder, context, experiment.moves_csv)
+            .with_context(|| in_folder("the CSV files"))?;
         let mut journal = Journal::open(&folder, done.keys().copied().collect())
             .with_context(|| in_folder(JOURNAL))?;
         let mut progress = Progress::new(quiet);

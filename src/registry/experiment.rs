@@ -108,6 +108,8 @@ pub struct Experiment {
     pub sweeps: Vec<SweepInfo>,
     /// Per-move time limit in milliseconds, enforced with the game's forfeit rule.
     pub move_time_ms: Option<u64>,
+    /// Whether to write moves.csv (a row per move; most of a big run's bytes).
+    pub moves_csv: bool,
 }
 
 #[derive(Deserialize)]
@@ -162,6 +164,7 @@ struct ExperimentFile {
     openings: Option<OpeningsTable>,
     sprt: Option<SprtTable>,
     move_time_ms: Option<i64>,
+    moves_csv: Option<bool>,
 }
 
 impl Experiment {
@@ -528,6 +531,7 @@ impl Experiment {
             sprt,
             sweeps,
             move_time_ms,
+            moves_csv: file.moves_csv.unwrap_or(true),
         })
     }
 

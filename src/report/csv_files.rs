@@ -73,7 +73,8 @@ pub struct CsvRecorder {
     folder: PathBuf,
     context: RunContext,
     games: csv::Writer<BufWriter<File>>,
-    moves: csv::Writer<BufWriter<File>>,
+    /// None when moves.csv is not wanted (big runs: most of the bytes are per move).
+    moves: Option<csv::Writer<BufWriter<File>>>,
     summary: Summary,
     last_flush: Instant,
     scratch: String,
@@ -120,11 +121,11 @@ impl Row<'_> {
 }
 
 impl CsvRecorder {
-    /// Creates games.csv and moves.csv (with headers) in `folder`.
+    /// Creates games.csv and, if `moves`, moves.csv (with headers) in `folder`.
     ///
     /// # Errors
     /// A file that cannot be created.
-    pub fn create(folder: &Path, context: RunContext) -> io::Result<CsvRecorder> {
+    pub fn create(folder: &Path, context: RunContext, moves: bool) -> io::Result<CsvRecorder> {
         let open = |name: &str, header: &[&str]| -> io::Result<csv::Writer<BufWriter<File>>> {
             let file = File::create(folder.join(name))?;
             let mut writer = csv::Writer::from_writer(BufWriter::with_capacity(1 << 16, file));
@@ -134,7 +135,11 @@ impl CsvRecorder {
         Ok(CsvRecorder {
             folder: folder.to_path_buf(),
             games: open("games.csv", GAME_COLUMNS)?,
-            moves: open("moves.csv", MOVE_COLUMNS)?,
+            moves: if moves {
+                Some(open("moves.csv", MOVE_COLUMNS)?)
+            } else {
+                None
+            },
             summary: Summary::new(context.clone()),
             context,
             last_flush: Instant::now(),
@@ -144,7 +149,9 @@ impl CsvRecorder {
 
     fn flush(&mut self) -> io::Result<()> {
         self.games.flush()?;
-        self.moves.flush()?;
+        if let Some(moves) = &mut self.moves {
+            moves.flush()?;
+        }
         self.last_flush = Instant::now();
         Ok(())
     }
@@ -191,32 +198,34 @@ impl Reporter for CsvRecorder {
         row.text(&record.move_text)?;
         row.end()?;
 
-        let mut row = Row {
-            writer: &mut self.moves,
-            scratch: &mut self.scratch,
-        };
-        for (ply, (mv, text)) in record
-            .moves
-            .iter()
-            .zip(record.move_text.split(MOVE_SEPARATOR))
-            .enumerate()
-        {
-            row.number(job.id)?;
-            row.number(ply + 1)?;
-            row.text(mv.side.label())?;
-            row.text(text)?;
-            row.number(mv.expanded)?;
-            row.number(mv.evaluated)?;
-            row.number(mv.generated)?;
-            row.number(mv.peak_bytes)?;
-            row.number(mv.depth)?;
-            row.number(u8::from(mv.timed_out))?;
-            row.fixed(millis(mv.nanos), 4)?;
-            match mv.value {
-                Some(value) => row.number(value)?,
-                None => row.text("")?,
+        if let Some(moves) = &mut self.moves {
+            let mut row = Row {
+                writer: moves,
+                scratch: &mut self.scratch,
+            };
+            for (ply, (mv, text)) in record
+                .moves
+                .iter()
+                .zip(record.move_text.split(MOVE_SEPARATOR))
+                .enumerate()
+            {
+                row.number(job.id)?;
+                row.number(ply + 1)?;
+                row.text(mv.side.label())?;
+                row.text(text)?;
+                row.number(mv.expanded)?;
+                row.number(mv.evaluated)?;
+                row.number(mv.generated)?;
+                row.number(mv.peak_bytes)?;
+                row.number(mv.depth)?;
+                row.number(u8::from(mv.timed_out))?;
+                row.fixed(millis(mv.nanos), 4)?;
+                match mv.value {
+                    Some(value) => row.number(value)?,
+                    None => row.text("")?,
+                }
+                row.end()?;
             }
-            row.end()?;
         }
         self.summary.add(record);
         if self.last_flush.elapsed() >= FLUSH_EVERY {

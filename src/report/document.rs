@@ -570,7 +570,7 @@ mod tests {
             names.iter().map(|n| n.to_string()).collect(),
             pairs,
         );
-        let mut recorder = CsvRecorder::create(folder.path(), context).expect("files");
+        let mut recorder = CsvRecorder::create(folder.path(), context, true).expect("files");
         tournament::run_all(
             &Breakthrough::new(Rules::Standard),
             &jobs,

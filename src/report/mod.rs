@@ -129,6 +129,9 @@ pub struct Meta {
     /// How many times the run was resumed.
     #[serde(default)]
     pub resumed: u32,
+    /// Whether moves.csv was left out (`moves_csv = false` or `run --no-moves`).
+    #[serde(default)]
+    pub no_moves_csv: bool,
 }
 
 fn tournament_kind() -> String {
