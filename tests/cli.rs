@@ -373,6 +373,10 @@ fn list_shows_games_algorithms_heuristics_and_agents() {
         "defense",
         "ab4-offensive2",
         "agents/breakthrough.toml",
+        "smart-fc",
+        "sat ",
+        "mrv-lcv",
+        "fewest",
     ] {
         assert!(
             text.contains(expected),

@@ -43,8 +43,8 @@ enum Command {
     },
     /// Compare search algorithms on the same positions: nodes, time, chosen moves.
     Compare(compare::CompareArgs),
-    /// Solve a Flow Free puzzle with one of report 000's CSP solvers and print the checked
-    /// solution, the counters and the time.
+    /// Solve a Flow Free or Word Sudoku puzzle and print the checked solution, the counters
+    /// and the time (solvers: `arbiter list`).
     Solve(solve::SolveArgs),
     /// Count the leaves of the legal-move tree: one line `perft(d) = n` per depth.
     Perft {
@@ -66,13 +66,15 @@ enum Command {
     },
     /// Play against an agent in the terminal.
     Play(play::PlayArgs),
-    /// List games and their rule sets, algorithms, heuristics and registered agents.
+    /// List games and their rule sets, algorithms, heuristics, puzzle solvers and registered
+    /// agents.
     List {
         /// Folder of agent files.
         #[arg(long, default_value = "agents")]
         agents: PathBuf,
     },
-    /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler.
+    /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler,
+    /// Flow Free solve times.
     Bench(bench::BenchArgs),
 }
 

@@ -240,6 +240,21 @@ pub fn list(agents: &Path) -> Result<()> {
             }
         }
     }
+    println!("\nflow free solvers (arbiter solve, kind = \"puzzles\"):");
+    for solver in crate::csp::flow::Solver::ALL {
+        println!("  {:<9} {}", solver.name(), solver.describe());
+    }
+    println!("\nword sudoku solvers (arbiter solve --bank, word_solvers):");
+    for solver in [
+        crate::csp::word_sudoku::Solver::Heuristic,
+        crate::csp::word_sudoku::Solver::Plain,
+    ] {
+        println!("  {:<9} {}", solver.name(), solver.describe());
+    }
+    println!(
+        "  {:<9} as few words as possible (decoy banks): branch and bound to a proven minimum",
+        "fewest"
+    );
     let registry = AgentRegistry::load(agents)?;
     println!("\nregistered agents ({}):", agents.display());
     if registry.agents.is_empty() {

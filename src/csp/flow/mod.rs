@@ -287,6 +287,24 @@ impl Solver {
             Solver::Sat => "sat",
         }
     }
+
+    /// One line on what the solver does (for `arbiter list`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Solver::Brute => "report 000's brute force: cells in row-major order, colours in order",
+            Solver::Dumb => "report 000's dumb: random cell and colour orders (seeded)",
+            Solver::Smart => {
+                "report 000's smart: the cell with the fewest consistent colours first"
+            }
+            Solver::SmartFc => "smart plus forward checking of the neighbours' colours",
+            Solver::Strong => {
+                "path extension from the sources: most constrained end first, dead-end and stranded-region cuts"
+            }
+            Solver::Sat => {
+                "clause learning on a boolean encoding (cell colours, pipe shapes), loops cut on demand; the fastest"
+            }
+        }
+    }
 }
 
 impl fmt::Display for Solver {

@@ -231,6 +231,16 @@ impl Solver {
             Solver::Plain => "plain",
         }
     }
+
+    /// One line on what the solver does (for `arbiter list`).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Solver::Heuristic => {
+                "report 001's: fewest placements first, ties to the longest word, least constraining placement first"
+            }
+            Solver::Plain => "no heuristics: bank order, placements in reading order",
+        }
+    }
 }
 
 impl fmt::Display for Solver {
