@@ -1,5 +1,5 @@
 //! Flow Free solve times: the public set's hardest puzzles (the target: each under
-//! 1 s on one core) with the clause-learning `sat` solver, and the path-extension `strong`
+//! 1 s on one core) with the clause-learning `sat` solver, and the path-extension `paths`
 //! solver on the ones it finishes quickly. Every solve is checked to end solved.
 
 use arbiter::csp::Limits;
@@ -25,7 +25,7 @@ fn solves(c: &mut Criterion) {
         (Solver::Sat, "jumbo_14x14_30"),
         (Solver::Sat, "jumbo_14x14_01"),
         (Solver::Sat, "extreme_12x12_29"),
-        (Solver::Strong, "jumbo_13x13_26"),
+        (Solver::Paths, "jumbo_13x13_26"),
     ];
     for (solver, name) in cases {
         let puzzle = puzzle(name);

@@ -1090,7 +1090,7 @@ fn solve_prints_a_checked_solution_and_its_counters() {
         "solve",
         "matchups/puzzles/flow/public/unsolvable_cross.txt",
         "--solver",
-        "strong",
+        "paths",
     ]);
     assert!(
         stdout(&output).starts_with("status: unsolvable"),
@@ -1136,7 +1136,7 @@ fn puzzle_experiments_write_solves_summaries_and_charts() {
         dir.path(),
         "p.toml",
         &format!(
-            "kind = \"puzzles\"\nsolvers = [\"smart-fc\", \"strong\", \"dumb\"]\npuzzles = [\"{root}/matchups/puzzles/flow/input55.txt\", \"{root}/matchups/puzzles/flow/public/unsolvable_cross.txt\"]\nrepetitions = 2\nmax_nodes = 100000\n"
+            "kind = \"puzzles\"\nsolvers = [\"smart-fc\", \"paths\", \"dumb\"]\npuzzles = [\"{root}/matchups/puzzles/flow/input55.txt\", \"{root}/matchups/puzzles/flow/public/unsolvable_cross.txt\"]\nrepetitions = 2\nmax_nodes = 100000\n"
         ),
     );
     let out = dir.path().join("run");
@@ -1185,7 +1185,7 @@ fn puzzle_experiments_write_solves_summaries_and_charts() {
     let missing = write_experiment(
         dir.path(),
         "missing.toml",
-        "kind = \"puzzles\"\nsolvers = [\"strong\"]\npuzzles = [\"nowhere.txt\"]\n",
+        "kind = \"puzzles\"\nsolvers = [\"paths\"]\npuzzles = [\"nowhere.txt\"]\n",
     );
     assert_input_error(
         &run(&["run", missing.to_str().expect("utf8")]),

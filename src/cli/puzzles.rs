@@ -287,7 +287,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
     };
     let mut sections = vec![Section {
         title: "Solvers".to_string(),
-        text: vec!["Every solution reported as solved passed the rule checker. Attempted assignments count every colour tried on a cell (report 000's measure); the strong solver counts every path extension tried; the sat solver every boolean variable set (decided or propagated), with decisions as nodes and conflicts as backtracks.".to_string()],
+        text: vec!["Every solution reported as solved passed the rule checker. Attempted assignments count every colour tried on a cell (report 000's measure); the paths solver counts every path extension tried; the sat solver every boolean variable set (decided or propagated), with decisions as nodes and conflicts as backtracks.".to_string()],
         tables: vec![summary_table(&rows)],
         charts: Vec::new(),
     }];

@@ -13,7 +13,7 @@ pub struct SolveArgs {
     /// Sudoku grid file with --bank.
     file: PathBuf,
     /// Flow Free: brute (row-major), dumb (random order, seeded), smart (minimum remaining
-    /// values), smart-fc (plus forward checking), strong (path extension) or sat (clause
+    /// values), smart-fc (plus forward checking), paths (path extension) or sat (clause
     /// learning; the fastest) [default: sat]. Word Sudoku:
     /// mrv-lcv (report 001's heuristics), plain (none), or fewest (the decoy input: as few
     /// words as possible, branch and bound) [default: mrv-lcv].

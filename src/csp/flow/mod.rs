@@ -4,8 +4,8 @@
 //! assignment is consistent when `0 <= need - same <= free` holds for the cell assigned and
 //! its neighbours. A complete assignment is accepted only if the checker passes (no loops).
 
+mod paths;
 mod sat;
-mod strong;
 #[cfg(test)]
 mod tests;
 
@@ -258,7 +258,7 @@ pub enum Solver {
     /// most constrained colour first, forced extensions without branching, and after every
     /// step dead-end cells, stranded colours and stranded empty regions cut the search.
     /// Each extension tried counts as an assignment.
-    Strong,
+    Paths,
     /// arbiter's clause-learning solver (`csp::sat`) on a boolean encoding of the rules
     /// (cell colours and pipe shapes), loops cut as they appear. Nodes are decisions,
     /// assignments every variable set (decided or propagated), backtracks conflicts.
@@ -272,7 +272,7 @@ impl Solver {
         Solver::Dumb,
         Solver::Smart,
         Solver::SmartFc,
-        Solver::Strong,
+        Solver::Paths,
         Solver::Sat,
     ];
 
@@ -283,7 +283,7 @@ impl Solver {
             Solver::Dumb => "dumb",
             Solver::Smart => "smart",
             Solver::SmartFc => "smart-fc",
-            Solver::Strong => "strong",
+            Solver::Paths => "paths",
             Solver::Sat => "sat",
         }
     }
@@ -297,7 +297,7 @@ impl Solver {
                 "report 000's smart: the cell with the fewest consistent colours first"
             }
             Solver::SmartFc => "smart plus forward checking of the neighbours' colours",
-            Solver::Strong => {
+            Solver::Paths => {
                 "path extension from the sources: most constrained end first, dead-end and stranded-region cuts"
             }
             Solver::Sat => {
@@ -321,7 +321,7 @@ impl FromStr for Solver {
             .find(|s| s.name() == text)
             .ok_or_else(|| {
                 format!(
-                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, strong, sat)"
+                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, paths, sat)"
                 )
             })
     }
@@ -421,7 +421,7 @@ impl Search<'_> {
                     .into_iter()
                     .min_by_key(|&c| self.candidates(c).count_ones())
             }
-            Solver::SmartFc | Solver::Strong | Solver::Sat => self
+            Solver::SmartFc | Solver::Paths | Solver::Sat => self
                 .order
                 .iter()
                 .copied()
@@ -498,7 +498,7 @@ impl Search<'_> {
 /// Solves `puzzle` with `solver` (`seed` orders the dumb solver's choices) within `limits`.
 pub fn solve(puzzle: &Puzzle, solver: Solver, seed: u64, limits: Limits) -> (Status, SolveStats) {
     match solver {
-        Solver::Strong => return strong::solve(puzzle, limits),
+        Solver::Paths => return paths::solve(puzzle, limits),
         Solver::Sat => return sat::solve(puzzle, limits),
         _ => {}
     }

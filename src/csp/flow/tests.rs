@@ -112,12 +112,12 @@ fn every_complete_solver_solves_the_small_course_inputs_and_the_checker_agrees()
 }
 
 #[test]
-fn the_strong_solver_solves_every_course_input_and_checks() {
+fn the_paths_solver_solves_every_course_input_and_checks() {
     for (input, output, _, _) in COURSE {
         let puzzle = course(input);
         let (status, stats) = solve(
             &puzzle,
-            Solver::Strong,
+            Solver::Paths,
             1,
             Limits {
                 max_nodes: Some(20_000_000),
@@ -125,7 +125,7 @@ fn the_strong_solver_solves_every_course_input_and_checks() {
             },
         );
         let Status::Solved(grid) = status else {
-            panic!("strong on {input}: {}", status.label());
+            panic!("paths on {input}: {}", status.label());
         };
         assert_eq!(
             grid,
@@ -146,7 +146,7 @@ fn unsolvable_puzzles_are_reported_unsolvable() {
             Solver::Smart,
             Solver::SmartFc,
             Solver::Dumb,
-            Solver::Strong,
+            Solver::Paths,
             Solver::Sat,
         ] {
             let (status, _) = solve(

@@ -1,4 +1,4 @@
-//! The strong Flow Free solver: path extension from one source of each colour.
+//! The `paths` Flow Free solver: path extension from one source of each colour.
 //!
 //! State: the grid, and per colour its path's head (the last cell added) and its target (the
 //! other source). A step extends one colour's head into an empty neighbour that touches no
@@ -13,7 +13,7 @@
 use super::{EMPTY, Puzzle, Status};
 use crate::csp::{Budget, Limits, SolveStats};
 
-struct Strong<'a> {
+struct PathSearch<'a> {
     puzzle: &'a Puzzle,
     grid: Vec<u8>,
     heads: Vec<usize>,
@@ -27,7 +27,7 @@ struct Strong<'a> {
     queue: Vec<usize>,
 }
 
-impl Strong<'_> {
+impl PathSearch<'_> {
     /// The empty neighbours of `head` (one end of `colour`'s path) it may extend into,
     /// `target` being the other end.
     fn extensions_from(&self, colour: usize, head: usize, target: usize) -> Vec<usize> {
@@ -260,7 +260,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> (Status, SolveStats) {
             std::mem::swap(&mut heads[k], &mut targets[k]);
         }
     }
-    let mut solver = Strong {
+    let mut solver = PathSearch {
         puzzle,
         grid,
         heads,
