@@ -1,6 +1,7 @@
 //! Flow Free solve times: the public set's hardest puzzles (the target: each under
 //! 1 s on one core) with the clause-learning `sat` solver, and the path-extension `paths`
-//! solver on the ones it finishes quickly. Every solve is checked to end solved.
+//! solver on the ones it finishes quickly. Every solve must end solved (the solvers check
+//! their answers) with the same counters as the first.
 
 use arbiter::csp::Limits;
 use arbiter::csp::flow::{Puzzle, Solver, Status, solve};
@@ -29,10 +30,13 @@ fn solves(c: &mut Criterion) {
     ];
     for (solver, name) in cases {
         let puzzle = puzzle(name);
+        // The counters of a first solve: every timed solve must repeat them exactly.
+        let (_, expected) = solve(&puzzle, solver, 1, Limits::default());
         group.bench_function(format!("{solver}/{name}"), |b| {
             b.iter(|| {
                 let (status, stats) = solve(&puzzle, solver, 1, Limits::default());
                 assert!(matches!(status, Status::Solved(_)), "{solver} on {name}");
+                assert_eq!(stats, expected, "{solver} on {name}: counters changed");
                 stats
             })
         });
