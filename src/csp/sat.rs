@@ -1,13 +1,15 @@
 //! A small conflict-driven clause-learning (CDCL) SAT solver, written for the puzzle
 //! encodings in this module's siblings and knowing nothing of them.
 //!
-//! Design: clauses in one list (problem clauses first, learnt ones after), two watched
+//! Design: clauses in one list (learnt ones marked by their LBD), two watched
 //! literals per clause, unit propagation over a trail, first-UIP conflict analysis with
 //! non-chronological backjumping, VSIDS variable activities in an indexed binary heap,
 //! phase saving (first phase: false), and restarts after a Luby sequence of conflicts
-//! (unit 100). Learnt clauses are kept (the puzzle instances need few thousand conflicts at
-//! most; node and time limits bound the rest). Clauses may be added between solves
-//! (incremental use), which is how the Flow Free encoding cuts loops.
+//! (unit 100). At a restart, once the learnt clauses outnumber a limit (10,000, growing by
+//! 10% each time), the less useful half is deleted: those spanning the most decision levels
+//! when learnt (LBD), the older first among equals; clauses over at most two levels are
+//! kept. Clauses may be added between solves (incremental use), which is how the Flow
+//! Free encoding cuts loops.
 //!
 //! Counters: a decision is a search node; every literal put on the trail (decided or
 //! propagated) is an assignment; every conflict is a backtrack.
@@ -84,6 +86,12 @@ pub struct Sat {
     phases: Vec<bool>,
     seen: Vec<bool>,
     consistent: bool,
+    /// Per clause: the decision levels it spanned when learnt (0 for problem clauses,
+    /// which are never deleted).
+    lbd: Vec<u32>,
+    /// Learnt clauses alive, and how many trigger a reduction at the next restart.
+    learnt: usize,
+    learnt_limit: usize,
     /// Counters so far (over every solve).
     pub stats: SolveStats,
 }
@@ -112,6 +120,9 @@ impl Sat {
             phases: Vec::new(),
             seen: Vec::new(),
             consistent: true,
+            lbd: Vec::new(),
+            learnt: 0,
+            learnt_limit: 10_000,
             stats: SolveStats::default(),
         }
     }
@@ -176,18 +187,40 @@ impl Sat {
                 }
             }
             _ => {
-                self.attach(clause);
+                self.attach(clause, 0);
             }
         }
         self.consistent
     }
 
-    fn attach(&mut self, clause: Vec<Lit>) -> u32 {
+    /// Adds a clause of two or more literals, watching its first two; `lbd` 0 for a
+    /// problem clause.
+    fn attach(&mut self, clause: Vec<Lit>, lbd: u32) -> u32 {
         let index = self.clauses.len() as u32;
         self.watches[clause[0].index()].push(index);
         self.watches[clause[1].index()].push(index);
         self.clauses.push(clause);
+        self.lbd.push(lbd);
+        if lbd > 0 {
+            self.learnt += 1;
+        }
         index
+    }
+
+    /// Deletes the less useful half of the learnt clauses (at decision level 0, so none is
+    /// the reason of an assignment analysis could visit). A deleted clause is left empty;
+    /// propagation drops it from the watch lists as it meets it.
+    fn reduce(&mut self) {
+        let mut candidates: Vec<usize> = (0..self.clauses.len())
+            .filter(|&i| self.lbd[i] > 2 && !self.clauses[i].is_empty())
+            .collect();
+        // Worst first: most levels spanned, then oldest.
+        candidates.sort_by_key(|&i| (std::cmp::Reverse(self.lbd[i]), i));
+        for &i in &candidates[..candidates.len() / 2] {
+            self.clauses[i] = Vec::new();
+            self.learnt -= 1;
+        }
+        self.learnt_limit += self.learnt_limit / 10;
     }
 
     fn level(&self) -> u32 {
@@ -216,6 +249,9 @@ impl Sat {
                 let index = watching[i];
                 i += 1;
                 let clause = &mut self.clauses[index as usize];
+                if clause.is_empty() {
+                    continue; // deleted: no longer watched
+                }
                 if clause[0] == falsified {
                     clause.swap(0, 1);
                 }
@@ -374,12 +410,19 @@ impl Sat {
                     return Outcome::Unsat;
                 }
                 let (learnt, jump) = self.analyze(conflict);
+                let levels = {
+                    let mut levels: Vec<u32> =
+                        learnt.iter().map(|l| self.levels[l.var()]).collect();
+                    levels.sort_unstable();
+                    levels.dedup();
+                    levels.len() as u32
+                };
                 self.backjump(jump);
                 if learnt.len() == 1 {
                     self.assign(learnt[0], NO_REASON);
                 } else {
                     let asserting = learnt[0];
-                    let index = self.attach(learnt);
+                    let index = self.attach(learnt, levels.max(1));
                     self.assign(asserting, index);
                 }
                 self.bump /= 0.95;
@@ -390,6 +433,9 @@ impl Sat {
                 restarts += 1;
                 until_restart = luby(restarts) * RESTART_UNIT;
                 self.backjump(0);
+                if self.learnt > self.learnt_limit {
+                    self.reduce();
+                }
             }
             let Some(var) = self.next_var() else {
                 return Outcome::Sat;
@@ -669,6 +715,27 @@ mod tests {
             sat.add_clause(&block);
         }
         assert_eq!(models, 3, "a or b has three models");
+    }
+
+    #[test]
+    fn deleting_learnt_clauses_keeps_answers_right() {
+        for (pigeons_count, holes, expected) in [(8, 7, Outcome::Unsat), (8, 8, Outcome::Sat)] {
+            let mut sat = pigeons(pigeons_count, holes);
+            sat.learnt_limit = 50;
+            assert_eq!(
+                sat.solve(&mut budget()),
+                expected,
+                "{pigeons_count} in {holes}"
+            );
+            if expected == Outcome::Unsat {
+                assert!(sat.learnt_limit > 50, "no reduction happened");
+                let alive = (0..sat.clauses.len())
+                    .filter(|&i| sat.lbd[i] > 0 && !sat.clauses[i].is_empty())
+                    .count();
+                assert_eq!(alive, sat.learnt, "the learnt count drifted");
+                assert!(sat.clauses.iter().any(Vec::is_empty), "nothing was deleted");
+            }
+        }
     }
 
     #[test]
