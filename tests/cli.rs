@@ -1173,6 +1173,21 @@ fn puzzle_experiments_write_solves_summaries_and_charts() {
         shown.contains("smart-fc") && shown.contains("unsolvable"),
         "{shown}"
     );
+    assert!(
+        shown.contains("median ms per puzzle") && shown.contains("input55.txt"),
+        "{shown}"
+    );
+    let report = fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("12 solves done of 12 (complete); 2 runs per puzzle and solver"),
+        "{report}"
+    );
+    assert!(!report.contains("replay"), "no games to replay:\n{report}");
+    let per_puzzle = report
+        .lines()
+        .find(|l| l.starts_with("| unsolvable_cross.txt | 5x5 |"))
+        .expect("a row per puzzle");
+    assert_eq!(per_puzzle.matches("unsolvable ").count(), 3, "{per_puzzle}");
     let bad = write_experiment(
         dir.path(),
         "bad.toml",

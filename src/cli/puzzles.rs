@@ -93,7 +93,12 @@ pub fn run_puzzles(
         description: experiment.description.clone(),
         experiment_file: experiment.path.display().to_string(),
         experiment_source: experiment.source.clone(),
-        game: "flow-free".to_string(),
+        game: match (jobs.is_empty(), word_jobs.is_empty()) {
+            (false, true) => "flow-free",
+            (true, false) => "word-sudoku",
+            _ => "flow-free + word-sudoku",
+        }
+        .to_string(),
         seed: experiment.seed,
         games_per_matchup: experiment.repetitions,
         agents: experiment
@@ -256,6 +261,59 @@ pub fn summary_table(rows: &[SolveRow]) -> Table {
     }
 }
 
+/// Per puzzle (rows, in order of first appearance) and solver (columns): the median
+/// milliseconds of its runs when they all end the same way (with the status unless
+/// solved: `unsolvable 0.3`, `limit 10000.0`), else how many of them solved it.
+pub fn per_puzzle_table(rows: &[SolveRow]) -> Table {
+    let mut puzzles: Vec<&str> = Vec::new();
+    let mut solvers: Vec<&str> = Vec::new();
+    for row in rows {
+        if !puzzles.contains(&row.puzzle.as_str()) {
+            puzzles.push(&row.puzzle);
+        }
+        if !solvers.contains(&row.solver.as_str()) {
+            solvers.push(&row.solver);
+        }
+    }
+    let cell = |puzzle: &str, solver: &str| -> String {
+        let runs: Vec<&SolveRow> = rows
+            .iter()
+            .filter(|r| r.puzzle == puzzle && r.solver == solver)
+            .collect();
+        let Some(first) = runs.first() else {
+            return String::new();
+        };
+        if runs.iter().any(|r| r.status != first.status) {
+            let solved = runs.iter().filter(|r| r.status == "solved").count();
+            return format!("{solved}/{} solved", runs.len());
+        }
+        let ms: Vec<f64> = runs.iter().map(|r| r.ms).collect();
+        let median = five_numbers(&ms).map_or(0.0, |spread| spread[2]);
+        if first.status == "solved" {
+            format!("{median:.1}")
+        } else {
+            format!("{} {median:.1}", first.status)
+        }
+    };
+    let mut headers = vec!["puzzle".to_string(), "size".to_string()];
+    headers.extend(solvers.iter().map(|s| s.to_string()));
+    Table {
+        headers,
+        rows: puzzles
+            .iter()
+            .map(|&puzzle| {
+                let size = rows
+                    .iter()
+                    .find(|r| r.puzzle == puzzle)
+                    .map_or(String::new(), |r| format!("{}x{}", r.rows, r.cols));
+                let mut line = vec![puzzle.to_string(), size];
+                line.extend(solvers.iter().map(|&solver| cell(puzzle, solver)));
+                line
+            })
+            .collect(),
+    }
+}
+
 /// Charts and documents of a puzzle-experiment folder, from solves.csv.
 pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
     let rows: Vec<SolveRow> = csv_rows(&folder.join("solves.csv")).map_err(|e| anyhow!(e))?;
@@ -362,5 +420,14 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
             ("cactus".to_string(), "Cactus plot".to_string()),
         ];
     }
+    sections.push(Section {
+        title: "Time per puzzle".to_string(),
+        text: vec![
+            "Median milliseconds per solve; a status is given when the solves did not end solved."
+                .to_string(),
+        ],
+        tables: vec![per_puzzle_table(&rows)],
+        charts: Vec::new(),
+    });
     write_folder_documents(folder, "puzzle solvers", &sections).map_err(|e| anyhow!(e))
 }

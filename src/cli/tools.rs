@@ -90,6 +90,8 @@ pub fn show(folder: &Path) -> Result<()> {
         let rows: Vec<super::puzzles::SolveRow> =
             crate::report::load::csv_rows(&folder.join("solves.csv")).map_err(|e| anyhow!(e))?;
         print!("{}", super::puzzles::summary_table(&rows).aligned());
+        println!("\nmedian ms per puzzle:");
+        print!("{}", super::puzzles::per_puzzle_table(&rows).aligned());
         return Ok(());
     }
     if folder.join("search.csv").is_file() {

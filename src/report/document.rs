@@ -384,6 +384,24 @@ fn header_lines(data: &RunData) -> Vec<String> {
                 meta.status,
                 meta.seed
             ));
+        } else if meta.kind == "puzzles" {
+            lines.push(format!(
+                "{} solves done of {} ({}); {} per puzzle and solver; seed {}{}.",
+                meta.games_played,
+                meta.games_total,
+                meta.status,
+                if meta.games_per_matchup == 1 {
+                    "one run".to_string()
+                } else {
+                    format!("{} runs", meta.games_per_matchup)
+                },
+                meta.seed,
+                if meta.deterministic {
+                    ""
+                } else {
+                    "; a time limit was in force, so which solves end in `limit` can differ between runs"
+                }
+            ));
         } else {
             lines.push(format!(
             "Game: {}; {} games per matchup, {} games played of {} ({}); experiment seed {}; colours {}; ply cap {}.",
@@ -408,7 +426,7 @@ fn header_lines(data: &RunData) -> Vec<String> {
                 e.saturating_sub(meta.started_unix)
             ))
         ));
-        if meta.kind != "search" {
+        if meta.kind == "tournament" {
             lines.push(
                 "Every game can be replayed alone: its seed is in games.csv and its moves replay with `arbiter replay`."
                     .to_string(),
