@@ -7,7 +7,7 @@ use crate::registry::{AgentRegistry, AnyExperiment, Experiment, GameEntry, GameT
 use crate::report::journal::{JOURNAL, Journal, read_journal};
 use crate::report::tally::SprtMonitor;
 use crate::report::{
-    CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary, unix_now,
+    CsvRecorder, Meta, Progress, RunContext, TIMING_COLUMNS, format_summary, unix_now, utc_stamp,
 };
 use crate::tournament::{
     self, Control, MOVE_SEPARATOR, MatchupPlan, NoControl, Openings, Reporters, RunConfig,
@@ -58,28 +58,6 @@ pub struct RunArgs {
     /// Start no new game after this many seconds (resume later).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
-}
-
-/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (civil-from-days, proleptic Gregorian).
-pub fn utc_stamp(seconds: u64) -> String {
-    let days = (seconds / 86_400) as i64;
-    let rest = seconds % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}{month:02}{day:02}-{:02}{:02}{:02}",
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60
-    )
 }
 
 /// The folder a run writes: `out` (new or empty), else `results/<experiment>/<UTC time>`.
@@ -488,17 +466,5 @@ impl GameTask for RunTask {
             }
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::utc_stamp;
-
-    #[test]
-    fn utc_stamps_are_calendar_dates() {
-        assert_eq!(utc_stamp(0), "19700101-000000");
-        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
-        assert_eq!(utc_stamp(1_795_323_723), "20261122-050203");
     }
 }

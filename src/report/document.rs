@@ -416,11 +416,11 @@ fn header_lines(data: &RunData) -> Vec<String> {
         ));
         }
         lines.push(format!(
-            "Machine: {}, {} threads; arbiter {}; started at Unix time {}{}.",
+            "Machine: {}, {} threads; arbiter {}; started {}{}.",
             meta.host,
             meta.threads,
             meta.version,
-            meta.started_unix,
+            super::utc_time(meta.started_unix),
             meta.ended_unix.map_or(String::new(), |e| format!(
                 ", took {} s",
                 e.saturating_sub(meta.started_unix)

@@ -143,6 +143,43 @@ pub fn unix_now() -> u64 {
     std::time::UNIX_EPOCH.elapsed().map_or(0, |d| d.as_secs())
 }
 
+/// Year, month, day, hour, minute, second in UTC for Unix seconds (civil-from-days,
+/// proleptic Gregorian calendar).
+fn utc_parts(seconds: u64) -> [u64; 6] {
+    let days = (seconds / 86_400) as i64;
+    let rest = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    [
+        year as u64,
+        month as u64,
+        day as u64,
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60,
+    ]
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (run folder names).
+pub fn utc_stamp(seconds: u64) -> String {
+    let [y, mo, d, h, mi, s] = utc_parts(seconds);
+    format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
+}
+
+/// `YYYY-MM-DD HH:MM:SS UTC` for Unix seconds (reports).
+pub fn utc_time(seconds: u64) -> String {
+    let [y, mo, d, h, mi, s] = utc_parts(seconds);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02} UTC")
+}
+
 /// The machine's name for meta.json.
 fn host_name() -> String {
     std::fs::read_to_string("/etc/hostname")
@@ -189,5 +226,19 @@ impl Meta {
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         serde_json::from_str(&text)
             .map_err(|e| format!("{}: not arbiter's meta.json: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{utc_stamp, utc_time};
+
+    #[test]
+    fn utc_stamps_and_times_are_calendar_dates() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000");
+        assert_eq!(utc_stamp(1_795_323_723), "20261122-050203");
+        assert_eq!(utc_time(1_795_323_723), "2026-11-22 05:02:03 UTC");
+        assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59:59 UTC");
     }
 }
