@@ -256,7 +256,8 @@ pub enum Solver {
     SmartFc,
     /// arbiter's own: paths grown from one source of each colour towards the other, the
     /// most constrained colour first, forced extensions without branching, and after every
-    /// step dead-end cells, stranded colours and stranded empty regions cut the search.
+    /// step dead-end cells, stranded colours, stranded empty regions and chokepoints (a cell
+    /// two colours must both pass) cut the search.
     /// Each extension tried counts as an assignment.
     Paths,
     /// arbiter's clause-learning solver (`csp::sat`) on a boolean encoding of the rules
@@ -298,7 +299,7 @@ impl Solver {
             }
             Solver::SmartFc => "smart plus forward checking of the neighbours' colours",
             Solver::Paths => {
-                "path extension from the sources: most constrained end first, dead-end and stranded-region cuts"
+                "path extension from the sources: most constrained end first, dead-end, stranded-region and chokepoint cuts"
             }
             Solver::Sat => {
                 "clause learning on a boolean encoding (cell colours, pipe shapes), loops cut on demand; the fastest"

@@ -248,7 +248,7 @@ fn random_puzzle(size: usize, colours: usize, shift: bool, seed: u64) -> Puzzle 
 }
 
 #[test]
-fn sat_agrees_with_forward_checking_on_random_small_puzzles() {
+fn sat_and_paths_agree_with_forward_checking_on_random_small_puzzles() {
     let (mut solved, mut unsolvable, mut cut_any) = (0, 0, 0);
     for seed in 0..400 {
         let size = 4 + (seed % 2) as usize;
@@ -261,6 +261,8 @@ fn sat_agrees_with_forward_checking_on_random_small_puzzles() {
             reference.label(),
             "seed {seed}:\n{puzzle:?}"
         );
+        let (paths, _) = solve(&puzzle, Solver::Paths, 1, Limits::default());
+        assert_eq!(paths.label(), reference.label(), "paths, seed {seed}");
         if let Status::Solved(grid) = &status {
             assert_eq!(puzzle.check(grid), Ok(()));
             solved += 1;
@@ -313,5 +315,20 @@ fn sat_solves_every_shared_puzzle_and_finds_the_course_solutions() {
             };
             assert_eq!(puzzle.check(&grid), Ok(()), "{name}");
         }
+    }
+}
+
+#[test]
+fn a_cell_two_colours_must_pass_ends_the_path_search_at_once() {
+    // A and B must both cross the middle row through its one free cell.
+    let puzzle = Puzzle::parse("choke", "A...B\nCC.DD\nB...A\n").expect("valid");
+    let (status, stats) = solve(&puzzle, Solver::Paths, 1, Limits::default());
+    assert_eq!(status, Status::Unsolvable);
+    assert_eq!(stats.nodes, 1, "pruned before any extension: {stats:?}");
+    for solver in [Solver::SmartFc, Solver::Sat] {
+        assert_eq!(
+            solve(&puzzle, solver, 1, Limits::default()).0,
+            Status::Unsolvable
+        );
     }
 }
