@@ -340,6 +340,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// How a search ended: with `grid` if it found a solution, else at a limit if the
+    /// budget ran out, else with the search space exhausted.
+    fn after_search(found: bool, grid: &[u8], exhausted: bool) -> Status {
+        if found {
+            Status::Solved(grid.to_vec())
+        } else if exhausted {
+            Status::Limit
+        } else {
+            Status::Unsolvable
+        }
+    }
+
     /// `solved`, `unsolvable` or `limit`.
     pub fn label(&self) -> &'static str {
         match self {
@@ -536,13 +548,7 @@ pub fn solve(puzzle: &Puzzle, solver: Solver, seed: u64, limits: Limits) -> (Sta
             }
         }
     }
-    let solved = search.solve();
-    let status = if solved {
-        Status::Solved(search.grid.clone())
-    } else if search.budget.exhausted {
-        Status::Limit
-    } else {
-        Status::Unsolvable
-    };
+    let found = search.solve();
+    let status = Status::after_search(found, &search.grid, search.budget.exhausted);
     (status, search.stats)
 }

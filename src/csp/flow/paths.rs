@@ -347,12 +347,7 @@ pub fn solve(puzzle: &Puzzle, limits: Limits) -> (Status, SolveStats) {
         must: Vec::new(),
         owner: Vec::new(),
     };
-    let status = if solver.search() {
-        Status::Solved(solver.grid.clone())
-    } else if solver.budget.exhausted {
-        Status::Limit
-    } else {
-        Status::Unsolvable
-    };
+    let found = solver.search();
+    let status = Status::after_search(found, &solver.grid, solver.budget.exhausted);
     (status, solver.stats)
 }
