@@ -13,12 +13,10 @@ use crate::report::document::write_folder_documents;
 use crate::report::search::{
     SearchRow, search_sections, summarize, summary_table, write_search_csv,
 };
-use crate::report::unix_now;
+use crate::report::{unix_now, work_bar};
 use crate::search::Algorithm;
 use crate::tournament::compare::{SearchRun, compare as compare_positions};
-use anyhow::{Context, Result, anyhow, bail};
-use indicatif::ProgressBar;
-use std::io::IsTerminal;
+use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -239,13 +237,8 @@ impl GameTask for SearchTask {
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
             ..Meta::starting("search", threads)
         };
-        meta.write(&folder)
-            .with_context(|| format!("{}: cannot write meta.json", folder.display()))?;
-        let bar = if !quiet && std::io::stderr().is_terminal() {
-            ProgressBar::new(positions.len() as u64)
-        } else {
-            ProgressBar::hidden()
-        };
+        meta.write(&folder)?;
+        let bar = work_bar(positions.len() as u64, quiet);
         if !quiet {
             eprintln!(
                 "{}: {} searches x {} positions of {} on {threads} threads -> {}",
@@ -271,8 +264,7 @@ impl GameTask for SearchTask {
         meta.games_played = positions.len();
         meta.ended_unix = Some(unix_now());
         meta.status = "complete".to_string();
-        meta.write(&folder)
-            .with_context(|| format!("{}: cannot write meta.json", folder.display()))?;
+        meta.write(&folder)?;
         let documents = write_search_report(&folder)?;
         if !quiet {
             print!("{}", summary_table(&summarize(&rows)).markdown());

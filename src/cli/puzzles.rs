@@ -10,13 +10,11 @@ use crate::report::charts::{self, LogLines};
 use crate::report::document::{Section, write_folder_documents};
 use crate::report::load::{csv_rows, five_numbers};
 use crate::report::table::Table;
-use crate::report::unix_now;
+use crate::report::{unix_now, work_bar};
 use anyhow::{Context, Result, anyhow};
-use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -111,17 +109,12 @@ pub fn run_puzzles(
         timing_columns: vec!["ms".to_string()],
         ..Meta::starting("puzzles", threads)
     };
-    meta.write(&folder)
-        .with_context(|| format!("{}: cannot write meta.json", folder.display()))?;
+    meta.write(&folder)?;
     let limits = Limits {
         max_nodes: experiment.max_nodes,
         max_time: experiment.time_limit.map(Duration::from_secs_f64),
     };
-    let bar = if !quiet && std::io::stderr().is_terminal() {
-        ProgressBar::new(jobs.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = work_bar(jobs.len() as u64, quiet);
     if !quiet {
         eprintln!(
             "{}: {} solves on {threads} threads -> {}",

@@ -363,8 +363,7 @@ impl GameTask for RunTask {
         context.sprt = experiment.sprt.map(|(sprt, _)| sprt);
         context.sequential = experiment.matchups.iter().map(|m| m.sequential).collect();
         let in_folder = |what: &str| format!("{}: cannot write {what}", folder.display());
-        meta.write(&folder)
-            .with_context(|| in_folder("meta.json"))?;
+        meta.write(&folder)?;
         let mut recorder = CsvRecorder::create(&folder, context, experiment.moves_csv)
             .with_context(|| in_folder("the CSV files"))?;
         let mut journal = Journal::open(&folder, done.keys().copied().collect())
@@ -430,8 +429,7 @@ impl GameTask for RunTask {
             "complete"
         }
         .to_string();
-        meta.write(&folder)
-            .with_context(|| in_folder("meta.json"))?;
+        meta.write(&folder)?;
         if !outcome.cancelled {
             // Every statistic is in the CSV files now; the journal was only for resuming.
             let _ = std::fs::remove_file(Journal::path(&folder));

@@ -13,7 +13,7 @@ pub mod table;
 pub mod tally;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
-pub use progress::Progress;
+pub use progress::{Progress, work_bar};
 pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
 
 use crate::core::Player;
@@ -208,12 +208,20 @@ impl Meta {
     /// Writes meta.json into `folder`, replacing it whole (written aside, then renamed).
     ///
     /// # Errors
-    /// The file cannot be written.
+    /// The file cannot be written; the message names the folder.
     pub fn write(&self, folder: &std::path::Path) -> std::io::Result<()> {
-        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-        let temporary = folder.join("meta.json.tmp");
-        std::fs::write(&temporary, text + "\n")?;
-        std::fs::rename(temporary, folder.join("meta.json"))
+        let write = || -> std::io::Result<()> {
+            let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+            let temporary = folder.join("meta.json.tmp");
+            std::fs::write(&temporary, text + "\n")?;
+            std::fs::rename(temporary, folder.join("meta.json"))
+        };
+        write().map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("{}: cannot write meta.json: {e}", folder.display()),
+            )
+        })
     }
 
     /// Reads meta.json from `folder`.

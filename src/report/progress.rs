@@ -15,6 +15,16 @@ pub struct Progress {
     quiet: bool,
 }
 
+/// A bar counting `total` units of work on standard error, hidden when `quiet` or when
+/// standard error is not a terminal (for runs that are not games).
+pub fn work_bar(total: u64, quiet: bool) -> ProgressBar {
+    if !quiet && io::stderr().is_terminal() {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    }
+}
+
 /// How often a plain progress line is printed when standard error is not a terminal.
 const LINE_EVERY: Duration = Duration::from_secs(5);
 
