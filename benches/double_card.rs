@@ -2,7 +2,7 @@
 //! compared their computing time as the board fills), and of alpha-beta with the variants
 //! of report 003's search improvements, checked against plain alpha-beta's value.
 
-use arbiter::core::{Evaluator, Game, Player, seeds};
+use arbiter::core::{Evaluator, Player, seeds};
 use arbiter::evals::double_card::Heuristic;
 use arbiter::games::double_card::{DoubleCard, Params};
 use arbiter::search::{Algorithm, Searcher};
@@ -11,23 +11,7 @@ use std::hint::black_box;
 
 /// A position with `cards` cards, reached by seeded random placements that make no line.
 fn position(cards: usize, seed: u64) -> DoubleCard {
-    let mut rng = seeds::rng(seed);
-    let mut state = DoubleCard::new(Params::default());
-    let mut moves = Vec::new();
-    while state.cards_on_board() < cards {
-        state.legal_moves(&mut moves);
-        let quiet: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let mut next = state;
-                next.apply(m);
-                next.outcome().is_none()
-            })
-            .collect();
-        state.apply(quiet[seeds::below(&mut rng, quiet.len())]);
-    }
-    state
+    DoubleCard::new(Params::default()).quiet_filling(cards, seed)
 }
 
 fn bench_heuristics(c: &mut Criterion) {

@@ -214,6 +214,32 @@ impl DoubleCard {
         usize::from(self.placed)
     }
 
+    /// This position after random placements (seeded) that never end the game, until
+    /// `cards` cards are on the board: quiet positions for tests and benchmarks.
+    ///
+    /// # Panics
+    /// If every placement would end the game before `cards` cards (it does not happen
+    /// from the start position with up to the 24 cards of the rules).
+    pub fn quiet_filling(mut self, cards: usize, seed: u64) -> DoubleCard {
+        let mut rng = crate::core::seeds::rng(seed);
+        let mut moves = Vec::new();
+        while self.cards_on_board() < cards {
+            self.legal_moves(&mut moves);
+            let quiet: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    let mut next = self;
+                    next.apply(m);
+                    next.outcome().is_none()
+                })
+                .collect();
+            assert!(!quiet.is_empty(), "a quiet filling exists");
+            self.apply(quiet[crate::core::seeds::below(&mut rng, quiet.len())]);
+        }
+        self
+    }
+
     fn recycling(&self) -> bool {
         self.placed >= self.params.cards
     }

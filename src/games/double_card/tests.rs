@@ -268,24 +268,7 @@ fn the_report_trace_blocks_and_hands_the_win() {
 
 /// Plays placements that never make a line (checked), to reach the recycling phase.
 fn filled(role: Role) -> DoubleCard {
-    let mut state = game(role);
-    let mut moves = Vec::new();
-    let mut rng = crate::core::seeds::rng(7);
-    while state.cards_on_board() < 24 {
-        state.legal_moves(&mut moves);
-        let safe: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                let mut next = state;
-                next.apply(m);
-                next.outcome().is_none()
-            })
-            .collect();
-        assert!(!safe.is_empty(), "a quiet filling exists");
-        state.apply(safe[crate::core::seeds::below(&mut rng, safe.len())]);
-    }
-    state
+    game(role).quiet_filling(24, 7)
 }
 
 #[test]
