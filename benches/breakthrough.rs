@@ -4,15 +4,15 @@
 
 use arbiter::core::{Game, seeds};
 use arbiter::evals::breakthrough::Heuristic;
+use arbiter::experiment::play_all;
 use arbiter::games::breakthrough::{Breakthrough, Rules};
 use arbiter::games::{perft, random_positions};
 use arbiter::registry::{AgentSpec, Colours};
 use arbiter::report::{CsvRecorder, RunContext};
 use arbiter::search::{Algorithm, Searcher};
-use arbiter::tournament;
+use arbiter::tournament::{MatchupPlan, Schedule};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::sync::atomic::AtomicBool;
 
 fn bench_perft(c: &mut Criterion) {
     let start = Breakthrough::new(Rules::Standard);
@@ -74,7 +74,15 @@ fn bench_random_games(c: &mut Criterion) {
     let random: AgentSpec = "random".parse().expect("valid");
     let factories = vec![random.factory::<Breakthrough>().expect("valid")];
     let games = 2000;
-    let jobs = tournament::schedule(1, &[[0, 0]], games, Colours::Alternate);
+    let schedule = Schedule::new(
+        1,
+        vec![MatchupPlan {
+            agents: [0, 0],
+            seed_key: 0,
+            games,
+        }],
+        Colours::Alternate,
+    );
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut group = c.benchmark_group("scheduler");
     group.throughput(Throughput::Elements(games));
@@ -89,15 +97,8 @@ fn bench_random_games(c: &mut Criterion) {
                 vec![[0, 0]],
             );
             let mut recorder = CsvRecorder::create(folder.path(), context, true).expect("files");
-            let outcome = tournament::run_all(
-                &start,
-                &jobs,
-                &factories,
-                threads,
-                &AtomicBool::new(false),
-                &mut recorder,
-            )
-            .expect("run");
+            let outcome =
+                play_all(&start, &schedule, &factories, threads, &mut recorder).expect("run");
             assert_eq!(outcome.played, games as usize);
         })
     });

@@ -1,7 +1,8 @@
 //! arbiter: a tournament and benchmarking harness for game-playing search agents.
 //!
 //! Layers, each using only the ones listed before it: [`core`], [`stats`], [`games`],
-//! [`search`], [`evals`], [`csp`], [`registry`], [`tournament`], [`report`], [`cli`].
+//! [`search`], [`evals`], [`csp`], [`registry`], [`tournament`], [`report`], [`experiment`],
+//! [`cli`].
 //!
 //! `stats` is pure math with no dependency at all; it sits early (DESIGN.md lists it after
 //! the tournament) because experiment files carry a sequential test's parameters
@@ -11,6 +12,7 @@ pub mod cli;
 pub mod core;
 pub mod csp;
 pub mod evals;
+pub mod experiment;
 pub mod games;
 pub mod registry;
 pub mod report;

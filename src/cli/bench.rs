@@ -4,16 +4,16 @@ use super::tools::parse_game;
 use crate::core::{Evaluator, seeds};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve};
+use crate::experiment::play_all;
 use crate::games::{perft, random_positions};
 use crate::registry::Colours;
 use crate::registry::puzzle_experiment::puzzle_files;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, RunContext};
 use crate::search::{Algorithm, Searcher};
-use crate::tournament;
+use crate::tournament::{MatchupPlan, Schedule};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Arguments of `arbiter bench`.
@@ -119,7 +119,15 @@ impl GameTask for BenchTask {
 
         let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
         let factories = vec![random.factory::<G>().map_err(anyhow::Error::msg)?];
-        let jobs = tournament::schedule(1, &[[0, 0]], args.games, Colours::Alternate);
+        let schedule = Schedule::new(
+            1,
+            vec![MatchupPlan {
+                agents: [0, 0],
+                seed_key: 0,
+                games: args.games,
+            }],
+            Colours::Alternate,
+        );
         // With moves.csv (the default) and without it (`run --no-moves`).
         for (moves, files) in [(true, "games.csv + moves.csv"), (false, "games.csv")] {
             let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
@@ -132,14 +140,7 @@ impl GameTask for BenchTask {
             );
             let mut recorder = CsvRecorder::create(&folder, context, moves)?;
             let clock = Instant::now();
-            let outcome = tournament::run_all(
-                &start,
-                &jobs,
-                &factories,
-                self.threads,
-                &AtomicBool::new(false),
-                &mut recorder,
-            )?;
+            let outcome = play_all(&start, &schedule, &factories, self.threads, &mut recorder)?;
             let seconds = clock.elapsed().as_secs_f64();
             let bytes: u64 = ["games.csv", "moves.csv"]
                 .iter()

@@ -1,9 +1,10 @@
-//! The command line: the only layer that reads argv, prints, or exits.
+//! The command line: parses arguments, calls one function of a lower layer, prints, and
+//! chooses the exit code. The only layer that reads argv, prints results or exits; it holds
+//! no domain logic.
 
 mod bench;
 mod compare;
 mod play;
-mod puzzles;
 mod run;
 mod solve;
 mod tools;
@@ -96,18 +97,18 @@ pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run(args) => run::run(args),
-        Command::Show { results_dir } => tools::show(&results_dir),
-        Command::Report { results_dir } => tools::report(&results_dir),
+        Command::Show { results_dir } => tools::show(&results_dir).map(|()| 0),
+        Command::Report { results_dir } => tools::report(&results_dir).map(|()| 0),
         Command::Compare(args) => compare::compare(args),
-        Command::Solve(args) => solve::solve(args),
-        Command::Perft { game, depth } => tools::perft(&game, depth),
-        Command::Replay { game, file } => tools::replay(&game, &file),
-        Command::Play(args) => play::play(args),
-        Command::List { agents } => tools::list(&agents),
-        Command::Bench(args) => bench::bench(args),
+        Command::Solve(args) => solve::solve(args).map(|()| 0),
+        Command::Perft { game, depth } => tools::perft(&game, depth).map(|()| 0),
+        Command::Replay { game, file } => tools::replay(&game, &file).map(|()| 0),
+        Command::Play(args) => play::play(args).map(|()| 0),
+        Command::List { agents } => tools::list(&agents).map(|()| 0),
+        Command::Bench(args) => bench::bench(args).map(|()| 0),
     };
     match result {
-        Ok(()) => 0,
+        Ok(code) => code,
         Err(error) => {
             let chain: Vec<String> = error.chain().map(|e| e.to_string()).collect();
             eprintln!("error: {}", chain.join(": "));

@@ -1,15 +1,14 @@
 //! `arbiter show`, `perft`, `replay` and `list`.
 
+use crate::core::read_moves;
 use crate::games::perft as count_leaves;
 use crate::registry::{AgentRegistry, GAMES, GameEntry, GameSpec, GameTask, dispatch};
-use crate::report::document::tournament_report;
-use crate::report::load::RunData;
-use crate::report::{Meta, format_summary, read_summary};
+use crate::report::Meta;
+use crate::report::show::{header, resolve_run_folder, tables, write_report};
 use crate::search::Algorithm;
-use crate::tournament::MOVE_SEPARATOR;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Parses a game spec given on the command line.
 pub fn parse_game(text: &str) -> Result<GameSpec> {
@@ -17,107 +16,26 @@ pub fn parse_game(text: &str) -> Result<GameSpec> {
         .map_err(|e| anyhow!("game '{text}': {e}"))
 }
 
-/// The run folder to show: `folder` itself, or its newest run (by name) when it is an
-/// experiment's folder.
-fn run_folder(folder: &Path) -> Result<PathBuf> {
-    if !folder.is_dir() {
-        bail!("{}: no such results folder", folder.display());
-    }
-    if folder.join("summary.csv").is_file() || folder.join("meta.json").is_file() {
-        return Ok(folder.to_path_buf());
-    }
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(folder)
-        .with_context(|| folder.display().to_string())?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("meta.json").is_file())
-        .collect();
-    runs.sort();
-    runs.pop().ok_or_else(|| {
-        anyhow!(
-            "{}: not a results folder (no summary.csv, meta.json or runs inside)",
-            folder.display()
-        )
-    })
-}
-
 /// `arbiter report`.
 pub fn report(folder: &Path) -> Result<()> {
-    let folder = run_folder(folder)?;
-    for path in write_report(&folder)? {
+    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    for path in write_report(&folder).map_err(|e| anyhow!(e))? {
         println!("{}", path.display());
     }
     Ok(())
 }
 
-/// Charts, report.md and index.html for a run folder; returns the documents' paths.
-pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>> {
-    if folder.join("search.csv").is_file() {
-        return super::compare::write_search_report(folder);
-    }
-    if folder.join("solves.csv").is_file() {
-        return super::puzzles::write_puzzle_report(folder);
-    }
-    let data = RunData::load(folder).map_err(|e| anyhow!(e))?;
-    let written = tournament_report(&data).map_err(|e| anyhow!(e))?;
-    Ok(written)
-}
-
 /// `arbiter show`.
 pub fn show(folder: &Path) -> Result<()> {
-    let folder = run_folder(folder)?;
+    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
     if let Ok(meta) = Meta::read(&folder) {
-        println!(
-            "{} ({}): {} of {} {}, seed {}, {} threads, {}",
-            meta.experiment,
-            meta.game,
-            meta.games_played,
-            meta.games_total,
-            match meta.kind.as_str() {
-                "puzzles" => "solves",
-                "search" => "positions",
-                _ => "games",
-            },
-            meta.seed,
-            meta.threads,
-            meta.status
-        );
+        println!("{}", header(&meta));
         if !meta.description.is_empty() {
             println!("{}", meta.description);
         }
         println!();
     }
-    if folder.join("solves.csv").is_file() {
-        let rows: Vec<super::puzzles::SolveRow> =
-            crate::report::load::csv_rows(&folder.join("solves.csv")).map_err(|e| anyhow!(e))?;
-        print!("{}", super::puzzles::summary_table(&rows).aligned());
-        println!("\nmedian ms per puzzle:");
-        print!("{}", super::puzzles::per_puzzle_table(&rows).aligned());
-        return Ok(());
-    }
-    if folder.join("search.csv").is_file() {
-        let rows = crate::report::search::read_search_csv(&folder).map_err(|e| anyhow!(e))?;
-        let summary = crate::report::search::summarize(&rows);
-        print!(
-            "{}",
-            crate::report::search::summary_table(&summary).markdown()
-        );
-        return Ok(());
-    }
-    let summary = folder.join("summary.csv");
-    if !summary.is_file() {
-        bail!(
-            "{}: no summary.csv yet (the run is still going or stopped before its end)",
-            folder.display()
-        );
-    }
-    let rows = read_summary(&summary).map_err(|e| anyhow!(e))?;
-    print!("{}", format_summary(&rows));
-    if let Ok(data) = RunData::load_with(&folder, false)
-        && let Some(ratings) = crate::report::document::ratings_table(&data)
-    {
-        println!("ratings (Bradley-Terry, Elo scale, all games):");
-        print!("{}", ratings.aligned());
-    }
+    print!("{}", tables(&folder).map_err(|e| anyhow!(e))?);
     Ok(())
 }
 
@@ -142,22 +60,6 @@ pub fn perft(game: &str, depth: u32) -> Result<()> {
     }
     dispatch(spec, PerftTask { depth });
     Ok(())
-}
-
-/// Moves of a move file with their line numbers: one per line or separated by `;` (as in
-/// games.csv), `#` starting a comment, blank lines ignored.
-pub fn read_moves(text: &str) -> Vec<(usize, String)> {
-    text.lines()
-        .enumerate()
-        .flat_map(|(index, line)| {
-            let line = line.split('#').next().unwrap_or("");
-            line.split(MOVE_SEPARATOR)
-                .map(str::trim)
-                .filter(|m| !m.is_empty())
-                .map(move |m| (index + 1, m.to_string()))
-                .collect::<Vec<_>>()
-        })
-        .collect()
 }
 
 struct ReplayTask {

@@ -8,6 +8,25 @@ pub use stats::{MAX_LEVELS, SearchStats};
 
 use std::fmt;
 
+/// Separates moves in a recorded move list (a game's notation may contain spaces).
+pub const MOVE_SEPARATOR: char = ';';
+
+/// The moves of a move list with their 1-based line numbers: one per line or separated by
+/// [`MOVE_SEPARATOR`] (as in games.csv), `#` starting a comment, blank lines ignored.
+pub fn read_moves(text: &str) -> Vec<(usize, String)> {
+    text.lines()
+        .enumerate()
+        .flat_map(|(index, line)| {
+            let line = line.split('#').next().unwrap_or("");
+            line.split(MOVE_SEPARATOR)
+                .map(str::trim)
+                .filter(|m| !m.is_empty())
+                .map(move |m| (index + 1, m.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// One of the two sides of a two-player game. `P1` is the side that starts on the
 /// low rows (Breakthrough) or otherwise the side the rules call "player 1".
 #[derive(

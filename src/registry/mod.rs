@@ -4,7 +4,7 @@
 //! file and line they come from.
 
 mod agents;
-mod experiment;
+pub mod experiment;
 pub mod puzzle_experiment;
 pub mod search_experiment;
 pub mod spec;

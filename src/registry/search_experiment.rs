@@ -203,6 +203,31 @@ impl SearchExperiment {
         })
     }
 
+    /// The experiment file that describes this comparison of `algorithms` x `depths` with
+    /// random positions (what `arbiter compare` keeps in meta.json, so that `--resume`
+    /// reads it back like any experiment file).
+    pub fn to_toml(&self, algorithms: &[Algorithm], depths: &[u32]) -> String {
+        let quote = |text: &str| toml::Value::String(text.to_string()).to_string();
+        let list = |items: Vec<String>| format!("[{}]", items.join(", "));
+        let (min_plies, max_plies) = match &self.source_of_positions {
+            PositionSource::Random {
+                min_plies,
+                max_plies,
+            } => (*min_plies, *max_plies),
+            PositionSource::Games(_) => (10, 40),
+        };
+        format!(
+            "kind = \"search\"\nname = {}\ngame = {}\nheuristic = {}\npositions = {}\nplies = [{min_plies}, {max_plies}]\nseed = {}\nalgorithms = {}\ndepths = {}\n",
+            quote(&self.name),
+            quote(&self.game.to_string()),
+            quote(&self.heuristic.to_string()),
+            self.positions,
+            self.seed,
+            list(algorithms.iter().map(|a| quote(a.name())).collect()),
+            list(depths.iter().map(u32::to_string).collect()),
+        )
+    }
+
     /// The heuristic, checked against game `G`.
     ///
     /// # Errors

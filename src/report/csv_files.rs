@@ -1,9 +1,9 @@
 //! games.csv, moves.csv (rows appended as games finish), summary.csv and
 //! nodes_by_depth.csv (written when the run ends).
 
-use super::{RunContext, Summary, millis};
-use crate::core::Player;
-use crate::tournament::{GameRecord, MOVE_SEPARATOR, Reporter, RunOutcome};
+use super::{Reporter, RunContext, RunOutcome, Summary, millis};
+use crate::core::{MOVE_SEPARATOR, Player};
+use crate::tournament::GameRecord;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
@@ -162,8 +162,8 @@ impl CsvRecorder {
     }
 }
 
-impl Reporter for CsvRecorder {
-    fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
+impl Reporter<GameRecord> for CsvRecorder {
+    fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
         let job = &record.job;
         let context = &self.context;
         let mut row = Row {

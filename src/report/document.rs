@@ -560,9 +560,8 @@ mod tests {
     use super::*;
     use crate::games::breakthrough::{Breakthrough, Rules};
     use crate::registry::{AgentSpec, Colours};
-    use crate::report::{CsvRecorder, RunContext};
+    use crate::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
     use crate::tournament;
-    use std::sync::atomic::AtomicBool;
 
     /// A small results folder made by really playing: three agents, a round robin.
     fn fixture() -> tempfile::TempDir {
@@ -589,15 +588,19 @@ mod tests {
             pairs,
         );
         let mut recorder = CsvRecorder::create(folder.path(), context, true).expect("files");
-        tournament::run_all(
-            &Breakthrough::new(Rules::Standard),
-            &jobs,
-            &factories,
-            2,
-            &AtomicBool::new(false),
-            &mut recorder,
-        )
-        .expect("run");
+        let start = Breakthrough::new(Rules::Standard);
+        for job in jobs {
+            let mut seats = tournament::seat_agents(&factories, &job);
+            let record = tournament::play_game(&start, job, &mut seats, 1000);
+            recorder.finished(&record).expect("written");
+        }
+        let outcome = RunOutcome {
+            played: 18,
+            skipped: 0,
+            total: 18,
+            cancelled: false,
+        };
+        recorder.ended(&outcome).expect("written");
         folder
     }
 

@@ -1,31 +1,33 @@
-//! journal.jsonl: every finished game as one JSON line, appended as games finish, so an
-//! interrupted run can be resumed with every statistic intact (the CSV files are then
-//! rewritten whole, in game order). Removed when the run completes.
+//! journal.jsonl: every finished job as one JSON line, appended as jobs finish, so an
+//! interrupted run of any kind can be resumed with every statistic intact (the CSV files
+//! are then rewritten whole, in plan order). Removed when the run completes.
 
-use crate::tournament::{GameRecord, Reporter};
+use super::{JobRecord, Reporter, RunOutcome};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The journal's file name.
 pub const JOURNAL: &str = "journal.jsonl";
 
-/// Appends finished games to the journal.
-pub struct Journal {
+/// Appends finished jobs to the journal.
+pub struct Journal<R> {
     writer: BufWriter<File>,
     known: BTreeSet<u64>,
     last_flush: Instant,
+    records: PhantomData<fn(&R)>,
 }
 
-impl Journal {
-    /// Opens (or creates) the journal of `folder` for appending; games in `known` are
+impl<R> Journal<R> {
+    /// Opens (or creates) the journal of `folder` for appending; jobs in `known` are
     /// already in it and are not written again.
     ///
     /// # Errors
     /// The file cannot be opened.
-    pub fn open(folder: &Path, known: BTreeSet<u64>) -> io::Result<Journal> {
+    pub fn open(folder: &Path, known: BTreeSet<u64>) -> io::Result<Journal<R>> {
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -34,6 +36,7 @@ impl Journal {
             writer: BufWriter::new(file),
             known,
             last_flush: Instant::now(),
+            records: PhantomData,
         })
     }
 
@@ -43,9 +46,9 @@ impl Journal {
     }
 }
 
-impl Reporter for Journal {
-    fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
-        if self.known.contains(&record.job.id) {
+impl<R: JobRecord> Reporter<R> for Journal<R> {
+    fn finished(&mut self, record: &R) -> io::Result<()> {
+        if self.known.contains(&record.id()) {
             return Ok(());
         }
         serde_json::to_writer(&mut self.writer, record).map_err(io::Error::other)?;
@@ -57,18 +60,18 @@ impl Reporter for Journal {
         Ok(())
     }
 
-    fn ended(&mut self, _outcome: &crate::tournament::RunOutcome) -> io::Result<()> {
+    fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.writer.flush()
     }
 }
 
-/// The games recorded in `folder`'s journal, by id. A last line cut short by a crash is
+/// The jobs recorded in `folder`'s journal, by id. A last line cut short by a crash is
 /// ignored; any other unreadable line is an error.
 ///
 /// # Errors
 /// A message naming the file and line.
-pub fn read_journal(folder: &Path) -> Result<BTreeMap<u64, GameRecord>, String> {
-    let path = Journal::path(folder);
+pub fn read_journal<R: JobRecord>(folder: &Path) -> Result<BTreeMap<u64, R>, String> {
+    let path = Journal::<R>::path(folder);
     let file = match File::open(&path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
@@ -83,9 +86,9 @@ pub fn read_journal(folder: &Path) -> Result<BTreeMap<u64, GameRecord>, String> 
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<GameRecord>(line) {
+        match serde_json::from_str::<R>(line) {
             Ok(record) => {
-                records.insert(record.job.id, record);
+                records.insert(record.id(), record);
             }
             Err(_) if index + 1 == lines.len() => {}
             Err(e) => return Err(format!("{}: line {}: {e}", path.display(), index + 1)),

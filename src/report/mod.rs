@@ -1,5 +1,7 @@
-//! Sinks for a run's events: CSV files, the progress display, meta.json, and the
-//! summary tables `show` prints. Everything here is a [`Reporter`] or reads what one wrote.
+//! Sinks for a run's events and everything made from what they wrote: CSV files, the
+//! journal, the progress display, meta.json, summary tables, charts, report.md/index.html.
+//! May use core, stats, games, search, csp, registry and tournament; never experiment or
+//! cli. Everything here is a [`Reporter`] or reads what one wrote.
 
 pub mod charts;
 mod csv_files;
@@ -7,17 +9,102 @@ pub mod document;
 pub mod journal;
 pub mod load;
 mod progress;
+pub mod puzzles;
 pub mod search;
+pub mod show;
 mod summary;
 pub mod table;
 pub mod tally;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
-pub use progress::{Progress, work_bar};
+pub use progress::Progress;
 pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
 
 use crate::core::Player;
 use crate::tournament::GameJob;
+use std::io;
+
+/// What a finished job of any kind of run records: a value with the job's id (its place
+/// in the run's plan) that the journal can write and read back.
+pub trait JobRecord: serde::Serialize + serde::de::DeserializeOwned + Send {
+    /// The job's id.
+    fn id(&self) -> u64;
+}
+
+/// Receives a run's finished jobs, in plan order whatever the thread count.
+pub trait Reporter<R> {
+    /// Before the first job: how many jobs the plan holds.
+    fn started(&mut self, _total: usize) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// A job finished (or was finished in an earlier, resumed invocation).
+    fn finished(&mut self, _record: &R) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// A planned job that will not run: its group (a game's matchup) was decided early.
+    fn skipped(&mut self, _id: u64) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// After the last job, or after a stop once every finished job is in.
+    fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Several reporters fed the same events, in order.
+pub struct Reporters<'a, R>(pub Vec<&'a mut dyn Reporter<R>>);
+
+impl<R> Reporter<R> for Reporters<'_, R> {
+    fn started(&mut self, total: usize) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|r| r.started(total))
+    }
+    fn finished(&mut self, record: &R) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|r| r.finished(record))
+    }
+    fn skipped(&mut self, id: u64) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|r| r.skipped(id))
+    }
+    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|r| r.ended(outcome))
+    }
+}
+
+impl<R, T: Reporter<R> + ?Sized> Reporter<R> for Box<T> {
+    fn started(&mut self, total: usize) -> io::Result<()> {
+        (**self).started(total)
+    }
+    fn finished(&mut self, record: &R) -> io::Result<()> {
+        (**self).finished(record)
+    }
+    fn skipped(&mut self, id: u64) -> io::Result<()> {
+        (**self).skipped(id)
+    }
+    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
+        (**self).ended(outcome)
+    }
+}
+
+/// How a run (one invocation) ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// Jobs finished and reported (including those of an earlier, resumed invocation).
+    pub played: usize,
+    /// Jobs skipped because their group was decided early.
+    pub skipped: usize,
+    /// Jobs planned.
+    pub total: usize,
+    /// Whether the run stopped before every job was finished or skipped.
+    pub cancelled: bool,
+}
+
+impl crate::report::JobRecord for crate::tournament::GameRecord {
+    fn id(&self) -> u64 {
+        self.job.id
+    }
+}
 
 /// What the sinks need to know of a run besides its games: names, not types.
 #[derive(Clone, Debug)]

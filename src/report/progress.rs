@@ -1,13 +1,15 @@
-//! Progress on long runs: an indicatif bar on a terminal, plain periodic lines otherwise.
+//! Progress on long runs of any kind: an indicatif bar on a terminal, plain periodic lines
+//! otherwise.
 
-use crate::tournament::{GameJob, GameRecord, Reporter, RunOutcome};
+use super::{Reporter, RunOutcome};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-/// Shows games done, games per second and the time left, on standard error.
+/// Shows jobs done, jobs per second and the time left, on standard error.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    unit: &'static str,
     total: usize,
     done: usize,
     started: Instant,
@@ -15,24 +17,16 @@ pub struct Progress {
     quiet: bool,
 }
 
-/// A bar counting `total` units of work on standard error, hidden when `quiet` or when
-/// standard error is not a terminal (for runs that are not games).
-pub fn work_bar(total: u64, quiet: bool) -> ProgressBar {
-    if !quiet && io::stderr().is_terminal() {
-        ProgressBar::new(total)
-    } else {
-        ProgressBar::hidden()
-    }
-}
-
 /// How often a plain progress line is printed when standard error is not a terminal.
 const LINE_EVERY: Duration = Duration::from_secs(5);
 
 impl Progress {
-    /// A progress display; `quiet` prints nothing at all.
-    pub fn new(quiet: bool) -> Progress {
+    /// A progress display counting `unit` (plural: `games`, `positions`, `solves`);
+    /// `quiet` prints nothing at all.
+    pub fn new(quiet: bool, unit: &'static str) -> Progress {
         Progress {
             bar: None,
+            unit,
             total: 0,
             done: 0,
             started: Instant::now(),
@@ -54,22 +48,25 @@ impl Progress {
             0.0
         };
         format!(
-            "{}/{} games, {rate:.1} games/s, {left:.0}s left",
-            self.done, self.total
+            "{}/{} {unit}, {rate:.1} {unit}/s, {left:.0}s left",
+            self.done,
+            self.total,
+            unit = self.unit
         )
     }
 }
 
-impl Reporter for Progress {
+impl<R> Reporter<R> for Progress {
     fn started(&mut self, total: usize) -> io::Result<()> {
         self.total = total;
         self.started = Instant::now();
         self.last_line = Instant::now();
         if !self.quiet && io::stderr().is_terminal() {
             let bar = ProgressBar::new(total as u64);
-            let style = ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}  {msg}",
-            )
+            let style = ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {}  {{per_sec}}  ETA {{eta}}  {{msg}}",
+                self.unit
+            ))
             .map_err(io::Error::other)?;
             bar.set_style(style);
             self.bar = Some(bar);
@@ -77,7 +74,7 @@ impl Reporter for Progress {
         Ok(())
     }
 
-    fn game_finished(&mut self, _record: &GameRecord) -> io::Result<()> {
+    fn finished(&mut self, _record: &R) -> io::Result<()> {
         self.done += 1;
         if let Some(bar) = &self.bar {
             bar.inc(1);
@@ -88,9 +85,9 @@ impl Reporter for Progress {
         Ok(())
     }
 
-    /// A skipped game (its matchup was decided early) leaves the count of games to play,
-    /// so the time left covers only the games still to be played in every matchup.
-    fn game_skipped(&mut self, _job: &GameJob) -> io::Result<()> {
+    /// A skipped job (its matchup was decided early) leaves the count of jobs to run, so
+    /// the time left covers only the jobs still to be run.
+    fn skipped(&mut self, _id: u64) -> io::Result<()> {
         self.total = self.total.saturating_sub(1);
         if let Some(bar) = &self.bar {
             bar.set_length(self.total as u64);

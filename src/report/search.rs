@@ -3,14 +3,81 @@
 //! report sections. Everything can be recomputed from search.csv alone.
 
 use super::charts::{self, LogLines};
-use super::document::Section;
-use super::millis;
+use super::document::{Section, write_folder_documents};
 use super::table::Table;
+use super::{JobRecord, Reporter, RunOutcome, millis};
 use crate::core::MAX_LEVELS;
 use crate::tournament::compare::SearchRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::fs::File;
+use std::io::{self, BufWriter};
+use std::path::{Path, PathBuf};
+
+/// The file of a search comparison's decisions.
+pub const SEARCHES: &str = "search.csv";
+
+/// Every decision on one position (the journal's record of a search job).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PositionRecord {
+    /// The position's index: the job's id.
+    pub position: u64,
+    /// One row per algorithm and depth, in the experiment's order.
+    pub rows: Vec<SearchRow>,
+}
+
+impl JobRecord for PositionRecord {
+    fn id(&self) -> u64 {
+        self.position
+    }
+}
+
+/// Writes search.csv row by row as positions finish, and search_summary.csv at the end
+/// (from search.csv read back).
+pub struct SearchCsv {
+    folder: PathBuf,
+    writer: csv::Writer<BufWriter<File>>,
+}
+
+impl SearchCsv {
+    /// Creates search.csv in `folder`.
+    ///
+    /// # Errors
+    /// The file cannot be created.
+    pub fn create(folder: &Path) -> io::Result<SearchCsv> {
+        let file = File::create(folder.join(SEARCHES))?;
+        Ok(SearchCsv {
+            folder: folder.to_path_buf(),
+            writer: csv::Writer::from_writer(BufWriter::new(file)),
+        })
+    }
+}
+
+impl Reporter<PositionRecord> for SearchCsv {
+    fn finished(&mut self, record: &PositionRecord) -> io::Result<()> {
+        record
+            .rows
+            .iter()
+            .try_for_each(|row| self.writer.serialize(row))
+            .map_err(io::Error::other)
+    }
+
+    fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
+        self.writer.flush()?;
+        let rows = read_search_csv(&self.folder).map_err(io::Error::other)?;
+        write_search_summary(&self.folder, &rows).map_err(io::Error::other)
+    }
+}
+
+/// Chart, report.md and index.html of a search-comparison folder, from search.csv.
+///
+/// # Errors
+/// A file that cannot be read, drawn or written, named in the message.
+pub fn write_search_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    let rows = read_search_csv(folder)?;
+    let sections = search_sections(folder, &rows)?;
+    write_folder_documents(folder, "search comparison", &sections)
+}
 
 /// One row of search.csv.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -197,28 +264,20 @@ pub fn branching_factor(rows: &[SearchRow]) -> f64 {
     mean(&level_one.values().copied().collect::<Vec<_>>())
 }
 
-/// Writes search.csv and search_summary.csv into `folder`.
+/// Writes search_summary.csv into `folder`, from the rows of its search.csv.
 ///
 /// # Errors
-/// A file that cannot be written.
-pub fn write_search_csv(folder: &Path, rows: &[SearchRow]) -> Result<(), String> {
-    let write =
-        |name: &str, f: &dyn Fn(&mut csv::Writer<std::fs::File>) -> Result<(), csv::Error>| {
-            let path = folder.join(name);
-            let mut writer =
-                csv::Writer::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            f(&mut writer).map_err(|e| format!("{}: {e}", path.display()))?;
-            writer
-                .flush()
-                .map_err(|e| format!("{}: {e}", path.display()))
-        };
-    write("search.csv", &|w| {
-        rows.iter().try_for_each(|r| w.serialize(r))
-    })?;
-    let summary = summarize(rows);
-    write("search_summary.csv", &|w| {
-        summary.iter().try_for_each(|r| w.serialize(r))
-    })
+/// The file cannot be written.
+pub fn write_search_summary(folder: &Path, rows: &[SearchRow]) -> Result<(), String> {
+    let path = folder.join("search_summary.csv");
+    let fail = |e: csv::Error| format!("{}: {e}", path.display());
+    let mut writer = csv::Writer::from_path(&path).map_err(fail)?;
+    for row in summarize(rows) {
+        writer.serialize(row).map_err(fail)?;
+    }
+    writer
+        .flush()
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Reads search.csv.
@@ -226,7 +285,7 @@ pub fn write_search_csv(folder: &Path, rows: &[SearchRow]) -> Result<(), String>
 /// # Errors
 /// A message naming the file.
 pub fn read_search_csv(folder: &Path) -> Result<Vec<SearchRow>, String> {
-    super::load::csv_rows(&folder.join("search.csv"))
+    super::load::csv_rows(&folder.join(SEARCHES))
 }
 
 /// The summary as a table.

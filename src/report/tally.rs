@@ -3,7 +3,7 @@
 //! scored pentanomially. Shared by the summary and the sequential test.
 
 use crate::core::Player;
-use crate::stats::elo::{Sprt, SprtDecision};
+use crate::stats::elo::Sprt;
 use crate::tournament::GameRecord;
 
 /// Results of one matchup, from the first-listed agent's side.
@@ -92,51 +92,13 @@ impl Tally {
     }
 }
 
-/// Stops a matchup when its SPRT reaches a verdict: checked after each completed pair
-/// (or after each game when colours do not alternate).
-pub struct SprtMonitor {
-    sprt: Sprt,
-    sequential: Vec<bool>,
-    tallies: Vec<Tally>,
-}
-
-impl SprtMonitor {
-    /// A monitor of `sprt` for the matchups flagged in `sequential`.
-    pub fn new(sprt: Sprt, sequential: Vec<bool>) -> SprtMonitor {
-        let tallies = vec![Tally::default(); sequential.len()];
-        SprtMonitor {
-            sprt,
-            sequential,
-            tallies,
-        }
-    }
-}
-
-impl crate::tournament::Control for SprtMonitor {
-    fn matchup_decided(&mut self, record: &GameRecord) -> bool {
-        let matchup = record.job.matchup;
-        if !self.sequential.get(matchup).copied().unwrap_or(false) {
-            return false;
-        }
-        let tally = &mut self.tallies[matchup];
-        let completed_pair = tally.add(record);
-        let paired = !record.job.first_is_p1
-            || tally.pair_count() > 0
-            || record.job.pair != record.job.game_index;
-        if paired && !completed_pair {
-            return false;
-        }
-        self.sprt.decide(tally.llr(&self.sprt)) != SprtDecision::Continue
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::tournament::{Control, GameJob};
+    use crate::tournament::GameJob;
     use std::borrow::Cow;
 
-    fn record(
+    pub(crate) fn record(
         game_index: u64,
         first_is_p1: bool,
         winner: Option<Player>,
@@ -181,39 +143,5 @@ mod tests {
         let mirror = tally.mirrored();
         assert_eq!(mirror.pairs, [0, 1, 1, 0, 0]);
         assert_eq!((mirror.wins, mirror.losses), (1, 2));
-    }
-
-    #[test]
-    fn sprt_stops_a_one_sided_matchup_and_not_a_balanced_one() {
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 100.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
-        let mut monitor = SprtMonitor::new(sprt, vec![true]);
-        let mut stopped_at = None;
-        for game in 0..400u64 {
-            let first_is_p1 = game % 2 == 0;
-            // The first agent wins 3 games in 4.
-            let first_wins = game % 4 != 3;
-            let seat = if first_is_p1 { Player::P1 } else { Player::P2 };
-            let winner = if first_wins { seat } else { seat.opponent() };
-            if monitor.matchup_decided(&record(game, first_is_p1, Some(winner), true)) {
-                stopped_at = Some(game);
-                break;
-            }
-        }
-        let stopped_at = stopped_at.expect("decided");
-        assert!(stopped_at % 2 == 1, "decisions fall on completed pairs");
-        assert!(monitor.tallies[0].llr(&sprt) >= sprt.bounds().1);
-        // Not sequential: never stopped.
-        let mut monitor = SprtMonitor::new(sprt, vec![false]);
-        assert!((0..100).all(|g| !monitor.matchup_decided(&record(
-            g,
-            true,
-            Some(Player::P1),
-            false
-        ))));
     }
 }

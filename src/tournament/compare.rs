@@ -1,12 +1,9 @@
-//! Search comparison: every algorithm and depth on the same positions, one decision each,
-//! in parallel over positions. Knows no game and no file.
+//! Search comparison: every algorithm and depth on the same position, one decision each.
+//! Knows no game and no file.
 
 use crate::core::seeds;
 use crate::core::{Evaluator, Game, SearchStats};
 use crate::search::{Algorithm, Searcher};
-use rayon::prelude::*;
-use std::io;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// One algorithm at one depth.
@@ -35,59 +32,34 @@ pub struct SearchRecord {
     pub nanos: u64,
 }
 
-/// Searches every position with every run. All runs on a position share its seed, so
-/// they see the same root order and the same random evaluation term; results come back
-/// in (position, run) order whatever the thread count. `progress` is called after each
-/// position. Positions must not be finished.
-///
-/// # Errors
-/// A thread pool that cannot start.
-pub fn compare<G: Game, E: Evaluator<G> + Clone + Sync>(
-    positions: &[G],
+/// Searches one position (number `position`, not finished) with every run. All runs on a
+/// position share its seed (derived from `seed` and `position`), so they see the same root
+/// order and the same random evaluation term.
+pub fn search_position<G: Game, E: Evaluator<G> + Clone>(
+    state: &G,
+    position: usize,
     evaluator: &E,
     runs: &[SearchRun],
     seed: u64,
-    threads: usize,
-    cancel: &AtomicBool,
-    progress: &(dyn Fn() + Sync),
-) -> io::Result<Vec<SearchRecord>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(io::Error::other)?;
-    let per_position: Vec<Vec<SearchRecord>> = pool.install(|| {
-        positions
-            .par_iter()
-            .enumerate()
-            .map(|(position, state)| {
-                if cancel.load(Ordering::Relaxed) {
-                    return Vec::new();
-                }
-                let position_seed = seeds::derive(seed, &[position as u64]);
-                let records = runs
-                    .iter()
-                    .filter_map(|&run| {
-                        let mut searcher = Searcher::new(evaluator.clone(), position_seed);
-                        let mut rng = seeds::rng(position_seed);
-                        let clock = Instant::now();
-                        let result = searcher.search(state, run.algorithm, run.depth, &mut rng)?;
-                        let nanos = clock.elapsed().as_nanos() as u64;
-                        Some(SearchRecord {
-                            position,
-                            run,
-                            mv: state.format_move(result.best),
-                            value: result.value,
-                            stats: result.stats,
-                            nanos,
-                        })
-                    })
-                    .collect();
-                progress();
-                records
+) -> Vec<SearchRecord> {
+    let position_seed = seeds::derive(seed, &[position as u64]);
+    runs.iter()
+        .filter_map(|&run| {
+            let mut searcher = Searcher::new(evaluator.clone(), position_seed);
+            let mut rng = seeds::rng(position_seed);
+            let clock = Instant::now();
+            let result = searcher.search(state, run.algorithm, run.depth, &mut rng)?;
+            let nanos = clock.elapsed().as_nanos() as u64;
+            Some(SearchRecord {
+                position,
+                run,
+                mv: state.format_move(result.best),
+                value: result.value,
+                stats: result.stats,
+                nanos,
             })
-            .collect()
-    });
-    Ok(per_position.into_iter().flatten().collect())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -98,7 +70,7 @@ mod tests {
     use crate::games::random_positions;
 
     #[test]
-    fn comparison_is_ordered_deterministic_and_alphabeta_agrees() {
+    fn comparison_is_deterministic_and_alphabeta_agrees() {
         let positions = random_positions(&Breakthrough::new(Rules::Standard), 12, 10, 30, 4);
         let heuristic = Heuristic::from_spec("defensive2", &[]).expect("known");
         let runs: Vec<SearchRun> = [
@@ -109,9 +81,14 @@ mod tests {
         .into_iter()
         .flat_map(|algorithm| (1..=3).map(move |depth| SearchRun { algorithm, depth }))
         .collect();
-        let cancel = AtomicBool::new(false);
-        let one = compare(&positions, &heuristic, &runs, 7, 1, &cancel, &|| {}).expect("runs");
-        let two = compare(&positions, &heuristic, &runs, 7, 2, &cancel, &|| {}).expect("runs");
+        let search_all = || -> Vec<SearchRecord> {
+            positions
+                .iter()
+                .enumerate()
+                .flat_map(|(p, state)| search_position(state, p, &heuristic, &runs, 7))
+                .collect()
+        };
+        let (one, two) = (search_all(), search_all());
         assert_eq!(one.len(), 12 * 9);
         let strip = |r: &[SearchRecord]| -> Vec<(usize, SearchRun, String, f64, u64)> {
             r.iter()

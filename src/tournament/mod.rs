@@ -1,6 +1,7 @@
-//! The schedule (which games, with which seeds and colours), playing one game, and playing
-//! many on all cores. Knows no particular game, no file and no terminal: results go to a
-//! [`Reporter`], in game order, as games finish.
+//! The schedule (which games, with which seeds and colours), playing one game, and
+//! searching one position for a comparison. May use core, games, search and registry;
+//! knows no particular game, no file, no terminal and no thread pool (the experiment layer
+//! runs many jobs).
 
 pub mod compare;
 #[cfg(test)]
@@ -10,19 +11,9 @@ use crate::core::seeds;
 use crate::core::{Agent, ByPlayer, Game, Player, SearchStats};
 use crate::registry::{AgentFactory, Colours};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::io;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::Instant;
 
-/// Separates moves in a recorded move list (a game's notation may contain spaces).
-pub const MOVE_SEPARATOR: char = ';';
-
-/// Games a worker collects before handing them to the writer.
-const BATCH_GAMES: usize = 64;
-/// The longest a finished game waits in a worker's batch.
-const BATCH_WAIT: std::time::Duration = std::time::Duration::from_millis(20);
+pub use crate::core::MOVE_SEPARATOR;
 
 /// The termination reason of a game lost by overrunning the per-move time limit.
 pub const TIMEOUT_REASON: &str = "timeout";
@@ -105,26 +96,75 @@ pub fn schedule_plans(
     matchups: &[MatchupPlan],
     colours: Colours,
 ) -> Vec<GameJob> {
-    let total: u64 = matchups.iter().map(|p| p.games).sum();
-    let mut jobs = Vec::with_capacity(total as usize);
-    for (matchup, plan) in matchups.iter().enumerate() {
-        for game_index in 0..plan.games {
-            let (pair, first_is_p1) = match colours {
-                Colours::Alternate => (game_index / 2, game_index % 2 == 0),
-                Colours::AsListed => (game_index, true),
-            };
-            jobs.push(GameJob {
-                id: jobs.len() as u64,
-                matchup,
-                game_index,
-                pair,
-                seed: seeds::derive(experiment_seed, &[plan.seed_key, pair]),
-                agents: plan.agents,
-                first_is_p1,
-            });
+    let schedule = Schedule::new(experiment_seed, matchups.to_vec(), colours);
+    (0..schedule.len()).map(|id| schedule.job(id)).collect()
+}
+
+/// The games of an experiment, computed one at a time from their id: a plan of millions
+/// of games costs one entry per matchup, not one per game.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    seed: u64,
+    plans: Vec<MatchupPlan>,
+    /// The id of each matchup's first game, and after the last the total.
+    starts: Vec<u64>,
+    colours: Colours,
+}
+
+impl Schedule {
+    /// The schedule of `plans` in order under the experiment seed.
+    pub fn new(experiment_seed: u64, plans: Vec<MatchupPlan>, colours: Colours) -> Schedule {
+        let mut starts = Vec::with_capacity(plans.len() + 1);
+        let mut total = 0u64;
+        for plan in &plans {
+            starts.push(total);
+            total = total.saturating_add(plan.games);
+        }
+        starts.push(total);
+        Schedule {
+            seed: experiment_seed,
+            plans,
+            starts,
+            colours,
         }
     }
-    jobs
+
+    /// Games scheduled.
+    pub fn len(&self) -> u64 {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    /// Whether no game is scheduled.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The matchup game `id` belongs to (`id` below [`Schedule::len`]).
+    pub fn matchup_of(&self, id: u64) -> usize {
+        self.starts
+            .partition_point(|&start| start <= id)
+            .saturating_sub(1)
+    }
+
+    /// Game `id` (below [`Schedule::len`]).
+    pub fn job(&self, id: u64) -> GameJob {
+        let matchup = self.matchup_of(id);
+        let plan = &self.plans[matchup];
+        let game_index = id - self.starts[matchup];
+        let (pair, first_is_p1) = match self.colours {
+            Colours::Alternate => (game_index / 2, game_index.is_multiple_of(2)),
+            Colours::AsListed => (game_index, true),
+        };
+        GameJob {
+            id,
+            matchup,
+            game_index,
+            pair,
+            seed: seeds::derive(self.seed, &[plan.seed_key, pair]),
+            agents: plan.agents,
+            first_is_p1,
+        }
+    }
 }
 
 /// Where games start.
@@ -234,6 +274,17 @@ pub struct GameRecord {
     pub move_text: String,
 }
 
+/// Fresh agents for the two seats of `job`, each with its own seed.
+pub fn seat_agents<G: Game>(
+    factories: &[AgentFactory<G>],
+    job: &GameJob,
+) -> ByPlayer<Box<dyn Agent<G>>> {
+    ByPlayer([
+        factories[job.agent(Player::P1)](job.agent_seed(Player::P1)),
+        factories[job.agent(Player::P2)](job.agent_seed(Player::P2)),
+    ])
+}
+
 /// Plays one game from `start` between the agents in `seats`, stopping at `max_plies`
 /// (scored a draw, reason [`PLY_CAP_REASON`]).
 pub fn play_game<G: Game>(
@@ -314,277 +365,4 @@ pub fn play_from<G: Game>(
         moves,
         move_text,
     }
-}
-
-/// Receives a run's events. Games arrive in schedule order whatever the thread count.
-pub trait Reporter {
-    /// Before the first game: how many games will be played.
-    fn started(&mut self, _total: usize) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// A game finished.
-    fn game_finished(&mut self, _record: &GameRecord) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// A scheduled game that will not be played: its matchup was decided early.
-    fn game_skipped(&mut self, _job: &GameJob) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// After the last game (or after a cancellation, once every finished game is in).
-    fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Several reporters fed the same events, in order.
-pub struct Reporters<'a>(pub Vec<&'a mut dyn Reporter>);
-
-impl Reporter for Reporters<'_> {
-    fn started(&mut self, total: usize) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|r| r.started(total))
-    }
-    fn game_finished(&mut self, record: &GameRecord) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|r| r.game_finished(record))
-    }
-    fn game_skipped(&mut self, job: &GameJob) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|r| r.game_skipped(job))
-    }
-    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
-        self.0.iter_mut().try_for_each(|r| r.ended(outcome))
-    }
-}
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunOutcome {
-    /// Games played and reported (including games of an earlier, resumed run).
-    pub played: usize,
-    /// Games skipped because their matchup was decided early.
-    pub skipped: usize,
-    /// Games scheduled.
-    pub total: usize,
-    /// Whether the run stopped before every game was played or skipped.
-    pub cancelled: bool,
-}
-
-/// Decides, game by game in schedule order, whether a matchup is over before its last
-/// scheduled game (e.g. a sequential test reached a verdict).
-pub trait Control {
-    /// Called with each finished game in schedule order; `true` stops the game's matchup:
-    /// its later games are not played, or are dropped if already played.
-    fn matchup_decided(&mut self, record: &GameRecord) -> bool;
-}
-
-/// Plays every scheduled game.
-pub struct NoControl;
-
-impl Control for NoControl {
-    fn matchup_decided(&mut self, _record: &GameRecord) -> bool {
-        false
-    }
-}
-
-/// What a run plays with.
-pub struct RunConfig<'a, G: Game> {
-    /// The start position.
-    pub start: &'a G,
-    /// Where games start.
-    pub openings: &'a Openings<G>,
-    /// Agent factories by agent index.
-    pub factories: &'a [AgentFactory<G>],
-    /// Plies after which a game is stopped as a draw.
-    pub max_plies: u32,
-    /// Worker threads.
-    pub threads: usize,
-    /// No game is started after this instant.
-    pub deadline: Option<Instant>,
-    /// No more than this many new games are started.
-    pub max_games: Option<usize>,
-    /// The per-move time limit, enforced with the game's forfeit rule.
-    pub move_time_limit: Option<std::time::Duration>,
-}
-
-enum Finished {
-    Played(Box<GameRecord>),
-    Skipped,
-}
-
-/// Plays `jobs` on `config.threads` worker threads and reports them in schedule order.
-/// Games in `done` (by id; from an interrupted run) are reported, not played again.
-/// Setting `cancel` stops workers from starting new games; games in progress finish and
-/// are reported.
-///
-/// # Errors
-/// The first error a reporter returns (the run stops), or a thread pool that cannot start.
-pub fn run<G: Game>(
-    config: &RunConfig<'_, G>,
-    jobs: &[GameJob],
-    mut done: BTreeMap<u64, GameRecord>,
-    cancel: &AtomicBool,
-    control: &mut dyn Control,
-    reporter: &mut dyn Reporter,
-) -> io::Result<RunOutcome> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
-        .build()
-        .map_err(io::Error::other)?;
-    reporter.started(jobs.len())?;
-    let matchups = jobs.iter().map(|j| j.matchup + 1).max().unwrap_or(0);
-    let decided: Vec<AtomicBool> = (0..matchups).map(|_| AtomicBool::new(false)).collect();
-    let next_job = AtomicUsize::new(0);
-    let started = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::sync_channel::<Vec<(usize, Finished)>>(64);
-    let (mut position, mut played, mut skipped) = (0usize, 0usize, 0usize);
-    let done_ids: std::collections::BTreeSet<u64> = done.keys().copied().collect();
-    let mut pending: BTreeMap<usize, Finished> = jobs
-        .iter()
-        .enumerate()
-        .filter_map(|(i, job)| {
-            done.remove(&job.id)
-                .map(|r| (i, Finished::Played(Box::new(r))))
-        })
-        .collect();
-    let result = std::thread::scope(|scope| -> io::Result<()> {
-        let (next_job, started, decided, done_ids) = (&next_job, &started, &decided, &done_ids);
-        scope.spawn(move || {
-            pool.broadcast(|_| {
-                let sender = sender.clone();
-                // Fast games travel in batches (one wake-up of the writer per batch);
-                // a batch is sent as soon as it is full or has waited BATCH_WAIT.
-                let mut batch = Vec::with_capacity(BATCH_GAMES);
-                let mut batch_started = Instant::now();
-                loop {
-                    let out_of_time = config.deadline.is_some_and(|d| Instant::now() >= d);
-                    if cancel.load(Ordering::Relaxed) || out_of_time {
-                        break;
-                    }
-                    let index = next_job.fetch_add(1, Ordering::Relaxed);
-                    let Some(&job) = jobs.get(index) else {
-                        break;
-                    };
-                    if batch.is_empty() {
-                        batch_started = Instant::now();
-                    }
-                    let finished = if done_ids.contains(&job.id) {
-                        None
-                    } else if decided[job.matchup].load(Ordering::Relaxed) {
-                        Some(Finished::Skipped)
-                    } else {
-                        if config
-                            .max_games
-                            .is_some_and(|max| started.fetch_add(1, Ordering::Relaxed) >= max)
-                        {
-                            break;
-                        }
-                        let mut seats = ByPlayer([
-                            config.factories[job.agent(Player::P1)](job.agent_seed(Player::P1)),
-                            config.factories[job.agent(Player::P2)](job.agent_seed(Player::P2)),
-                        ]);
-                        let (opening, moves) = config.openings.position(config.start, &job);
-                        Some(Finished::Played(Box::new(play_from(
-                            opening,
-                            moves,
-                            job,
-                            &mut seats,
-                            config.max_plies,
-                            config.move_time_limit,
-                        ))))
-                    };
-                    if let Some(finished) = finished {
-                        batch.push((index, finished));
-                    }
-                    if batch.len() >= BATCH_GAMES || batch_started.elapsed() >= BATCH_WAIT {
-                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_GAMES));
-                        if sender.send(full).is_err() {
-                            return;
-                        }
-                    }
-                }
-                if !batch.is_empty() {
-                    let _ = sender.send(batch);
-                }
-            });
-        });
-        // Reorder: report each game once every game scheduled before it is reported.
-        let mut deliver = |index: usize, finished: Finished| -> io::Result<()> {
-            let job = &jobs[index];
-            match finished {
-                Finished::Played(record) if !decided[job.matchup].load(Ordering::Relaxed) => {
-                    reporter.game_finished(&record)?;
-                    played += 1;
-                    if control.matchup_decided(&record) {
-                        decided[job.matchup].store(true, Ordering::Relaxed);
-                    }
-                }
-                // Played after its matchup was decided, or never played: skipped.
-                _ => {
-                    reporter.game_skipped(job)?;
-                    skipped += 1;
-                }
-            }
-            Ok(())
-        };
-        let mut flush = |pending: &mut BTreeMap<usize, Finished>| -> io::Result<()> {
-            while let Some(finished) = pending.remove(&position) {
-                deliver(position, finished)?;
-                position += 1;
-            }
-            Ok(())
-        };
-        flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
-        for (index, finished) in receiver.iter().flatten() {
-            pending.insert(index, finished);
-            flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
-        }
-        // Stopped early: games after a gap are finished too; keep them, still in order.
-        for (index, finished) in pending {
-            deliver(index, finished)?;
-        }
-        Ok(())
-    });
-    result?;
-    let outcome = RunOutcome {
-        played,
-        skipped,
-        total: jobs.len(),
-        cancelled: played + skipped < jobs.len(),
-    };
-    reporter.ended(&outcome)?;
-    Ok(outcome)
-}
-
-/// Plays `jobs` from the start position with every game played (no openings, no early
-/// stopping, no limits): for tests, benchmarks and simple callers.
-///
-/// # Errors
-/// As [`run`].
-pub fn run_all<G: Game>(
-    start: &G,
-    jobs: &[GameJob],
-    factories: &[AgentFactory<G>],
-    threads: usize,
-    cancel: &AtomicBool,
-    reporter: &mut dyn Reporter,
-) -> io::Result<RunOutcome> {
-    let config = RunConfig {
-        start,
-        openings: &Openings::Start,
-        factories,
-        max_plies: 1000,
-        threads,
-        deadline: None,
-        max_games: None,
-        move_time_limit: None,
-    };
-    run(
-        &config,
-        jobs,
-        BTreeMap::new(),
-        cancel,
-        &mut NoControl,
-        reporter,
-    )
 }

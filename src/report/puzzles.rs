@@ -1,22 +1,20 @@
-//! Puzzle experiments (`kind = "puzzles"`): every solver on every puzzle, in parallel,
-//! into solves.csv, puzzles_summary.csv, charts and report.md.
+//! Puzzle runs' records: solves.csv (one row per solve, written in plan order as solves
+//! finish), the per-solver and per-puzzle tables, the charts and the report sections.
+//! Everything can be recomputed from solves.csv alone.
 
-use super::run::run_folder;
-use crate::csp::Limits;
-use crate::csp::flow::{Puzzle, Solver, solve};
-use crate::registry::puzzle_experiment::PuzzleExperiment;
-use crate::report::Meta;
-use crate::report::charts::{self, LogLines};
-use crate::report::document::{Section, write_folder_documents};
-use crate::report::load::{csv_rows, five_numbers};
-use crate::report::table::Table;
-use crate::report::{unix_now, work_bar};
-use anyhow::{Context, Result, anyhow};
-use rayon::prelude::*;
+use super::charts::{self, LogLines};
+use super::document::{Section, write_folder_documents};
+use super::load::{csv_rows, five_numbers};
+use super::table::Table;
+use super::{JobRecord, Reporter, RunOutcome};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+
+/// The file of a puzzle run's solves.
+pub const SOLVES: &str = "solves.csv";
 
 /// One row of solves.csv.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -43,166 +41,6 @@ pub struct SolveRow {
     pub backtracks: u64,
     /// Milliseconds.
     pub ms: f64,
-}
-
-/// Runs a puzzle experiment into a results folder.
-pub fn run_puzzles(
-    experiment: PuzzleExperiment,
-    threads: usize,
-    out: Option<PathBuf>,
-    quiet: bool,
-) -> Result<()> {
-    // Read (and so check) every puzzle before anything is written.
-    let puzzles: Vec<(PathBuf, Puzzle)> = experiment
-        .puzzles
-        .iter()
-        .map(|p| Puzzle::read(p).map(|puzzle| (p.clone(), puzzle)))
-        .collect::<Result<_, _>>()?;
-    let jobs: Vec<(usize, Solver, u64)> = (0..puzzles.len())
-        .flat_map(|p| experiment.solvers.iter().map(move |&s| (p, s)))
-        .flat_map(|(p, s)| (0..experiment.repetitions).map(move |r| (p, s, experiment.seed + r)))
-        .collect();
-    let words: Vec<(String, crate::csp::word_sudoku::Puzzle, bool)> = experiment
-        .word_sudoku
-        .iter()
-        .map(|input| {
-            crate::csp::word_sudoku::Puzzle::read(&input.grid, &input.bank).map(|puzzle| {
-                let name = input
-                    .grid
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                (name, puzzle, input.decoys)
-            })
-        })
-        .collect::<Result<_, _>>()?;
-    let word_jobs: Vec<(usize, String)> = (0..words.len())
-        .flat_map(|w| {
-            let decoys = words[w].2;
-            experiment
-                .word_solvers
-                .iter()
-                .filter(move |s| (s.as_str() == "fewest") == decoys)
-                .map(move |s| (w, s.clone()))
-        })
-        .collect();
-    let folder = run_folder(out, &experiment.name)?;
-    let mut meta = Meta {
-        experiment: experiment.name.clone(),
-        description: experiment.description.clone(),
-        experiment_file: experiment.path.display().to_string(),
-        experiment_source: experiment.source.clone(),
-        game: match (jobs.is_empty(), word_jobs.is_empty()) {
-            (false, true) => "flow-free",
-            (true, false) => "word-sudoku",
-            _ => "flow-free + word-sudoku",
-        }
-        .to_string(),
-        seed: experiment.seed,
-        games_per_matchup: experiment.repetitions,
-        agents: experiment
-            .solvers
-            .iter()
-            .map(|s| (s.name().to_string(), s.name().to_string()))
-            .collect(),
-        games_total: jobs.len() + word_jobs.len(),
-        deterministic: experiment.time_limit.is_none(),
-        timing_columns: vec!["ms".to_string()],
-        ..Meta::starting("puzzles", threads)
-    };
-    meta.write(&folder)?;
-    let limits = Limits {
-        max_nodes: experiment.max_nodes,
-        max_time: experiment.time_limit.map(Duration::from_secs_f64),
-    };
-    let bar = work_bar(jobs.len() as u64, quiet);
-    if !quiet {
-        eprintln!(
-            "{}: {} solves on {threads} threads -> {}",
-            experiment.name,
-            jobs.len(),
-            folder.display()
-        );
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow!(e))?;
-    let mut rows: Vec<SolveRow> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(p, solver, seed)| {
-                let (path, puzzle) = &puzzles[p];
-                let clock = Instant::now();
-                let (status, stats) = solve(puzzle, solver, seed, limits);
-                let ms = clock.elapsed().as_secs_f64() * 1e3;
-                bar.inc(1);
-                SolveRow {
-                    puzzle: path
-                        .file_name()
-                        .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
-                    rows: puzzle.rows,
-                    cols: puzzle.cols,
-                    colours: puzzle.colours.len(),
-                    solver: solver.name().to_string(),
-                    seed,
-                    status: status.label().to_string(),
-                    assignments: stats.assignments,
-                    nodes: stats.nodes,
-                    backtracks: stats.backtracks,
-                    ms: (ms * 1e4).round() / 1e4,
-                }
-            })
-            .collect()
-    });
-    let word_rows: Vec<SolveRow> = pool.install(|| {
-        word_jobs
-            .par_iter()
-            .map(|(w, solver)| {
-                let (name, puzzle, _) = &words[*w];
-                let clock = Instant::now();
-                let (status, _, stats) = if solver == "fewest" {
-                    crate::csp::word_sudoku::solve_fewest_words(puzzle, limits)
-                } else {
-                    let parsed = solver.parse().expect("validated when the file was read");
-                    crate::csp::word_sudoku::solve(puzzle, parsed, limits)
-                };
-                let ms = clock.elapsed().as_secs_f64() * 1e3;
-                SolveRow {
-                    puzzle: name.clone(),
-                    rows: 9,
-                    cols: 9,
-                    colours: puzzle.words.len(),
-                    solver: solver.clone(),
-                    seed: experiment.seed,
-                    status: status.label().to_string(),
-                    assignments: stats.assignments,
-                    nodes: stats.nodes,
-                    backtracks: stats.backtracks,
-                    ms: (ms * 1e4).round() / 1e4,
-                }
-            })
-            .collect()
-    });
-    rows.extend(word_rows);
-    bar.finish_and_clear();
-    let path = folder.join("solves.csv");
-    let mut writer = csv::Writer::from_path(&path).with_context(|| path.display().to_string())?;
-    for row in &rows {
-        writer.serialize(row)?;
-    }
-    writer.flush()?;
-    meta.games_played = rows.len();
-    meta.ended_unix = Some(unix_now());
-    meta.status = "complete".to_string();
-    meta.write(&folder)?;
-    let documents = write_puzzle_report(&folder)?;
-    if !quiet {
-        print!("{}", summary_table(&rows).aligned());
-        println!("results: {}", folder.display());
-        for d in documents {
-            println!("report: {}", d.display());
-        }
-    }
-    Ok(())
 }
 
 /// Per solver: solves, solved, unsolvable, limit, median ms, assignments.
@@ -308,8 +146,11 @@ pub fn per_puzzle_table(rows: &[SolveRow]) -> Table {
 }
 
 /// Charts and documents of a puzzle-experiment folder, from solves.csv.
-pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
-    let rows: Vec<SolveRow> = csv_rows(&folder.join("solves.csv")).map_err(|e| anyhow!(e))?;
+///
+/// # Errors
+/// A file that cannot be read, drawn or written, named in the message.
+pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
     let mut by_solver: BTreeMap<&str, Vec<&SolveRow>> = BTreeMap::new();
     for row in &rows {
         by_solver.entry(&row.solver).or_default().push(row);
@@ -354,8 +195,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
             },
             folder,
             "time_by_size",
-        )
-        .map_err(|e| anyhow!(e))?;
+        )?;
         charts::save(
             &LogLines {
                 title: "Attempted assignments against puzzle size".to_string(),
@@ -366,8 +206,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
             },
             folder,
             "assignments_by_size",
-        )
-        .map_err(|e| anyhow!(e))?;
+        )?;
         // Cactus: the n-th fastest solve of each solver.
         let cactus: Vec<(String, Vec<(f64, f64)>)> = by_solver
             .iter()
@@ -399,8 +238,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
             },
             folder,
             "cactus",
-        )
-        .map_err(|e| anyhow!(e))?;
+        )?;
         sections[0].charts = vec![
             (
                 "time_by_size".to_string(),
@@ -422,5 +260,64 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>> {
         tables: vec![per_puzzle_table(&rows)],
         charts: Vec::new(),
     });
-    write_folder_documents(folder, "puzzle solvers", &sections).map_err(|e| anyhow!(e))
+    write_folder_documents(folder, "puzzle solvers", &sections)
+}
+
+/// A finished solve with its place in the run's plan (the journal's record).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SolveRecord {
+    /// The job's id.
+    pub id: u64,
+    /// The row it adds to solves.csv.
+    pub row: SolveRow,
+}
+
+impl JobRecord for SolveRecord {
+    fn id(&self) -> u64 {
+        self.id
+    }
+}
+
+/// Writes solves.csv row by row as solves finish.
+pub struct SolvesCsv {
+    writer: csv::Writer<BufWriter<File>>,
+}
+
+impl SolvesCsv {
+    /// Creates solves.csv (header included) in `folder`.
+    ///
+    /// # Errors
+    /// The file cannot be created.
+    pub fn create(folder: &Path) -> io::Result<SolvesCsv> {
+        let file = File::create(folder.join(SOLVES))?;
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(BufWriter::new(file));
+        writer
+            .write_record([
+                "puzzle",
+                "rows",
+                "cols",
+                "colours",
+                "solver",
+                "seed",
+                "status",
+                "assignments",
+                "nodes",
+                "backtracks",
+                "ms",
+            ])
+            .map_err(io::Error::other)?;
+        Ok(SolvesCsv { writer })
+    }
+}
+
+impl Reporter<SolveRecord> for SolvesCsv {
+    fn finished(&mut self, record: &SolveRecord) -> io::Result<()> {
+        self.writer.serialize(&record.row).map_err(io::Error::other)
+    }
+
+    fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
+        self.writer.flush()
+    }
 }

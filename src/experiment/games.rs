@@ -1,0 +1,349 @@
+//! Game experiments: the schedule of games is the plan, a job plays one game, games.csv,
+//! moves.csv, summary.csv and nodes_by_depth.csv are its files, and an SPRT may stop a
+//! matchup early.
+
+use super::{Error, Finished, Kind, Options, Start, Work, execute};
+use crate::core::{Game, MOVE_SEPARATOR};
+use crate::registry::experiment::DEFAULT_MAX_PLIES;
+use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
+use crate::report::tally::Tally;
+use crate::report::{CsvRecorder, Meta, Reporter, RunContext, RunOutcome, TIMING_COLUMNS};
+use crate::stats::elo::{Sprt, SprtDecision};
+use crate::tournament::{
+    GameRecord, MatchupPlan, Openings, Schedule, play_from, play_game, seat_agents,
+};
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+/// Openings from a file: one per line, moves separated by `;` (`#` comments, blank lines
+/// ignored), each replayed from the start and checked.
+///
+/// # Errors
+/// An unreadable file, an illegal move or an opening that ends the game, naming the file,
+/// line and ply.
+pub fn read_openings<G: GameEntry>(start: &G, path: &Path) -> Result<Vec<(G, String)>, Error> {
+    let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
+    let text =
+        std::fs::read_to_string(path).map_err(|e| fail(None, format!("cannot read: {e}")))?;
+    let mut openings = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut state = start.clone();
+        let mut moves = Vec::new();
+        for (ply, text) in line
+            .split(MOVE_SEPARATOR)
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .enumerate()
+        {
+            let mv = state
+                .parse_move(text)
+                .map_err(|e| fail(Some(index + 1), format!("ply {}: {e}", ply + 1)))?;
+            state.apply(mv);
+            moves.push(text.to_string());
+        }
+        if let Some(outcome) = state.outcome() {
+            return Err(fail(
+                Some(index + 1),
+                format!(
+                    "the opening ends the game ({} wins: {})",
+                    outcome.winner_label(),
+                    outcome.reason
+                ),
+            )
+            .into());
+        }
+        openings.push((state, moves.join(&MOVE_SEPARATOR.to_string())));
+    }
+    if openings.is_empty() {
+        return Err(fail(None, "no openings in the file".to_string()).into());
+    }
+    Ok(openings)
+}
+
+/// A game experiment ready to play on game `G`.
+struct Games<'a, G: GameEntry> {
+    experiment: &'a Experiment,
+    start: G,
+    schedule: Schedule,
+    openings: Openings<G>,
+    factories: Vec<AgentFactory<G>>,
+    move_time_limit: Option<Duration>,
+}
+
+impl<G: GameEntry> Work for Games<'_, G> {
+    type Record = GameRecord;
+
+    fn jobs(&self) -> u64 {
+        self.schedule.len()
+    }
+
+    fn groups(&self) -> usize {
+        self.experiment.matchups.len()
+    }
+
+    fn group(&self, id: u64) -> usize {
+        self.schedule.matchup_of(id)
+    }
+
+    fn execute(&self, id: u64) -> GameRecord {
+        let job = self.schedule.job(id);
+        let mut seats = seat_agents(&self.factories, &job);
+        let (opening, moves) = self.openings.position(&self.start, &job);
+        play_from(
+            opening,
+            moves,
+            job,
+            &mut seats,
+            self.experiment.max_plies,
+            self.move_time_limit,
+        )
+    }
+}
+
+impl<G: GameEntry> Kind for Games<'_, G> {
+    const UNIT: &'static str = "games";
+
+    fn describe(&self) -> String {
+        format!(
+            "{} matchups, {} games of {}",
+            self.experiment.matchups.len(),
+            self.schedule.len(),
+            self.experiment.game
+        )
+    }
+
+    fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<GameRecord> + '_>> {
+        let experiment = self.experiment;
+        let mut context = RunContext::new(
+            experiment.game.to_string(),
+            experiment.game.variant(),
+            experiment.agents.iter().map(|a| a.name.clone()).collect(),
+            experiment.matchups.iter().map(|m| m.agents).collect(),
+        );
+        context.sprt = experiment.sprt.map(|(sprt, _)| sprt);
+        context.sequential = experiment.matchups.iter().map(|m| m.sequential).collect();
+        Ok(Box::new(CsvRecorder::create(
+            folder,
+            context,
+            experiment.moves_csv,
+        )?))
+    }
+
+    fn control(&self) -> Box<dyn super::Control<GameRecord> + '_> {
+        match self.experiment.sprt {
+            Some((sprt, _)) => Box::new(SprtMonitor::new(
+                sprt,
+                self.experiment
+                    .matchups
+                    .iter()
+                    .map(|m| m.sequential)
+                    .collect(),
+            )),
+            None => Box::new(super::NoControl),
+        }
+    }
+}
+
+/// Every game of `schedule` from the start position, with no openings, limits or early
+/// stopping: for benchmarks, tests and simple callers.
+struct PlainGames<'a, G: Game> {
+    start: &'a G,
+    schedule: &'a Schedule,
+    factories: &'a [AgentFactory<G>],
+}
+
+impl<G: Game> Work for PlainGames<'_, G> {
+    type Record = GameRecord;
+
+    fn jobs(&self) -> u64 {
+        self.schedule.len()
+    }
+
+    fn execute(&self, id: u64) -> GameRecord {
+        let job = self.schedule.job(id);
+        let mut seats = seat_agents(self.factories, &job);
+        play_game(self.start, job, &mut seats, DEFAULT_MAX_PLIES)
+    }
+}
+
+/// Plays every game of `schedule` from `start` on `threads` threads and reports them in
+/// id order to `reporter` (no journal, no files of its own, no early stopping).
+///
+/// # Errors
+/// The first error the reporter returns, or a thread pool that cannot start.
+pub fn play_all<G: Game>(
+    start: &G,
+    schedule: &Schedule,
+    factories: &[AgentFactory<G>],
+    threads: usize,
+    reporter: &mut dyn Reporter<GameRecord>,
+) -> io::Result<RunOutcome> {
+    let work = PlainGames {
+        start,
+        schedule,
+        factories,
+    };
+    let settings = super::Settings {
+        threads,
+        deadline: None,
+        max_jobs: None,
+    };
+    super::pool::execute(
+        &work,
+        &settings,
+        std::collections::BTreeMap::new(),
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut super::NoControl,
+        reporter,
+    )
+}
+
+/// Plays a game experiment on the game type chosen by [`crate::registry::dispatch`].
+pub(super) struct GamesTask<'a> {
+    pub(super) experiment: Experiment,
+    pub(super) start: Start,
+    pub(super) options: &'a Options,
+}
+
+impl GameTask for GamesTask<'_> {
+    type Output = Result<Finished, Error>;
+
+    fn run<G: GameEntry>(self, start_position: G) -> Result<Finished, Error> {
+        let GamesTask {
+            experiment,
+            start,
+            options,
+        } = self;
+        // Everything is checked before anything is written.
+        let factories = experiment.factories::<G>()?;
+        let openings = match &experiment.openings {
+            OpeningSpec::Start => Openings::Start,
+            OpeningSpec::RandomPlies(plies) => Openings::RandomPlies(*plies),
+            OpeningSpec::File(path) => Openings::List(read_openings(&start_position, path)?),
+        };
+        let plans: Vec<MatchupPlan> = experiment
+            .matchups
+            .iter()
+            .enumerate()
+            .map(|(m, spec)| MatchupPlan {
+                agents: spec.agents,
+                seed_key: spec.seed_key,
+                games: experiment.games_of(m),
+            })
+            .collect();
+        let games = Games {
+            experiment: &experiment,
+            start: start_position,
+            schedule: Schedule::new(experiment.seed, plans, experiment.colours),
+            openings,
+            factories,
+            move_time_limit: experiment.move_time_ms.map(Duration::from_millis),
+        };
+        let (folder, meta) = start.open(&experiment.name, || Meta {
+            experiment: experiment.name.clone(),
+            description: experiment.description.clone(),
+            experiment_file: experiment.path.display().to_string(),
+            experiment_source: experiment.source.clone(),
+            game: experiment.game.to_string(),
+            seed: experiment.seed,
+            games_per_matchup: experiment.games_per_matchup,
+            colours: experiment.colours.name().to_string(),
+            max_plies: experiment.max_plies,
+            agents: experiment
+                .agents
+                .iter()
+                .map(|a| (a.name.clone(), a.canonical()))
+                .collect(),
+            matchups: (0..experiment.matchups.len())
+                .map(|m| experiment.matchup_label(m))
+                .collect(),
+            deterministic: !experiment.uses_clock(),
+            timing_columns: TIMING_COLUMNS.iter().map(|c| c.to_string()).collect(),
+            sweeps: experiment.sweeps.clone(),
+            sprt: experiment.sprt.map(|(sprt, _)| sprt),
+            no_moves_csv: !experiment.moves_csv,
+            ..Meta::starting("tournament", options.threads)
+        })?;
+        execute(&games, &folder, meta, options)
+    }
+}
+
+/// Stops a matchup when its SPRT reaches a verdict: checked after each completed pair
+/// (or after each game when colours do not alternate).
+pub struct SprtMonitor {
+    sprt: Sprt,
+    sequential: Vec<bool>,
+    tallies: Vec<Tally>,
+}
+
+impl SprtMonitor {
+    /// A monitor of `sprt` for the matchups flagged in `sequential`.
+    pub fn new(sprt: Sprt, sequential: Vec<bool>) -> SprtMonitor {
+        let tallies = vec![Tally::default(); sequential.len()];
+        SprtMonitor {
+            sprt,
+            sequential,
+            tallies,
+        }
+    }
+}
+
+impl super::Control<GameRecord> for SprtMonitor {
+    fn decided(&mut self, _id: u64, record: &GameRecord) -> bool {
+        let matchup = record.job.matchup;
+        if !self.sequential.get(matchup).copied().unwrap_or(false) {
+            return false;
+        }
+        let tally = &mut self.tallies[matchup];
+        let completed_pair = tally.add(record);
+        let paired = !record.job.first_is_p1
+            || tally.pair_count() > 0
+            || record.job.pair != record.job.game_index;
+        if paired && !completed_pair {
+            return false;
+        }
+        self.sprt.decide(tally.llr(&self.sprt)) != SprtDecision::Continue
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Player;
+    use crate::experiment::Control;
+    use crate::report::tally::tests::record;
+
+    #[test]
+    fn sprt_stops_a_one_sided_matchup_and_not_a_balanced_one() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 100.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let mut monitor = SprtMonitor::new(sprt, vec![true]);
+        let mut stopped_at = None;
+        for game in 0..400u64 {
+            let first_is_p1 = game % 2 == 0;
+            // The first agent wins 3 games in 4.
+            let first_wins = game % 4 != 3;
+            let seat = if first_is_p1 { Player::P1 } else { Player::P2 };
+            let winner = if first_wins { seat } else { seat.opponent() };
+            if monitor.decided(0, &record(game, first_is_p1, Some(winner), true)) {
+                stopped_at = Some(game);
+                break;
+            }
+        }
+        let stopped_at = stopped_at.expect("decided");
+        assert!(stopped_at % 2 == 1, "decisions fall on completed pairs");
+        assert!(monitor.tallies[0].llr(&sprt) >= sprt.bounds().1);
+        // Not sequential: never stopped.
+        let mut monitor = SprtMonitor::new(sprt, vec![false]);
+        assert!((0..100).all(|g| !monitor.decided(0, &record(g, true, Some(Player::P1), false))));
+    }
+}

@@ -1,0 +1,396 @@
+//! One pipeline for every kind of run (games, search comparisons, puzzle solvers): the
+//! results folder and its meta.json, the job plan, parallel execution, the journal of
+//! finished jobs, resume, Ctrl-C, limits, progress, then summaries and documents through
+//! `report`. A kind supplies only what differs ([`Kind`]). May use every layer but `cli`.
+
+mod folder;
+mod games;
+pub mod pool;
+mod puzzles;
+mod search;
+#[cfg(test)]
+mod tests;
+
+pub use folder::create_run_folder;
+pub use games::{play_all, read_openings};
+pub use pool::{Control, NoControl, Settings, Work};
+
+use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
+use crate::registry::{dispatch, puzzle_experiment::PuzzleExperiment};
+use crate::report::journal::{Journal, read_journal};
+use crate::report::{JobRecord, Meta, Progress, Reporter, Reporters, RunOutcome, show, unix_now};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Why a run could not be started or finished.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Bad input, naming the file and line.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Anything else, as one line naming what failed.
+    #[error("{0}")]
+    Message(String),
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error::Message(message)
+    }
+}
+
+/// What differs between kinds of run; everything else is [`execute`]'s.
+pub trait Kind: Work
+where
+    Self::Record: JobRecord,
+{
+    /// What one job is, plural, for progress lines: `games`, `positions`, `solves`.
+    const UNIT: &'static str;
+
+    /// The plan in a few words for the start line, e.g. `6 matchups, 600 games of X`.
+    fn describe(&self) -> String;
+
+    /// The kind's own files, created anew in `folder`: every finished job is reported to
+    /// them in plan order (also the jobs of an earlier invocation, when resuming).
+    ///
+    /// # Errors
+    /// A file that cannot be created.
+    fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<Self::Record> + '_>>;
+
+    /// What may stop a group of jobs early (a sequential test). Default: nothing.
+    fn control(&self) -> Box<dyn Control<Self::Record> + '_> {
+        Box::new(NoControl)
+    }
+}
+
+/// How one invocation runs: threads, output, and when to stop starting jobs.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// No progress on standard error.
+    pub quiet: bool,
+    /// The folder of a new run (new or empty) instead of `results/<name>/<time>`.
+    pub out: Option<PathBuf>,
+    /// Start at most this many new jobs.
+    pub max_jobs: Option<u64>,
+    /// Start no job after this long.
+    pub time_limit: Option<Duration>,
+}
+
+/// Values given on the command line in place of the experiment file's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides {
+    /// Games per matchup (game experiments only).
+    pub games: Option<u64>,
+    /// The experiment seed.
+    pub seed: Option<u64>,
+    /// No moves.csv (game experiments only).
+    pub no_moves: bool,
+}
+
+/// How a run ended, for the command line to print.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// The run folder.
+    pub folder: PathBuf,
+    /// report.md and index.html.
+    pub documents: Vec<PathBuf>,
+    /// Jobs run, skipped and planned.
+    pub outcome: RunOutcome,
+    /// What a job is, plural (`games`, `positions`, `solves`).
+    pub unit: &'static str,
+    /// Whether Ctrl-C stopped it.
+    pub interrupted: bool,
+    /// The summary tables, as `show` prints them.
+    pub tables: String,
+}
+
+/// The flag Ctrl-C sets; the handler is installed once per process.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let handler_flag = Arc::clone(&flag);
+        // Should a handler already exist (a host program's), Ctrl-C keeps its behaviour.
+        let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+        flag
+    })
+    .clone()
+}
+
+/// Runs (or resumes) `kind` into `folder`: meta.json says `running`, then the jobs run
+/// with the journal, the kind's files and progress fed in plan order; at the end meta.json
+/// says `complete` or `interrupted`, the journal goes once complete, and the documents are
+/// written.
+///
+/// # Errors
+/// A file that cannot be written, naming the folder.
+pub fn execute<K: Kind>(
+    kind: &K,
+    folder: &Path,
+    mut meta: Meta,
+    options: &Options,
+) -> Result<Finished, Error>
+where
+    K::Record: JobRecord,
+{
+    let in_folder = |what: &str, e: &dyn std::fmt::Display| {
+        Error::Message(format!("{}: cannot write {what}: {e}", folder.display()))
+    };
+    let done: std::collections::BTreeMap<u64, K::Record> = read_journal(folder)?;
+    meta.games_total = kind.jobs() as usize;
+    meta.threads = options.threads;
+    meta.status = "running".to_string();
+    meta.write(folder)
+        .map_err(|e| Error::Message(e.to_string()))?;
+    let mut recorder = kind
+        .recorder(folder)
+        .map_err(|e| in_folder("the CSV files", &e))?;
+    let mut journal = Journal::<K::Record>::open(folder, done.keys().copied().collect())
+        .map_err(|e| in_folder(crate::report::journal::JOURNAL, &e))?;
+    let mut progress = Progress::new(options.quiet, K::UNIT);
+    let cancel = interrupt_flag();
+    if !options.quiet {
+        eprintln!(
+            "{}: {} on {} threads{} -> {}",
+            meta.experiment,
+            kind.describe(),
+            options.threads,
+            if done.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} already done)", done.len())
+            },
+            folder.display()
+        );
+    }
+    let settings = Settings {
+        threads: options.threads,
+        deadline: options.time_limit.map(|limit| Instant::now() + limit),
+        max_jobs: options.max_jobs,
+    };
+    let mut control = kind.control();
+    let outcome = pool::execute(
+        kind,
+        &settings,
+        done,
+        &cancel,
+        control.as_mut(),
+        &mut Reporters(vec![&mut journal, &mut recorder, &mut progress]),
+    );
+    meta.ended_unix = Some(unix_now());
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            meta.status = "failed".to_string();
+            let _ = meta.write(folder);
+            return Err(in_folder("results", &error));
+        }
+    };
+    meta.games_played = outcome.played;
+    meta.status = if outcome.cancelled {
+        "interrupted"
+    } else {
+        "complete"
+    }
+    .to_string();
+    meta.write(folder)
+        .map_err(|e| Error::Message(e.to_string()))?;
+    if !outcome.cancelled {
+        // Every record is in the kind's files now; the journal was only for resuming.
+        let _ = std::fs::remove_file(Journal::<K::Record>::path(folder));
+    }
+    drop(recorder);
+    let documents = show::write_report(folder).map_err(|e| {
+        Error::Message(format!(
+            "{}: the results are saved, but the report failed: {e}",
+            folder.display()
+        ))
+    })?;
+    Ok(Finished {
+        folder: folder.to_path_buf(),
+        documents,
+        outcome,
+        unit: K::UNIT,
+        interrupted: cancel.load(Ordering::SeqCst),
+        tables: show::tables(folder).unwrap_or_default(),
+    })
+}
+
+/// A run to start: a new one from an experiment file, or the rest of an interrupted one.
+enum Start {
+    New(Option<PathBuf>),
+    Resume(PathBuf, Box<Meta>),
+}
+
+/// Runs an experiment file of any kind into a new results folder.
+///
+/// # Errors
+/// A bad file or override (nothing is written then), or a file that cannot be written.
+pub fn run_file(
+    path: &Path,
+    registry: &AgentRegistry,
+    overrides: Overrides,
+    options: &Options,
+) -> Result<Finished, Error> {
+    let start = Start::New(options.out.clone());
+    match AnyExperiment::load(path, registry)? {
+        AnyExperiment::Tournament(mut experiment) => {
+            if let Some(games) = overrides.games {
+                if games == 0 {
+                    return Err(Error::Message(
+                        "--games 0: play at least one game per matchup".to_string(),
+                    ));
+                }
+                experiment.games_per_matchup = games;
+            }
+            if let Some(seed) = overrides.seed {
+                experiment.seed = seed;
+            }
+            if overrides.no_moves {
+                experiment.moves_csv = false;
+            }
+            run_games(experiment, start, options)
+        }
+        _ if overrides.no_moves => Err(Error::Message(format!(
+            "--no-moves: {} is not a game experiment (it writes no moves.csv)",
+            path.display()
+        ))),
+        AnyExperiment::Search(mut experiment) => {
+            if overrides.games.is_some() {
+                return Err(Error::Message(format!(
+                    "--games does not apply to a search experiment: set positions in {}",
+                    path.display()
+                )));
+            }
+            if let Some(seed) = overrides.seed {
+                experiment.seed = seed;
+            }
+            run_search_in(experiment, start, options)
+        }
+        AnyExperiment::Puzzles(mut experiment) => {
+            if overrides.games.is_some() {
+                return Err(Error::Message(format!(
+                    "--games does not apply to a puzzle experiment: set repetitions in {}",
+                    path.display()
+                )));
+            }
+            if let Some(seed) = overrides.seed {
+                experiment.seed = seed;
+            }
+            puzzles::run(experiment, start, options)
+        }
+    }
+}
+
+/// Runs a search comparison built elsewhere (`arbiter compare`) into a new folder.
+///
+/// # Errors
+/// As [`run_file`].
+pub fn run_search(experiment: SearchExperiment, options: &Options) -> Result<Finished, Error> {
+    run_search_in(experiment, Start::New(options.out.clone()), options)
+}
+
+fn run_games(experiment: Experiment, start: Start, options: &Options) -> Result<Finished, Error> {
+    dispatch(
+        experiment.game,
+        games::GamesTask {
+            experiment,
+            start,
+            options,
+        },
+    )
+}
+
+fn run_search_in(
+    experiment: SearchExperiment,
+    start: Start,
+    options: &Options,
+) -> Result<Finished, Error> {
+    dispatch(
+        experiment.game,
+        search::SearchTask {
+            experiment,
+            start,
+            options,
+        },
+    )
+}
+
+/// Continues an interrupted run of any kind in its folder, with the experiment, seed and
+/// counts kept in its meta.json: finished jobs are kept, the others run, and the files end
+/// as an uninterrupted run's would.
+///
+/// # Errors
+/// A folder that is not an unfinished run, or a file that cannot be written.
+pub fn resume(
+    folder: &Path,
+    registry: &AgentRegistry,
+    options: &Options,
+) -> Result<Finished, Error> {
+    let meta = Meta::read(folder)?;
+    if meta.status == "complete" {
+        return Err(Error::Message(format!(
+            "--resume {}: the run is already complete",
+            folder.display()
+        )));
+    }
+    // The experiment as it was run: from the text kept in meta.json, not the file.
+    let path = PathBuf::from(&meta.experiment_file);
+    let source = meta.experiment_source.clone();
+    let seed = meta.seed;
+    match meta.kind.as_str() {
+        "tournament" => {
+            let mut experiment = Experiment::parse(&path, source, registry)?;
+            experiment.games_per_matchup = meta.games_per_matchup;
+            experiment.seed = seed;
+            experiment.moves_csv = !meta.no_moves_csv;
+            run_games(
+                experiment,
+                Start::Resume(folder.to_path_buf(), Box::new(meta)),
+                options,
+            )
+        }
+        "search" => {
+            let mut experiment = SearchExperiment::parse(&path, source)?;
+            experiment.seed = seed;
+            run_search_in(
+                experiment,
+                Start::Resume(folder.to_path_buf(), Box::new(meta)),
+                options,
+            )
+        }
+        "puzzles" => {
+            let mut experiment = PuzzleExperiment::parse(&path, source)?;
+            experiment.seed = seed;
+            puzzles::run(
+                experiment,
+                Start::Resume(folder.to_path_buf(), Box::new(meta)),
+                options,
+            )
+        }
+        other => Err(Error::Message(format!(
+            "{}: meta.json: unknown kind of run '{other}'",
+            folder.display()
+        ))),
+    }
+}
+
+impl Start {
+    /// The folder to write and its meta.json: a new folder with `fresh` (everything is
+    /// validated by now), or the resumed run's with its count of resumptions raised.
+    fn open(self, name: &str, fresh: impl FnOnce() -> Meta) -> Result<(PathBuf, Meta), Error> {
+        match self {
+            Start::New(out) => Ok((create_run_folder(out.as_deref(), name)?, fresh())),
+            Start::Resume(folder, meta) => {
+                let mut meta = *meta;
+                meta.resumed += 1;
+                Ok((folder, meta))
+            }
+        }
+    }
+}

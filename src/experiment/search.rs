@@ -1,0 +1,190 @@
+//! Search comparisons: the positions are the plan, a job searches one position with every
+//! algorithm and depth, and search.csv and search_summary.csv are its files.
+
+use super::{Error, Finished, Kind, Options, Start, Work, execute};
+use crate::core::{read_moves, seeds};
+use crate::games::random_positions;
+use crate::registry::search_experiment::PositionSource;
+use crate::registry::{GameEntry, GameTask, SearchExperiment};
+use crate::report::Meta;
+use crate::report::Reporter;
+use crate::report::search::{PositionRecord, SearchCsv, SearchRow};
+use crate::tournament::compare::{SearchRun, search_position};
+use std::io;
+use std::path::Path;
+
+/// A search comparison ready to run on game `G`.
+struct Search<'a, G: GameEntry> {
+    experiment: &'a SearchExperiment,
+    positions: Vec<G>,
+    heuristic: G::Heuristic,
+    runs: Vec<SearchRun>,
+}
+
+impl<G: GameEntry> Work for Search<'_, G> {
+    type Record = PositionRecord;
+
+    fn jobs(&self) -> u64 {
+        self.positions.len() as u64
+    }
+
+    fn execute(&self, id: u64) -> PositionRecord {
+        let position = id as usize;
+        let records = search_position(
+            &self.positions[position],
+            position,
+            &self.heuristic,
+            &self.runs,
+            self.experiment.seed,
+        );
+        PositionRecord {
+            position: id,
+            rows: records.iter().map(SearchRow::from_record).collect(),
+        }
+    }
+}
+
+impl<G: GameEntry> Kind for Search<'_, G> {
+    const UNIT: &'static str = "positions";
+
+    fn describe(&self) -> String {
+        format!(
+            "{} searches x {} positions of {}",
+            self.runs.len(),
+            self.positions.len(),
+            self.experiment.game
+        )
+    }
+
+    fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<PositionRecord> + '_>> {
+        Ok(Box::new(SearchCsv::create(folder)?))
+    }
+}
+
+/// Runs a search comparison on the game type chosen by [`crate::registry::dispatch`].
+pub(super) struct SearchTask<'a> {
+    pub(super) experiment: SearchExperiment,
+    pub(super) start: Start,
+    pub(super) options: &'a Options,
+}
+
+/// Positions from an earlier run's games.csv: for each game in turn, the position after a
+/// seeded number of its moves (within `min..=max` plies when the game is long enough).
+fn positions_from_games<G: GameEntry>(
+    start: &G,
+    path: &std::path::Path,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<G>, String> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let column = headers.iter().position(|h| h == "moves").ok_or_else(|| {
+        format!(
+            "{}: no 'moves' column (not an arbiter games.csv)",
+            path.display()
+        )
+    })?;
+    let mut games: Vec<Vec<String>> = Vec::new();
+    for (line, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| format!("{}: line {}: {e}", path.display(), line + 2))?;
+        games.push(
+            read_moves(record.get(column).unwrap_or(""))
+                .into_iter()
+                .map(|(_, m)| m)
+                .collect(),
+        );
+    }
+    if games.iter().all(|g| g.len() < 2) {
+        return Err(format!(
+            "{}: no game with moves to take positions from",
+            path.display()
+        ));
+    }
+    let mut rng = seeds::rng(seed);
+    let mut positions = Vec::with_capacity(count);
+    let mut attempts = 0;
+    while positions.len() < count && attempts < count * 20 {
+        let moves = &games[attempts % games.len()];
+        attempts += 1;
+        if moves.len() < 2 {
+            continue;
+        }
+        let plies = 1 + seeds::below(&mut rng, moves.len() - 1);
+        let mut state = start.clone();
+        for (ply, text) in moves[..plies].iter().enumerate() {
+            let mv = state
+                .parse_move(text)
+                .map_err(|e| format!("{}: a game's ply {}: {e}", path.display(), ply + 1))?;
+            state.apply(mv);
+        }
+        if state.outcome().is_none() {
+            positions.push(state);
+        }
+    }
+    Ok(positions)
+}
+
+impl GameTask for SearchTask<'_> {
+    type Output = Result<Finished, Error>;
+
+    fn run<G: GameEntry>(self, start_position: G) -> Result<Finished, Error> {
+        let SearchTask {
+            experiment,
+            start,
+            options,
+        } = self;
+        let heuristic = experiment.heuristic_for::<G>()?;
+        let positions = match &experiment.source_of_positions {
+            PositionSource::Random {
+                min_plies,
+                max_plies,
+            } => random_positions(
+                &start_position,
+                experiment.positions,
+                *min_plies,
+                *max_plies,
+                experiment.seed,
+            ),
+            PositionSource::Games(path) => {
+                positions_from_games(&start_position, path, experiment.positions, experiment.seed)?
+            }
+        };
+        let runs: Vec<SearchRun> = experiment
+            .runs
+            .iter()
+            .map(|&(algorithm, depth)| SearchRun { algorithm, depth })
+            .collect();
+        let search = Search {
+            experiment: &experiment,
+            positions,
+            heuristic,
+            runs,
+        };
+        let (folder, meta) = start.open(&experiment.name, || Meta {
+            experiment: experiment.name.clone(),
+            description: experiment.description.clone(),
+            experiment_file: experiment.path.display().to_string(),
+            experiment_source: experiment.source.clone(),
+            game: experiment.game.to_string(),
+            seed: experiment.seed,
+            agents: search
+                .runs
+                .iter()
+                .map(|r| {
+                    (
+                        format!("{} depth {}", r.algorithm, r.depth),
+                        experiment.heuristic.to_string(),
+                    )
+                })
+                .collect(),
+            deterministic: true,
+            timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
+            ..Meta::starting("search", options.threads)
+        })?;
+        execute(&search, &folder, meta, options)
+    }
+}

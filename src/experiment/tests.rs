@@ -1,0 +1,373 @@
+//! The pipeline's executor on real games: thread counts do not change results, a stop keeps
+//! finished games in order, decided groups skip identically, finished jobs are handed in and
+//! limits stop the run.
+
+use super::pool::{Control, NoControl, Settings, Work, execute};
+use crate::core::{Game, MOVE_SEPARATOR, Player};
+use crate::games::breakthrough::{Breakthrough, Rules};
+use crate::games::replay;
+use crate::registry::{AgentFactory, AgentSpec, Colours};
+use crate::report::{Reporter, RunOutcome};
+use crate::tournament::{
+    GameJob, GameRecord, MatchupPlan, Openings, Schedule, play_from, schedule, seat_agents,
+};
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
+    specs
+        .iter()
+        .map(|s| {
+            s.parse::<AgentSpec>()
+                .and_then(|a| a.factory::<Breakthrough>())
+                .expect("valid agent")
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Collect {
+    records: Vec<GameRecord>,
+    ended: Option<RunOutcome>,
+}
+
+impl Reporter<GameRecord> for Collect {
+    fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
+        self.records.push(record.clone());
+        Ok(())
+    }
+    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
+        self.ended = Some(*outcome);
+        Ok(())
+    }
+}
+
+fn without_timing(records: &[GameRecord]) -> Vec<GameRecord> {
+    records
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            r.sides.0.iter_mut().for_each(|s| s.nanos = 0);
+            r.moves.iter_mut().for_each(|m| m.nanos = 0);
+            r
+        })
+        .collect()
+}
+
+/// Games of a list of jobs, with openings, grouped by matchup.
+struct Games<'a> {
+    start: Breakthrough,
+    jobs: &'a [GameJob],
+    openings: Openings<Breakthrough>,
+    agents: &'a [AgentFactory<Breakthrough>],
+}
+
+impl Work for Games<'_> {
+    type Record = GameRecord;
+    fn jobs(&self) -> u64 {
+        self.jobs.len() as u64
+    }
+    fn groups(&self) -> usize {
+        self.jobs.iter().map(|j| j.matchup + 1).max().unwrap_or(0)
+    }
+    fn group(&self, id: u64) -> usize {
+        self.jobs[id as usize].matchup
+    }
+    fn execute(&self, id: u64) -> GameRecord {
+        let job = self.jobs[id as usize];
+        let mut seats = seat_agents(self.agents, &job);
+        let (opening, moves) = self.openings.position(&self.start, &job);
+        play_from(opening, moves, job, &mut seats, 1000, None)
+    }
+}
+
+fn games<'a>(
+    start: Breakthrough,
+    jobs: &'a [GameJob],
+    agents: &'a [AgentFactory<Breakthrough>],
+) -> Games<'a> {
+    Games {
+        start,
+        jobs,
+        openings: Openings::Start,
+        agents,
+    }
+}
+
+fn settings(threads: usize) -> Settings {
+    Settings {
+        threads,
+        deadline: None,
+        max_jobs: None,
+    }
+}
+
+/// Runs every job with no control and nothing done.
+fn run_all(
+    work: &Games<'_>,
+    threads: usize,
+    cancel: &AtomicBool,
+    reporter: &mut dyn Reporter<GameRecord>,
+) -> io::Result<RunOutcome> {
+    execute(
+        work,
+        &settings(threads),
+        BTreeMap::new(),
+        cancel,
+        &mut NoControl,
+        reporter,
+    )
+}
+
+/// Stops matchup 0 after its third game.
+struct StopThird;
+
+impl Control<GameRecord> for StopThird {
+    fn decided(&mut self, _id: u64, record: &GameRecord) -> bool {
+        record.job.matchup == 0 && record.job.game_index == 2
+    }
+}
+
+#[test]
+fn plain_play_all_equals_the_executor_on_a_lazy_schedule() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=offensive2)"]);
+    let plan = MatchupPlan {
+        agents: [0, 1],
+        seed_key: 0,
+        games: 8,
+    };
+    let lazy = Schedule::new(2, vec![plan], Colours::Alternate);
+    let mut plain = Collect::default();
+    super::play_all(&start, &lazy, &agents, 2, &mut plain).expect("run");
+    let jobs = schedule(2, &[[0, 1]], 8, Colours::Alternate);
+    let mut listed = Collect::default();
+    run_all(
+        &games(start, &jobs, &agents),
+        1,
+        &AtomicBool::new(false),
+        &mut listed,
+    )
+    .expect("run");
+    assert_eq!(
+        without_timing(&plain.records),
+        without_timing(&listed.records)
+    );
+}
+
+#[test]
+fn results_are_identical_on_one_and_many_threads() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&[
+        "greedy(heuristic=offensive2)",
+        "alphabeta(heuristic=defensive1,depth=2)",
+        "random",
+    ]);
+    let jobs = schedule(3, &[[0, 1], [1, 2], [0, 2]], 6, Colours::Alternate);
+    let cancel = AtomicBool::new(false);
+    let mut one = Collect::default();
+    run_all(&games(start, &jobs, &agents), 1, &cancel, &mut one).expect("run");
+    let mut four = Collect::default();
+    run_all(&games(start, &jobs, &agents), 4, &cancel, &mut four).expect("run");
+    assert_eq!(one.records.len(), 18);
+    assert_eq!(without_timing(&one.records), without_timing(&four.records));
+    assert_eq!(
+        one.ended,
+        Some(RunOutcome {
+            played: 18,
+            skipped: 0,
+            total: 18,
+            cancelled: false
+        })
+    );
+    // Different seeds give different games.
+    let games: std::collections::HashSet<&str> =
+        one.records.iter().map(|r| r.move_text.as_str()).collect();
+    assert!(games.len() > 12, "{} distinct games", games.len());
+}
+
+#[test]
+fn recorded_games_replay_to_their_result() {
+    let start = Breakthrough::new(Rules::ThreeToBase);
+    let agents = factories(&["random", "greedy(heuristic=offense)"]);
+    let jobs = schedule(1, &[[0, 1]], 10, Colours::Alternate);
+    let mut collect = Collect::default();
+    run_all(
+        &games(start, &jobs, &agents),
+        2,
+        &AtomicBool::new(false),
+        &mut collect,
+    )
+    .expect("run");
+    for record in &collect.records {
+        let (state, outcome) = replay(&start, record.move_text.split(MOVE_SEPARATOR))
+            .expect("recorded moves are legal");
+        let outcome = outcome.expect("recorded games are finished");
+        assert_eq!(outcome.winner, record.winner);
+        assert_eq!(outcome.reason, record.reason);
+        let moves = record.sides[Player::P1].moves + record.sides[Player::P2].moves;
+        assert_eq!(moves, record.plies);
+        assert_eq!(record.moves.len(), record.plies as usize);
+        // Captures add up to the pieces missing at the end.
+        for side in Player::BOTH {
+            let lost = 16 - state.piece_count(side.opponent());
+            assert_eq!(record.sides[side].captures, lost);
+        }
+    }
+}
+
+#[test]
+fn cancelling_keeps_finished_games_in_order() {
+    struct StopAfter<'a>(usize, &'a AtomicBool, Vec<u64>);
+    impl Reporter<GameRecord> for StopAfter<'_> {
+        fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
+            self.2.push(record.job.id);
+            if self.2.len() == self.0 {
+                self.1.store(true, Ordering::Relaxed);
+            }
+            Ok(())
+        }
+    }
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random"]);
+    // Far more games than can finish in the moment between the flag and the workers
+    // seeing it (at most the channel's capacity plus one game per worker).
+    let jobs = schedule(1, &[[0, 0]], 50_000, Colours::Alternate);
+    let cancel = AtomicBool::new(false);
+    let mut reporter = StopAfter(5, &cancel, Vec::new());
+    let outcome = run_all(&games(start, &jobs, &agents), 2, &cancel, &mut reporter).expect("run");
+    assert!(outcome.cancelled);
+    assert!((5..50_000).contains(&outcome.played), "{outcome:?}");
+    assert_eq!(reporter.2.len(), outcome.played);
+    assert!(reporter.2.windows(2).all(|w| w[0] < w[1]), "ids in order");
+}
+
+#[test]
+fn colour_swapped_pairs_share_seed_and_opening() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=offensive1)"]);
+    let jobs = schedule(9, &[[0, 1]], 6, Colours::Alternate);
+    assert_eq!(jobs[0].seed, jobs[1].seed);
+    assert_ne!(jobs[1].seed, jobs[2].seed);
+    assert_eq!((jobs[2].pair, jobs[3].pair), (1, 1));
+    let openings = Openings::RandomPlies(4);
+    let mut collect = Collect::default();
+    let work = Games {
+        start,
+        jobs: &jobs,
+        openings,
+        agents: &agents,
+    };
+    run_all(&work, 2, &AtomicBool::new(false), &mut collect).expect("run");
+    let records = &collect.records;
+    assert_eq!(records.len(), 6);
+    for pair in records.chunks(2) {
+        assert_eq!(
+            pair[0].opening, pair[1].opening,
+            "a pair shares its opening"
+        );
+        assert_eq!(pair[0].opening.split(MOVE_SEPARATOR).count(), 4);
+        // The opening and the moves replay together to the recorded result.
+        for record in pair {
+            let all = format!("{};{}", record.opening, record.move_text);
+            let (_, outcome) = replay(&start, all.split(MOVE_SEPARATOR)).expect("legal");
+            assert_eq!(outcome.map(|o| o.winner), Some(record.winner));
+        }
+    }
+    assert_ne!(records[0].opening, records[2].opening);
+}
+
+#[test]
+fn a_decided_matchup_skips_its_remaining_games_identically_on_any_thread_count() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=offensive2)"]);
+    let jobs = schedule(3, &[[0, 1], [1, 0]], 40, Colours::Alternate);
+    let mut results = Vec::new();
+    for threads in [1, 3] {
+        let mut collect = Collect::default();
+        let outcome = execute(
+            &games(start, &jobs, &agents),
+            &settings(threads),
+            BTreeMap::new(),
+            &AtomicBool::new(false),
+            &mut StopThird,
+            &mut collect,
+        )
+        .expect("run");
+        assert_eq!(
+            (outcome.played, outcome.skipped, outcome.cancelled),
+            (43, 37, false)
+        );
+        results.push(without_timing(&collect.records));
+    }
+    assert_eq!(results[0], results[1]);
+    let first: Vec<u64> = results[0]
+        .iter()
+        .filter(|r| r.job.matchup == 0)
+        .map(|r| r.job.game_index)
+        .collect();
+    assert_eq!(first, vec![0, 1, 2]);
+}
+
+#[test]
+fn finished_games_are_reported_not_replayed_and_limits_stop_the_run() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=defensive1)"]);
+    let jobs = schedule(4, &[[0, 1]], 30, Colours::Alternate);
+    let cancel = AtomicBool::new(false);
+    let mut full = Collect::default();
+    let work = games(start, &jobs, &agents);
+    run_all(&work, 2, &cancel, &mut full).expect("run");
+    // Stop after 10 new games.
+    let mut limited = settings(2);
+    limited.max_jobs = Some(10);
+    let mut first = Collect::default();
+    let outcome = execute(
+        &work,
+        &limited,
+        BTreeMap::new(),
+        &cancel,
+        &mut NoControl,
+        &mut first,
+    )
+    .expect("run");
+    assert!(outcome.cancelled);
+    assert_eq!(outcome.played, 10);
+    // Resume: the 10 are handed in, the rest played; the whole equals the full run.
+    let done: BTreeMap<u64, GameRecord> = first
+        .records
+        .iter()
+        .map(|r| (r.job.id, r.clone()))
+        .collect();
+    let mut resumed = Collect::default();
+    let outcome = execute(
+        &work,
+        &settings(2),
+        done,
+        &cancel,
+        &mut NoControl,
+        &mut resumed,
+    )
+    .expect("run");
+    assert_eq!((outcome.played, outcome.cancelled), (30, false));
+    assert_eq!(
+        without_timing(&resumed.records),
+        without_timing(&full.records)
+    );
+    // A deadline in the past starts nothing.
+    let mut late = settings(2);
+    late.deadline = Some(Instant::now());
+    let mut none = Collect::default();
+    let outcome = execute(
+        &work,
+        &late,
+        BTreeMap::new(),
+        &cancel,
+        &mut NoControl,
+        &mut none,
+    )
+    .expect("run");
+    assert_eq!((outcome.played, outcome.cancelled), (0, true));
+}
