@@ -1,12 +1,13 @@
 //! arbiter: a tournament and benchmarking harness for game-playing search agents.
 //!
-//! Layers, each using only the ones listed before it: [`core`], [`stats`], [`games`],
-//! [`search`], [`evals`], [`csp`], [`registry`], [`tournament`], [`report`], [`experiment`],
-//! [`cli`].
+//! Layers, each using only the ones listed before it (checked by `tests/layers.rs`):
+//! [`core`], [`stats`], [`games`], [`evals`], [`search`], [`csp`], [`registry`],
+//! [`tournament`], [`report`], [`experiment`], [`cli`].
 //!
-//! `stats` is pure math with no dependency at all; it sits early (DESIGN.md lists it after
-//! the tournament) because experiment files carry a sequential test's parameters
-//! ([`stats::elo::Sprt`]), which the registry validates.
+//! `stats` is pure math with no dependency at all; it sits early because experiment files
+//! carry a sequential test's parameters ([`stats::elo::Sprt`]), which the registry
+//! validates. `evals` needs no search, so it comes before it: search's oracle tests run on
+//! real heuristics.
 
 pub mod cli;
 pub mod core;

@@ -1362,3 +1362,200 @@ fn no_moves_leaves_out_moves_csv_and_keeps_everything_else() {
         &["--no-moves", "puzzles.toml", "not a game experiment"],
     );
 }
+
+/// Runs `args` with arbiter, waits until `journal` holds at least `lines` lines, sends
+/// SIGINT and returns the output (exit code 130 and a line on how to resume expected).
+fn interrupt_after_journal_lines(args: &[&str], journal: &Path, lines: usize) -> Output {
+    let child = arbiter()
+        .args(args)
+        .env("ARBITER_PROGRESS_EVERY", "0.05")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < lines {
+        assert!(std::time::Instant::now() < deadline, "nothing journaled");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("stopped:") && stderr(&output).contains("--resume"),
+        "{}",
+        stderr(&output)
+    );
+    output
+}
+
+#[test]
+fn every_kind_of_run_writes_the_files_it_wrote_before() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    for (experiment, name, files) in [
+        (
+            "matchups/quick.toml",
+            "quick",
+            &[
+                "games.csv",
+                "moves.csv",
+                "summary.csv",
+                "nodes_by_depth.csv",
+            ][..],
+        ),
+        (
+            "matchups/search-double-card.toml",
+            "search-double-card",
+            &["search.csv", "search_summary.csv"][..],
+        ),
+        ("tests/golden/puzzles.toml", "puzzles", &["solves.csv"][..]),
+    ] {
+        let out = dir.path().join(name);
+        run_quietly(Path::new(experiment), &out);
+        for file in files {
+            assert_same_csv(
+                &golden.join(name).join(file),
+                &out.join(file),
+                &format!("{name}/{file}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn search_runs_resume_after_ctrl_c_and_print_progress_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // About 3 s of searches on 2 cores.
+    let experiment = write_experiment(
+        dir.path(),
+        "search.toml",
+        "kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"offensive2\"\npositions = 400\nseed = 3\nalgorithms = [\"minimax\", \"alphabeta\"]\ndepths = [1, 2, 3]\n",
+    );
+    let out = dir.path().join("parts");
+    let path = experiment.to_str().expect("utf8");
+    let output = interrupt_after_journal_lines(
+        &["run", path, "--out", out.to_str().expect("utf8")],
+        &out.join("journal.jsonl"),
+        30,
+    );
+    // Not a terminal: progress comes as lines.
+    let err = stderr(&output);
+    assert!(
+        err.contains(" positions, ") && err.contains(" positions/s, "),
+        "{err}"
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["status"], "interrupted");
+    assert_eq!(meta["kind"], "search");
+    let done = meta["games_played"].as_u64().expect("count") as usize;
+    assert!((30..400).contains(&done), "{done}");
+    let (_, rows) = read_csv(&out.join("search.csv"));
+    assert_eq!(rows.len(), done * 6, "six searches per finished position");
+    let output = run(&["run", "--resume", out.to_str().expect("utf8")]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("({done} already done)")),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!out.join("journal.jsonl").exists());
+    let whole = dir.path().join("whole");
+    run_quietly(&experiment, &whole);
+    for file in ["search.csv", "search_summary.csv"] {
+        assert_same_csv(&whole.join(file), &out.join(file), file);
+    }
+    assert!(out.join("nodes_vs_depth.svg").is_file());
+}
+
+#[test]
+fn compare_resumes_from_its_own_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("parts");
+    let args = [
+        "compare",
+        "breakthrough",
+        "--heuristic",
+        "defensive2",
+        "--depths",
+        "1..3",
+        "--algorithms",
+        "minimax,alphabeta",
+        "--positions",
+        "400",
+        "--seed",
+        "8",
+    ];
+    let mut interrupted: Vec<&str> = args.to_vec();
+    let out_text = out.to_str().expect("utf8");
+    interrupted.extend(["--out", out_text]);
+    interrupt_after_journal_lines(&interrupted, &out.join("journal.jsonl"), 20);
+    let output = run(&["run", "--resume", out_text, "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let whole = dir.path().join("whole");
+    let mut complete: Vec<&str> = args.to_vec();
+    let whole_text = whole.to_str().expect("utf8");
+    complete.extend(["--out", whole_text, "--quiet"]);
+    let output = run(&complete);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_same_csv(
+        &whole.join("search.csv"),
+        &out.join("search.csv"),
+        "search.csv",
+    );
+}
+
+#[test]
+fn puzzle_runs_resume_after_ctrl_c_and_print_progress_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let flow = Path::new(env!("CARGO_MANIFEST_DIR")).join("matchups/puzzles/flow/input77.txt");
+    // The dumb solver on a 7x7 stops at its node limit: about 0.1 s a solve, 120 solves.
+    let experiment = write_experiment(
+        dir.path(),
+        "puzzles.toml",
+        &format!(
+            "kind = \"puzzles\"\nsolvers = [\"dumb\", \"smart-fc\"]\npuzzles = [{:?}]\nrepetitions = 60\nseed = 4\nmax_nodes = 100000\n",
+            flow.display().to_string()
+        ),
+    );
+    let out = dir.path().join("parts");
+    let path = experiment.to_str().expect("utf8");
+    let output = interrupt_after_journal_lines(
+        &["run", path, "--out", out.to_str().expect("utf8")],
+        &out.join("journal.jsonl"),
+        10,
+    );
+    let err = stderr(&output);
+    assert!(
+        err.contains(" solves, ") && err.contains(" solves/s, "),
+        "{err}"
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["status"], "interrupted");
+    let done = meta["games_played"].as_u64().expect("count") as usize;
+    assert!((10..120).contains(&done), "{done}");
+    let (_, rows) = read_csv(&out.join("solves.csv"));
+    assert_eq!(rows.len(), done);
+    let output = run(&["run", "--resume", out.to_str().expect("utf8"), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let whole = dir.path().join("whole");
+    run_quietly(&experiment, &whole);
+    assert_same_csv(
+        &whole.join("solves.csv"),
+        &out.join("solves.csv"),
+        "solves.csv",
+    );
+    let shown = stdout(&run(&["show", out.to_str().expect("utf8")]));
+    assert!(
+        shown.contains("120 of 120 solves") && shown.contains("complete"),
+        "{shown}"
+    );
+}

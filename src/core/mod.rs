@@ -1,5 +1,5 @@
-//! Vocabulary and contracts shared by every layer: players, the [`Game`] and
-//! [`Evaluator`] traits, agents and their decisions, search statistics and seeds.
+//! Vocabulary and contracts shared by every layer (players, the [`Game`] and [`Evaluator`]
+//! traits, agents and their decisions, search statistics, seeds); uses no other layer.
 
 pub mod seeds;
 mod stats;

@@ -1,5 +1,5 @@
 //! Puzzle models and solvers (constraint satisfaction), measured like the agents:
-//! attempted assignments, nodes, backtracks, time. Independent of games and search.
+//! attempted assignments, nodes, backtracks, time; uses core only, never games or search.
 
 pub mod flow;
 pub mod sat;

@@ -1,5 +1,6 @@
-//! Heuristics, one module per game, implementing [`crate::core::Evaluator`].
-//! Every constant a heuristic uses is a named parameter with the report's value as default.
+//! Heuristics, one module per game, implementing [`crate::core::Evaluator`]; uses core and
+//! games only. Every constant a heuristic uses is a named parameter with the report's value
+//! as default.
 
 pub mod breakthrough;
 pub mod chinese_checkers;

@@ -1,5 +1,5 @@
-//! The games: rules only (board, move generation, notation, outcome). One folder each.
-//! Also the game-independent tools that check rules: perft and replay.
+//! The games, rules only (board, move generation, notation, outcome), one folder each, and
+//! the tools that check rules (perft, replay); uses only core, never search, evals or files.
 
 pub mod breakthrough;
 pub mod chinese_checkers;

@@ -1,4 +1,5 @@
-//! Names to things: game specs (`breakthrough(rules=long)`), agent specs
+//! Names to things, using the layers above it but never tournament, report or later: game
+//! specs (`breakthrough(rules=long)`), agent specs
 //! (`alphabeta(heuristic=offensive2,depth=4)`), the agent files in `agents/` and the
 //! experiment files in `matchups/`, each parsed into a validated value. Errors name the
 //! file and line they come from.

@@ -14,11 +14,26 @@ pub struct Progress {
     done: usize,
     started: Instant,
     last_line: Instant,
+    every: Duration,
     quiet: bool,
 }
 
-/// How often a plain progress line is printed when standard error is not a terminal.
+/// How often a plain progress line is printed when standard error is not a terminal,
+/// unless the environment variable [`LINE_EVERY_VARIABLE`] gives another number of seconds.
 const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// The environment variable that sets the seconds between plain progress lines.
+pub const LINE_EVERY_VARIABLE: &str = "ARBITER_PROGRESS_EVERY";
+
+/// The interval between plain progress lines: [`LINE_EVERY_VARIABLE`] when it holds a
+/// positive number of seconds, else [`LINE_EVERY`].
+fn line_every() -> Duration {
+    std::env::var(LINE_EVERY_VARIABLE)
+        .ok()
+        .and_then(|text| text.trim().parse::<f64>().ok())
+        .filter(|seconds| *seconds > 0.0 && *seconds < 1e6)
+        .map_or(LINE_EVERY, Duration::from_secs_f64)
+}
 
 impl Progress {
     /// A progress display counting `unit` (plural: `games`, `positions`, `solves`);
@@ -31,6 +46,7 @@ impl Progress {
             done: 0,
             started: Instant::now(),
             last_line: Instant::now(),
+            every: line_every(),
             quiet,
         }
     }
@@ -78,7 +94,7 @@ impl<R> Reporter<R> for Progress {
         self.done += 1;
         if let Some(bar) = &self.bar {
             bar.inc(1);
-        } else if !self.quiet && self.last_line.elapsed() >= LINE_EVERY {
+        } else if !self.quiet && self.last_line.elapsed() >= self.every {
             self.last_line = Instant::now();
             let _ = writeln!(io::stderr(), "{}", self.line());
         }

@@ -1,4 +1,5 @@
-//! Search algorithms, generic over any [`Game`] and [`Evaluator`]; they know no game.
+//! Search algorithms, generic over any [`Game`] and [`Evaluator`]; uses core only (its
+//! tests use real games and heuristics), knows no game and no file.
 //!
 //! Every algorithm counts nodes the same way (see [`SearchStats`]): the root and every
 //! inner node whose children are generated is *expanded*; every position scored (by the

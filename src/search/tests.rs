@@ -3,7 +3,6 @@ use crate::core::seeds;
 use crate::evals::breakthrough::{HEURISTICS, Heuristic};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::perft;
-use crate::registry::GameEntry;
 
 fn search(
     state: &Breakthrough,
@@ -21,9 +20,9 @@ fn search(
 
 /// The oracle every game must pass: on `count` seeded positions reached by random plies,
 /// alpha-beta picks minimax's move with minimax's value and never counts more nodes.
-fn check_alphabeta_matches_minimax<G: GameEntry>(
+fn check_alphabeta_matches_minimax<G: Game, E: Evaluator<G> + Clone>(
     start: &G,
-    heuristics: &[G::Heuristic],
+    heuristics: &[E],
     count: usize,
     depths: &[u32],
     deep: u32,

@@ -1,4 +1,5 @@
-//! Pure statistics used by summaries and reports.
+//! Pure statistics used by summaries and reports (intervals, Elo, SPRT, ratings); uses no
+//! other layer and touches no file.
 
 pub mod elo;
 pub mod ratings;

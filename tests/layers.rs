@@ -1,0 +1,80 @@
+//! The layers of `src/` use only the layers before them (DESIGN.md, README "Layout"):
+//! every `crate::<layer>` path in a layer's files, tests included, must name an earlier
+//! layer or itself, and every folder's `mod.rs` opens with a line saying what it is for.
+
+use std::fs;
+use std::path::Path;
+
+/// The layers in order: each may use only those before it.
+const LAYERS: &[&str] = &[
+    "core",
+    "stats",
+    "games",
+    "evals",
+    "search",
+    "csp",
+    "registry",
+    "tournament",
+    "report",
+    "experiment",
+    "cli",
+];
+
+fn rust_files(folder: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in fs::read_dir(folder).expect("readable").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn no_layer_uses_a_later_one() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut violations = Vec::new();
+    for (rank, layer) in LAYERS.iter().enumerate() {
+        let mut files = Vec::new();
+        rust_files(&src.join(layer), &mut files);
+        assert!(!files.is_empty(), "src/{layer} has no files");
+        for file in files {
+            let text = fs::read_to_string(&file).expect("utf8");
+            for (number, line) in text.lines().enumerate() {
+                for later in &LAYERS[rank + 1..] {
+                    let uses = [
+                        format!("crate::{later}::"),
+                        format!("crate::{later};"),
+                        format!("crate::{later}}}"),
+                        format!("crate::{later},"),
+                        format!("crate::{{{later}"),
+                    ];
+                    if uses.iter().any(|u| line.contains(u.as_str())) {
+                        violations.push(format!(
+                            "{}:{}: {layer} uses {later}",
+                            file.display(),
+                            number + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}
+
+#[test]
+fn every_folder_says_what_it_is_for() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for file in files.iter().filter(|f| f.ends_with("mod.rs")) {
+        let text = fs::read_to_string(file).expect("utf8");
+        assert!(
+            text.starts_with("//! "),
+            "{} does not open with a line on what the folder is for",
+            file.display()
+        );
+    }
+}
