@@ -1393,6 +1393,32 @@ fn interrupt_after_journal_lines(args: &[&str], journal: &Path, lines: usize) ->
     output
 }
 
+/// Runs `experiment` into `out`, interrupts it once `lines` jobs are journaled, checks
+/// the progress lines (of `unit`, standard error not being a terminal) and meta.json, and
+/// returns how many jobs it finished.
+fn interrupted_run(experiment: &Path, out: &Path, lines: usize, unit: &str) -> usize {
+    let output = interrupt_after_journal_lines(
+        &[
+            "run",
+            experiment.to_str().expect("utf8"),
+            "--out",
+            out.to_str().expect("utf8"),
+        ],
+        &out.join("journal.jsonl"),
+        lines,
+    );
+    let err = stderr(&output);
+    assert!(
+        err.contains(&format!(" {unit}, ")) && err.contains(&format!(" {unit}/s, ")),
+        "{err}"
+    );
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["status"], "interrupted");
+    meta["games_played"].as_u64().expect("count") as usize
+}
+
 #[test]
 fn every_kind_of_run_writes_the_files_it_wrote_before() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -1437,24 +1463,7 @@ fn search_runs_resume_after_ctrl_c_and_print_progress_lines() {
         "kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"offensive2\"\npositions = 400\nseed = 3\nalgorithms = [\"minimax\", \"alphabeta\"]\ndepths = [1, 2, 3]\n",
     );
     let out = dir.path().join("parts");
-    let path = experiment.to_str().expect("utf8");
-    let output = interrupt_after_journal_lines(
-        &["run", path, "--out", out.to_str().expect("utf8")],
-        &out.join("journal.jsonl"),
-        30,
-    );
-    // Not a terminal: progress comes as lines.
-    let err = stderr(&output);
-    assert!(
-        err.contains(" positions, ") && err.contains(" positions/s, "),
-        "{err}"
-    );
-    let meta: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
-            .expect("json");
-    assert_eq!(meta["status"], "interrupted");
-    assert_eq!(meta["kind"], "search");
-    let done = meta["games_played"].as_u64().expect("count") as usize;
+    let done = interrupted_run(&experiment, &out, 30, "positions");
     assert!((30..400).contains(&done), "{done}");
     let (_, rows) = read_csv(&out.join("search.csv"));
     assert_eq!(rows.len(), done * 6, "six searches per finished position");
@@ -1525,22 +1534,7 @@ fn puzzle_runs_resume_after_ctrl_c_and_print_progress_lines() {
         ),
     );
     let out = dir.path().join("parts");
-    let path = experiment.to_str().expect("utf8");
-    let output = interrupt_after_journal_lines(
-        &["run", path, "--out", out.to_str().expect("utf8")],
-        &out.join("journal.jsonl"),
-        10,
-    );
-    let err = stderr(&output);
-    assert!(
-        err.contains(" solves, ") && err.contains(" solves/s, "),
-        "{err}"
-    );
-    let meta: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
-            .expect("json");
-    assert_eq!(meta["status"], "interrupted");
-    let done = meta["games_played"].as_u64().expect("count") as usize;
+    let done = interrupted_run(&experiment, &out, 10, "solves");
     assert!((10..120).contains(&done), "{done}");
     let (_, rows) = read_csv(&out.join("solves.csv"));
     assert_eq!(rows.len(), done);

@@ -2,7 +2,7 @@
 //! moves.csv, summary.csv and nodes_by_depth.csv are its files, and an SPRT may stop a
 //! matchup early.
 
-use super::{Error, Finished, Kind, Options, Start, Work, execute};
+use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR};
 use crate::registry::experiment::DEFAULT_MAX_PLIES;
 use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
@@ -204,17 +204,11 @@ pub fn play_all<G: Game>(
 }
 
 /// Plays a game experiment on the game type chosen by [`crate::registry::dispatch`].
-pub(super) struct GamesTask<'a> {
-    pub(super) experiment: Experiment,
-    pub(super) start: Start,
-    pub(super) options: &'a Options,
-}
-
-impl GameTask for GamesTask<'_> {
+impl GameTask for Task<'_, Experiment> {
     type Output = Result<Finished, Error>;
 
     fn run<G: GameEntry>(self, start_position: G) -> Result<Finished, Error> {
-        let GamesTask {
+        let Task {
             experiment,
             start,
             options,

@@ -16,7 +16,7 @@ pub use games::{play_all, read_openings};
 pub use pool::{Control, NoControl, Settings, Work};
 
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
-use crate::registry::{dispatch, puzzle_experiment::PuzzleExperiment};
+use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
 use crate::report::journal::{Journal, read_journal};
 use crate::report::{JobRecord, Meta, Progress, Reporter, Reporters, RunOutcome, show, unix_now};
 use std::io;
@@ -254,7 +254,7 @@ pub fn run_file(
             if overrides.no_moves {
                 experiment.moves_csv = false;
             }
-            run_games(experiment, start, options)
+            on_game(experiment.game, experiment, start, options)
         }
         _ if overrides.no_moves => Err(Error::Message(format!(
             "--no-moves: {} is not a game experiment (it writes no moves.csv)",
@@ -270,7 +270,7 @@ pub fn run_file(
             if let Some(seed) = overrides.seed {
                 experiment.seed = seed;
             }
-            run_search_in(experiment, start, options)
+            on_game(experiment.game, experiment, start, options)
         }
         AnyExperiment::Puzzles(mut experiment) => {
             if overrides.games.is_some() {
@@ -292,28 +292,31 @@ pub fn run_file(
 /// # Errors
 /// As [`run_file`].
 pub fn run_search(experiment: SearchExperiment, options: &Options) -> Result<Finished, Error> {
-    run_search_in(experiment, Start::New(options.out.clone()), options)
+    let start = Start::New(options.out.clone());
+    on_game(experiment.game, experiment, start, options)
 }
 
-fn run_games(experiment: Experiment, start: Start, options: &Options) -> Result<Finished, Error> {
-    dispatch(
-        experiment.game,
-        games::GamesTask {
-            experiment,
-            start,
-            options,
-        },
-    )
-}
-
-fn run_search_in(
-    experiment: SearchExperiment,
+/// An experiment of a kind played on a game, waiting for [`dispatch`] to name the game's
+/// type.
+struct Task<'a, E> {
+    experiment: E,
     start: Start,
-    options: &Options,
-) -> Result<Finished, Error> {
+    options: &'a Options,
+}
+
+/// Runs `experiment` on `game`'s type.
+fn on_game<'a, E>(
+    game: GameSpec,
+    experiment: E,
+    start: Start,
+    options: &'a Options,
+) -> Result<Finished, Error>
+where
+    Task<'a, E>: GameTask<Output = Result<Finished, Error>>,
+{
     dispatch(
-        experiment.game,
-        search::SearchTask {
+        game,
+        Task {
             experiment,
             start,
             options,
@@ -349,7 +352,8 @@ pub fn resume(
             experiment.games_per_matchup = meta.games_per_matchup;
             experiment.seed = seed;
             experiment.moves_csv = !meta.no_moves_csv;
-            run_games(
+            on_game(
+                experiment.game,
                 experiment,
                 Start::Resume(folder.to_path_buf(), Box::new(meta)),
                 options,
@@ -358,7 +362,8 @@ pub fn resume(
         "search" => {
             let mut experiment = SearchExperiment::parse(&path, source)?;
             experiment.seed = seed;
-            run_search_in(
+            on_game(
+                experiment.game,
                 experiment,
                 Start::Resume(folder.to_path_buf(), Box::new(meta)),
                 options,

@@ -1,7 +1,7 @@
 //! Search comparisons: the positions are the plan, a job searches one position with every
 //! algorithm and depth, and search.csv and search_summary.csv are its files.
 
-use super::{Error, Finished, Kind, Options, Start, Work, execute};
+use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{read_moves, seeds};
 use crate::games::random_positions;
 use crate::registry::search_experiment::PositionSource;
@@ -59,13 +59,6 @@ impl<G: GameEntry> Kind for Search<'_, G> {
     fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<PositionRecord> + '_>> {
         Ok(Box::new(SearchCsv::create(folder)?))
     }
-}
-
-/// Runs a search comparison on the game type chosen by [`crate::registry::dispatch`].
-pub(super) struct SearchTask<'a> {
-    pub(super) experiment: SearchExperiment,
-    pub(super) start: Start,
-    pub(super) options: &'a Options,
 }
 
 /// Positions from an earlier run's games.csv: for each game in turn, the position after a
@@ -128,11 +121,12 @@ fn positions_from_games<G: GameEntry>(
     Ok(positions)
 }
 
-impl GameTask for SearchTask<'_> {
+/// Runs a search comparison on the game type chosen by [`crate::registry::dispatch`].
+impl GameTask for Task<'_, SearchExperiment> {
     type Output = Result<Finished, Error>;
 
     fn run<G: GameEntry>(self, start_position: G) -> Result<Finished, Error> {
-        let SearchTask {
+        let Task {
             experiment,
             start,
             options,

@@ -6,7 +6,7 @@ use super::pool::{Control, NoControl, Settings, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR, Player};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::replay;
-use crate::registry::{AgentFactory, AgentSpec, Colours};
+use crate::registry::{AgentFactory, Colours};
 use crate::report::{Reporter, RunOutcome};
 use crate::tournament::{
     GameJob, GameRecord, MatchupPlan, Openings, Schedule, play_from, schedule, seat_agents,
@@ -17,14 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
-    specs
-        .iter()
-        .map(|s| {
-            s.parse::<AgentSpec>()
-                .and_then(|a| a.factory::<Breakthrough>())
-                .expect("valid agent")
-        })
-        .collect()
+    crate::registry::test_factories(specs)
 }
 
 #[derive(Default)]

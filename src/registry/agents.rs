@@ -216,6 +216,22 @@ impl AgentSpec {
     }
 }
 
+/// Factories of inline agent specs that must be valid for game `G` (for tests).
+///
+/// # Panics
+/// On a spec that is not valid for `G`.
+#[cfg(test)]
+pub fn test_factories<G: GameEntry>(specs: &[&str]) -> Vec<AgentFactory<G>> {
+    specs
+        .iter()
+        .map(|s| {
+            s.parse::<AgentSpec>()
+                .and_then(|a| a.factory::<G>())
+                .unwrap_or_else(|e| panic!("{s}: {e}"))
+        })
+        .collect()
+}
+
 impl std::str::FromStr for AgentSpec {
     type Err = String;
 

@@ -10,6 +10,8 @@ pub mod puzzle_experiment;
 pub mod search_experiment;
 pub mod spec;
 
+#[cfg(test)]
+pub use agents::test_factories;
 pub use agents::{AgentRegistry, AgentSpec, DEFAULT_DEPTH};
 pub use experiment::{Colours, Experiment, MatchupSpec, OpeningSpec, SweepInfo};
 pub use search_experiment::SearchExperiment;

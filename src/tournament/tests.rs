@@ -3,14 +3,7 @@ use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::registry::AgentSpec;
 
 fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
-    specs
-        .iter()
-        .map(|s| {
-            s.parse::<AgentSpec>()
-                .and_then(|a| a.factory::<Breakthrough>())
-                .expect("valid agent")
-        })
-        .collect()
+    crate::registry::test_factories(specs)
 }
 
 #[test]
