@@ -319,6 +319,7 @@ mod tests {
             elo1: 100.0,
             alpha: 0.05,
             beta: 0.05,
+            model: crate::stats::elo::EloModel::Logistic,
         };
         let mut monitor = SprtMonitor::new(sprt, vec![true]);
         let mut stopped_at = None;

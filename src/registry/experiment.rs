@@ -4,7 +4,7 @@
 use super::spec::{Spec, list_values};
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
-use crate::stats::elo::Sprt;
+use crate::stats::elo::{EloModel, Sprt};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -142,6 +142,7 @@ struct SprtTable {
     alpha: Option<f64>,
     beta: Option<f64>,
     max_games: Option<i64>,
+    model: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -482,11 +483,24 @@ impl Experiment {
         let sprt = match &file.sprt {
             None => None,
             Some(table) => {
+                let model = match table.model.as_deref() {
+                    None | Some("logistic") => EloModel::Logistic,
+                    Some("normalized") => EloModel::Normalized,
+                    Some(other) => {
+                        return Err(fail(
+                            at_key("sprt"),
+                            format!(
+                                "sprt: model = '{other}': expected 'logistic' (the default) or 'normalized'"
+                            ),
+                        ));
+                    }
+                };
                 let sprt = Sprt {
                     elo0: table.elo0,
                     elo1: table.elo1,
                     alpha: table.alpha.unwrap_or(0.05),
                     beta: table.beta.unwrap_or(0.05),
+                    model,
                 };
                 sprt.validate().map_err(|e| fail(at_key("sprt"), e))?;
                 let max_games = table.max_games.unwrap_or(games);
@@ -679,6 +693,9 @@ mod tests {
         assert_eq!(e.openings, OpeningSpec::RandomPlies(3));
         let (sprt, max_games) = e.sprt.expect("sprt");
         assert_eq!((sprt.elo1, sprt.alpha, max_games), (40.0, 0.05, 500));
+        assert_eq!(sprt.model, EloModel::Logistic);
+        let normalized = parse("game = \"breakthrough\"\nsprt = { elo0 = 0, elo1 = 5, model = \"normalized\" }\nmatchups = [[\"random\", \"random\"]]\n").expect("normalized");
+        assert_eq!(normalized.sprt.expect("sprt").0.model, EloModel::Normalized);
         assert_eq!((e.games_of(0), e.games_of(5)), (500, 10));
         assert_eq!(e.sweeps.len(), 2);
         assert_eq!(e.sweeps[0].key, "depth,almost_win");
@@ -697,6 +714,10 @@ mod tests {
         assert!(
             err("sprt = { elo0 = 5, elo1 = 0 }\nmatchups = [[\"random\", \"random\"]]\n")
                 .contains("line 2: sprt: elo0 (5) must be below elo1 (0)")
+        );
+        assert!(
+            err("sprt = { elo0 = 0, elo1 = 5, model = \"bayes\" }\nmatchups = [[\"random\", \"random\"]]\n")
+                .contains("line 2: sprt: model = 'bayes': expected 'logistic' (the default) or 'normalized'")
         );
         assert!(err("openings = { random_plies = 2, file = \"x\" }\nmatchups = [[\"random\", \"random\"]]\n").contains("not both"));
         assert!(

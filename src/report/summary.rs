@@ -190,13 +190,19 @@ impl Summary {
                 };
                 let elo = elo_trinomial(t.wins, t.draws, t.losses);
                 let pair_elo = elo_pentanomial(&tally.pairs);
-                let sprt = self.context.sprt.filter(|_| {
-                    self.context
-                        .sequential
-                        .get(matchup)
-                        .copied()
-                        .unwrap_or(false)
-                });
+                // One test per matchup, of its first agent against its second: both rows
+                // show the same verdict and LLR.
+                let llr = self
+                    .context
+                    .sprt
+                    .filter(|_| {
+                        self.context
+                            .sequential
+                            .get(matchup)
+                            .copied()
+                            .unwrap_or(false)
+                    })
+                    .map(|s| (s, self.tallies[matchup].llr(&s)));
                 rows.push(SummaryRow {
                     matchup,
                     agent: self.context.agents[agents[slot]].clone(),
@@ -222,10 +228,8 @@ impl Summary {
                     pairs: tally.pairs.map(|c| c.to_string()).join(";"),
                     pair_elo_low95: (tally.pair_count() > 0).then(|| round(pair_elo.low, 1)),
                     pair_elo_high95: (tally.pair_count() > 0).then(|| round(pair_elo.high, 1)),
-                    sprt: sprt.map_or(String::new(), |s| {
-                        s.decide(tally.llr(&s)).label().to_string()
-                    }),
-                    llr: sprt.map(|s| round(tally.llr(&s), 3)),
+                    sprt: llr.map_or(String::new(), |(s, llr)| s.decide(llr).label().to_string()),
+                    llr: llr.map(|(_, llr)| round(llr, 3)),
                     moves: t.moves,
                     avg_expanded_per_move: round(ratio(t.expanded as f64, moves), 2),
                     avg_evaluated_per_move: round(ratio(t.evaluated as f64, moves), 2),
@@ -391,4 +395,50 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::tally::tests::record;
+    use crate::stats::elo::{EloModel, Sprt};
+
+    #[test]
+    fn both_rows_of_a_matchup_show_one_sequential_test() {
+        let mut context = RunContext::new(
+            "breakthrough".into(),
+            String::new(),
+            vec!["a".into(), "b".into()],
+            vec![[0, 1]],
+        );
+        context.sprt = Some(Sprt {
+            elo0: 0.0,
+            elo1: 40.0,
+            alpha: 0.05,
+            beta: 0.05,
+            model: EloModel::Logistic,
+        });
+        context.sequential = vec![true];
+        let mut summary = Summary::new(context);
+        // The first agent wins 7 of 10 single games (as P1 in the even ones).
+        for game in 0..10u64 {
+            let first_is_p1 = game % 2 == 0;
+            let first_wins = game < 7;
+            let winner = if first_wins == first_is_p1 {
+                Player::P1
+            } else {
+                Player::P2
+            };
+            summary.add(&record(game, first_is_p1, Some(winner), false));
+        }
+        let rows = summary.rows();
+        assert_eq!((rows[0].wins, rows[1].wins), (7, 3));
+        let test = summary.context.sprt.expect("sprt");
+        let llr = test.llr_trinomial(7, 0, 3);
+        assert!(llr > 0.0, "{llr}");
+        for row in &rows {
+            assert_eq!(row.llr, Some(round(llr, 3)));
+            assert_eq!(row.sprt, test.decide(llr).label());
+        }
+    }
 }

@@ -102,3 +102,23 @@ mod tests {
         assert_eq!(ratio(3.0, 2.0), 1.5);
     }
 }
+
+/// A tiny seeded generator for the statistics tests' simulations (SplitMix64), so that the
+/// pure-math layer needs no random-number crate.
+#[cfg(test)]
+pub(crate) mod tests_rng {
+    /// SplitMix64 state.
+    pub struct Rng(pub u64);
+
+    impl Rng {
+        /// A uniform number in [0, 1).
+        pub fn unit(&mut self) -> f64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^= z >> 31;
+            (z >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+}
