@@ -2,58 +2,12 @@
 //! counts, replay of recorded games, and one clear error line with exit code 2 for each
 //! kind of bad input.
 
+mod common;
+
+use common::*;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn arbiter() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    arbiter().args(args).output().expect("arbiter runs")
-}
-
-/// Runs arbiter with `input` on its standard input.
-fn run_with_input(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = arbiter()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("arbiter starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input)
-        .expect("write");
-    child.wait_with_output().expect("wait")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// Asserts exit code 2 and a single `error: ...` line containing every fragment.
-fn assert_input_error(output: &Output, fragments: &[&str]) {
-    let err = stderr(output);
-    assert_eq!(output.status.code(), Some(2), "stderr: {err}");
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 1, "one line expected: {err}");
-    assert!(lines[0].starts_with("error: "), "{err}");
-    for fragment in fragments {
-        assert!(lines[0].contains(fragment), "'{fragment}' not in: {err}");
-    }
-}
 
 const SMALL: &str = r#"
 description = "test"
@@ -63,52 +17,6 @@ seed = 42
 matchups = [["greedy(heuristic=offensive2)", "ab3-defense"]]
 round_robin = ["random", "minimax(heuristic=defensive2,depth=2)", "alphabeta(heuristic=offense,depth=2)"]
 "#;
-
-fn write_experiment(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).expect("write experiment");
-    path
-}
-
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut reader = csv::Reader::from_path(path).expect("csv");
-    let header: Vec<String> = reader
-        .headers()
-        .expect("header")
-        .iter()
-        .map(String::from)
-        .collect();
-    let rows = reader
-        .records()
-        .map(|r| r.expect("row").iter().map(String::from).collect())
-        .collect();
-    (header, rows)
-}
-
-/// Asserts two CSV files are equal apart from timing columns, naming the first
-/// differing row (not dumping whole files).
-fn assert_same_csv(a: &Path, b: &Path, what: &str) {
-    let (left, right) = (without_timing(a), without_timing(b));
-    if let Some(i) = (0..left.len().max(right.len())).find(|&i| left.get(i) != right.get(i)) {
-        panic!(
-            "{what}: row {i} differs: {:?} vs {:?}",
-            left.get(i),
-            right.get(i)
-        );
-    }
-}
-
-/// Runs an experiment quietly into `out` and asserts it succeeded.
-fn run_quietly(experiment: &Path, out: &Path) {
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-}
 
 /// Replays every game of a run's games.csv (opening and moves) with `arbiter replay GAME`
 /// and checks that each ends with its recorded result.
@@ -139,21 +47,6 @@ fn assert_games_replay(run_dir: &Path, game: &str) {
         );
     }
     fs::remove_file(&moves).expect("remove");
-}
-
-/// The CSV without its timing columns.
-fn without_timing(path: &Path) -> Vec<Vec<String>> {
-    let (header, rows) = read_csv(path);
-    let keep: Vec<usize> = header
-        .iter()
-        .enumerate()
-        .filter(|(_, name)| !name.contains("ms"))
-        .map(|(i, _)| i)
-        .collect();
-    std::iter::once(header)
-        .chain(rows)
-        .map(|row| keep.iter().map(|&i| row[i].clone()).collect())
-        .collect()
 }
 
 #[test]

@@ -30,9 +30,39 @@ pub struct SearchStats {
     /// Peak bytes of search state.
     pub peak_bytes: u64,
     /// `expanded` by level (root = 0).
+    #[serde(with = "levels")]
     pub expanded_by_level: [u64; MAX_LEVELS],
     /// `evaluated` by level (root = 0).
+    #[serde(with = "levels")]
     pub evaluated_by_level: [u64; MAX_LEVELS],
+}
+
+/// Per-level counts written without their trailing zeros (a depth-3 search fills 4 of
+/// the 16 levels), read back padded: journals stay small.
+mod levels {
+    use super::MAX_LEVELS;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(counts: &[u64; MAX_LEVELS], s: S) -> Result<S::Ok, S::Error> {
+        let used = counts
+            .iter()
+            .rposition(|&c| c != 0)
+            .map_or(0, |last| last + 1);
+        s.collect_seq(&counts[..used])
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u64; MAX_LEVELS], D::Error> {
+        let counts = Vec::<u64>::deserialize(d)?;
+        if counts.len() > MAX_LEVELS {
+            return Err(serde::de::Error::custom(format!(
+                "{} levels, at most {MAX_LEVELS}",
+                counts.len()
+            )));
+        }
+        let mut levels = [0; MAX_LEVELS];
+        levels[..counts.len()].copy_from_slice(&counts);
+        Ok(levels)
+    }
 }
 
 impl Default for SearchStats {

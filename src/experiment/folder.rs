@@ -38,3 +38,111 @@ pub fn create_run_folder(out: Option<&Path>, experiment: &str) -> Result<PathBuf
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
     Ok(folder)
 }
+
+/// The lock file of a results folder: held (an advisory lock) by the one process writing
+/// the folder, for the whole run, with the holder's pid, host and start time in it.
+pub const LOCK: &str = "lock";
+
+/// The right to write a results folder, released when dropped (or when the process dies:
+/// the kernel drops the lock, so a killed run leaves no lock behind).
+#[derive(Debug)]
+pub struct FolderLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl FolderLock {
+    /// Takes `folder`'s lock. A lock file left by a process that died is taken over, with
+    /// a notice on standard error unless `quiet`.
+    ///
+    /// # Errors
+    /// One line naming the folder and the process that holds it.
+    pub fn acquire(folder: &Path, quiet: bool) -> Result<FolderLock, String> {
+        let path = folder.join(LOCK);
+        // A lock file is removed by its holder when done; a process that opened it just
+        // before may then lock a removed file, so the lock counts only on the file the
+        // path still names.
+        for _ in 0..100 {
+            if let Some(lock) = FolderLock::try_once(folder, &path, quiet)? {
+                return Ok(lock);
+            }
+        }
+        Err(format!(
+            "{}: cannot lock: the lock file keeps changing",
+            path.display()
+        ))
+    }
+
+    fn try_once(folder: &Path, path: &Path, quiet: bool) -> Result<Option<FolderLock>, String> {
+        use std::io::{Read, Seek, Write};
+        use std::os::unix::fs::MetadataExt;
+        let cannot =
+            |what: &str, e: std::io::Error| format!("{}: cannot {what}: {e}", path.display());
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| cannot("open", e))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let holder = std::fs::read_to_string(path).unwrap_or_default();
+                let holder = holder.trim();
+                return Err(format!(
+                    "{}: another arbiter is writing this folder ({}); one writer per results folder",
+                    folder.display(),
+                    if holder.is_empty() {
+                        "holder unknown"
+                    } else {
+                        holder
+                    }
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(cannot("lock", e)),
+        }
+        let same_file = match (std::fs::metadata(path), file.metadata()) {
+            (Ok(named), Ok(held)) => named.dev() == held.dev() && named.ino() == held.ino(),
+            _ => false,
+        };
+        if !same_file {
+            return Ok(None);
+        }
+        let mut holder = String::new();
+        let _ = file.read_to_string(&mut holder);
+        let holder = holder.trim();
+        if !holder.is_empty() && !quiet {
+            eprintln!(
+                "note: {}: took over the lock of a process that ended without releasing it ({holder})",
+                folder.display()
+            );
+        }
+        let me = format!(
+            "pid {} on host {} since {}",
+            std::process::id(),
+            crate::report::host_name(),
+            crate::report::utc_time(unix_now())
+        );
+        let mut write = || -> std::io::Result<()> {
+            file.set_len(0)?;
+            file.rewind()?;
+            file.write_all(format!("{me}\n").as_bytes())?;
+            file.sync_data()
+        };
+        write().map_err(|e| cannot("write", e))?;
+        Ok(Some(FolderLock {
+            file,
+            path: path.to_path_buf(),
+        }))
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // Removed while still held (see `acquire`); a lock file left with a holder in it
+        // means a process that died.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}

@@ -94,14 +94,19 @@ impl<G: GameEntry> Work for Games<'_, G> {
         let job = self.schedule.job(id);
         let mut seats = seat_agents(&self.factories, &job);
         let (opening, moves) = self.openings.position(&self.start, &job);
-        play_from(
+        let mut record = play_from(
             opening,
             moves,
             job,
             &mut seats,
             self.experiment.max_plies,
             self.move_time_limit,
-        )
+        );
+        if !self.experiment.moves_csv {
+            // Per-move records exist for moves.csv only; without it the journal holds none.
+            record.moves = Vec::new();
+        }
+        record
     }
 }
 
@@ -196,7 +201,7 @@ pub fn play_all<G: Game>(
     super::pool::execute(
         &work,
         &settings,
-        std::collections::BTreeMap::new(),
+        &super::Fresh,
         &std::sync::atomic::AtomicBool::new(false),
         &mut super::NoControl,
         reporter,
@@ -238,7 +243,7 @@ impl GameTask for Task<'_, Experiment> {
             factories,
             move_time_limit: experiment.move_time_ms.map(Duration::from_millis),
         };
-        let (folder, meta) = start.open(&experiment.name, || Meta {
+        let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
             experiment: experiment.name.clone(),
             description: experiment.description.clone(),
             experiment_file: experiment.path.display().to_string(),

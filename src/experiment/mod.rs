@@ -11,13 +11,13 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-pub use folder::create_run_folder;
+pub use folder::{FolderLock, LOCK, create_run_folder};
 pub use games::{play_all, read_openings};
-pub use pool::{Control, NoControl, Settings, Work};
+pub use pool::{Control, Earlier, Fresh, NoControl, Settings, Work};
 
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
-use crate::report::journal::{Journal, read_journal};
+use crate::report::journal::{Journal, JournalIndex};
 use crate::report::{JobRecord, Meta, Progress, Reporter, Reporters, RunOutcome, show, unix_now};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -122,6 +122,18 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     .clone()
 }
 
+impl<R: JobRecord> Earlier<R> for JournalIndex<R> {
+    fn contains(&self, id: u64) -> bool {
+        JournalIndex::contains(self, id)
+    }
+    fn next_from(&self, id: u64) -> Option<u64> {
+        JournalIndex::next_from(self, id)
+    }
+    fn record(&self, id: u64) -> io::Result<R> {
+        JournalIndex::record(self, id)
+    }
+}
+
 /// Runs (or resumes) `kind` into `folder`: meta.json says `running`, then the jobs run
 /// with the journal, the kind's files and progress fed in plan order; at the end meta.json
 /// says `complete` or `interrupted`, the journal goes once complete, and the documents are
@@ -141,7 +153,7 @@ where
     let in_folder = |what: &str, e: &dyn std::fmt::Display| {
         Error::Message(format!("{}: cannot write {what}: {e}", folder.display()))
     };
-    let done: std::collections::BTreeMap<u64, K::Record> = read_journal(folder)?;
+    let earlier = JournalIndex::<K::Record>::open(folder)?;
     meta.games_total = kind.jobs() as usize;
     meta.threads = options.threads;
     meta.status = "running".to_string();
@@ -150,7 +162,7 @@ where
     let mut recorder = kind
         .recorder(folder)
         .map_err(|e| in_folder("the CSV files", &e))?;
-    let mut journal = Journal::<K::Record>::open(folder, done.keys().copied().collect())
+    let mut journal = Journal::<K::Record>::open(folder, earlier.whole_bytes())
         .map_err(|e| in_folder(crate::report::journal::JOURNAL, &e))?;
     let mut progress = Progress::new(options.quiet, K::UNIT);
     let cancel = interrupt_flag();
@@ -160,13 +172,20 @@ where
             meta.experiment,
             kind.describe(),
             options.threads,
-            if done.is_empty() {
+            if earlier.is_empty() {
                 String::new()
             } else {
-                format!(" ({} already done)", done.len())
+                format!(" ({} already done)", earlier.len())
             },
             folder.display()
         );
+        if earlier.torn_bytes() > 0 {
+            eprintln!(
+                "{}: cut the last {} bytes, a record torn when the run was killed",
+                Journal::<K::Record>::path(folder).display(),
+                earlier.torn_bytes()
+            );
+        }
     }
     let settings = Settings {
         threads: options.threads,
@@ -177,7 +196,7 @@ where
     let outcome = pool::execute(
         kind,
         &settings,
-        done,
+        &earlier,
         &cancel,
         control.as_mut(),
         &mut Reporters(vec![&mut journal, &mut recorder, &mut progress]),
@@ -198,19 +217,21 @@ where
         "complete"
     }
     .to_string();
+    // Every record is in the kind's files once the recorder is gone; then meta.json says
+    // how the run ended, the documents follow, and the journal goes last: a run killed
+    // before that is resumed (and its files rewritten) like any other.
+    drop(recorder);
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
-    if !outcome.cancelled {
-        // Every record is in the kind's files now; the journal was only for resuming.
-        let _ = std::fs::remove_file(Journal::<K::Record>::path(folder));
-    }
-    drop(recorder);
     let documents = show::write_report(folder).map_err(|e| {
         Error::Message(format!(
             "{}: the results are saved, but the report failed: {e}",
             folder.display()
         ))
     })?;
+    if !outcome.cancelled {
+        let _ = std::fs::remove_file(Journal::<K::Record>::path(folder));
+    }
     Ok(Finished {
         folder: folder.to_path_buf(),
         documents,
@@ -221,10 +242,37 @@ where
     })
 }
 
-/// A run to start: a new one from an experiment file, or the rest of an interrupted one.
+/// A run to start: a new one from an experiment file, or the rest of an interrupted one
+/// (its folder already locked).
 enum Start {
     New(Option<PathBuf>),
-    Resume(PathBuf, Box<Meta>),
+    Resume(RunFolder, Box<Meta>),
+}
+
+/// A results folder this process holds the lock of ([`FolderLock`]), until dropped.
+pub struct RunFolder {
+    path: PathBuf,
+    _lock: FolderLock,
+}
+
+impl RunFolder {
+    /// Locks `path` for writing.
+    ///
+    /// # Errors
+    /// Another process holds it; the line names the folder and the holder.
+    pub fn lock(path: &Path, quiet: bool) -> Result<RunFolder, String> {
+        Ok(RunFolder {
+            _lock: FolderLock::acquire(path, quiet)?,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+impl std::ops::Deref for RunFolder {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
 }
 
 /// Runs an experiment file of any kind into a new results folder.
@@ -335,8 +383,13 @@ pub fn resume(
     registry: &AgentRegistry,
     options: &Options,
 ) -> Result<Finished, Error> {
+    Meta::read(folder)?;
+    let locked = RunFolder::lock(folder, options.quiet)?;
+    // Read again now that no other process can be changing it.
     let meta = Meta::read(folder)?;
-    if meta.status == "complete" {
+    meta.check_seal(folder)?;
+    let journal_left = folder.join(crate::report::journal::JOURNAL).exists();
+    if meta.status == "complete" && !journal_left {
         return Err(Error::Message(format!(
             "--resume {}: the run is already complete",
             folder.display()
@@ -348,14 +401,26 @@ pub fn resume(
     let seed = meta.seed;
     match meta.kind.as_str() {
         "tournament" => {
-            let mut experiment = Experiment::parse(&path, source, registry)?;
+            // The agents as they were when the run started, not as agents/ holds them now.
+            let meta_file = folder.join("meta.json");
+            let recorded = AgentRegistry::recorded(&meta.agents, &meta_file)
+                .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
+            let changed = registry.differences(&recorded);
+            if !changed.is_empty() && !options.quiet {
+                eprintln!(
+                    "note: agents changed since the run started ({}); resuming with the specs kept in {}",
+                    changed.join(", "),
+                    meta_file.display()
+                );
+            }
+            let mut experiment = Experiment::parse(&path, source, &recorded)?;
             experiment.games_per_matchup = meta.games_per_matchup;
             experiment.seed = seed;
             experiment.moves_csv = !meta.no_moves_csv;
             on_game(
                 experiment.game,
                 experiment,
-                Start::Resume(folder.to_path_buf(), Box::new(meta)),
+                Start::Resume(locked, Box::new(meta)),
                 options,
             )
         }
@@ -365,18 +430,14 @@ pub fn resume(
             on_game(
                 experiment.game,
                 experiment,
-                Start::Resume(folder.to_path_buf(), Box::new(meta)),
+                Start::Resume(locked, Box::new(meta)),
                 options,
             )
         }
         "puzzles" => {
             let mut experiment = PuzzleExperiment::parse(&path, source)?;
             experiment.seed = seed;
-            puzzles::run(
-                experiment,
-                Start::Resume(folder.to_path_buf(), Box::new(meta)),
-                options,
-            )
+            puzzles::run(experiment, Start::Resume(locked, Box::new(meta)), options)
         }
         other => Err(Error::Message(format!(
             "{}: meta.json: unknown kind of run '{other}'",
@@ -388,9 +449,19 @@ pub fn resume(
 impl Start {
     /// The folder to write and its meta.json: a new folder with `fresh` (everything is
     /// validated by now), or the resumed run's with its count of resumptions raised.
-    fn open(self, name: &str, fresh: impl FnOnce() -> Meta) -> Result<(PathBuf, Meta), Error> {
+    fn open(
+        self,
+        name: &str,
+        quiet: bool,
+        fresh: impl FnOnce() -> Meta,
+    ) -> Result<(RunFolder, Meta), Error> {
         match self {
-            Start::New(out) => Ok((create_run_folder(out.as_deref(), name)?, fresh())),
+            Start::New(out) => {
+                let mut meta = fresh();
+                meta.seal();
+                let folder = create_run_folder(out.as_deref(), name)?;
+                Ok((RunFolder::lock(&folder, quiet)?, meta))
+            }
             Start::Resume(folder, meta) => {
                 let mut meta = *meta;
                 meta.resumed += 1;

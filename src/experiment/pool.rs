@@ -5,7 +5,7 @@
 //! new jobs. Knows no kind of run.
 
 use crate::report::{Reporter, RunOutcome};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -54,6 +54,37 @@ impl<R> Control<R> for NoControl {
     }
 }
 
+/// Jobs finished by an earlier invocation of a resumed run: which ones, and their records,
+/// handed back one at a time in plan order (so that they need not all be in memory).
+pub trait Earlier<R>: Sync {
+    /// Whether job `id` finished earlier.
+    fn contains(&self, id: u64) -> bool;
+
+    /// The smallest finished id at or after `id`.
+    fn next_from(&self, id: u64) -> Option<u64>;
+
+    /// The record of finished job `id`.
+    ///
+    /// # Errors
+    /// The record cannot be read back.
+    fn record(&self, id: u64) -> io::Result<R>;
+}
+
+/// A fresh run: nothing finished earlier.
+pub struct Fresh;
+
+impl<R> Earlier<R> for Fresh {
+    fn contains(&self, _id: u64) -> bool {
+        false
+    }
+    fn next_from(&self, _id: u64) -> Option<u64> {
+        None
+    }
+    fn record(&self, id: u64) -> io::Result<R> {
+        Err(io::Error::other(format!("job {id} did not finish earlier")))
+    }
+}
+
 /// How many threads, and when to stop starting jobs.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
@@ -67,19 +98,20 @@ pub struct Settings {
 
 enum Finished<R> {
     Ran(Box<R>),
+    Earlier,
     Skipped,
 }
 
-/// Runs the jobs of `work` and reports them in plan order. Jobs in `done` (by id, from an
-/// interrupted run) are reported, not run again. Setting `cancel` stops workers from
-/// starting new jobs; jobs in progress finish and are reported.
+/// Runs the jobs of `work` and reports them in plan order. Jobs in `earlier` (from an
+/// interrupted run) are replayed to the reporter, not run again. Setting `cancel` stops
+/// workers from starting new jobs; jobs in progress finish and are reported.
 ///
 /// # Errors
 /// The first error a reporter returns (the run stops), or a thread pool that cannot start.
 pub fn execute<W: Work>(
     work: &W,
     settings: &Settings,
-    mut done: BTreeMap<u64, W::Record>,
+    earlier: &dyn Earlier<W::Record>,
     cancel: &AtomicBool,
     control: &mut dyn Control<W::Record>,
     reporter: &mut dyn Reporter<W::Record>,
@@ -95,14 +127,9 @@ pub fn execute<W: Work>(
     let started = AtomicUsize::new(0);
     let (sender, receiver) = mpsc::sync_channel::<Vec<(u64, Finished<W::Record>)>>(64);
     let (mut position, mut played, mut skipped) = (0u64, 0usize, 0usize);
-    done.retain(|&id, _| id < total);
-    let done_ids: BTreeSet<u64> = done.keys().copied().collect();
-    let mut pending: BTreeMap<u64, Finished<W::Record>> = done
-        .into_iter()
-        .map(|(id, record)| (id, Finished::Ran(Box::new(record))))
-        .collect();
+    let mut pending: BTreeMap<u64, Finished<W::Record>> = BTreeMap::new();
     let result = std::thread::scope(|scope| -> io::Result<()> {
-        let (next_job, started, decided, done_ids) = (&next_job, &started, &decided, &done_ids);
+        let (next_job, started, decided) = (&next_job, &started, &decided);
         scope.spawn(move || {
             pool.broadcast(|_| {
                 let sender = sender.clone();
@@ -122,7 +149,7 @@ pub fn execute<W: Work>(
                     if batch.is_empty() {
                         batch_started = Instant::now();
                     }
-                    let finished = if done_ids.contains(&id) {
+                    let finished = if earlier.contains(id) {
                         None
                     } else if decided[work.group(id)].load(Ordering::Relaxed) {
                         Some(Finished::Skipped)
@@ -152,9 +179,21 @@ pub fn execute<W: Work>(
         // Reorder: report each job once every job planned before it is reported.
         let mut deliver = |id: u64, finished: Finished<W::Record>| -> io::Result<()> {
             let group = work.group(id);
-            match finished {
-                Finished::Ran(record) if !decided[group].load(Ordering::Relaxed) => {
+            let open = !decided[group].load(Ordering::Relaxed);
+            let record = match finished {
+                Finished::Ran(record) if open => {
                     reporter.finished(&record)?;
+                    Some(record)
+                }
+                Finished::Earlier if open => {
+                    let record = earlier.record(id)?;
+                    reporter.replayed(&record)?;
+                    Some(Box::new(record))
+                }
+                _ => None,
+            };
+            match record {
+                Some(record) => {
                     played += 1;
                     if control.decided(id, &record) {
                         decided[group].store(true, Ordering::Relaxed);
@@ -169,7 +208,14 @@ pub fn execute<W: Work>(
             Ok(())
         };
         let mut flush = |pending: &mut BTreeMap<u64, Finished<W::Record>>| -> io::Result<()> {
-            while let Some(finished) = pending.remove(&position) {
+            while position < total {
+                let finished = if earlier.contains(position) {
+                    Finished::Earlier
+                } else if let Some(finished) = pending.remove(&position) {
+                    finished
+                } else {
+                    break;
+                };
                 deliver(position, finished)?;
                 position += 1;
             }
@@ -181,8 +227,19 @@ pub fn execute<W: Work>(
             flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
         }
         // Stopped early: jobs after a gap are finished too; keep them, still in order.
-        for (id, finished) in pending {
-            deliver(id, finished)?;
+        loop {
+            let replay = earlier.next_from(position).filter(|&id| id < total);
+            let run = pending.keys().next().copied();
+            let (id, finished) = match (replay, run) {
+                (Some(replay), Some(run)) if run < replay => (run, pending.remove(&run)),
+                (Some(replay), _) => (replay, Some(Finished::Earlier)),
+                (None, Some(run)) => (run, pending.remove(&run)),
+                (None, None) => break,
+            };
+            if let Some(finished) = finished {
+                deliver(id, finished)?;
+            }
+            position = id + 1;
         }
         Ok(())
     });

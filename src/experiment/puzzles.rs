@@ -9,7 +9,7 @@ use crate::registry::puzzle_experiment::PuzzleExperiment;
 use crate::report::puzzles::{SolveRecord, SolveRow, SolvesCsv};
 use crate::report::{Meta, Reporter};
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// A Word Sudoku solver as an experiment names it.
@@ -170,7 +170,7 @@ pub(super) fn run(
             max_time: experiment.time_limit.map(Duration::from_secs_f64),
         },
     };
-    let (folder, meta): (PathBuf, Meta) = start.open(&experiment.name, || Meta {
+    let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
         experiment: experiment.name.clone(),
         description: experiment.description.clone(),
         experiment_file: experiment.path.display().to_string(),

@@ -158,7 +158,7 @@ impl GameTask for Task<'_, SearchExperiment> {
             heuristic,
             runs,
         };
-        let (folder, meta) = start.open(&experiment.name, || Meta {
+        let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
             experiment: experiment.name.clone(),
             description: experiment.description.clone(),
             experiment_file: experiment.path.display().to_string(),

@@ -2,7 +2,7 @@
 //! finished games in order, decided groups skip identically, finished jobs are handed in and
 //! limits stop the run.
 
-use super::pool::{Control, NoControl, Settings, Work, execute};
+use super::pool::{Control, Earlier, Fresh, NoControl, Settings, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR, Player};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::replay;
@@ -89,6 +89,21 @@ fn games<'a>(
     }
 }
 
+/// Finished jobs held in memory.
+impl<R: Clone + Send + Sync> Earlier<R> for BTreeMap<u64, R> {
+    fn contains(&self, id: u64) -> bool {
+        self.contains_key(&id)
+    }
+    fn next_from(&self, id: u64) -> Option<u64> {
+        self.range(id..).next().map(|(&id, _)| id)
+    }
+    fn record(&self, id: u64) -> io::Result<R> {
+        self.get(&id)
+            .cloned()
+            .ok_or_else(|| io::Error::other("not finished"))
+    }
+}
+
 fn settings(threads: usize) -> Settings {
     Settings {
         threads,
@@ -107,7 +122,7 @@ fn run_all(
     execute(
         work,
         &settings(threads),
-        BTreeMap::new(),
+        &Fresh,
         cancel,
         &mut NoControl,
         reporter,
@@ -283,7 +298,7 @@ fn a_decided_matchup_skips_its_remaining_games_identically_on_any_thread_count()
         let outcome = execute(
             &games(start, &jobs, &agents),
             &settings(threads),
-            BTreeMap::new(),
+            &Fresh,
             &AtomicBool::new(false),
             &mut StopThird,
             &mut collect,
@@ -317,15 +332,8 @@ fn finished_games_are_reported_not_replayed_and_limits_stop_the_run() {
     let mut limited = settings(2);
     limited.max_jobs = Some(10);
     let mut first = Collect::default();
-    let outcome = execute(
-        &work,
-        &limited,
-        BTreeMap::new(),
-        &cancel,
-        &mut NoControl,
-        &mut first,
-    )
-    .expect("run");
+    let outcome =
+        execute(&work, &limited, &Fresh, &cancel, &mut NoControl, &mut first).expect("run");
     assert!(outcome.cancelled);
     assert_eq!(outcome.played, 10);
     // Resume: the 10 are handed in, the rest played; the whole equals the full run.
@@ -338,7 +346,7 @@ fn finished_games_are_reported_not_replayed_and_limits_stop_the_run() {
     let outcome = execute(
         &work,
         &settings(2),
-        done,
+        &done,
         &cancel,
         &mut NoControl,
         &mut resumed,
@@ -353,14 +361,36 @@ fn finished_games_are_reported_not_replayed_and_limits_stop_the_run() {
     let mut late = settings(2);
     late.deadline = Some(Instant::now());
     let mut none = Collect::default();
+    let outcome = execute(&work, &late, &Fresh, &cancel, &mut NoControl, &mut none).expect("run");
+    assert_eq!((outcome.played, outcome.cancelled), (0, true));
+}
+
+#[test]
+fn earlier_jobs_after_a_gap_are_replayed_in_order_when_nothing_new_runs() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random", "greedy(heuristic=defensive1)"]);
+    let jobs = schedule(5, &[[0, 1]], 12, Colours::Alternate);
+    let work = games(start, &jobs, &agents);
+    let mut full = Collect::default();
+    run_all(&work, 2, &AtomicBool::new(false), &mut full).expect("run");
+    // A run killed with games 6 and 7 in progress, then resumed and stopped at once.
+    let done: BTreeMap<u64, GameRecord> = full
+        .records
+        .iter()
+        .filter(|r| ![6, 7].contains(&r.job.id))
+        .map(|r| (r.job.id, r.clone()))
+        .collect();
+    let mut replayed = Collect::default();
     let outcome = execute(
         &work,
-        &late,
-        BTreeMap::new(),
-        &cancel,
+        &settings(2),
+        &done,
+        &AtomicBool::new(true),
         &mut NoControl,
-        &mut none,
+        &mut replayed,
     )
     .expect("run");
-    assert_eq!((outcome.played, outcome.cancelled), (0, true));
+    assert_eq!((outcome.played, outcome.cancelled), (10, true));
+    let ids: Vec<u64> = replayed.records.iter().map(|r| r.job.id).collect();
+    assert_eq!(ids, vec![0, 1, 2, 3, 4, 5, 8, 9, 10, 11]);
 }

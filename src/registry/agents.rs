@@ -374,6 +374,44 @@ impl AgentRegistry {
         Ok(())
     }
 
+    /// The named agents a run recorded (display name and inline spec, as in meta.json),
+    /// registered as defined in `file`; inline agents need no entry.
+    ///
+    /// # Errors
+    /// A recorded spec that does not parse.
+    pub fn recorded(agents: &[(String, String)], file: &Path) -> Result<AgentRegistry, String> {
+        let mut registry = AgentRegistry::default();
+        for (name, text) in agents {
+            let mut spec: AgentSpec = text.parse().map_err(|e| format!("agent '{name}': {e}"))?;
+            if *name != spec.name {
+                spec.name = name.clone();
+                registry.agents.insert(
+                    name.clone(),
+                    RegisteredAgent {
+                        spec,
+                        file: file.to_path_buf(),
+                        line: None,
+                    },
+                );
+            }
+        }
+        Ok(registry)
+    }
+
+    /// The agents of `recorded` that this registry defines differently or not at all.
+    pub fn differences(&self, recorded: &AgentRegistry) -> Vec<String> {
+        recorded
+            .agents
+            .iter()
+            .filter(|(name, agent)| {
+                self.agents
+                    .get(*name)
+                    .is_none_or(|now| now.spec.canonical() != agent.spec.canonical())
+            })
+            .map(|(name, _)| name.clone())
+            .collect()
+    }
+
     /// A registered agent by name, or else an inline spec.
     ///
     /// # Errors

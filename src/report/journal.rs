@@ -1,13 +1,20 @@
 //! journal.jsonl: every finished job as one JSON line, appended as jobs finish, so an
 //! interrupted run of any kind can be resumed with every statistic intact (the CSV files
 //! are then rewritten whole, in plan order). Removed when the run completes.
+//!
+//! A crash (SIGKILL, power loss, a full disk) can leave the last line torn. Reading the
+//! journal finds where its last whole line ends, and [`Journal::open`] cuts the file there
+//! before appending, so a torn record never ends up in the middle of the file, however many
+//! times a run is killed and resumed. Resuming streams the journal: only each job's id and
+//! byte offset are held in memory ([`JournalIndex`]), and records are read back one at a
+//! time in plan order.
 
 use super::{JobRecord, Reporter, RunOutcome};
-use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The journal's file name.
@@ -16,25 +23,27 @@ pub const JOURNAL: &str = "journal.jsonl";
 /// Appends finished jobs to the journal.
 pub struct Journal<R> {
     writer: BufWriter<File>,
-    known: BTreeSet<u64>,
     last_flush: Instant,
     records: PhantomData<fn(&R)>,
 }
 
 impl<R> Journal<R> {
-    /// Opens (or creates) the journal of `folder` for appending; jobs in `known` are
-    /// already in it and are not written again.
+    /// Opens (or creates) the journal of `folder` for appending, first cutting it to its
+    /// first `keep` bytes (the whole lines [`JournalIndex::open`] read; a torn tail goes).
     ///
     /// # Errors
-    /// The file cannot be opened.
-    pub fn open(folder: &Path, known: BTreeSet<u64>) -> io::Result<Journal<R>> {
+    /// The file cannot be opened or cut.
+    pub fn open(folder: &Path, keep: u64) -> io::Result<Journal<R>> {
         let file = OpenOptions::new()
             .create(true)
             .append(true)
-            .open(folder.join(JOURNAL))?;
+            .open(Journal::<R>::path(folder))?;
+        if file.metadata()?.len() > keep {
+            file.set_len(keep)?;
+            file.sync_data()?;
+        }
         Ok(Journal {
             writer: BufWriter::new(file),
-            known,
             last_flush: Instant::now(),
             records: PhantomData,
         })
@@ -48,9 +57,6 @@ impl<R> Journal<R> {
 
 impl<R: JobRecord> Reporter<R> for Journal<R> {
     fn finished(&mut self, record: &R) -> io::Result<()> {
-        if self.known.contains(&record.id()) {
-            return Ok(());
-        }
         serde_json::to_writer(&mut self.writer, record).map_err(io::Error::other)?;
         self.writer.write_all(b"\n")?;
         if self.last_flush.elapsed() >= Duration::from_millis(200) {
@@ -60,39 +66,285 @@ impl<R: JobRecord> Reporter<R> for Journal<R> {
         Ok(())
     }
 
+    /// Already in the journal.
+    fn replayed(&mut self, _record: &R) -> io::Result<()> {
+        Ok(())
+    }
+
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.writer.flush()
     }
 }
 
-/// The jobs recorded in `folder`'s journal, by id. A last line cut short by a crash is
-/// ignored; any other unreadable line is an error.
-///
-/// # Errors
-/// A message naming the file and line.
-pub fn read_journal<R: JobRecord>(folder: &Path) -> Result<BTreeMap<u64, R>, String> {
-    let path = Journal::<R>::path(folder);
-    let file = match File::open(&path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
-    };
-    let lines: Vec<String> = BufReader::new(file)
-        .lines()
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut records = BTreeMap::new();
-    for (index, line) in lines.iter().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<R>(line) {
-            Ok(record) => {
-                records.insert(record.id(), record);
+/// The jobs a journal holds: their ids and where each record starts, sorted by id, and a
+/// reader that brings records back one at a time.
+pub struct JournalIndex<R> {
+    /// (job id, byte offset of its line), sorted by id, one entry per id.
+    entries: Vec<(u64, u64)>,
+    /// Bytes of whole lines; anything after is a torn record.
+    whole: u64,
+    /// Bytes after the whole lines.
+    torn: u64,
+    path: PathBuf,
+    /// The open journal and the offset its reader stands at.
+    reader: Mutex<Option<(BufReader<File>, u64)>>,
+    records: PhantomData<fn() -> R>,
+}
+
+impl<R: JobRecord> JournalIndex<R> {
+    /// Reads `folder`'s journal (none: an empty index). Every whole line must be a record;
+    /// a last line without its newline (or unreadable) was torn by a crash and is left
+    /// out. When an id occurs twice, its first record counts.
+    ///
+    /// # Errors
+    /// A message naming the file and line.
+    pub fn open(folder: &Path) -> Result<JournalIndex<R>, String> {
+        let path = Journal::<R>::path(folder);
+        let mut index = JournalIndex {
+            entries: Vec::new(),
+            whole: 0,
+            torn: 0,
+            path: path.clone(),
+            reader: Mutex::new(None),
+            records: PhantomData,
+        };
+        let file = match File::open(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(index),
+            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+        };
+        let mut reader = BufReader::with_capacity(1 << 16, file);
+        let mut line = Vec::new();
+        let (mut offset, mut number) = (0u64, 0usize);
+        let mut sorted = true;
+        loop {
+            line.clear();
+            let read = reader
+                .read_until(b'\n', &mut line)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            if read == 0 {
+                break;
             }
-            Err(_) if index + 1 == lines.len() => {}
-            Err(e) => return Err(format!("{}: line {}: {e}", path.display(), index + 1)),
+            number += 1;
+            let complete = line.last() == Some(&b'\n');
+            let parsed = serde_json::from_slice::<R>(&line);
+            match parsed {
+                Ok(record) if complete => {
+                    let id = record.id();
+                    sorted &= index.entries.last().is_none_or(|&(last, _)| last < id);
+                    index.entries.push((id, offset));
+                }
+                Err(_) if line.iter().all(u8::is_ascii_whitespace) && complete => {}
+                Err(e) if complete => {
+                    return Err(format!(
+                        "{}: line {number}: not a finished job of this run: {e}",
+                        path.display()
+                    ));
+                }
+                // Torn by a crash: no newline yet.
+                _ => {
+                    index.torn = read as u64;
+                    break;
+                }
+            }
+            offset += read as u64;
+        }
+        index.whole = offset;
+        if !sorted {
+            // Stable: of two records of one id, the first written stays first.
+            index.entries.sort_by_key(|&(id, _)| id);
+            index.entries.dedup_by_key(|&mut (id, _)| id);
+        }
+        Ok(index)
+    }
+}
+
+impl<R> JournalIndex<R> {
+    /// Jobs recorded.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no job is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Bytes of whole lines: where appending must start.
+    pub fn whole_bytes(&self) -> u64 {
+        self.whole
+    }
+
+    /// Bytes of a torn last record (0: none).
+    pub fn torn_bytes(&self) -> u64 {
+        self.torn
+    }
+
+    fn find(&self, id: u64) -> Result<usize, usize> {
+        self.entries.binary_search_by_key(&id, |&(id, _)| id)
+    }
+
+    /// Whether job `id` is recorded.
+    pub fn contains(&self, id: u64) -> bool {
+        self.find(id).is_ok()
+    }
+
+    /// The smallest recorded id at or after `id`.
+    pub fn next_from(&self, id: u64) -> Option<u64> {
+        let at = self.find(id).unwrap_or_else(|at| at);
+        self.entries.get(at).map(|&(id, _)| id)
+    }
+}
+
+impl<R: JobRecord> JournalIndex<R> {
+    /// The record of job `id` (recorded), read back from the file. Reading in increasing
+    /// id order reads the file nearly sequentially.
+    ///
+    /// # Errors
+    /// The file cannot be read or changed since it was indexed.
+    pub fn record(&self, id: u64) -> io::Result<R> {
+        let broken = |what: String| io::Error::other(format!("{}: {what}", self.path.display()));
+        let at = self
+            .find(id)
+            .map_err(|_| broken(format!("job {id} is not recorded")))?;
+        let offset = self.entries[at].1;
+        let mut guard = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.is_none() {
+            *guard = Some((
+                BufReader::with_capacity(1 << 16, File::open(&self.path)?),
+                0,
+            ));
+        }
+        let Some((reader, position)) = guard.as_mut() else {
+            return Err(broken("cannot be opened".to_string()));
+        };
+        if *position != offset {
+            reader.seek_relative(offset as i64 - *position as i64)?;
+        }
+        let mut line = Vec::new();
+        let read = reader.read_until(b'\n', &mut line)?;
+        *position = offset + read as u64;
+        serde_json::from_slice(&line)
+            .map_err(|e| broken(format!("changed while resuming (job {id}): {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Job {
+        id: u64,
+        text: String,
+    }
+
+    impl JobRecord for Job {
+        fn id(&self) -> u64 {
+            self.id
         }
     }
-    Ok(records)
+
+    fn job(id: u64) -> Job {
+        Job {
+            id,
+            text: format!("job {id} {}", "x".repeat(id as usize % 7)),
+        }
+    }
+
+    fn write(folder: &Path, ids: &[u64]) {
+        let mut journal = Journal::<Job>::open(folder, u64::MAX).expect("open");
+        for &id in ids {
+            journal.finished(&job(id)).expect("write");
+        }
+        journal
+            .ended(&RunOutcome {
+                played: 0,
+                skipped: 0,
+                total: 0,
+                cancelled: true,
+            })
+            .expect("flush");
+    }
+
+    #[test]
+    fn records_come_back_in_id_order_from_offsets() {
+        let dir = tempfile::tempdir().expect("dir");
+        write(dir.path(), &[0, 2, 1, 5, 3]);
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert_eq!(index.len(), 5);
+        assert!(index.contains(5) && !index.contains(4));
+        assert_eq!((index.next_from(4), index.next_from(6)), (Some(5), None));
+        for id in [0, 1, 2, 3, 5, 0] {
+            assert_eq!(index.record(id).expect("record"), job(id));
+        }
+        assert!(index.record(4).is_err());
+    }
+
+    #[test]
+    fn a_torn_last_line_is_cut_before_appending_again() {
+        let dir = tempfile::tempdir().expect("dir");
+        write(dir.path(), &[0, 1]);
+        let path = Journal::<Job>::path(dir.path());
+        let whole = std::fs::metadata(&path).expect("meta").len();
+        // A crash in the middle of writing job 2: half a line, no newline.
+        let torn = serde_json::to_string(&job(2)).expect("json");
+        let mut file = OpenOptions::new().append(true).open(&path).expect("open");
+        file.write_all(&torn.as_bytes()[..torn.len() / 2])
+            .expect("tear");
+        drop(file);
+        for round in 0..3 {
+            let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+            assert_eq!(index.len(), 2 + round);
+            assert_eq!(index.whole_bytes() + index.torn_bytes(), {
+                std::fs::metadata(&path).expect("meta").len()
+            });
+            let mut journal = Journal::<Job>::open(dir.path(), index.whole_bytes()).expect("open");
+            journal.finished(&job(2 + round as u64)).expect("write");
+            drop(journal);
+            // And torn again, every time.
+            let mut file = OpenOptions::new().append(true).open(&path).expect("open");
+            file.write_all(b"{\"id\":9").expect("tear");
+        }
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert_eq!(index.len(), 5);
+        assert_eq!(index.torn_bytes(), 7);
+        for id in 0..5 {
+            assert_eq!(index.record(id).expect("record"), job(id));
+        }
+        assert!(whole > 0);
+    }
+
+    #[test]
+    fn a_bad_whole_line_is_an_error_naming_it_and_duplicates_keep_the_first() {
+        let dir = tempfile::tempdir().expect("dir");
+        write(dir.path(), &[0, 1]);
+        let path = Journal::<Job>::path(dir.path());
+        let mut file = OpenOptions::new().append(true).open(&path).expect("open");
+        file.write_all(b"{\"id\":1,\"text\":\"again\"}\n\n")
+            .expect("append");
+        drop(file);
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert_eq!(index.len(), 2);
+        assert_eq!(index.record(1).expect("record"), job(1));
+        let mut file = OpenOptions::new().append(true).open(&path).expect("open");
+        file.write_all(b"{\"id\":7\n{\"id\":8,\"text\":\"\"}\n")
+            .expect("append");
+        drop(file);
+        let error = JournalIndex::<Job>::open(dir.path())
+            .err()
+            .expect("refused");
+        assert!(
+            error.contains("journal.jsonl: line 5: not a finished job of this run"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn no_journal_is_an_empty_index() {
+        let dir = tempfile::tempdir().expect("dir");
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert!(index.is_empty());
+        assert_eq!((index.whole_bytes(), index.torn_bytes()), (0, 0));
+    }
 }

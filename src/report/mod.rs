@@ -38,9 +38,15 @@ pub trait Reporter<R> {
         Ok(())
     }
 
-    /// A job finished (or was finished in an earlier, resumed invocation).
+    /// A job finished.
     fn finished(&mut self, _record: &R) -> io::Result<()> {
         Ok(())
+    }
+
+    /// A job finished in an earlier invocation of a resumed run, handed back in its place
+    /// in plan order. Default: as [`Reporter::finished`].
+    fn replayed(&mut self, record: &R) -> io::Result<()> {
+        self.finished(record)
     }
 
     /// A planned job that will not run: its group (a game's matchup) was decided early.
@@ -64,6 +70,9 @@ impl<R> Reporter<R> for Reporters<'_, R> {
     fn finished(&mut self, record: &R) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|r| r.finished(record))
     }
+    fn replayed(&mut self, record: &R) -> io::Result<()> {
+        self.0.iter_mut().try_for_each(|r| r.replayed(record))
+    }
     fn skipped(&mut self, id: u64) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|r| r.skipped(id))
     }
@@ -78,6 +87,9 @@ impl<R, T: Reporter<R> + ?Sized> Reporter<R> for Box<T> {
     }
     fn finished(&mut self, record: &R) -> io::Result<()> {
         (**self).finished(record)
+    }
+    fn replayed(&mut self, record: &R) -> io::Result<()> {
+        (**self).replayed(record)
     }
     fn skipped(&mut self, id: u64) -> io::Result<()> {
         (**self).skipped(id)
@@ -219,6 +231,17 @@ pub struct Meta {
     /// Whether moves.csv was left out (`moves_csv = false` or `run --no-moves`).
     #[serde(default)]
     pub no_moves_csv: bool,
+    /// A checksum of what the run plays (kind, experiment text, seed, counts, agents), so
+    /// that a hand-edited meta.json is refused on resume instead of mixing two plans.
+    #[serde(default)]
+    pub plan_checksum: Option<String>,
+}
+
+/// 64-bit FNV-1a of `bytes`: stable across versions and platforms.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn tournament_kind() -> String {
@@ -268,7 +291,7 @@ pub fn utc_time(seconds: u64) -> String {
 }
 
 /// The machine's name for meta.json.
-fn host_name() -> String {
+pub fn host_name() -> String {
     std::fs::read_to_string("/etc/hostname")
         .map(|s| s.trim().to_string())
         .ok()
@@ -309,6 +332,46 @@ impl Meta {
                 format!("{}: cannot write meta.json: {e}", folder.display()),
             )
         })
+    }
+
+    /// The checksum of what the run plays (see `plan_checksum`).
+    fn plan_digest(&self) -> String {
+        let plan = serde_json::json!([
+            self.kind,
+            self.experiment,
+            self.experiment_file,
+            self.experiment_source,
+            self.game,
+            self.seed,
+            self.games_per_matchup,
+            self.colours,
+            self.max_plies,
+            self.agents,
+            self.matchups,
+            self.sweeps,
+            self.sprt,
+            self.no_moves_csv,
+        ]);
+        format!("{:016x}", fnv1a(plan.to_string().as_bytes()))
+    }
+
+    /// Records the checksum of the plan, once, when the run starts.
+    pub fn seal(&mut self) {
+        self.plan_checksum = Some(self.plan_digest());
+    }
+
+    /// Checks that the plan still matches its checksum (runs from before checksums pass).
+    ///
+    /// # Errors
+    /// A message naming the file when meta.json was edited.
+    pub fn check_seal(&self, folder: &std::path::Path) -> Result<(), String> {
+        match &self.plan_checksum {
+            Some(sealed) if *sealed != self.plan_digest() => Err(format!(
+                "{}: edited since the run started (what it plays no longer matches its plan_checksum): restore it, or start a new run",
+                folder.join("meta.json").display()
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Reads meta.json from `folder`.

@@ -268,7 +268,8 @@ pub struct GameRecord {
     pub plies: u32,
     /// Per-side totals.
     pub sides: ByPlayer<SideRecord>,
-    /// Per-move records, in order.
+    /// Per-move records, in order (none when the run writes no moves.csv).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<MoveRecord>,
     /// The moves in the game's notation, separated by [`MOVE_SEPARATOR`].
     pub move_text: String,
