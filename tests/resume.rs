@@ -1,0 +1,288 @@
+//! Fault injection: runs killed (SIGKILL) at random moments and resumed again and again,
+//! two writers on one results folder, a disk that fills up, hand-edited meta.json and
+//! agents changed between a run and its resumption. Whatever happens, nothing recorded is
+//! lost or duplicated and the files end as an uninterrupted run's.
+
+mod common;
+
+use common::*;
+use std::fs;
+use std::path::Path;
+use std::process::{Child, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// About two seconds of games on two threads, in two matchups of 2 x 600 games.
+const EXPERIMENT: &str = r#"
+game = "breakthrough"
+games = 600
+seed = 5
+colours = "alternate"
+matchups = [["alphabeta(heuristic=offensive2,depth=3)", "greedy(heuristic=defensive1)"], ["random", "minimax(heuristic=offense,depth=2)"]]
+"#;
+
+/// The files a finished game run writes that must not depend on interruptions.
+const RECORDS: [&str; 4] = [
+    "games.csv",
+    "moves.csv",
+    "summary.csv",
+    "nodes_by_depth.csv",
+];
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("utf8")
+}
+
+fn spawn(args: &[&str]) -> Child {
+    arbiter()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("arbiter starts")
+}
+
+/// Waits until `path` holds at least `lines` lines.
+fn wait_for_lines(path: &Path, lines: usize) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while fs::read_to_string(path).map_or(0, |t| t.lines().count()) < lines {
+        assert!(Instant::now() < deadline, "{} stays short", path.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A small seeded generator for kill times (the test is the same on every machine).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+fn assert_same_records(run: &Path, reference: &Path) {
+    for file in RECORDS {
+        assert_same_csv(&run.join(file), &reference.join(file), file);
+    }
+}
+
+fn meta(folder: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(folder.join("meta.json")).expect("meta.json"))
+        .expect("json")
+}
+
+#[test]
+fn repeated_sigkills_at_random_moments_lose_and_duplicate_nothing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(dir.path(), "crash.toml", EXPERIMENT);
+    let reference = dir.path().join("reference");
+    let started = Instant::now();
+    run_quietly(&experiment, &reference);
+    let whole_run = started.elapsed();
+
+    let out = dir.path().join("killed");
+    let mut rng = Lcg(2026);
+    let (mut kills, mut takeovers, mut torn) = (0, 0, 0);
+    loop {
+        let resuming = out.join("meta.json").exists();
+        let mut child = if resuming {
+            spawn(&["run", "--resume", text(&out), "--threads", "2"])
+        } else {
+            // Killed before its meta.json was written: the folder holds nothing of value.
+            let _ = fs::remove_dir_all(&out);
+            spawn(&[
+                "run",
+                text(&experiment),
+                "--out",
+                text(&out),
+                "--threads",
+                "2",
+            ])
+        };
+        if kills == 12 {
+            let output = child.wait_with_output().expect("wait");
+            assert!(output.status.success(), "{}", stderr(&output));
+            break;
+        }
+        // Anywhere from start-up to a sixth of the whole run (a resumed run
+        // also rewrites every file before playing on, so it may finish first).
+        let delay = rng.below(whole_run.as_millis() as u64 / 6 + 20);
+        std::thread::sleep(Duration::from_millis(delay));
+        let _ = child.kill();
+        let output = child.wait_with_output().expect("wait");
+        takeovers += usize::from(stderr(&output).contains("took over the lock"));
+        if output.status.success() {
+            break;
+        }
+        kills += 1;
+        let journal = fs::read(out.join("journal.jsonl")).unwrap_or_default();
+        torn += usize::from(journal.last().is_some_and(|&b| b != b'\n'));
+    }
+    assert!(kills >= 6, "only {kills} kills landed");
+    assert!(takeovers >= 1, "no stale lock was taken over");
+    assert!(torn >= 1, "no kill tore a journal record in {kills} kills");
+    assert_same_records(&out, &reference);
+    let (killed, whole) = (meta(&out), meta(&reference));
+    assert_eq!(killed["status"], "complete");
+    assert_eq!(killed["games_played"], whole["games_played"]);
+    assert!(!out.join("journal.jsonl").exists() && !out.join("lock").exists());
+    assert!(out.join("report.md").exists() && out.join("index.html").exists());
+}
+
+#[test]
+fn a_second_writer_is_refused_with_the_holder_named() {
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(dir.path(), "crash.toml", EXPERIMENT);
+    let out = dir.path().join("run");
+    let first = spawn(&["run", text(&experiment), "--out", text(&out), "--quiet"]);
+    wait_for_lines(&out.join("journal.jsonl"), 5);
+    let holder = format!("pid {}", first.id());
+
+    let resume = run(&["run", "--resume", text(&out)]);
+    assert_input_error(
+        &resume,
+        &[
+            text(&out),
+            "another arbiter is writing this folder",
+            &holder,
+        ],
+    );
+    assert_input_error(
+        &run(&["run", text(&experiment), "--out", text(&out)]),
+        &[text(&out), "not empty"],
+    );
+    let output: Output = first.wait_with_output().expect("wait");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(meta(&out)["status"], "complete");
+    let reference = dir.path().join("reference");
+    run_quietly(&experiment, &reference);
+    assert_same_records(&out, &reference);
+}
+
+/// Mounts a tmpfs of `size` at `at`; false where this machine does not allow it.
+fn mount_tmpfs(at: &Path, size: &str) -> bool {
+    std::process::Command::new("mount")
+        .args([
+            "-t",
+            "tmpfs",
+            "-o",
+            &format!("size={size}"),
+            "tmpfs",
+            text(at),
+        ])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn a_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_room() {
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(dir.path(), "crash.toml", EXPERIMENT);
+    let disk = dir.path().join("disk");
+    fs::create_dir(&disk).expect("mkdir");
+    if !mount_tmpfs(&disk, "400k") {
+        eprintln!("skipped: cannot mount a tmpfs here (needs root and mount rights)");
+        return;
+    }
+    struct Unmount<'a>(&'a Path);
+    impl Drop for Unmount<'_> {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(self.0).status();
+        }
+    }
+    let _unmount = Unmount(&disk);
+    let out = disk.join("run");
+    let full = run(&["run", text(&experiment), "--out", text(&out), "--quiet"]);
+    let err = stderr(&full);
+    assert_eq!(full.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(text(&out)) && err.contains("No space left"),
+        "{err}"
+    );
+
+    let remount = std::process::Command::new("mount")
+        .args(["-o", "remount,size=64m", text(&disk)])
+        .status()
+        .expect("mount");
+    assert!(remount.success());
+    let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let reference = dir.path().join("reference");
+    run_quietly(&experiment, &reference);
+    assert_same_records(&out, &reference);
+}
+
+#[test]
+fn resume_plays_the_recorded_agents_and_refuses_an_edited_meta_json() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    let agent_file = agents.join("mine.toml");
+    fs::write(
+        &agent_file,
+        "[[agent]]\nname = \"mine\"\nalgorithm = \"alphabeta\"\nheuristic = \"offensive2\"\ndepth = 2\n",
+    )
+    .expect("agent");
+    let experiment = write_experiment(
+        dir.path(),
+        "mine.toml",
+        "game = \"breakthrough\"\ngames = 40\nseed = 9\nmatchups = [[\"mine\", \"greedy(heuristic=defense)\"]]\n",
+    );
+    let args = |out: &Path| -> Vec<String> {
+        vec![
+            "run".into(),
+            text(&experiment).into(),
+            "--out".into(),
+            text(out).into(),
+            "--agents".into(),
+            text(&agents).into(),
+            "--quiet".into(),
+        ]
+    };
+    let reference = dir.path().join("reference");
+    let whole = arbiter().args(args(&reference)).output().expect("run");
+    assert!(whole.status.success(), "{}", stderr(&whole));
+
+    let out = dir.path().join("run");
+    let mut half = args(&out);
+    half.extend(["--max-games".into(), "15".into()]);
+    let stopped = arbiter().args(&half).output().expect("run");
+    assert_eq!(meta(&out)["status"], "interrupted", "{}", stderr(&stopped));
+
+    // The agent file changes between the run and its resumption.
+    fs::write(
+        &agent_file,
+        "[[agent]]\nname = \"mine\"\nalgorithm = \"random\"\n",
+    )
+    .expect("agent");
+    let meta_path = out.join("meta.json");
+    let original = fs::read_to_string(&meta_path).expect("meta");
+    let edited = original.replace("\"seed\": 9,", "\"seed\": 10,");
+    assert_ne!(edited, original);
+    fs::write(&meta_path, &edited).expect("edit");
+    assert_input_error(
+        &run(&["run", "--resume", text(&out), "--agents", text(&agents)]),
+        &["meta.json", "edited since the run started"],
+    );
+    fs::write(&meta_path, "{ \"kind\": ").expect("corrupt");
+    assert_input_error(
+        &run(&["run", "--resume", text(&out), "--agents", text(&agents)]),
+        &["meta.json", "not arbiter's meta.json"],
+    );
+    fs::write(&meta_path, &original).expect("restore");
+    let resumed = run(&["run", "--resume", text(&out), "--agents", text(&agents)]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("note: agents changed since the run started (mine)"),
+        "{}",
+        stderr(&resumed)
+    );
+    for file in ["games.csv", "summary.csv"] {
+        assert_same_csv(&out.join(file), &reference.join(file), file);
+    }
+}
