@@ -286,3 +286,40 @@ fn resume_plays_the_recorded_agents_and_refuses_an_edited_meta_json() {
         assert_same_csv(&out.join(file), &reference.join(file), file);
     }
 }
+
+#[test]
+fn ctrl_c_stops_a_deep_search_at_once_and_drops_its_game() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Minimax to depth 12 on Breakthrough: hours per move.
+    let experiment = write_experiment(
+        dir.path(),
+        "deep.toml",
+        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"minimax(heuristic=offensive2,depth=12)\", \"random\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let child = spawn(&["run", text(&experiment), "--out", text(&out)]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !out.join("meta.json").exists() {
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let interrupted = Instant::now();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let output = child.wait_with_output().expect("wait");
+    let waited = interrupted.elapsed();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    // Half a second is the goal (measured far below); the bound leaves room for a slow CI.
+    assert!(waited < Duration::from_secs(3), "Ctrl-C took {waited:?}");
+    let meta = meta(&out);
+    assert_eq!(
+        (meta["status"].as_str(), meta["games_played"].as_u64()),
+        (Some("interrupted"), Some(0))
+    );
+    assert!(!out.join("lock").exists());
+    eprintln!("Ctrl-C in a depth-12 search: exit after {waited:?}");
+}

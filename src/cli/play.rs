@@ -1,7 +1,7 @@
 //! `arbiter play`: a person against an agent in the terminal.
 
 use super::tools::parse_game;
-use crate::core::{Player, seeds};
+use crate::core::{Limits, Player, seeds};
 use crate::registry::{AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};
 use std::io::{BufRead, Write};
@@ -59,7 +59,7 @@ impl GameTask for PlayTask {
                 return Ok(());
             }
             if state.to_move() != self.human {
-                let decision = agent.decide(&state);
+                let decision = agent.decide(&state, &Limits::NONE);
                 println!(
                     "{} plays {} ({} nodes expanded)",
                     self.agent.name,

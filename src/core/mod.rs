@@ -268,8 +268,44 @@ pub struct Decision<M> {
     pub depth: u32,
 }
 
+/// When an agent must stop thinking about a move: the move's deadline (a per-move time
+/// limit) and a flag the harness raises to stop everything (Ctrl-C). A searching agent
+/// checks both inside its search and answers at once with what it has.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// The instant the move is due.
+    pub deadline: Option<std::time::Instant>,
+    /// Raised to abandon the move (and the game).
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Limits {
+    /// No limit: think as long as the agent wants.
+    pub const NONE: Limits = Limits {
+        deadline: None,
+        stop: None,
+    };
+
+    /// Whether the stop flag is raised.
+    pub fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// Whether the agent must answer now: stopped, or past the deadline.
+    pub fn reached(&self) -> bool {
+        self.stopped()
+            || self
+                .deadline
+                .is_some_and(|deadline| std::time::Instant::now() >= deadline)
+    }
+}
+
 /// Something that picks moves: a search algorithm with its heuristic, or a person.
 pub trait Agent<G: Game>: Send {
-    /// Chooses a move in `state`, which is not finished and has at least one legal move.
-    fn decide(&mut self, state: &G) -> Decision<G::Move>;
+    /// Chooses a move in `state`, which is not finished and has at least one legal move,
+    /// answering early once `limits` are reached (the move is then forfeited or dropped
+    /// by the harness, but must still be legal).
+    fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move>;
 }

@@ -10,7 +10,7 @@ use crate::report::tally::Tally;
 use crate::report::{CsvRecorder, Meta, Reporter, RunContext, RunOutcome, TIMING_COLUMNS};
 use crate::stats::elo::{Sprt, SprtDecision};
 use crate::tournament::{
-    GameRecord, MatchupPlan, Openings, Schedule, play_from, play_game, seat_agents,
+    GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, play_game, seat_agents,
 };
 use std::io;
 use std::path::Path;
@@ -72,7 +72,7 @@ struct Games<'a, G: GameEntry> {
     schedule: Schedule,
     openings: Openings<G>,
     factories: Vec<AgentFactory<G>>,
-    move_time_limit: Option<Duration>,
+    limits: PlayLimits,
 }
 
 impl<G: GameEntry> Work for Games<'_, G> {
@@ -90,23 +90,16 @@ impl<G: GameEntry> Work for Games<'_, G> {
         self.schedule.matchup_of(id)
     }
 
-    fn execute(&self, id: u64) -> GameRecord {
+    fn execute(&self, id: u64) -> Option<GameRecord> {
         let job = self.schedule.job(id);
         let mut seats = seat_agents(&self.factories, &job);
         let (opening, moves) = self.openings.position(&self.start, &job);
-        let mut record = play_from(
-            opening,
-            moves,
-            job,
-            &mut seats,
-            self.experiment.max_plies,
-            self.move_time_limit,
-        );
+        let mut record = play_from(opening, moves, job, &mut seats, &self.limits)?;
         if !self.experiment.moves_csv {
             // Per-move records exist for moves.csv only; without it the journal holds none.
             record.moves = Vec::new();
         }
-        record
+        Some(record)
     }
 }
 
@@ -169,10 +162,10 @@ impl<G: Game> Work for PlainGames<'_, G> {
         self.schedule.len()
     }
 
-    fn execute(&self, id: u64) -> GameRecord {
+    fn execute(&self, id: u64) -> Option<GameRecord> {
         let job = self.schedule.job(id);
         let mut seats = seat_agents(self.factories, &job);
-        play_game(self.start, job, &mut seats, DEFAULT_MAX_PLIES)
+        Some(play_game(self.start, job, &mut seats, DEFAULT_MAX_PLIES))
     }
 }
 
@@ -241,7 +234,11 @@ impl GameTask for Task<'_, Experiment> {
             schedule: Schedule::new(experiment.seed, plans, experiment.colours),
             openings,
             factories,
-            move_time_limit: experiment.move_time_ms.map(Duration::from_millis),
+            limits: PlayLimits {
+                max_plies: experiment.max_plies,
+                move_time: experiment.move_time_ms.map(Duration::from_millis),
+                stop: Some(super::interrupt_flag()),
+            },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
             experiment: experiment.name.clone(),

@@ -34,8 +34,8 @@ pub trait Work: Sync {
         0
     }
 
-    /// Runs job `id`.
-    fn execute(&self, id: u64) -> Self::Record;
+    /// Runs job `id`; `None` when a stop abandoned it (it runs again on resume).
+    fn execute(&self, id: u64) -> Option<Self::Record>;
 }
 
 /// Decides, job by job in plan order, whether a group is over before its last job.
@@ -159,7 +159,11 @@ pub fn execute<W: Work>(
                         }) {
                             break;
                         }
-                        Some(Finished::Ran(Box::new(work.execute(id))))
+                        match work.execute(id) {
+                            Some(record) => Some(Finished::Ran(Box::new(record))),
+                            // Abandoned: not finished, and nothing more is started.
+                            None => break,
+                        }
                     };
                     if let Some(finished) = finished {
                         batch.push((id, finished));

@@ -57,7 +57,7 @@ impl Work for Puzzles<'_> {
         (self.flow_jobs.len() + self.word_jobs.len()) as u64
     }
 
-    fn execute(&self, id: u64) -> SolveRecord {
+    fn execute(&self, id: u64) -> Option<SolveRecord> {
         let index = id as usize;
         let row = match self.flow_jobs.get(index) {
             Some(&(p, solver, seed)) => {
@@ -103,7 +103,7 @@ impl Work for Puzzles<'_> {
                 }
             }
         };
-        SolveRecord { id, row }
+        Some(SolveRecord { id, row })
     }
 }
 

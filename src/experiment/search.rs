@@ -2,7 +2,7 @@
 //! algorithm and depth, and search.csv and search_summary.csv are its files.
 
 use super::{Error, Finished, Kind, Task, Work, execute};
-use crate::core::{read_moves, seeds};
+use crate::core::{Limits, read_moves, seeds};
 use crate::games::random_positions;
 use crate::registry::search_experiment::PositionSource;
 use crate::registry::{GameEntry, GameTask, SearchExperiment};
@@ -19,6 +19,8 @@ struct Search<'a, G: GameEntry> {
     positions: Vec<G>,
     heuristic: G::Heuristic,
     runs: Vec<SearchRun>,
+    /// Ctrl-C stops a search in progress.
+    limits: Limits,
 }
 
 impl<G: GameEntry> Work for Search<'_, G> {
@@ -28,7 +30,7 @@ impl<G: GameEntry> Work for Search<'_, G> {
         self.positions.len() as u64
     }
 
-    fn execute(&self, id: u64) -> PositionRecord {
+    fn execute(&self, id: u64) -> Option<PositionRecord> {
         let position = id as usize;
         let records = search_position(
             &self.positions[position],
@@ -36,11 +38,12 @@ impl<G: GameEntry> Work for Search<'_, G> {
             &self.heuristic,
             &self.runs,
             self.experiment.seed,
-        );
-        PositionRecord {
+            &self.limits,
+        )?;
+        Some(PositionRecord {
             position: id,
             rows: records.iter().map(SearchRow::from_record).collect(),
-        }
+        })
     }
 }
 
@@ -157,6 +160,10 @@ impl GameTask for Task<'_, SearchExperiment> {
             positions,
             heuristic,
             runs,
+            limits: Limits {
+                deadline: None,
+                stop: Some(super::interrupt_flag()),
+            },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
             experiment: experiment.name.clone(),

@@ -9,7 +9,8 @@ use crate::games::replay;
 use crate::registry::{AgentFactory, Colours};
 use crate::report::{Reporter, RunOutcome};
 use crate::tournament::{
-    GameJob, GameRecord, MatchupPlan, Openings, Schedule, play_from, schedule, seat_agents,
+    GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, schedule,
+    seat_agents,
 };
 use std::collections::BTreeMap;
 use std::io;
@@ -68,11 +69,11 @@ impl Work for Games<'_> {
     fn group(&self, id: u64) -> usize {
         self.jobs[id as usize].matchup
     }
-    fn execute(&self, id: u64) -> GameRecord {
+    fn execute(&self, id: u64) -> Option<GameRecord> {
         let job = self.jobs[id as usize];
         let mut seats = seat_agents(self.agents, &job);
         let (opening, moves) = self.openings.position(&self.start, &job);
-        play_from(opening, moves, job, &mut seats, 1000, None)
+        play_from(opening, moves, job, &mut seats, &PlayLimits::plies(1000))
     }
 }
 

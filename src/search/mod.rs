@@ -17,7 +17,7 @@ mod tests;
 
 use crate::core::seeds::{self, GameRng};
 use crate::core::{
-    ActionEvaluator, Agent, Decision, Evaluator, Game, Outcome, Player, SearchStats,
+    ActionEvaluator, Agent, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -216,9 +216,9 @@ pub struct Searcher<G: Game, E> {
     use_killers: bool,
     /// Beam search: the scored moves of each level.
     scored: Vec<Vec<(f64, G::Move)>>,
-    /// No node is searched after this instant (iterative deepening under a time budget).
-    deadline: Option<Instant>,
-    /// Set when the deadline passed during the current search.
+    /// No node is searched once these are reached (a time budget, a per-move limit, a stop).
+    limits: Limits,
+    /// Set when the limits were reached during the current search.
     aborted: bool,
     ticks: u32,
 }
@@ -254,7 +254,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             ordering: false,
             use_killers: false,
             scored: Vec::new(),
-            deadline: None,
+            limits: Limits::NONE,
             aborted: false,
             ticks: 0,
         }
@@ -329,20 +329,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         })
     }
 
-    /// Sets (or clears) the instant after which searches stop early.
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
-        self.deadline = deadline;
+    /// Sets (or clears) when searches stop early.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
     }
 
-    /// Whether the deadline has passed; checks the clock every 256 calls.
+    /// Whether the limits are reached; checks the clock and the stop flag every 256 calls.
     #[inline]
     fn out_of_time(&mut self) -> bool {
         if self.aborted {
             return true;
         }
-        if let Some(deadline) = self.deadline {
+        if self.limits.deadline.is_some() || self.limits.stop.is_some() {
             self.ticks = self.ticks.wrapping_add(1);
-            if self.ticks.is_multiple_of(256) && Instant::now() >= deadline {
+            if self.ticks.is_multiple_of(256) && self.limits.reached() {
                 self.aborted = true;
             }
         }
@@ -711,7 +711,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
 }
 
 impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, E> {
-    fn decide(&mut self, state: &G) -> Decision<G::Move> {
+    fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
         let algorithm = self.config.algorithm;
         if matches!(algorithm, Algorithm::Random | Algorithm::SimpleGreedy) {
             state.legal_moves(&mut self.buffer);
@@ -733,27 +733,35 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
                 depth: 0,
             };
         }
-        let Some(budget) = self.config.time_ms else {
-            let result = self
-                .search_once(state, self.config.depth)
-                .expect("decide called on a finished game");
-            return Decision {
-                mv: result.best,
-                value: Some(result.value),
-                stats: result.stats,
-                depth: self.config.depth,
-            };
+        // The agent's own budget (iterative deepening) and the harness's limits: the
+        // earlier deadline counts.
+        let budget = self
+            .config
+            .time_ms
+            .map(|ms| Instant::now() + Duration::from_millis(ms));
+        let deadline = match (budget, limits.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         };
-        // Iterative deepening: the move of the deepest iteration finished in time; if not
-        // even the first finished, its best completely searched root move.
-        let deadline = Instant::now() + Duration::from_millis(budget);
-        self.searcher.set_deadline(Some(deadline));
-        let first = if algorithm == Algorithm::Beam { 0 } else { 1 };
-        let last = if self.config.depth == 0 {
-            MAX_DEPTH
-        } else {
-            self.config.depth.max(first)
+        self.searcher.set_limits(Limits {
+            deadline,
+            stop: limits.stop.clone(),
+        });
+        let (first, last) = match budget {
+            // Fixed depth: one search.
+            None => (self.config.depth, self.config.depth),
+            Some(_) => {
+                let first = if algorithm == Algorithm::Beam { 0 } else { 1 };
+                let last = if self.config.depth == 0 {
+                    MAX_DEPTH
+                } else {
+                    self.config.depth.max(first)
+                };
+                (first, last)
+            }
         };
+        // The move of the deepest search finished in time; if not even the first
+        // finished, its best completely searched root move.
         let mut stats = SearchStats::default();
         let mut chosen: Option<(SearchResult<G::Move>, u32)> = None;
         for depth in first..=last {
@@ -769,27 +777,24 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
                 }
                 break;
             }
-            if Instant::now() >= deadline {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
         }
-        self.searcher.set_deadline(None);
-        let (result, depth) = match chosen {
-            Some(found) => found,
-            None => {
-                // Out of time before any root move was searched: any legal move.
-                state.legal_moves(&mut self.buffer);
-                let mv = *self
-                    .buffer
-                    .first()
-                    .expect("decide called on a finished game");
-                return Decision {
-                    mv,
-                    value: None,
-                    stats,
-                    depth: 0,
-                };
-            }
+        self.searcher.set_limits(Limits::NONE);
+        let Some((result, depth)) = chosen else {
+            // Stopped before any root move was searched: any legal move.
+            state.legal_moves(&mut self.buffer);
+            let mv = *self
+                .buffer
+                .first()
+                .expect("decide called on a finished game");
+            return Decision {
+                mv,
+                value: None,
+                stats,
+                depth: 0,
+            };
         };
         Decision {
             mv: result.best,

@@ -205,7 +205,7 @@ fn agents_are_reproducible_from_their_seed() {
             let mut state = start;
             let mut line = Vec::new();
             for _ in 0..12 {
-                let decision = agent.decide(&state);
+                let decision = agent.decide(&state, &Limits::NONE);
                 line.push(decision.mv);
                 state.apply(decision.mv);
             }
@@ -284,7 +284,7 @@ mod beam_and_budgets {
             let mut agent = SearchAgent::new(config, CcHeuristic::Distance, 5);
             let mut state = cc;
             for _ in 0..6 {
-                let decision = agent.decide(&state);
+                let decision = agent.decide(&state, &Limits::NONE);
                 let mut legal = Vec::new();
                 state.legal_moves(&mut legal);
                 assert!(legal.contains(&decision.mv), "{algorithm}");
@@ -297,7 +297,7 @@ mod beam_and_budgets {
             ..SearchConfig::fixed(Algorithm::AlphaBeta, 3)
         };
         let mut agent = SearchAgent::new(config, Heuristic::Material, 5);
-        let decision = agent.decide(&Breakthrough::new(Rules::Standard));
+        let decision = agent.decide(&Breakthrough::new(Rules::Standard), &Limits::NONE);
         assert!(decision.depth >= 2, "reached {}", decision.depth);
         assert!(decision.depth <= 3, "never deeper than the depth cap");
     }
@@ -310,7 +310,7 @@ mod beam_and_budgets {
             2,
         );
         for state in cc_positions(20) {
-            let decision = agent.decide(&state);
+            let decision = agent.decide(&state, &Limits::NONE);
             let mut moves = Vec::new();
             state.legal_moves(&mut moves);
             let best = moves

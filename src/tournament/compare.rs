@@ -2,7 +2,7 @@
 //! Knows no game and no file.
 
 use crate::core::seeds;
-use crate::core::{Evaluator, Game, SearchStats};
+use crate::core::{Evaluator, Game, Limits, SearchStats};
 use crate::search::{Algorithm, Searcher};
 use std::time::Instant;
 
@@ -34,32 +34,40 @@ pub struct SearchRecord {
 
 /// Searches one position (number `position`, not finished) with every run. All runs on a
 /// position share its seed (derived from `seed` and `position`), so they see the same root
-/// order and the same random evaluation term.
+/// order and the same random evaluation term. `None` when `limits` stopped a search
+/// (Ctrl-C): the position is abandoned, to be searched again on resume.
 pub fn search_position<G: Game, E: Evaluator<G> + Clone>(
     state: &G,
     position: usize,
     evaluator: &E,
     runs: &[SearchRun],
     seed: u64,
-) -> Vec<SearchRecord> {
+    limits: &Limits,
+) -> Option<Vec<SearchRecord>> {
     let position_seed = seeds::derive(seed, &[position as u64]);
-    runs.iter()
-        .filter_map(|&run| {
-            let mut searcher = Searcher::new(evaluator.clone(), position_seed);
-            let mut rng = seeds::rng(position_seed);
-            let clock = Instant::now();
-            let result = searcher.search(state, run.algorithm, run.depth, &mut rng)?;
-            let nanos = clock.elapsed().as_nanos() as u64;
-            Some(SearchRecord {
+    let mut records = Vec::with_capacity(runs.len());
+    for &run in runs {
+        let mut searcher = Searcher::new(evaluator.clone(), position_seed);
+        searcher.set_limits(limits.clone());
+        let mut rng = seeds::rng(position_seed);
+        let clock = Instant::now();
+        let result = searcher.search(state, run.algorithm, run.depth, &mut rng);
+        let nanos = clock.elapsed().as_nanos() as u64;
+        if limits.reached() {
+            return None;
+        }
+        if let Some(result) = result {
+            records.push(SearchRecord {
                 position,
                 run,
                 mv: state.format_move(result.best),
                 value: result.value,
                 stats: result.stats,
                 nanos,
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    Some(records)
 }
 
 #[cfg(test)]
@@ -85,7 +93,10 @@ mod tests {
             positions
                 .iter()
                 .enumerate()
-                .flat_map(|(p, state)| search_position(state, p, &heuristic, &runs, 7))
+                .flat_map(|(p, state)| {
+                    search_position(state, p, &heuristic, &runs, 7, &Limits::NONE)
+                        .expect("no limit")
+                })
                 .collect()
         };
         let (one, two) = (search_all(), search_all());

@@ -8,7 +8,7 @@ pub mod compare;
 mod tests;
 
 use crate::core::seeds;
-use crate::core::{Agent, ByPlayer, Game, Player, SearchStats};
+use crate::core::{Agent, ByPlayer, Game, Limits, Player, SearchStats};
 use crate::registry::{AgentFactory, Colours};
 use std::borrow::Cow;
 use std::time::Instant;
@@ -286,6 +286,27 @@ pub fn seat_agents<G: Game>(
     ])
 }
 
+/// How long a game may go on and what may stop it.
+#[derive(Clone, Debug, Default)]
+pub struct PlayLimits {
+    /// Plies before the game is scored a draw ([`PLY_CAP_REASON`]).
+    pub max_plies: u32,
+    /// Time per move: agents are told the deadline and a later move is a timeout.
+    pub move_time: Option<std::time::Duration>,
+    /// Raised to abandon the game in progress (Ctrl-C): agents stop thinking at once.
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl PlayLimits {
+    /// A ply cap alone.
+    pub fn plies(max_plies: u32) -> PlayLimits {
+        PlayLimits {
+            max_plies,
+            ..PlayLimits::default()
+        }
+    }
+}
+
 /// Plays one game from `start` between the agents in `seats`, stopping at `max_plies`
 /// (scored a draw, reason [`PLY_CAP_REASON`]).
 pub fn play_game<G: Game>(
@@ -294,18 +315,25 @@ pub fn play_game<G: Game>(
     seats: &mut ByPlayer<Box<dyn Agent<G>>>,
     max_plies: u32,
 ) -> GameRecord {
-    play_from(start.clone(), String::new(), job, seats, max_plies, None)
+    let limits = PlayLimits::plies(max_plies);
+    play_from(start.clone(), String::new(), job, seats, &limits)
+        .unwrap_or_else(|| unreachable!("without a stop flag every game ends"))
 }
 
-/// Plays one game from an opening position (`opening`: the moves that reach it).
+/// Plays one game from an opening position (`opening`: the moves that reach it); `None`
+/// when the stop flag of `limits` was raised before it ended (the game is abandoned).
 pub fn play_from<G: Game>(
     mut state: G,
     opening: String,
     job: GameJob,
     seats: &mut ByPlayer<Box<dyn Agent<G>>>,
-    max_plies: u32,
-    move_time_limit: Option<std::time::Duration>,
-) -> GameRecord {
+    limits: &PlayLimits,
+) -> Option<GameRecord> {
+    let (max_plies, move_time_limit) = (limits.max_plies, limits.move_time);
+    let mut agent_limits = Limits {
+        deadline: None,
+        stop: limits.stop.clone(),
+    };
     let mut sides = ByPlayer([SideRecord::default(); 2]);
     let mut moves = Vec::with_capacity(128);
     let mut move_text = String::with_capacity(1024);
@@ -319,8 +347,12 @@ pub fn play_from<G: Game>(
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
         let clock = Instant::now();
-        let mut decision = seats[side].decide(&state);
+        agent_limits.deadline = move_time_limit.and_then(|limit| clock.checked_add(limit));
+        let mut decision = seats[side].decide(&state, &agent_limits);
         let nanos = clock.elapsed().as_nanos() as u64;
+        if agent_limits.stopped() {
+            return None;
+        }
         let timed_out = move_time_limit.is_some_and(|limit| nanos > limit.as_nanos() as u64);
         if timed_out {
             if state.timeout_forfeits() {
@@ -356,7 +388,7 @@ pub fn play_from<G: Game>(
             timed_out,
         });
     };
-    GameRecord {
+    Some(GameRecord {
         job,
         winner,
         reason,
@@ -365,5 +397,5 @@ pub fn play_from<G: Game>(
         sides,
         moves,
         move_text,
-    }
+    })
 }

@@ -116,7 +116,12 @@ fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
     let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
     let start = Breakthrough::new(Rules::Standard);
     let limit = Some(std::time::Duration::from_millis(1));
-    let record = play_from(start, String::new(), jobs[0], &mut seats, 1000, limit);
+    let limits = PlayLimits {
+        max_plies: 1000,
+        move_time: limit,
+        stop: None,
+    };
+    let record = play_from(start, String::new(), jobs[0], &mut seats, &limits).expect("no stop");
     assert_eq!(
         (record.winner, record.reason.as_ref(), record.plies),
         (Some(Player::P2), TIMEOUT_REASON, 0)
@@ -142,9 +147,9 @@ fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
         String::new(),
         jobs[0],
         &mut seats,
-        1000,
-        limit,
-    );
+        &limits,
+    )
+    .expect("no stop");
     assert_eq!(record.plies, 10);
     let p1: Vec<&MoveRecord> = record
         .moves
@@ -208,4 +213,50 @@ fn a_lazy_schedule_equals_the_listed_one() {
         Colours::Alternate,
     );
     assert_eq!(huge.job(999_999_999).game_index, 999_999_999);
+}
+
+#[test]
+fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    // Minimax to depth 12 takes hours; a 50 ms limit must cut it, not wait for it.
+    let deep: AgentSpec = "minimax(heuristic=offensive2,depth=12)"
+        .parse()
+        .expect("valid");
+    let agents = [
+        deep.factory::<Breakthrough>().expect("valid"),
+        factories(&["random"]).remove(0),
+    ];
+    let jobs = schedule(1, &[[0, 1]], 1, Colours::AsListed);
+    let start = Breakthrough::new(Rules::Standard);
+    let limits = PlayLimits {
+        max_plies: 1000,
+        move_time: Some(Duration::from_millis(50)),
+        stop: None,
+    };
+    let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
+    let record = play_from(start, String::new(), jobs[0], &mut seats, &limits).expect("no stop");
+    assert_eq!((record.reason.as_ref(), record.plies), (TIMEOUT_REASON, 0));
+    let spent = Duration::from_nanos(record.sides[Player::P1].nanos);
+    assert!(
+        spent >= Duration::from_millis(50) && spent < Duration::from_secs(5),
+        "{spent:?}"
+    );
+    // The stop flag, raised while the first move is being searched, abandons the game.
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = PlayLimits {
+        max_plies: 1000,
+        move_time: None,
+        stop: Some(Arc::clone(&stop)),
+    };
+    let raiser = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        stop.store(true, Ordering::SeqCst);
+    });
+    let clock = Instant::now();
+    let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
+    assert!(play_from(start, String::new(), jobs[0], &mut seats, &limits).is_none());
+    assert!(clock.elapsed() < Duration::from_secs(5));
+    raiser.join().expect("join");
 }
