@@ -86,15 +86,55 @@ enum Command {
 pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
     match option {
         Some(0) => anyhow::bail!("--threads 0: use at least one thread"),
+        Some(n) if n > MAX_THREADS => {
+            anyhow::bail!("--threads {n}: use at most {MAX_THREADS} threads")
+        }
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
     }
 }
 
+/// Prints what clap found wrong with the arguments: help and version as asked (exit 0),
+/// the command list when no command is given, else one line, like every other error
+/// (exit 2).
+fn usage_error(error: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            0
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            2
+        }
+        _ => {
+            // clap's message is its first paragraph (a list of missing arguments runs on
+            // over indented lines); the usage block and tips after it are left out.
+            let text = error.render().to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let message = message.join(" ");
+            let message = message.strip_prefix("error: ").unwrap_or(&message);
+            eprintln!("error: {message} (see --help)");
+            2
+        }
+    }
+}
+
+/// The most worker threads a run may ask for.
+pub const MAX_THREADS: usize = 1024;
+
 /// Runs the command line; returns the process exit code (0 success, 2 any error, after
 /// printing one line `error: ...` on standard error).
 pub fn main() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Show { results_dir } => tools::show(&results_dir).map(|()| 0),

@@ -2,11 +2,11 @@
 
 use super::DEFAULT_EXPERIMENT;
 use super::resolve_threads;
+use crate::core::time_limit;
 use crate::experiment::{self, Finished, Options, Overrides};
 use crate::registry::AgentRegistry;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Arguments of `arbiter run`.
 #[derive(clap::Args, Debug)]
@@ -61,10 +61,9 @@ pub fn run(args: RunArgs) -> Result<i32> {
             other => other,
         },
         time_limit: match args.time_limit {
-            Some(seconds) if !(seconds > 0.0 && seconds.is_finite()) => {
-                bail!("--time-limit {seconds}: give a positive number of seconds")
+            Some(seconds) => {
+                Some(time_limit(seconds).map_err(|e| anyhow::anyhow!("--time-limit {e}"))?)
             }
-            Some(seconds) => Some(Duration::from_secs_f64(seconds)),
             None => None,
         },
     };

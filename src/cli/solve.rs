@@ -2,9 +2,9 @@
 
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve as solve_flow};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Arguments of `arbiter solve`.
 #[derive(clap::Args, Debug)]
@@ -36,10 +36,9 @@ pub struct SolveArgs {
 /// `arbiter solve`.
 pub fn solve(args: SolveArgs) -> Result<()> {
     let max_time = match args.time_limit {
-        Some(s) if !(s > 0.0 && s.is_finite()) => {
-            bail!("--time-limit {s}: give a positive number of seconds")
+        Some(s) => {
+            Some(crate::core::time_limit(s).map_err(|e| anyhow::anyhow!("--time-limit {e}"))?)
         }
-        Some(s) => Some(Duration::from_secs_f64(s)),
         None => None,
     };
     let limits = Limits {
@@ -58,7 +57,15 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         .map_err(|e: String| anyhow!("--solver: {e}"))?;
     let puzzle = Puzzle::read(&args.file)?;
     let clock = Instant::now();
-    let (status, stats) = solve_flow(&puzzle, solver, args.seed, limits);
+    // The solvers recurse once per cell: they get the stack they need.
+    let (status, stats) = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(crate::csp::SOLVER_STACK_BYTES)
+            .spawn_scoped(scope, || solve_flow(&puzzle, solver, args.seed, limits))
+            .map_err(|e| anyhow!("cannot start the solver: {e}"))?
+            .join()
+            .map_err(|_| anyhow!("the solver failed"))
+    })?;
     let ms = clock.elapsed().as_secs_f64() * 1e3;
     if let Status::Solved(grid) = &status {
         print!("{}", puzzle.render(grid));

@@ -268,6 +268,44 @@ pub struct Decision<M> {
     pub depth: u32,
 }
 
+/// The longest time limit accepted anywhere, in seconds (about 31 years): every deadline
+/// then fits the monotonic clock.
+pub const MAX_SECONDS: u64 = 1_000_000_000;
+
+/// A time limit of `seconds` (positive, at most [`MAX_SECONDS`]).
+///
+/// # Errors
+/// What is wrong with the number, to follow the flag or key that gave it.
+pub fn time_limit(seconds: f64) -> Result<std::time::Duration, String> {
+    if seconds > 0.0 && seconds <= MAX_SECONDS as f64 {
+        Ok(std::time::Duration::from_secs_f64(seconds))
+    } else {
+        let shown = if seconds.abs() < 1e15 {
+            format!("{seconds}")
+        } else {
+            format!("{seconds:e}")
+        };
+        Err(format!(
+            "{shown}: give a positive number of seconds, at most {MAX_SECONDS}"
+        ))
+    }
+}
+
+/// A time limit of `ms` milliseconds (at least 1, at most [`MAX_SECONDS`] seconds).
+///
+/// # Errors
+/// What is wrong with the number, to follow the key that gave it.
+pub fn time_limit_ms(ms: i128) -> Result<std::time::Duration, String> {
+    let most = i128::from(MAX_SECONDS) * 1000;
+    if (1..=most).contains(&ms) {
+        Ok(std::time::Duration::from_millis(ms as u64))
+    } else {
+        Err(format!(
+            "{ms}: give a whole number of milliseconds from 1 to {most}"
+        ))
+    }
+}
+
 /// When an agent must stop thinking about a move: the move's deadline (a per-move time
 /// limit) and a flag the harness raises to stop everything (Ctrl-C). A searching agent
 /// checks both inside its search and answers at once with what it has.

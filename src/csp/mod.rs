@@ -7,6 +7,10 @@ pub mod word_sudoku;
 
 use std::time::{Duration, Instant};
 
+/// Stack bytes for a thread that runs a solver: the backtracking solvers recurse once per
+/// cell (64 MiB is reserved, not used: only the pages touched are committed).
+pub const SOLVER_STACK_BYTES: usize = 64 << 20;
+
 /// A puzzle file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]

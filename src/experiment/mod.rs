@@ -189,7 +189,9 @@ where
     }
     let settings = Settings {
         threads: options.threads,
-        deadline: options.time_limit.map(|limit| Instant::now() + limit),
+        deadline: options
+            .time_limit
+            .and_then(|limit| Instant::now().checked_add(limit)),
         max_jobs: options.max_jobs,
     };
     let mut control = kind.control();

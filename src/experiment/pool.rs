@@ -34,6 +34,12 @@ pub trait Work: Sync {
         0
     }
 
+    /// Stack bytes a worker thread needs (deeply recursive solvers), if more than the
+    /// default.
+    fn stack_bytes(&self) -> Option<usize> {
+        None
+    }
+
     /// Runs job `id`; `None` when a stop abandoned it (it runs again on resume).
     fn execute(&self, id: u64) -> Option<Self::Record>;
 }
@@ -116,10 +122,11 @@ pub fn execute<W: Work>(
     control: &mut dyn Control<W::Record>,
     reporter: &mut dyn Reporter<W::Record>,
 ) -> io::Result<RunOutcome> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads.max(1))
-        .build()
-        .map_err(io::Error::other)?;
+    let mut builder = rayon::ThreadPoolBuilder::new().num_threads(settings.threads.max(1));
+    if let Some(bytes) = work.stack_bytes() {
+        builder = builder.stack_size(bytes);
+    }
+    let pool = builder.build().map_err(io::Error::other)?;
     let total = work.jobs();
     reporter.started(total as usize)?;
     let decided: Vec<AtomicBool> = (0..work.groups()).map(|_| AtomicBool::new(false)).collect();

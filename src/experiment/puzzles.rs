@@ -57,6 +57,10 @@ impl Work for Puzzles<'_> {
         (self.flow_jobs.len() + self.word_jobs.len()) as u64
     }
 
+    fn stack_bytes(&self) -> Option<usize> {
+        Some(crate::csp::SOLVER_STACK_BYTES)
+    }
+
     fn execute(&self, id: u64) -> Option<SolveRecord> {
         let index = id as usize;
         let row = match self.flow_jobs.get(index) {

@@ -68,12 +68,14 @@ impl AgentSpec {
             }
             Some(text) => Some(
                 text.trim()
-                    .parse::<u64>()
+                    .parse::<i128>()
                     .ok()
-                    .filter(|&ms| ms >= 1)
+                    .filter(|&ms| crate::core::time_limit_ms(ms).is_ok())
+                    .map(|ms| ms as u64)
                     .ok_or_else(|| {
                         format!(
-                            "time_ms '{text}' must be a whole number of milliseconds, at least 1"
+                            "time_ms '{text}' must be a whole number of milliseconds from 1 to {}",
+                            crate::core::MAX_SECONDS * 1000
                         )
                     })?,
             ),

@@ -220,25 +220,8 @@ impl Experiment {
                 ));
             }
         };
-        let name = match file.name {
-            Some(name) => name,
-            None => path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "experiment".to_string()),
-        };
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-        {
-            return Err(fail(
-                at_key("name"),
-                format!(
-                    "name '{name}' must be letters, digits, '-', '_' or '.' (it names the results folder)"
-                ),
-            ));
-        }
+        let name = super::run_name(file.name.clone(), path, "experiment")
+            .map_err(|e| fail(at_key("name"), e))?;
 
         let mut agents: Vec<AgentSpec> = Vec::new();
         let mut texts: Vec<String> = Vec::new();
@@ -472,13 +455,12 @@ impl Experiment {
         };
         let move_time_ms = match file.move_time_ms {
             None => None,
-            Some(ms) if ms >= 1 => Some(ms as u64),
-            Some(ms) => {
-                return Err(fail(
-                    at_key("move_time_ms"),
-                    format!("move_time_ms = {ms}: must be at least 1"),
-                ));
-            }
+            Some(ms) => match crate::core::time_limit_ms(i128::from(ms)) {
+                Ok(_) => Some(ms as u64),
+                Err(e) => {
+                    return Err(fail(at_key("move_time_ms"), format!("move_time_ms = {e}")));
+                }
+            },
         };
         let sprt = match &file.sprt {
             None => None,

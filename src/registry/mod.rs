@@ -142,6 +142,28 @@ pub fn line_of_string(text: &str, needle: &str) -> Option<usize> {
     })
 }
 
+/// An experiment's name, from its `name` key or else its file's name (`default` when it
+/// has none), checked: it names a folder under `results/`, so it is letters, digits, `-`,
+/// `_` and `.` and does not start with `.` (no `..`, no path separators, not absolute).
+///
+/// # Errors
+/// What is wrong with the name.
+pub(crate) fn run_name(name: Option<String>, path: &Path, default: &str) -> Result<String, String> {
+    let name = name.unwrap_or_else(|| {
+        path.file_stem()
+            .map_or(default.to_string(), |s| s.to_string_lossy().into_owned())
+    });
+    let allowed = name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if name.is_empty() || name.starts_with('.') || !allowed {
+        return Err(format!(
+            "name '{name}' must be letters, digits, '-', '_' or '.', not starting with '.' (it names the results folder)"
+        ));
+    }
+    Ok(name)
+}
+
 /// The first line of `text` that starts with `key` (a TOML key), if any.
 pub fn line_of_key(text: &str, key: &str) -> Option<usize> {
     text.lines()

@@ -152,18 +152,12 @@ impl PuzzleExperiment {
             ));
         }
         if let Some(t) = file.time_limit
-            && !(t > 0.0 && t.is_finite())
+            && let Err(e) = crate::core::time_limit(t)
         {
-            return Err(fail(
-                "time_limit",
-                format!("time_limit = {t}: give a positive number of seconds"),
-            ));
+            return Err(fail("time_limit", format!("time_limit = {e}")));
         }
         Ok(PuzzleExperiment {
-            name: file.name.unwrap_or_else(|| {
-                path.file_stem()
-                    .map_or("puzzles".to_string(), |s| s.to_string_lossy().into_owned())
-            }),
+            name: super::run_name(file.name, path, "puzzles").map_err(|e| fail("name", e))?,
             description: file.description.unwrap_or_default(),
             path: path.to_path_buf(),
             source,

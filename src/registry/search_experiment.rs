@@ -185,10 +185,7 @@ impl SearchExperiment {
             .flat_map(|&a| depths.iter().map(move |&d| (a, d)))
             .filter(|(a, d)| caps.get(a.name()).is_none_or(|&cap| i64::from(*d) <= cap))
             .collect();
-        let name = file.name.unwrap_or_else(|| {
-            path.file_stem()
-                .map_or("search".to_string(), |s| s.to_string_lossy().into_owned())
-        });
+        let name = super::run_name(file.name, path, "search").map_err(|e| fail("name", e))?;
         Ok(SearchExperiment {
             name,
             description: file.description.unwrap_or_default(),

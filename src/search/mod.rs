@@ -738,7 +738,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
         let budget = self
             .config
             .time_ms
-            .map(|ms| Instant::now() + Duration::from_millis(ms));
+            .and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms)));
         let deadline = match (budget, limits.deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

@@ -349,11 +349,12 @@ pub fn play_from<G: Game>(
         let clock = Instant::now();
         agent_limits.deadline = move_time_limit.and_then(|limit| clock.checked_add(limit));
         let mut decision = seats[side].decide(&state, &agent_limits);
-        let nanos = clock.elapsed().as_nanos() as u64;
+        let elapsed = clock.elapsed();
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         if agent_limits.stopped() {
             return None;
         }
-        let timed_out = move_time_limit.is_some_and(|limit| nanos > limit.as_nanos() as u64);
+        let timed_out = move_time_limit.is_some_and(|limit| elapsed > limit);
         if timed_out {
             if state.timeout_forfeits() {
                 sides[side].nanos += nanos;

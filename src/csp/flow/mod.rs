@@ -28,6 +28,10 @@ pub struct Puzzle {
     pub colours: Vec<char>,
 }
 
+/// The longest side of a grid the solvers take: they recurse once per cell, and
+/// [`crate::csp::SOLVER_STACK_BYTES`] holds 100 x 100 cells with room to spare.
+pub const MAX_SIDE: usize = 100;
+
 impl Puzzle {
     /// Reads a puzzle: one line per row; `_` or `.` empty, a letter a source (each letter
     /// exactly twice); CRLF or LF; blank lines after the last row ignored.
@@ -48,6 +52,15 @@ impl Puzzle {
             .ok_or_else(|| fail(None, "empty file: no grid".to_string()))?;
         let lines = &lines[..=last];
         let cols = lines[0].chars().count();
+        if lines.len() > MAX_SIDE || cols > MAX_SIDE {
+            return Err(fail(
+                None,
+                format!(
+                    "a {} x {cols} grid: at most {MAX_SIDE} x {MAX_SIDE} is supported",
+                    lines.len()
+                ),
+            ));
+        }
         let mut sources = Vec::with_capacity(lines.len() * cols);
         let mut colours: Vec<char> = Vec::new();
         let mut counts: Vec<usize> = Vec::new();
