@@ -320,6 +320,14 @@ impl AgentRegistry {
     fn load_file(&mut self, file: &Path) -> Result<(), InputError> {
         let text = std::fs::read_to_string(file)
             .map_err(|e| InputError::in_file(file, None, format!("cannot read: {e}")))?;
+        self.add_text(file, &text)
+    }
+
+    /// Registers the agents of an agent file's text (`file` names it in errors).
+    ///
+    /// # Errors
+    /// A malformed text, a bad agent, or a name defined twice.
+    pub fn add_text(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
         let parsed: AgentFile = toml::from_str(&text).map_err(|e| toml_error(file, &text, &e))?;
         for entry in parsed.agent {
             let line = line_of_string(&text, &entry.name);

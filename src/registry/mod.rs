@@ -36,6 +36,19 @@ impl AnyExperiment {
     pub fn load(path: &Path, registry: &AgentRegistry) -> Result<AnyExperiment, InputError> {
         let source = std::fs::read_to_string(path)
             .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
+        AnyExperiment::parse(path, source, registry)
+    }
+
+    /// An experiment of any kind from its text (`path` names it in errors and anchors the
+    /// files it refers to).
+    ///
+    /// # Errors
+    /// A malformed text, or a value that does not fit.
+    pub fn parse(
+        path: &Path,
+        source: String,
+        registry: &AgentRegistry,
+    ) -> Result<AnyExperiment, InputError> {
         let value: toml::Table =
             toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
         match value.get("kind").map(|k| k.as_str()) {
