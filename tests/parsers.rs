@@ -4,7 +4,7 @@
 //! huge and negative numbers, NaN, path separators, unbalanced brackets, NUL, non-ASCII)
 //! and parsed. No input may panic, and every rejection is one line naming the input.
 
-use arbiter::core::{Game, read_moves, seeds};
+use arbiter::core::{read_moves, seeds};
 use arbiter::csp::flow::Puzzle;
 use arbiter::registry::{AgentRegistry, AnyExperiment, GameEntry, GameSpec, GameTask, dispatch};
 use proptest::prelude::*;

@@ -287,17 +287,10 @@ fn resume_plays_the_recorded_agents_and_refuses_an_edited_meta_json() {
     }
 }
 
-#[test]
-fn ctrl_c_stops_a_deep_search_at_once_and_drops_its_game() {
-    let dir = tempfile::tempdir().expect("dir");
-    // Minimax to depth 12 on Breakthrough: hours per move.
-    let experiment = write_experiment(
-        dir.path(),
-        "deep.toml",
-        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"minimax(heuristic=offensive2,depth=12)\", \"random\"]]\n",
-    );
-    let out = dir.path().join("run");
-    let child = spawn(&["run", text(&experiment), "--out", text(&out)]);
+/// Starts `args`, interrupts it (SIGINT) once `out` holds a meta.json and a moment has
+/// passed, and returns how long the process took to exit after the signal.
+fn interrupt_when_started(args: &[&str], out: &Path) -> Duration {
+    let child = spawn(args);
     let deadline = Instant::now() + Duration::from_secs(60);
     while !out.join("meta.json").exists() {
         assert!(Instant::now() < deadline, "the run did not start");
@@ -315,11 +308,49 @@ fn ctrl_c_stops_a_deep_search_at_once_and_drops_its_game() {
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     // Half a second is the goal (measured far below); the bound leaves room for a slow CI.
     assert!(waited < Duration::from_secs(3), "Ctrl-C took {waited:?}");
-    let meta = meta(&out);
+    let meta = meta(out);
     assert_eq!(
         (meta["status"].as_str(), meta["games_played"].as_u64()),
         (Some("interrupted"), Some(0))
     );
     assert!(!out.join("lock").exists());
+    waited
+}
+
+#[test]
+fn ctrl_c_stops_a_deep_search_at_once_and_drops_its_game() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Minimax to depth 12 on Breakthrough: hours per move.
+    let experiment = write_experiment(
+        dir.path(),
+        "deep.toml",
+        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"minimax(heuristic=offensive2,depth=12)\", \"random\"]]\n",
+    );
+    let out = dir.path().join("run");
+    let waited = interrupt_when_started(&["run", text(&experiment), "--out", text(&out)], &out);
     eprintln!("Ctrl-C in a depth-12 search: exit after {waited:?}");
+}
+
+#[test]
+fn ctrl_c_stops_a_long_puzzle_solve_at_once() {
+    let dir = tempfile::tempdir().expect("dir");
+    let mut rows = vec![vec!['_'; 60]; 60];
+    rows[0][0] = 'a';
+    rows[59][0] = 'a';
+    rows[0][1] = 'b';
+    rows[59][59] = 'b';
+    let grid: String = rows
+        .iter()
+        .map(|r| r.iter().collect::<String>() + "\n")
+        .collect();
+    fs::write(dir.path().join("g.txt"), grid).expect("grid");
+    // Brute force on a 60 x 60 grid, no limit: it would run for ages.
+    let experiment = write_experiment(
+        dir.path(),
+        "slow.toml",
+        "kind = \"puzzles\"\nsolvers = [\"brute\"]\npuzzles = [\"g.txt\"]\n",
+    );
+    let out = dir.path().join("run");
+    let waited = interrupt_when_started(&["run", text(&experiment), "--out", text(&out)], &out);
+    eprintln!("Ctrl-C in a brute-force solve: exit after {waited:?}");
 }

@@ -44,6 +44,7 @@ pub fn solve(args: SolveArgs) -> Result<()> {
     let limits = Limits {
         max_nodes: args.max_nodes,
         max_time,
+        stop: None,
     };
     if let Some(bank) = &args.bank {
         let solver = args.solver.as_deref().unwrap_or("mrv-lcv");

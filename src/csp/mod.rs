@@ -41,6 +41,8 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// At most this much time.
     pub max_time: Option<Duration>,
+    /// Raised to stop at once (Ctrl-C); the solve is then abandoned by its caller.
+    pub stop: Option<&'static std::sync::atomic::AtomicBool>,
 }
 
 /// Checks limits during a search (the clock every 1024 nodes).
@@ -65,10 +67,14 @@ impl Budget {
         if !self.exhausted {
             let too_many = self.limits.max_nodes.is_some_and(|max| nodes > max);
             let too_long = nodes.is_multiple_of(1024)
-                && self
+                && (self
                     .limits
                     .max_time
-                    .is_some_and(|max| self.started.elapsed() > max);
+                    .is_some_and(|max| self.started.elapsed() > max)
+                    || self
+                        .limits
+                        .stop
+                        .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed)));
             self.exhausted = too_many || too_long;
         }
         self.exhausted

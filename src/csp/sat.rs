@@ -744,6 +744,7 @@ mod tests {
         let mut tight = Budget::new(Limits {
             max_nodes: Some(50),
             max_time: None,
+            stop: None,
         });
         assert_eq!(hard.solve(&mut tight), Outcome::Limit);
         assert_eq!(hard.stats.nodes, 51);

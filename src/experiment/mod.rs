@@ -111,16 +111,25 @@ pub struct Finished {
 
 /// The flag Ctrl-C sets; the handler is installed once per process.
 fn interrupt_flag() -> Arc<AtomicBool> {
-    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    FLAG.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let handler_flag = Arc::clone(&flag);
-        // Should a handler already exist (a host program's), Ctrl-C keeps its behaviour.
-        let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
-        flag
-    })
-    .clone()
+    INTERRUPT
+        .get_or_init(|| {
+            let flag = Arc::new(AtomicBool::new(false));
+            let handler_flag = Arc::clone(&flag);
+            // Should a handler already exist (a host program's), Ctrl-C keeps its behaviour.
+            let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+            flag
+        })
+        .clone()
 }
+
+/// The flag Ctrl-C sets, for code that holds a plain reference (the puzzle solvers).
+fn interrupt_stop() -> &'static AtomicBool {
+    interrupt_flag();
+    INTERRUPT.get().map_or(&NEVER, |flag| flag.as_ref())
+}
+
+static INTERRUPT: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 impl<R: JobRecord> Earlier<R> for JournalIndex<R> {
     fn contains(&self, id: u64) -> bool {

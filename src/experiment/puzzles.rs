@@ -107,7 +107,12 @@ impl Work for Puzzles<'_> {
                 }
             }
         };
-        Some(SolveRecord { id, row })
+        // Stopped by Ctrl-C: not a result; solved again on resume.
+        let stopped = self
+            .limits
+            .stop
+            .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
+        (!stopped).then_some(SolveRecord { id, row })
     }
 }
 
@@ -172,6 +177,7 @@ pub(super) fn run(
         limits: Limits {
             max_nodes: experiment.max_nodes,
             max_time: experiment.time_limit.map(Duration::from_secs_f64),
+            stop: Some(super::interrupt_stop()),
         },
     };
     let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {

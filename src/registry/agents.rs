@@ -328,9 +328,9 @@ impl AgentRegistry {
     /// # Errors
     /// A malformed text, a bad agent, or a name defined twice.
     pub fn add_text(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
-        let parsed: AgentFile = toml::from_str(&text).map_err(|e| toml_error(file, &text, &e))?;
+        let parsed: AgentFile = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
         for entry in parsed.agent {
-            let line = line_of_string(&text, &entry.name);
+            let line = line_of_string(text, &entry.name);
             let fail = |message: String| InputError::in_file(file, line, message);
             let valid_name = !entry.name.is_empty()
                 && entry

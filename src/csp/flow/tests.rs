@@ -98,6 +98,7 @@ fn every_complete_solver_solves_the_small_course_inputs_and_the_checker_agrees()
             let limits = Limits {
                 max_nodes: Some(5_000_000),
                 max_time: None,
+                stop: None,
             };
             let (status, stats) = solve(&puzzle, solver, 1, limits);
             let Status::Solved(grid) = status else {
@@ -122,6 +123,7 @@ fn the_paths_solver_solves_every_course_input_and_checks() {
             Limits {
                 max_nodes: Some(20_000_000),
                 max_time: None,
+                stop: None,
             },
         );
         let Status::Solved(grid) = status else {
@@ -156,6 +158,7 @@ fn unsolvable_puzzles_are_reported_unsolvable() {
                 Limits {
                     max_nodes: Some(10_000_000),
                     max_time: None,
+                    stop: None,
                 },
             );
             assert_eq!(status, Status::Unsolvable, "{solver}");
@@ -173,6 +176,7 @@ fn counters_are_deterministic_and_limits_stop_the_search() {
         Limits {
             max_nodes: Some(200_000),
             max_time: None,
+            stop: None,
         },
     );
     let b = solve(
@@ -182,6 +186,7 @@ fn counters_are_deterministic_and_limits_stop_the_search() {
         Limits {
             max_nodes: Some(200_000),
             max_time: None,
+            stop: None,
         },
     );
     assert_eq!(a, b);
@@ -196,6 +201,7 @@ fn counters_are_deterministic_and_limits_stop_the_search() {
         Limits {
             max_nodes: Some(50),
             max_time: None,
+            stop: None,
         },
     );
     assert_eq!(status, Status::Limit);
@@ -285,6 +291,7 @@ fn sat_solves_every_shared_puzzle_and_finds_the_course_solutions() {
     let limits = Limits {
         max_nodes: Some(1_000_000),
         max_time: None,
+        stop: None,
     };
     for (input, output, _, _) in COURSE {
         let puzzle = course(input);

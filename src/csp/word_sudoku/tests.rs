@@ -85,6 +85,7 @@ fn the_heuristic_solver_solves_inputs_1_and_2() {
             Limits {
                 max_nodes: Some(2_000_000),
                 max_time: None,
+                stop: None,
             },
         );
         assert_eq!(status.label(), "solved", "input {n}: {stats:?}");
@@ -108,6 +109,7 @@ fn fewest_words_on_the_decoy_input_finds_a_valid_grid() {
         Limits {
             max_nodes: Some(200_000),
             max_time: None,
+            stop: None,
         },
     );
     let best = best.expect("a solution within the node limit");
