@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 pub fn create_run_folder(out: Option<&Path>, experiment: &str) -> Result<PathBuf, String> {
     if let Some(out) = out {
         if out.exists() {
+            // A lock file alone is left by a run killed before it wrote anything; the
+            // lock itself then tells whether that run still goes.
             let empty = std::fs::read_dir(out)
                 .map_err(|e| format!("--out {}: {e}", out.display()))?
-                .next()
-                .is_none();
+                .all(|entry| entry.is_ok_and(|e| e.file_name() == LOCK));
             if !empty {
                 return Err(format!(
                     "--out {}: the folder exists and is not empty (results are never overwritten)",
