@@ -1,6 +1,6 @@
 //! `arbiter bench`: the speed figures the README quotes, measured on this machine.
 
-use super::tools::parse_game;
+use super::parse_game;
 use crate::core::{Evaluator, seeds};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve};

@@ -1,8 +1,8 @@
 //! `arbiter compare`: a search comparison (every algorithm and depth on the same positions)
 //! described by flags instead of a file.
 
-use super::run::print_finished;
-use super::tools::parse_game;
+use super::parse_game;
+use super::print_finished;
 use crate::experiment::{self, Options};
 use crate::registry::SearchExperiment;
 use crate::registry::search_experiment::{PositionSource, parse_depths};

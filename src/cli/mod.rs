@@ -125,6 +125,43 @@ fn usage_error(error: &clap::Error) -> i32 {
     }
 }
 
+/// Parses a game spec given on the command line.
+pub fn parse_game(text: &str) -> anyhow::Result<crate::registry::GameSpec> {
+    text.parse::<crate::registry::GameSpec>()
+        .map_err(|e| anyhow::anyhow!("game '{text}': {e}"))
+}
+
+/// Prints the end of a run (its tables, folder and documents unless `quiet`, and how to
+/// continue a stopped run) and returns the exit code: 130 after Ctrl-C, else 0.
+pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i32 {
+    if !quiet {
+        print!("{}", finished.tables);
+        println!("results: {}", finished.folder.display());
+        for document in &finished.documents {
+            println!("report: {}", document.display());
+        }
+    }
+    let outcome = &finished.outcome;
+    if outcome.cancelled {
+        eprintln!(
+            "stopped: {} of {} {} done{}; continue with: arbiter run --resume {}",
+            outcome.played,
+            outcome.total,
+            finished.unit,
+            if outcome.skipped > 0 {
+                format!(", {} skipped", outcome.skipped)
+            } else {
+                String::new()
+            },
+            finished.folder.display()
+        );
+        if finished.interrupted {
+            return 130;
+        }
+    }
+    0
+}
+
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 1024;
 

@@ -1,6 +1,6 @@
 //! `arbiter play`: a person against an agent in the terminal.
 
-use super::tools::parse_game;
+use super::parse_game;
 use crate::core::{Limits, Player, seeds};
 use crate::registry::{AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};

@@ -1,9 +1,10 @@
 //! `arbiter run`.
 
 use super::DEFAULT_EXPERIMENT;
+use super::print_finished;
 use super::resolve_threads;
 use crate::core::time_limit;
-use crate::experiment::{self, Finished, Options, Overrides};
+use crate::experiment::{self, Options, Overrides};
 use crate::registry::AgentRegistry;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -101,35 +102,4 @@ pub fn run(args: RunArgs) -> Result<i32> {
         experiment::run_file(&path, &registry, overrides, &options)?
     };
     Ok(print_finished(&finished, args.quiet))
-}
-
-/// Prints the end of a run (its tables, folder and documents unless `quiet`, and how to
-/// continue a stopped run) and returns the exit code: 130 after Ctrl-C, else 0.
-pub fn print_finished(finished: &Finished, quiet: bool) -> i32 {
-    if !quiet {
-        print!("{}", finished.tables);
-        println!("results: {}", finished.folder.display());
-        for document in &finished.documents {
-            println!("report: {}", document.display());
-        }
-    }
-    let outcome = &finished.outcome;
-    if outcome.cancelled {
-        eprintln!(
-            "stopped: {} of {} {} done{}; continue with: arbiter run --resume {}",
-            outcome.played,
-            outcome.total,
-            finished.unit,
-            if outcome.skipped > 0 {
-                format!(", {} skipped", outcome.skipped)
-            } else {
-                String::new()
-            },
-            finished.folder.display()
-        );
-        if finished.interrupted {
-            return 130;
-        }
-    }
-    0
 }

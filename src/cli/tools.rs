@@ -1,20 +1,15 @@
 //! `arbiter show`, `perft`, `replay` and `list`.
 
+use super::parse_game;
 use crate::core::read_moves;
 use crate::games::perft as count_leaves;
-use crate::registry::{AgentRegistry, GAMES, GameEntry, GameSpec, GameTask, dispatch};
+use crate::registry::{AgentRegistry, GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
 use crate::report::show::{header, resolve_run_folder, tables, write_report};
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
 use std::path::Path;
-
-/// Parses a game spec given on the command line.
-pub fn parse_game(text: &str) -> Result<GameSpec> {
-    text.parse::<GameSpec>()
-        .map_err(|e| anyhow!("game '{text}': {e}"))
-}
 
 /// `arbiter report`.
 pub fn report(folder: &Path) -> Result<()> {
