@@ -250,49 +250,22 @@ proptest! {
 
     #[test]
     fn experiment_files_of_every_kind(file in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 0..6)) {
-        let seeds = files("matchups", ".toml");
-        let (path, text) = &seeds[file.index(seeds.len())];
-        let registry = AgentRegistry::load(&repository().join("agents")).expect("agents");
-        let mutated = apply(text, &edits);
-        if let Err(error) = AnyExperiment::parse(path, mutated, &registry) {
-            let name = path.file_name().expect("name").to_string_lossy().into_owned();
-            assert_one_line_naming(&error.to_string(), &name);
-        }
+        check_experiment(file, &edits);
     }
 
     #[test]
     fn experiment_values_of_every_kind(file in any::<prop::sample::Index>(), edits in prop::collection::vec(value_edit(), 1..4)) {
-        let seeds = files("matchups", ".toml");
-        let (path, text) = &seeds[file.index(seeds.len())];
-        let registry = AgentRegistry::load(&repository().join("agents")).expect("agents");
-        let mutated = apply(text, &edits);
-        if let Err(error) = AnyExperiment::parse(path, mutated, &registry) {
-            let name = path.file_name().expect("name").to_string_lossy().into_owned();
-            assert_one_line_naming(&error.to_string(), &name);
-        }
-    }
-
-    #[test]
-    fn agent_values(file in any::<prop::sample::Index>(), edits in prop::collection::vec(value_edit(), 1..4)) {
-        let seeds = files("agents", ".toml");
-        let (path, text) = &seeds[file.index(seeds.len())];
-        let mut registry = AgentRegistry::default();
-        if let Err(error) = registry.add_text(path, &apply(text, &edits)) {
-            let name = path.file_name().expect("name").to_string_lossy().into_owned();
-            assert_one_line_naming(&error.to_string(), &name);
-        }
+        check_experiment(file, &edits);
     }
 
     #[test]
     fn agent_files(file in any::<prop::sample::Index>(), edits in prop::collection::vec(edit(), 0..6)) {
-        let seeds = files("agents", ".toml");
-        let (path, text) = &seeds[file.index(seeds.len())];
-        let mutated = apply(text, &edits);
-        let mut registry = AgentRegistry::default();
-        if let Err(error) = registry.add_text(path, &mutated) {
-            let name = path.file_name().expect("name").to_string_lossy().into_owned();
-            assert_one_line_naming(&error.to_string(), &name);
-        }
+        check_agents(file, &edits);
+    }
+
+    #[test]
+    fn agent_values(file in any::<prop::sample::Index>(), edits in prop::collection::vec(value_edit(), 1..4)) {
+        check_agents(file, &edits);
     }
 
     #[test]
@@ -326,6 +299,33 @@ proptest! {
         let spec: GameSpec = GAME_SPECS[game].parse().expect("game");
         dispatch(spec, MutatedReplay { seed, edits });
     }
+}
+
+/// Parses one of the shipped experiment files, changed by `edits`.
+fn check_experiment(file: prop::sample::Index, edits: &[Edit]) {
+    let seeds = files("matchups", ".toml");
+    let (path, text) = &seeds[file.index(seeds.len())];
+    let registry = AgentRegistry::load(&repository().join("agents")).expect("agents");
+    if let Err(error) = AnyExperiment::parse(path, apply(text, edits), &registry) {
+        assert_one_line_naming(&error.to_string(), &file_name(path));
+    }
+}
+
+/// Parses one of the shipped agent files, changed by `edits`.
+fn check_agents(file: prop::sample::Index, edits: &[Edit]) {
+    let seeds = files("agents", ".toml");
+    let (path, text) = &seeds[file.index(seeds.len())];
+    let mut registry = AgentRegistry::default();
+    if let Err(error) = registry.add_text(path, &apply(text, edits)) {
+        assert_one_line_naming(&error.to_string(), &file_name(path));
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// Every game and rule set a move list can be written for.

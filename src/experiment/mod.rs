@@ -320,29 +320,30 @@ pub fn run_file(
             path.display()
         ))),
         AnyExperiment::Search(mut experiment) => {
-            if overrides.games.is_some() {
-                return Err(Error::Message(format!(
-                    "--games does not apply to a search experiment: set positions in {}",
-                    path.display()
-                )));
-            }
+            refuse_games(overrides, "a search experiment: set positions", path)?;
             if let Some(seed) = overrides.seed {
                 experiment.seed = seed;
             }
             on_game(experiment.game, experiment, start, options)
         }
         AnyExperiment::Puzzles(mut experiment) => {
-            if overrides.games.is_some() {
-                return Err(Error::Message(format!(
-                    "--games does not apply to a puzzle experiment: set repetitions in {}",
-                    path.display()
-                )));
-            }
+            refuse_games(overrides, "a puzzle experiment: set repetitions", path)?;
             if let Some(seed) = overrides.seed {
                 experiment.seed = seed;
             }
             puzzles::run(experiment, start, options)
         }
+    }
+}
+
+/// `--games` is for game experiments: an error for `kind` (what it is and what to set).
+fn refuse_games(overrides: Overrides, kind: &str, path: &Path) -> Result<(), Error> {
+    match overrides.games {
+        Some(_) => Err(Error::Message(format!(
+            "--games does not apply to {kind} in {}",
+            path.display()
+        ))),
+        None => Ok(()),
     }
 }
 
