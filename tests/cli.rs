@@ -863,7 +863,10 @@ fn sprt_stops_a_lopsided_matchup_early() {
     assert!(llr <= -2.94, "{llr}");
     let report = fs::read_to_string(out.join("report.md")).expect("report");
     assert!(
-        report.contains("SPRT (LLR)") && report.contains("H0 ("),
+        report.contains("SPRT (LLR)")
+            && report.contains("H0 (")
+            && report
+                .contains("one sequential test per matchup, of its first agent against its second"),
         "{report}"
     );
 }

@@ -520,11 +520,22 @@ pub fn write_documents(
 /// # Errors
 /// A file that cannot be read, drawn or written.
 pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
+    let mut text = vec![
+        "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
+    ];
+    if let Some(sprt) = data.meta.as_ref().and_then(|m| m.sprt) {
+        text.push(format!(
+            "SPRT (LLR): one sequential test per matchup, of its first agent against its second, shown on both rows: H1 says the first agent is about {} Elo stronger or more, H0 about {} or less ({} Elo); LLR bounds {:.2} and {:.2}.",
+            sprt.elo1,
+            sprt.elo0,
+            sprt.model.name(),
+            sprt.bounds().0,
+            sprt.bounds().1,
+        ));
+    }
     let mut sections = vec![Section {
         title: "Results per matchup".to_string(),
-        text: vec![
-            "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
-        ],
+        text,
         tables: vec![summary_table(&data.summary)],
         charts: vec![],
     }];
