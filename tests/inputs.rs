@@ -8,10 +8,6 @@ use common::*;
 use std::fs;
 use std::path::Path;
 
-fn text(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 const GAMES: &str = "game = \"breakthrough\"\nseed = 1\nmatchups = [[\"random\", \"greedy(heuristic=offensive2)\"]]\n";
 
 #[test]

@@ -28,10 +28,6 @@ const RECORDS: [&str; 4] = [
     "nodes_by_depth.csv",
 ];
 
-fn text(path: &Path) -> &str {
-    path.to_str().expect("utf8")
-}
-
 fn spawn(args: &[&str]) -> Child {
     arbiter()
         .args(args)

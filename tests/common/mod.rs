@@ -114,3 +114,8 @@ pub fn without_timing(path: &Path) -> Vec<Vec<String>> {
         .map(|row| keep.iter().map(|&i| row[i].clone()).collect())
         .collect()
 }
+
+/// A path as a command-line argument.
+pub fn text(path: &Path) -> &str {
+    path.to_str().expect("utf8")
+}
