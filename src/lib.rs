@@ -1,7 +1,7 @@
 //! arbiter: a tournament and benchmarking harness for game-playing search agents.
 //!
 //! Layers, each using only the ones listed before it (checked by `tests/layers.rs`):
-//! [`core`], [`stats`], [`games`], [`evals`], [`search`], [`csp`], [`registry`],
+//! [`core`], [`stats`], [`games`], [`evals`], [`search`], [`external`], [`csp`], [`registry`],
 //! [`tournament`], [`report`], [`experiment`], [`cli`].
 //!
 //! `stats` is pure math with no dependency at all; it sits early because experiment files
@@ -14,6 +14,7 @@ pub mod core;
 pub mod csp;
 pub mod evals;
 pub mod experiment;
+pub mod external;
 pub mod games;
 pub mod registry;
 pub mod report;

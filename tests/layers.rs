@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     "games",
     "evals",
     "search",
+    "external",
     "csp",
     "registry",
     "tournament",

@@ -2,6 +2,7 @@
 //! chooses the exit code. The only layer that reads argv, prints results or exits; it holds
 //! no domain logic.
 
+mod agents;
 mod bench;
 mod compare;
 mod play;
@@ -77,6 +78,13 @@ enum Command {
     /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler,
     /// Flow Free solve times.
     Bench(bench::BenchArgs),
+    /// Check that a program speaks arbiter's agent protocol (docs/protocol.md) on a game:
+    /// handshake, ping, moves in several positions, malformed requests, whole games.
+    /// Exit 0 if it passes, 1 if a step fails.
+    CheckAgent(agents::CheckArgs),
+    /// Serve a built-in agent over arbiter's agent protocol on stdin/stdout, for other
+    /// harnesses (or another arbiter) to play against.
+    ServeAgent(agents::ServeArgs),
 }
 
 /// The worker threads to use: the option's value, or every core.
@@ -142,6 +150,9 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         }
     }
     let outcome = &finished.outcome;
+    for note in &finished.notes {
+        eprintln!("stopped: {note}");
+    }
     if outcome.cancelled {
         eprintln!(
             "stopped: {} of {} {} done{}; continue with: arbiter run --resume {}",
@@ -158,9 +169,16 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         if finished.interrupted {
             return 130;
         }
+        if !finished.notes.is_empty() {
+            return AGENT_STOPPED;
+        }
     }
     0
 }
+
+/// The exit code of a run that ended with games unplayed because an agent could not
+/// start (fix it, then resume).
+pub const AGENT_STOPPED: i32 = 3;
 
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 1024;
@@ -183,6 +201,8 @@ pub fn main() -> i32 {
         Command::Play(args) => play::play(args).map(|()| 0),
         Command::List { agents } => tools::list(&agents).map(|()| 0),
         Command::Bench(args) => bench::bench(args).map(|()| 0),
+        Command::CheckAgent(args) => agents::check_agent(args),
+        Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),
     };
     match result {
         Ok(code) => code,

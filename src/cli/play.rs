@@ -1,7 +1,7 @@
 //! `arbiter play`: a person against an agent in the terminal.
 
 use super::parse_game;
-use crate::core::{Limits, Player, seeds};
+use crate::core::{GameContext, Limits, Player, seeds};
 use crate::registry::{AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};
 use std::io::{BufRead, Write};
@@ -44,6 +44,18 @@ impl GameTask for PlayTask {
             self.seed,
             &[self.human.opponent().index() as u64],
         ));
+        let seat = self.human.opponent();
+        agent.start_game(
+            &start,
+            &GameContext {
+                id: 0,
+                seat,
+                seed: seeds::derive(self.seed, &[seat.index() as u64]),
+                opening: "",
+                move_time: None,
+                logs: None,
+            },
+        );
         let mut state = start;
         let stdin = std::io::stdin();
         let mut lines = stdin.lock().lines();
@@ -55,18 +67,27 @@ impl GameTask for PlayTask {
         loop {
             print!("\n{}", state.board_dump());
             if let Some(outcome) = state.outcome() {
+                agent.end_game(outcome.winner, outcome.reason);
                 println!("result: {} ({})", outcome.winner_label(), outcome.reason);
                 return Ok(());
             }
             if state.to_move() != self.human {
                 let decision = agent.decide(&state, &Limits::NONE);
+                let text = state.format_move(decision.mv);
+                if let Some(fault) = decision.fault {
+                    println!(
+                        "{} failed to move ({}); you win",
+                        self.agent.name,
+                        fault.reason.name()
+                    );
+                    return Ok(());
+                }
                 println!(
-                    "{} plays {} ({} nodes expanded)",
-                    self.agent.name,
-                    state.format_move(decision.mv),
-                    decision.stats.expanded
+                    "{} plays {text} ({} nodes expanded)",
+                    self.agent.name, decision.stats.expanded
                 );
                 state.apply(decision.mv);
+                agent.observe(&text);
                 continue;
             }
             state.legal_moves(&mut moves);
@@ -87,6 +108,7 @@ impl GameTask for PlayTask {
                     "moves" => println!("{}", listed.join(" ")),
                     _ => match state.parse_move(text) {
                         Ok(mv) => {
+                            agent.observe(&state.format_move(mv));
                             state.apply(mv);
                             break;
                         }

@@ -218,6 +218,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// The board as the reports print it (one text line per row).
     fn board_dump(&self) -> String;
+
+    /// The position as JSON, in the game's documented form (docs/protocol.md): what an
+    /// external agent is sent with every move request.
+    fn position_json(&self) -> serde_json::Value;
 }
 
 /// Scores a position for a root player: larger is better for `root`.
@@ -266,6 +270,85 @@ pub struct Decision<M> {
     pub stats: SearchStats,
     /// The depth the search completed (0 when it did not search).
     pub depth: u32,
+    /// Set when the agent failed to decide (an external program crashed, answered late
+    /// or wrongly): the harness records it, and the game ends or goes on with `mv`.
+    pub fault: Option<Fault>,
+    /// Whether `stats` and `depth` are the agent's own report (an external program's
+    /// `info`) rather than counted by arbiter.
+    pub self_reported: bool,
+}
+
+impl<M> Decision<M> {
+    /// A decision to play `mv` that searched nothing.
+    pub fn just(mv: M) -> Decision<M> {
+        Decision {
+            mv,
+            value: None,
+            stats: SearchStats::default(),
+            depth: 0,
+            fault: None,
+            self_reported: false,
+        }
+    }
+}
+
+/// Why an agent failed to decide a move (recorded on the game and the move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultReason {
+    /// Answered after the deadline and its margin.
+    Timeout,
+    /// Did not answer at all (no reply before the hang deadline, or no `pong`).
+    Stall,
+    /// The program exited or was killed by a signal.
+    Crash,
+    /// Answered with a move that is not legal (or not in the game's notation).
+    IllegalMove,
+    /// Answered with a line that is not the expected JSON reply.
+    BadOutput,
+    /// Could not be started, or did not complete the handshake in time.
+    StartupFailure,
+}
+
+impl FaultReason {
+    /// The name written to games.csv and moves.csv.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultReason::Timeout => "timeout",
+            FaultReason::Stall => "stall",
+            FaultReason::Crash => "crash",
+            FaultReason::IllegalMove => "illegal_move",
+            FaultReason::BadOutput => "bad_output",
+            FaultReason::StartupFailure => "startup_failure",
+        }
+    }
+}
+
+/// An agent's failure to decide a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// What went wrong.
+    pub reason: FaultReason,
+    /// Whether the agent forfeits the game (`false`: the decision's move, a seeded random
+    /// legal move, is played instead).
+    pub forfeit: bool,
+}
+
+/// The game an agent is about to play: what a program playing it is told.
+#[derive(Clone, Debug)]
+pub struct GameContext<'a> {
+    /// The game's id in its run.
+    pub id: u64,
+    /// The agent's seat.
+    pub seat: Player,
+    /// The agent's seed for this game.
+    pub seed: u64,
+    /// The moves of the opening (`;`-separated), already played.
+    pub opening: &'a str,
+    /// The per-move time limit, if any.
+    pub move_time: Option<std::time::Duration>,
+    /// The folder where agents may keep per-game logs (`logs/` of the results folder).
+    pub logs: Option<&'a std::path::Path>,
 }
 
 /// The longest time limit accepted anywhere, in seconds (about 31 years): every deadline
@@ -346,4 +429,25 @@ pub trait Agent<G: Game>: Send {
     /// answering early once `limits` are reached (the move is then forfeited or dropped
     /// by the harness, but must still be legal).
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move>;
+
+    /// Told before the first move of a game played from `start` (after the opening).
+    fn start_game(&mut self, _start: &G, _game: &GameContext<'_>) {}
+
+    /// Told after every move of the game, by either side, in the game's notation.
+    fn observe(&mut self, _mv: &str) {}
+
+    /// Told when the game is over (`winner`: `None` for a draw).
+    fn end_game(&mut self, _winner: Option<Player>, _reason: &str) {}
+
+    /// How long after the per-move deadline a move still counts as in time (an external
+    /// program's tolerance margin; built-in agents have none).
+    fn time_margin(&self) -> std::time::Duration {
+        std::time::Duration::ZERO
+    }
+
+    /// Why this agent can play no more games (an external program that failed to start
+    /// too often), if so: the harness then stops starting its games.
+    fn broken(&self) -> Option<String> {
+        None
+    }
 }

@@ -3,7 +3,7 @@
 //! matchup early.
 
 use super::{Error, Finished, Kind, Task, Work, execute};
-use crate::core::{Game, MOVE_SEPARATOR};
+use crate::core::{Game, MOVE_SEPARATOR, Player};
 use crate::registry::experiment::DEFAULT_MAX_PLIES;
 use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
 use crate::report::tally::Tally;
@@ -14,7 +14,11 @@ use crate::tournament::{
 };
 use std::io;
 use std::path::Path;
+use std::sync::OnceLock;
 use std::time::Duration;
+
+/// The folder of a results folder where external agents' stderr is kept.
+pub const LOGS_FOLDER: &str = "logs";
 
 /// Openings from a file: one per line, moves separated by `;` (`#` comments, blank lines
 /// ignored), each replayed from the start and checked.
@@ -73,6 +77,8 @@ struct Games<'a, G: GameEntry> {
     openings: Openings<G>,
     factories: Vec<AgentFactory<G>>,
     limits: PlayLimits,
+    /// Per agent: why it plays no more games (an external program that cannot start).
+    broken: Vec<OnceLock<String>>,
 }
 
 impl<G: GameEntry> Work for Games<'_, G> {
@@ -94,12 +100,25 @@ impl<G: GameEntry> Work for Games<'_, G> {
         let job = self.schedule.job(id);
         let mut seats = seat_agents(&self.factories, &job);
         let (opening, moves) = self.openings.position(&self.start, &job);
-        let mut record = play_from(opening, moves, job, &mut seats, &self.limits)?;
+        let played = play_from(opening, moves, job, &mut seats, &self.limits);
+        for seat in Player::BOTH {
+            if let Some(why) = seats[seat].broken() {
+                let _ = self.broken[job.agent(seat)].set(why);
+            }
+        }
+        let mut record = played?;
         if !self.experiment.moves_csv {
             // Per-move records exist for moves.csv only; without it the journal holds none.
             record.moves = Vec::new();
         }
         Some(record)
+    }
+
+    fn runnable(&self, id: u64) -> bool {
+        let job = self.schedule.job(id);
+        job.agents
+            .iter()
+            .all(|&agent| self.broken[agent].get().is_none())
     }
 }
 
@@ -130,6 +149,13 @@ impl<G: GameEntry> Kind for Games<'_, G> {
             context,
             experiment.moves_csv,
         )?))
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.broken
+            .iter()
+            .filter_map(|why| why.get().cloned())
+            .collect()
     }
 
     fn control(&self) -> Box<dyn super::Control<GameRecord> + '_> {
@@ -228,16 +254,18 @@ impl GameTask for Task<'_, Experiment> {
                 games: experiment.games_of(m),
             })
             .collect();
-        let games = Games {
+        let mut games = Games {
             experiment: &experiment,
             start: start_position,
             schedule: Schedule::new(experiment.seed, plans, experiment.colours),
             openings,
+            broken: (0..factories.len()).map(|_| OnceLock::new()).collect(),
             factories,
             limits: PlayLimits {
                 max_plies: experiment.max_plies,
                 move_time: experiment.move_time_ms.map(Duration::from_millis),
                 stop: Some(super::interrupt_flag()),
+                logs: None,
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
@@ -265,6 +293,8 @@ impl GameTask for Task<'_, Experiment> {
             no_moves_csv: !experiment.moves_csv,
             ..Meta::starting("tournament", options.threads)
         })?;
+        // External programs' stderr, one file per agent and game (created when written).
+        games.limits.logs = Some(folder.join(LOGS_FOLDER));
         execute(&games, &folder, meta, options)
     }
 }

@@ -60,6 +60,12 @@ where
     /// A file that cannot be created.
     fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<Self::Record> + '_>>;
 
+    /// What the user must know about the run once it ended (e.g. an agent that could not
+    /// start, whose games were left unplayed), one line each. Default: nothing.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What may stop a group of jobs early (a sequential test). Default: nothing.
     fn control(&self) -> Box<dyn Control<Self::Record> + '_> {
         Box::new(NoControl)
@@ -107,6 +113,8 @@ pub struct Finished {
     pub interrupted: bool,
     /// The summary tables, as `show` prints them.
     pub tables: String,
+    /// What the user must know (agents that stopped playing), one line each.
+    pub notes: Vec<String>,
 }
 
 /// The flag Ctrl-C sets; the handler is installed once per process.
@@ -250,6 +258,7 @@ where
         unit: K::UNIT,
         interrupted: cancel.load(Ordering::SeqCst),
         tables: show::tables(folder).unwrap_or_default(),
+        notes: kind.notes(),
     })
 }
 

@@ -42,6 +42,12 @@ pub trait Work: Sync {
 
     /// Runs job `id`; `None` when a stop abandoned it (it runs again on resume).
     fn execute(&self, id: u64) -> Option<Self::Record>;
+
+    /// Whether job `id` can run: `false` leaves it unplayed (the run ends incomplete and
+    /// it runs on resume), e.g. when one of its agents can no longer start. Default: yes.
+    fn runnable(&self, _id: u64) -> bool {
+        true
+    }
 }
 
 /// Decides, job by job in plan order, whether a group is over before its last job.
@@ -160,6 +166,8 @@ pub fn execute<W: Work>(
                         None
                     } else if decided[work.group(id)].load(Ordering::Relaxed) {
                         Some(Finished::Skipped)
+                    } else if !work.runnable(id) {
+                        None
                     } else {
                         if settings.max_jobs.is_some_and(|max| {
                             started.fetch_add(1, Ordering::Relaxed) as u64 >= max

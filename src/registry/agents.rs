@@ -3,6 +3,7 @@
 
 use super::spec::Spec;
 use super::{AgentFactory, GameEntry, InputError, line_of_string, toml_error};
+use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::{Algorithm, MAX_DEPTH, SearchAgent, SearchConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -34,7 +35,12 @@ pub struct AgentSpec {
     pub heuristic: Option<String>,
     /// Heuristic parameters as written.
     pub params: Vec<(String, String)>,
+    /// Set for an agent that is another program (then the fields above are unused).
+    pub external: Option<ExternalSpec>,
 }
+
+/// What marks an external agent's inline spec (the form meta.json records).
+const EXTERNAL_PREFIX: &str = "external:";
 
 impl AgentSpec {
     /// Builds a spec from an algorithm name and its keys; `depth` and `heuristic` are
@@ -152,13 +158,35 @@ impl AgentSpec {
             time_ms,
             heuristic,
             params,
+            external: None,
         };
         spec.name = name.unwrap_or_else(|| spec.canonical());
         Ok(spec)
     }
 
+    /// An agent that is another program.
+    pub fn external(name: Option<String>, spec: ExternalSpec) -> AgentSpec {
+        let mut agent = AgentSpec {
+            name: String::new(),
+            algorithm: Algorithm::Random,
+            depth: 0,
+            beam_width: DEFAULT_BEAM_WIDTH,
+            gamma: 1.0,
+            time_ms: spec.time_ms,
+            heuristic: None,
+            params: Vec::new(),
+            external: Some(spec),
+        };
+        agent.name = name.unwrap_or_else(|| agent.canonical());
+        agent
+    }
+
     /// The spec as inline text, e.g. `alphabeta(heuristic=offensive2,depth=4)`.
     pub fn canonical(&self) -> String {
+        if let Some(external) = &self.external {
+            let json = serde_json::to_string(external).unwrap_or_default();
+            return format!("{EXTERNAL_PREFIX}{json}");
+        }
         let mut params = Vec::new();
         if let Some(h) = &self.heuristic {
             params.push(("heuristic".to_string(), h.clone()));
@@ -187,6 +215,14 @@ impl AgentSpec {
     /// # Errors
     /// An unknown heuristic for this game, or a bad parameter.
     pub fn factory<G: GameEntry>(&self) -> Result<AgentFactory<G>, String> {
+        if let Some(external) = &self.external {
+            let shared = Shared::<G>::new(
+                self.name.clone(),
+                external.clone(),
+                Box::new(|game: &G| game.game_spec().to_string()),
+            );
+            return Ok(Box::new(move |seed| Box::new(shared.agent(seed))));
+        }
         let config = SearchConfig {
             algorithm: self.algorithm,
             depth: self.depth,
@@ -239,6 +275,11 @@ impl std::str::FromStr for AgentSpec {
 
     /// Reads an inline spec such as `minimax(heuristic=defensive1,depth=3)`.
     fn from_str(text: &str) -> Result<AgentSpec, String> {
+        if let Some(json) = text.trim().strip_prefix(EXTERNAL_PREFIX) {
+            let external: ExternalSpec = serde_json::from_str(json)
+                .map_err(|e| format!("external agent '{}': {e}", text.trim()))?;
+            return Ok(AgentSpec::external(None, external));
+        }
         let mut spec: Spec = text.parse()?;
         let depth = spec.take("depth");
         let heuristic = spec.take("heuristic");
@@ -258,7 +299,7 @@ struct AgentFile {
 #[serde(deny_unknown_fields)]
 struct AgentEntry {
     name: String,
-    algorithm: String,
+    algorithm: Option<String>,
     depth: Option<toml::Value>,
     heuristic: Option<String>,
     #[serde(default)]
@@ -268,6 +309,114 @@ struct AgentEntry {
     time_ms: Option<toml::Value>,
     #[allow(dead_code)]
     description: Option<String>,
+    command: Option<Vec<String>>,
+    cwd: Option<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    options: BTreeMap<String, toml::Value>,
+    startup_ms: Option<toml::Value>,
+    tolerance_ms: Option<toml::Value>,
+    hang_ms: Option<toml::Value>,
+    ping_ms: Option<toml::Value>,
+    on_failure: Option<String>,
+    strict: Option<bool>,
+    max_startup_failures: Option<toml::Value>,
+    stderr_bytes: Option<toml::Value>,
+}
+
+/// A TOML value as JSON (for an external agent's `options`).
+fn toml_to_json(value: &toml::Value) -> serde_json::Value {
+    match value {
+        toml::Value::String(s) => serde_json::Value::String(s.clone()),
+        toml::Value::Integer(i) => serde_json::Value::from(*i),
+        toml::Value::Float(f) => serde_json::Value::from(*f),
+        toml::Value::Boolean(b) => serde_json::Value::Bool(*b),
+        toml::Value::Datetime(d) => serde_json::Value::String(d.to_string()),
+        toml::Value::Array(list) => list.iter().map(toml_to_json).collect(),
+        toml::Value::Table(table) => serde_json::Value::Object(
+            table
+                .iter()
+                .map(|(k, v)| (k.clone(), toml_to_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// A whole number of milliseconds (or bytes) from `low` to `high`, from an agent file.
+fn whole(key: &str, value: &toml::Value, low: u64, high: u64) -> Result<u64, String> {
+    value
+        .as_integer()
+        .and_then(|n| u64::try_from(n).ok())
+        .filter(|n| (low..=high).contains(n))
+        .ok_or_else(|| format!("{key} = {value}: expected a whole number from {low} to {high}"))
+}
+
+/// An external agent's spec from its agent-file entry; relative paths are relative to
+/// `folder`, the agent file's folder.
+fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, String> {
+    let command = entry.command.clone().unwrap_or_default();
+    if command.is_empty() || command[0].trim().is_empty() {
+        return Err("command must list the program and its arguments, e.g. command = [\"python3\", \"bots/my_bot.py\"]".to_string());
+    }
+    let given = [
+        ("algorithm", entry.algorithm.is_some()),
+        ("heuristic", entry.heuristic.is_some()),
+        ("depth", entry.depth.is_some()),
+        ("params", !entry.params.is_empty()),
+        ("k", entry.k.is_some()),
+        ("gamma", entry.gamma.is_some()),
+    ];
+    if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
+        return Err(format!(
+            "an external agent (command = ...) takes no {key}: its settings go in options = {{ ... }}"
+        ));
+    }
+    let cwd = folder.join(entry.cwd.as_deref().unwrap_or("."));
+    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let mut spec = ExternalSpec::new(command, cwd);
+    spec.env = entry.env.clone();
+    spec.options = entry
+        .options
+        .iter()
+        .map(|(k, v)| (k.clone(), toml_to_json(v)))
+        .collect();
+    let most_ms = crate::core::MAX_SECONDS * 1000;
+    for (key, value, target) in [
+        ("startup_ms", &entry.startup_ms, &mut spec.startup_ms),
+        ("tolerance_ms", &entry.tolerance_ms, &mut spec.tolerance_ms),
+        ("hang_ms", &entry.hang_ms, &mut spec.hang_ms),
+        ("ping_ms", &entry.ping_ms, &mut spec.ping_ms),
+    ] {
+        if let Some(value) = value {
+            *target = whole(
+                key,
+                value,
+                if key == "tolerance_ms" { 0 } else { 1 },
+                most_ms,
+            )?;
+        }
+    }
+    if let Some(value) = &entry.time_ms {
+        spec.time_ms = Some(whole("time_ms", value, 1, most_ms)?);
+    }
+    if let Some(value) = &entry.max_startup_failures {
+        spec.max_startup_failures = whole("max_startup_failures", value, 1, 1_000_000)? as u32;
+    }
+    if let Some(value) = &entry.stderr_bytes {
+        spec.stderr_bytes = whole("stderr_bytes", value, 0, 1 << 40)?;
+    }
+    spec.on_failure = match entry.on_failure.as_deref() {
+        None | Some("forfeit") => OnFailure::Forfeit,
+        Some("random") => OnFailure::Random,
+        Some(other) => {
+            return Err(format!(
+                "on_failure = '{other}': expected 'forfeit' or 'random'"
+            ));
+        }
+    };
+    spec.strict = entry.strict.unwrap_or(false);
+    Ok(spec)
 }
 
 /// A registered agent and where it was defined.
@@ -343,6 +492,40 @@ impl AgentRegistry {
                     entry.name
                 )));
             }
+            let external_keys = entry.cwd.is_some()
+                || !entry.env.is_empty()
+                || !entry.options.is_empty()
+                || entry.startup_ms.is_some()
+                || entry.tolerance_ms.is_some()
+                || entry.hang_ms.is_some()
+                || entry.ping_ms.is_some()
+                || entry.on_failure.is_some()
+                || entry.strict.is_some()
+                || entry.max_startup_failures.is_some()
+                || entry.stderr_bytes.is_some();
+            if entry.command.is_some() {
+                let folder = file.parent().unwrap_or(Path::new("."));
+                let external = external_entry(&entry, folder)
+                    .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+                self.insert(
+                    AgentSpec::external(Some(entry.name.clone()), external),
+                    file,
+                    line,
+                )?;
+                continue;
+            }
+            if external_keys {
+                return Err(fail(format!(
+                    "agent '{}': cwd, env, options and the *_ms keys are for external agents; give command = [...] too",
+                    entry.name
+                )));
+            }
+            let Some(algorithm) = &entry.algorithm else {
+                return Err(fail(format!(
+                    "agent '{}': give algorithm = \"...\" (a built-in agent) or command = [...] (a program)",
+                    entry.name
+                )));
+            };
             let mut params: Vec<(String, String)> = entry
                 .params
                 .iter()
@@ -359,28 +542,42 @@ impl AgentRegistry {
             }
             let spec = AgentSpec::from_parts(
                 Some(entry.name.clone()),
-                &entry.algorithm,
+                algorithm,
                 entry.depth.as_ref().map(value_text),
-                entry.heuristic,
+                entry.heuristic.clone(),
                 params,
             )
             .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
-            if let Some(previous) = self.agents.get(&entry.name) {
-                return Err(fail(format!(
-                    "agent '{}' is already defined in {}",
-                    entry.name,
-                    previous.file.display()
-                )));
-            }
-            self.agents.insert(
-                entry.name,
-                RegisteredAgent {
-                    spec,
-                    file: file.to_path_buf(),
-                    line,
-                },
-            );
+            self.insert(spec, file, line)?;
         }
+        Ok(())
+    }
+
+    fn insert(
+        &mut self,
+        spec: AgentSpec,
+        file: &Path,
+        line: Option<usize>,
+    ) -> Result<(), InputError> {
+        if let Some(previous) = self.agents.get(&spec.name) {
+            return Err(InputError::in_file(
+                file,
+                line,
+                format!(
+                    "agent '{}' is already defined in {}",
+                    spec.name,
+                    previous.file.display()
+                ),
+            ));
+        }
+        self.agents.insert(
+            spec.name.clone(),
+            RegisteredAgent {
+                spec,
+                file: file.to_path_buf(),
+                line,
+            },
+        );
         Ok(())
     }
 
@@ -429,6 +626,19 @@ impl AgentRegistry {
     pub fn resolve(&self, text: &str) -> Result<AgentSpec, String> {
         if let Some(agent) = self.agents.get(text.trim()) {
             return Ok(agent.spec.clone());
+        }
+        if let Ok(spec) = text.parse::<Spec>()
+            && let Some(agent) = self.agents.get(&spec.name)
+            && let Some(external) = &agent.spec.external
+        {
+            // A registered program with other options: `my-bot(depth=3)` (sweeps).
+            let mut external = external.clone();
+            for (key, value) in &spec.params {
+                let json = serde_json::from_str::<serde_json::Value>(value)
+                    .unwrap_or_else(|_| serde_json::Value::String(value.clone()));
+                external.options.insert(key.clone(), json);
+            }
+            return Ok(AgentSpec::external(Some(spec.to_string()), external));
         }
         let looks_inline = text.contains('(')
             || text

@@ -560,10 +560,15 @@ impl Experiment {
         }
     }
 
-    /// Whether wall-clock limits decide anything (a per-move limit, or an agent with a
-    /// time budget): then the same experiment can give different games.
+    /// Whether wall-clock limits decide anything (a per-move limit, an agent with a time
+    /// budget, or another program, judged by the clock): then the same experiment can give
+    /// different games.
     pub fn uses_clock(&self) -> bool {
-        self.move_time_ms.is_some() || self.agents.iter().any(|a| a.time_ms.is_some())
+        self.move_time_ms.is_some()
+            || self
+                .agents
+                .iter()
+                .any(|a| a.time_ms.is_some() || a.external.is_some())
     }
 
     /// A matchup's label, e.g. `ab4-off2 vs ab4-def1`.

@@ -374,6 +374,9 @@ pub trait GameEntry: Game {
     /// # Errors
     /// An unknown heuristic, key or value.
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError>;
+
+    /// The game and rule set of this position, as a spec.
+    fn game_spec(&self) -> GameSpec;
 }
 
 impl GameEntry for Wights {
@@ -385,6 +388,10 @@ impl GameEntry for Wights {
 
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::wights::Material::from_spec(name, params)
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::Wights
     }
 }
 
@@ -398,6 +405,10 @@ impl GameEntry for ChineseCheckers {
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::chinese_checkers::Heuristic::from_spec(name, params)
     }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::ChineseCheckers(self.rules())
+    }
 }
 
 impl GameEntry for DoubleCard {
@@ -410,6 +421,10 @@ impl GameEntry for DoubleCard {
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::double_card::Heuristic::from_spec(name, params)
     }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::DoubleCard(self.params())
+    }
 }
 
 impl GameEntry for Breakthrough {
@@ -421,6 +436,10 @@ impl GameEntry for Breakthrough {
 
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::breakthrough::Heuristic::from_spec(name, params)
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::Breakthrough(self.rules())
     }
 }
 

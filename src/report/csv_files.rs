@@ -62,6 +62,8 @@ const MOVE_COLUMNS: &[&str] = &[
     "timed_out",
     "ms",
     "value",
+    "fault",
+    "self_reported",
 ];
 
 fn csv_error(error: csv::Error) -> io::Error {
@@ -224,6 +226,8 @@ impl Reporter<GameRecord> for CsvRecorder {
                     Some(value) => row.number(value)?,
                     None => row.text("")?,
                 }
+                row.text(mv.fault.map_or("", |f| f.name()))?;
+                row.number(u8::from(mv.self_reported))?;
                 row.end()?;
             }
         }

@@ -726,12 +726,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
                 self.buffer.retain(|&m| state.move_order_score(m) == best);
             }
             let mv = self.buffer[seeds::below(&mut self.rng, self.buffer.len())];
-            return Decision {
-                mv,
-                value: None,
-                stats: SearchStats::default(),
-                depth: 0,
-            };
+            return Decision::just(mv);
         }
         // The agent's own budget (iterative deepening) and the harness's limits: the
         // earlier deadline counts.
@@ -790,17 +785,15 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
                 .first()
                 .expect("decide called on a finished game");
             return Decision {
-                mv,
-                value: None,
                 stats,
-                depth: 0,
+                ..Decision::just(mv)
             };
         };
         Decision {
-            mv: result.best,
             value: Some(result.value),
             stats,
             depth,
+            ..Decision::just(result.best)
         }
     }
 }

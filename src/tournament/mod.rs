@@ -8,7 +8,7 @@ pub mod compare;
 mod tests;
 
 use crate::core::seeds;
-use crate::core::{Agent, ByPlayer, Game, Limits, Player, SearchStats};
+use crate::core::{Agent, ByPlayer, FaultReason, Game, GameContext, Limits, Player, SearchStats};
 use crate::registry::{AgentFactory, Colours};
 use std::borrow::Cow;
 use std::time::Instant;
@@ -238,6 +238,13 @@ pub struct MoveRecord {
     pub depth: u32,
     /// Whether the decision overran the per-move limit (and a random move was played).
     pub timed_out: bool,
+    /// The agent's failure on this move, if any (the move played was then a seeded random
+    /// one, or the game ended).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<FaultReason>,
+    /// Whether the counts are the agent's own report (an external program's `info`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub self_reported: bool,
 }
 
 /// One side's totals over a game.
@@ -295,6 +302,8 @@ pub struct PlayLimits {
     pub move_time: Option<std::time::Duration>,
     /// Raised to abandon the game in progress (Ctrl-C): agents stop thinking at once.
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// Where agents keep per-game logs (external programs' stderr), if anywhere.
+    pub logs: Option<std::path::PathBuf>,
 }
 
 impl PlayLimits {
@@ -337,6 +346,18 @@ pub fn play_from<G: Game>(
     let mut sides = ByPlayer([SideRecord::default(); 2]);
     let mut moves = Vec::with_capacity(128);
     let mut move_text = String::with_capacity(1024);
+    for seat in Player::BOTH {
+        let context = GameContext {
+            id: job.id,
+            seat,
+            seed: job.agent_seed(seat),
+            opening: &opening,
+            move_time: move_time_limit,
+            logs: limits.logs.as_deref(),
+        };
+        seats[seat].start_game(&state, &context);
+    }
+    let mut ply_text = String::with_capacity(32);
     let (winner, reason) = loop {
         if let Some(outcome) = state.outcome() {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
@@ -354,7 +375,15 @@ pub fn play_from<G: Game>(
         if agent_limits.stopped() {
             return None;
         }
-        let timed_out = move_time_limit.is_some_and(|limit| elapsed > limit);
+        if let Some(fault) = decision.fault
+            && fault.forfeit
+        {
+            sides[side].nanos += nanos;
+            break (Some(side.opponent()), Cow::Borrowed(fault.reason.name()));
+        }
+        let margin = seats[side].time_margin();
+        let timed_out = decision.fault.is_none()
+            && move_time_limit.is_some_and(|limit| elapsed > limit.saturating_add(margin));
         if timed_out {
             if state.timeout_forfeits() {
                 sides[side].nanos += nanos;
@@ -370,8 +399,13 @@ pub fn play_from<G: Game>(
         if !move_text.is_empty() {
             move_text.push(MOVE_SEPARATOR);
         }
-        state.write_move(decision.mv, &mut move_text);
+        ply_text.clear();
+        state.write_move(decision.mv, &mut ply_text);
+        move_text.push_str(&ply_text);
         state.apply(decision.mv);
+        for seat in Player::BOTH {
+            seats[seat].observe(&ply_text);
+        }
         let record = &mut sides[side];
         record.moves += 1;
         record.stats += decision.stats;
@@ -387,8 +421,13 @@ pub fn play_from<G: Game>(
             value: decision.value,
             depth: decision.depth,
             timed_out,
+            fault: decision.fault.map(|f| f.reason),
+            self_reported: decision.self_reported,
         });
     };
+    for seat in Player::BOTH {
+        seats[seat].end_game(winner, &reason);
+    }
     Some(GameRecord {
         job,
         winner,

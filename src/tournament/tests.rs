@@ -120,6 +120,7 @@ fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
         max_plies: 1000,
         move_time: limit,
         stop: None,
+        logs: None,
     };
     let record = play_from(start, String::new(), jobs[0], &mut seats, &limits).expect("no stop");
     assert_eq!(
@@ -234,6 +235,7 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
         max_plies: 1000,
         move_time: Some(Duration::from_millis(50)),
         stop: None,
+        logs: None,
     };
     let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
     let record = play_from(start, String::new(), jobs[0], &mut seats, &limits).expect("no stop");
@@ -249,6 +251,7 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
         max_plies: 1000,
         move_time: None,
         stop: Some(Arc::clone(&stop)),
+        logs: None,
     };
     let raiser = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));

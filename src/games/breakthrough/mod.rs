@@ -512,6 +512,18 @@ impl Game for Breakthrough {
         })
     }
 
+    fn position_json(&self) -> serde_json::Value {
+        let geometry = self.geometry();
+        let board: Vec<String> = self.board_dump().lines().map(str::to_string).collect();
+        serde_json::json!({
+            "rules": self.rules.name(),
+            "rows": geometry.rows,
+            "cols": geometry.cols,
+            "to_move": self.to_move.label(),
+            "board": board,
+        })
+    }
+
     fn board_dump(&self) -> String {
         let geometry = self.geometry();
         let mut text = String::with_capacity((geometry.rows * (geometry.cols + 1)) as usize);

@@ -479,6 +479,19 @@ impl Game for ChineseCheckers {
         })
     }
 
+    fn position_json(&self) -> serde_json::Value {
+        let rows: Vec<String> = self
+            .board_dump()
+            .lines()
+            .map(|line| line.replace(' ', ""))
+            .collect();
+        serde_json::json!({
+            "to_move": self.to_move.label(),
+            "plies": self.plies,
+            "rows": rows,
+        })
+    }
+
     fn board_dump(&self) -> String {
         let mut text = String::with_capacity(400);
         for row in 1..=19u32 {

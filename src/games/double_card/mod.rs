@@ -571,6 +571,50 @@ impl Game for DoubleCard {
         check_legal(self, mv, text, || "not a legal move here".to_string())
     }
 
+    fn position_json(&self) -> serde_json::Value {
+        let board: Vec<Vec<&str>> = (0..ROWS)
+            .map(|row| {
+                (0..COLS)
+                    .map(|col| {
+                        let b = bit((row * COLS + col) as u8);
+                        if self.occupied & b == 0 {
+                            ""
+                        } else {
+                            match (self.red & b != 0, self.solid & b != 0) {
+                                (true, true) => "RX",
+                                (true, false) => "RO",
+                                (false, true) => "WX",
+                                (false, false) => "WO",
+                            }
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let cards: Vec<serde_json::Value> = (0..self.placed)
+            .map(|index| {
+                let (a, b) = self.card_cells(index);
+                serde_json::json!({
+                    "type": self.cards[usize::from(index)].1,
+                    "cells": [cell_name(a), cell_name(b)],
+                })
+            })
+            .collect();
+        let role = |player: Player| match self.role(player) {
+            Role::Colors => "colors",
+            Role::Dots => "dots",
+        };
+        serde_json::json!({
+            "to_move": self.to_move.label(),
+            "moves": self.moves,
+            "cards_placed": self.placed,
+            "last_card": self.last,
+            "roles": { "P1": role(Player::P1), "P2": role(Player::P2) },
+            "cards": cards,
+            "board": board,
+        })
+    }
+
     fn board_dump(&self) -> String {
         let mut text = String::with_capacity(12 * 28);
         for row in (0..ROWS).rev() {

@@ -398,6 +398,19 @@ impl Game for Wights {
         })
     }
 
+    fn position_json(&self) -> serde_json::Value {
+        let board: Vec<String> = self
+            .board_dump()
+            .lines()
+            .map(|line| line.replace(' ', ""))
+            .collect();
+        serde_json::json!({
+            "to_move": self.to_move.label(),
+            "plies": self.plies,
+            "board": board,
+        })
+    }
+
     fn board_dump(&self) -> String {
         let mut text = String::with_capacity(50);
         for row in 0..5 {

@@ -1,0 +1,158 @@
+//! `arbiter serve-agent` (a built-in agent behind the protocol) and `arbiter check-agent`
+//! (a compliance check of a program).
+
+use super::parse_game;
+use crate::external::{ExternalSpec, check::check, serve::serve};
+use crate::registry::{AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
+use anyhow::{Result, anyhow, bail};
+use std::path::PathBuf;
+
+/// Arguments of `arbiter serve-agent`.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// The agent: a registered name or an inline spec, e.g.
+    /// `alphabeta(heuristic=offensive2,depth=3)`.
+    agent: String,
+    /// The game it plays, e.g. `breakthrough` or `wights`.
+    #[arg(long)]
+    game: String,
+    /// Folder of agent files.
+    #[arg(long, default_value = "agents")]
+    agents: PathBuf,
+}
+
+/// Arguments of `arbiter check-agent`.
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// A registered external agent's name, or the program's command line (e.g.
+    /// `python3 my_agent.py`, run in the current folder).
+    #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    agent: Vec<String>,
+    /// The game to check it on.
+    #[arg(long)]
+    game: String,
+    /// Folder of agent files.
+    #[arg(long, default_value = "agents")]
+    agents: PathBuf,
+}
+
+struct ServeTask {
+    agent: AgentSpec,
+    game: String,
+}
+
+impl GameTask for ServeTask {
+    type Output = Result<()>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<()> {
+        let factory = self
+            .agent
+            .factory::<G>()
+            .map_err(|e| anyhow!("agent '{}': {e}", self.agent.name))?;
+        let stdin = std::io::stdin();
+        let stdout = std::io::stdout();
+        serve(
+            &start,
+            &self.game,
+            &self.agent.name,
+            &|seed| factory(seed),
+            stdin.lock(),
+            stdout.lock(),
+            &mut std::io::stderr(),
+        )?;
+        Ok(())
+    }
+}
+
+/// `arbiter serve-agent`.
+pub fn serve_agent(args: ServeArgs) -> Result<()> {
+    let game = parse_game(&args.game)?;
+    let registry = AgentRegistry::load(&args.agents)?;
+    let agent = registry.resolve(&args.agent).map_err(|e| anyhow!(e))?;
+    if agent.external.is_some() {
+        bail!(
+            "agent '{}' is a program already; serve-agent serves arbiter's built-in agents",
+            agent.name
+        );
+    }
+    dispatch(
+        game,
+        ServeTask {
+            agent,
+            game: game.to_string(),
+        },
+    )
+}
+
+struct CheckTask {
+    name: String,
+    spec: ExternalSpec,
+    game: String,
+}
+
+impl GameTask for CheckTask {
+    type Output = Result<i32>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<i32> {
+        let logs = std::env::temp_dir().join(format!("arbiter-check-{}", std::process::id()));
+        let verdict = check(
+            &self.name,
+            &self.spec,
+            &start,
+            &self.game,
+            &logs,
+            &mut std::io::stdout(),
+        )?;
+        println!(
+            "{}: {} failed, {} warnings",
+            if verdict.failures == 0 {
+                "passed"
+            } else {
+                "FAILED"
+            },
+            verdict.failures,
+            verdict.warnings
+        );
+        if verdict.failures == 0 {
+            let _ = std::fs::remove_dir_all(&logs);
+            Ok(0)
+        } else {
+            Ok(1)
+        }
+    }
+}
+
+/// `arbiter check-agent`: exit 0 when every step passed, 1 when one failed.
+pub fn check_agent(args: CheckArgs) -> Result<i32> {
+    let game = parse_game(&args.game)?;
+    let registry = AgentRegistry::load(&args.agents)?;
+    let (name, spec) = match args.agent.as_slice() {
+        [one] if registry.agents.contains_key(one.as_str()) => {
+            let agent = registry.resolve(one).map_err(|e| anyhow!(e))?;
+            match agent.external {
+                Some(spec) => (agent.name, spec),
+                None => bail!(
+                    "agent '{one}' is a built-in agent; check-agent checks programs (give a registered external agent or a command line)"
+                ),
+            }
+        }
+        command => {
+            let cwd = std::env::current_dir()?;
+            let command: Vec<String> = if command.len() == 1 {
+                command[0].split_whitespace().map(str::to_string).collect()
+            } else {
+                command.to_vec()
+            };
+            let name = command.join(" ");
+            (name, ExternalSpec::new(command, cwd))
+        }
+    };
+    dispatch(
+        game,
+        CheckTask {
+            name,
+            spec,
+            game: game.to_string(),
+        },
+    )
+}

@@ -1,0 +1,687 @@
+//! Agents that are other programs, in any language, speaking arbiter's JSON-lines protocol
+//! (docs/protocol.md) on stdin/stdout; the same protocol served by built-in agents; and a
+//! compliance check. Uses core only: a game is any [`Game`], its position sent as
+//! [`Game::position_json`].
+
+pub mod check;
+mod program;
+pub mod serve;
+
+pub use program::{Program, Received, describe_status};
+
+use crate::core::seeds;
+use crate::core::{Agent, Decision, Fault, FaultReason, Game, GameContext, Limits, Player};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The protocol version arbiter speaks (`hello.protocol`).
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// What happens to a game when an external agent fails a move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnFailure {
+    /// The agent loses the game (the default).
+    #[default]
+    Forfeit,
+    /// A seeded random legal move is played for it and the game goes on.
+    Random,
+}
+
+/// How to run an external agent and how strictly to judge it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExternalSpec {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The folder it runs in (absolute once registered).
+    pub cwd: PathBuf,
+    /// Environment variables added to arbiter's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// Sent in `hello.options`, for the program to read as it likes.
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
+    pub options: serde_json::Map<String, Value>,
+    /// Time to answer `hello` with `ready`, in ms.
+    pub startup_ms: u64,
+    /// How late after the deadline a move still counts, in ms.
+    pub tolerance_ms: u64,
+    /// How long after the deadline (after the request, without one) a silent program is
+    /// killed, in ms.
+    pub hang_ms: u64,
+    /// Time to answer `ping` with `pong`, in ms.
+    pub ping_ms: u64,
+    /// The agent's own time per move in ms (the earlier of this and the experiment's
+    /// `move_time_ms` is the deadline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// Forfeit or random move on a failure.
+    #[serde(default)]
+    pub on_failure: OnFailure,
+    /// Whether a stdout line that is not JSON is a failure (`bad_output`) rather than
+    /// counted and logged.
+    #[serde(default)]
+    pub strict: bool,
+    /// Startup failures in a row after which the agent plays no more games.
+    pub max_startup_failures: u32,
+    /// The most bytes of stderr kept per game.
+    pub stderr_bytes: u64,
+}
+
+impl ExternalSpec {
+    /// `command` in `cwd` with every setting at its default.
+    pub fn new(command: Vec<String>, cwd: PathBuf) -> ExternalSpec {
+        ExternalSpec {
+            command,
+            cwd,
+            env: BTreeMap::new(),
+            options: serde_json::Map::new(),
+            startup_ms: 10_000,
+            tolerance_ms: 50,
+            hang_ms: 30_000,
+            ping_ms: 5_000,
+            time_ms: None,
+            on_failure: OnFailure::Forfeit,
+            strict: false,
+            max_startup_failures: 3,
+            stderr_bytes: 1 << 20,
+        }
+    }
+
+    /// The command line as one would type it.
+    pub fn command_line(&self) -> String {
+        self.command.join(" ")
+    }
+}
+
+/// A folder name for an agent's logs: its name with anything but letters, digits, `-`,
+/// `_` and `.` replaced.
+pub fn log_folder_name(agent: &str) -> String {
+    let name: String = agent
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    name.trim_start_matches('.').to_string()
+}
+
+/// What every game of one external agent shares: its spec, its idle programs (one per
+/// worker at most is ever started), and its run of startup failures.
+pub struct Shared<G> {
+    name: String,
+    spec: ExternalSpec,
+    game_name: Box<dyn Fn(&G) -> String + Send + Sync>,
+    idle: Mutex<Vec<Program>>,
+    startup_failures: AtomicU32,
+    broken: OnceLock<String>,
+}
+
+impl<G> Drop for Shared<G> {
+    fn drop(&mut self) {
+        let idle = std::mem::take(self.idle.get_mut().unwrap_or_else(PoisonError::into_inner));
+        // Ask them all to quit first, then wait: one grace period, not one per program.
+        let mut idle = idle;
+        for program in &mut idle {
+            let _ = program.send(&json!({"type": "quit"}));
+        }
+        for mut program in idle {
+            program.stop(true);
+        }
+    }
+}
+
+impl<G: Game> Shared<G> {
+    /// The shared state of agent `name` run as `spec`; `game_name` gives the game spec
+    /// sent in `hello` (e.g. `breakthrough(rules=long)`).
+    pub fn new(
+        name: String,
+        spec: ExternalSpec,
+        game_name: Box<dyn Fn(&G) -> String + Send + Sync>,
+    ) -> Arc<Shared<G>> {
+        Arc::new(Shared {
+            name,
+            spec,
+            game_name,
+            idle: Mutex::new(Vec::new()),
+            startup_failures: AtomicU32::new(0),
+            broken: OnceLock::new(),
+        })
+    }
+
+    /// A fresh agent for one game, with its seed.
+    pub fn agent(self: &Arc<Self>, seed: u64) -> ExternalAgent<G> {
+        ExternalAgent {
+            shared: Arc::clone(self),
+            seed,
+            program: None,
+            failed: None,
+            late_until: None,
+            clean: false,
+            history: Vec::new(),
+            game_id: 0,
+            seat: Player::P1,
+            legal: Vec::new(),
+            pings: 0,
+        }
+    }
+
+    /// Why the agent plays no more games (too many startup failures in a row), if so.
+    pub fn broken(&self) -> Option<&str> {
+        self.broken.get().map(String::as_str)
+    }
+
+    fn take_idle(&self) -> Option<Program> {
+        self.idle
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+    }
+}
+
+/// Starts `spec`'s program and completes the handshake: `hello`, then `ready` within the
+/// startup timeout. Lines before `ready` that are not JSON are logged and skipped.
+///
+/// # Errors
+/// Why it did not start, in words a student can act on.
+pub fn start_program(
+    spec: &ExternalSpec,
+    hello: &Value,
+    log: Option<PathBuf>,
+) -> Result<(Program, String), String> {
+    let env: Vec<(String, String)> = spec
+        .env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut program = Program::spawn(&spec.command, &spec.cwd, &env, log, spec.stderr_bytes)
+        .map_err(|e| {
+            format!(
+                "cannot start `{}` in {}: {e}",
+                spec.command_line(),
+                spec.cwd.display()
+            )
+        })?;
+    let startup = Duration::from_millis(spec.startup_ms);
+    if let Err(e) = program.send(hello) {
+        let status = program.stop(false).map(describe_status).unwrap_or_default();
+        return Err(format!(
+            "`{}` exited before reading `hello` ({status}; {e})",
+            spec.command_line()
+        ));
+    }
+    let until = Instant::now() + startup;
+    loop {
+        match program.receive(until, &|| false) {
+            Received::Line(line) => match serde_json::from_str::<Value>(&line) {
+                Ok(reply) if reply["type"] == "ready" => {
+                    let name = reply["name"].as_str().unwrap_or("").to_string();
+                    return Ok((program, name));
+                }
+                Ok(reply) => {
+                    let text = format!(
+                        "answered `hello` with {reply} instead of {{\"type\": \"ready\", \"name\": ...}}"
+                    );
+                    program.note(&text);
+                    program.stop(false);
+                    return Err(text);
+                }
+                Err(_) => {
+                    program.garbage_lines += 1;
+                    program.note(&format!("stdout line is not JSON: {}", clip(&line)));
+                }
+            },
+            Received::Closed => {
+                let status = program
+                    .exit_status(Duration::from_millis(500))
+                    .map_or("no exit status".to_string(), describe_status);
+                program.stop(false);
+                return Err(format!(
+                    "`{}` exited before answering `hello` ({status}); see its stderr",
+                    spec.command_line()
+                ));
+            }
+            Received::TimedOut | Received::Stopped => {
+                program.stop(false);
+                return Err(format!(
+                    "no `ready` within the startup timeout ({} ms): did the program flush stdout after printing it?",
+                    spec.startup_ms
+                ));
+            }
+        }
+    }
+}
+
+/// At most 200 characters of `text`, for logs and messages.
+pub fn clip(text: &str) -> String {
+    let mut clipped: String = text.chars().take(200).collect();
+    if clipped.len() < text.len() {
+        clipped.push_str("...");
+    }
+    clipped
+}
+
+/// An external agent playing one game; its program goes back to the shared pool when the
+/// game ended cleanly, and is stopped otherwise.
+pub struct ExternalAgent<G: Game> {
+    shared: Arc<Shared<G>>,
+    seed: u64,
+    program: Option<Program>,
+    /// Set once the program cannot play on in this game.
+    failed: Option<FaultReason>,
+    /// A late reply may still arrive until then (after a timeout).
+    late_until: Option<Instant>,
+    /// Whether the game ended with the program in step (it may serve another game).
+    clean: bool,
+    history: Vec<String>,
+    game_id: u64,
+    seat: Player,
+    legal: Vec<G::Move>,
+    pings: u64,
+}
+
+impl<G: Game> ExternalAgent<G> {
+    fn spec(&self) -> &ExternalSpec {
+        &self.shared.spec
+    }
+
+    fn note(&self, text: &str) {
+        if let Some(program) = &self.program {
+            program.note(text);
+        }
+    }
+
+    /// Ends the program's part in this game: it is stopped and the game goes on without
+    /// it (`reason` for every later move).
+    fn lose_program(&mut self, reason: FaultReason) {
+        if let Some(mut program) = self.program.take() {
+            program.stop(false);
+        }
+        self.failed = Some(reason);
+    }
+
+    /// A program in step from the pool (it answered `ping`), or a new one.
+    fn program_for(&mut self, start: &G, log: Option<PathBuf>) -> Result<Program, String> {
+        while let Some(mut program) = self.shared.take_idle() {
+            program.set_log(log.clone());
+            self.pings += 1;
+            let id = self.pings;
+            if program.send(&json!({"type": "ping", "id": id})).is_ok()
+                && wait_for_pong(&mut program, id, self.spec().ping_ms)
+            {
+                return Ok(program);
+            }
+            program.note("no `pong` to `ping` before a new game: the program is restarted");
+            program.stop(false);
+        }
+        let hello = json!({
+            "type": "hello",
+            "protocol": PROTOCOL_VERSION,
+            "game": (self.shared.game_name)(start),
+            "seat": self.seat.label(),
+            "seed": self.seed,
+            "time": {
+                "move_ms": self.spec().time_ms,
+                "margin_ms": self.spec().tolerance_ms,
+            },
+            "options": Value::Object(self.spec().options.clone()),
+        });
+        start_program(self.spec(), &hello, log).map(|(program, _)| program)
+    }
+
+    /// A seeded random legal move (a failure under the `random` policy), or the first.
+    fn fallback(&mut self, state: &G, reason: FaultReason) -> Decision<G::Move> {
+        state.legal_moves(&mut self.legal);
+        let forfeit = self.spec().on_failure == OnFailure::Forfeit;
+        let mv = if forfeit {
+            self.legal[0]
+        } else {
+            let ply = self.history.len() as u64;
+            let mut rng = seeds::rng(seeds::derive(self.seed, &[0x6661_756c, ply]));
+            self.legal[seeds::below(&mut rng, self.legal.len())]
+        };
+        Decision {
+            fault: Some(Fault { reason, forfeit }),
+            ..Decision::just(mv)
+        }
+    }
+
+    /// Waits out a reply still due from a move that timed out, so that the program's next
+    /// line answers the next request; a program silent past its hang deadline is stopped.
+    fn drain_late_reply(&mut self, limits: &Limits) -> bool {
+        let Some(until) = self.late_until.take() else {
+            return true;
+        };
+        let Some(program) = &mut self.program else {
+            return false;
+        };
+        loop {
+            match program.receive(until, &|| limits.stopped()) {
+                Received::Line(line) => {
+                    let is_move = serde_json::from_str::<Value>(&line)
+                        .is_ok_and(|reply| reply["type"] == "move");
+                    program.note(&format!("late reply dropped: {}", clip(&line)));
+                    if is_move {
+                        return true;
+                    }
+                }
+                Received::Stopped => return false,
+                Received::Closed | Received::TimedOut => {
+                    self.note("silent past the hang deadline after a timeout: stopped");
+                    self.lose_program(FaultReason::Stall);
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+fn wait_for_pong(program: &mut Program, id: u64, ping_ms: u64) -> bool {
+    let until = Instant::now() + Duration::from_millis(ping_ms);
+    loop {
+        match program.receive(until, &|| false) {
+            Received::Line(line) => {
+                if let Ok(reply) = serde_json::from_str::<Value>(&line)
+                    && reply["type"] == "pong"
+                    && (reply["id"] == id || reply["id"].is_null())
+                {
+                    return true;
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// The move and what the program said about it, from its reply line.
+enum Reply {
+    Move(String, Value),
+    NotJson,
+    Other(String),
+}
+
+fn read_reply(line: &str) -> Reply {
+    match serde_json::from_str::<Value>(line) {
+        Err(_) => Reply::NotJson,
+        Ok(reply) => match (&reply["type"], &reply["move"]) {
+            (Value::String(kind), Value::String(mv)) if kind == "move" => {
+                Reply::Move(mv.clone(), reply["info"].clone())
+            }
+            (Value::String(kind), _) if kind == "pong" => Reply::Other("pong".to_string()),
+            _ => Reply::Other(format!(
+                "expected {{\"type\": \"move\", \"move\": \"...\"}}, got {}",
+                clip(line)
+            )),
+        },
+    }
+}
+
+impl<G: Game> Agent<G> for ExternalAgent<G> {
+    fn start_game(&mut self, start: &G, game: &GameContext<'_>) {
+        self.game_id = game.id;
+        self.seat = game.seat;
+        self.seed = game.seed;
+        self.history = crate::core::read_moves(game.opening)
+            .into_iter()
+            .map(|(_, mv)| mv)
+            .collect();
+        self.failed = None;
+        self.late_until = None;
+        self.clean = false;
+        let log = game.logs.map(|logs| {
+            logs.join(log_folder_name(&self.shared.name))
+                .join(format!("{}.stderr", game.id))
+        });
+        if self.shared.broken().is_some() {
+            self.failed = Some(FaultReason::StartupFailure);
+            return;
+        }
+        let program = match self.program.take() {
+            Some(program) => Ok(program),
+            None => self.program_for(start, log.clone()),
+        };
+        match program {
+            Ok(program) => {
+                self.shared.startup_failures.store(0, Ordering::Relaxed);
+                self.program = Some(program);
+            }
+            Err(why) => {
+                write_note(log.as_deref(), &why);
+                self.failed = Some(FaultReason::StartupFailure);
+                let failures = self.shared.startup_failures.fetch_add(1, Ordering::Relaxed) + 1;
+                if failures >= self.spec().max_startup_failures {
+                    let _ = self.shared.broken.set(format!(
+                        "agent '{}' failed to start {failures} times in a row ({why}); its remaining games were not played",
+                        self.shared.name
+                    ));
+                }
+                return;
+            }
+        }
+        let message = json!({
+            "type": "new_game",
+            "game_id": game.id,
+            "seat": game.seat.label(),
+            "seed": game.seed,
+            "position": start.position_json(),
+            "opening": self.history,
+            "time": {
+                "move_ms": deadline_ms(game.move_time, self.spec().time_ms),
+                "margin_ms": self.spec().tolerance_ms,
+            },
+        });
+        if let Some(program) = &mut self.program
+            && program.send(&message).is_err()
+        {
+            self.crashed();
+        }
+    }
+
+    fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
+        if let Some(reason) = self.failed {
+            return self.fallback(state, reason);
+        }
+        if !self.drain_late_reply(limits) {
+            let reason = self.failed.unwrap_or(FaultReason::Stall);
+            return self.fallback(state, reason);
+        }
+        let asked = Instant::now();
+        let own = self
+            .spec()
+            .time_ms
+            .and_then(|ms| asked.checked_add(Duration::from_millis(ms)));
+        let deadline = match (own, limits.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        state.legal_moves(&mut self.legal);
+        let legal: Vec<String> = self.legal.iter().map(|&m| state.format_move(m)).collect();
+        let request = json!({
+            "type": "move",
+            "game_id": self.game_id,
+            "ply": self.history.len(),
+            "seat": state.to_move().label(),
+            "position": state.position_json(),
+            "moves": self.history,
+            "legal": legal,
+            "time_ms": deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
+        });
+        let margin = Duration::from_millis(self.spec().tolerance_ms);
+        let hang = Duration::from_millis(self.spec().hang_ms);
+        let (spec_strict, hang_after) = (self.spec().strict, deadline.map(|d| d + margin + hang));
+        let Some(program) = &mut self.program else {
+            return self.fallback(state, FaultReason::Crash);
+        };
+        if program.send(&request).is_err() {
+            self.crashed();
+            return self.fallback(state, FaultReason::Crash);
+        }
+        let until = deadline.map_or(asked + hang, |d| d + margin);
+        loop {
+            let Some(program) = &mut self.program else {
+                return self.fallback(state, FaultReason::Crash);
+            };
+            match program.receive(until, &|| limits.stopped()) {
+                Received::Line(line) => match read_reply(&line) {
+                    Reply::Move(text, info) => {
+                        return match state.parse_move(&text) {
+                            Ok(mv) => decision_with_info(mv, &info),
+                            Err(e) => {
+                                program.note(&format!(
+                                    "illegal move at ply {}: {e}",
+                                    self.history.len() + 1
+                                ));
+                                self.fallback(state, FaultReason::IllegalMove)
+                            }
+                        };
+                    }
+                    Reply::NotJson => {
+                        program.garbage_lines += 1;
+                        program.note(&format!("stdout line is not JSON: {}", clip(&line)));
+                        if spec_strict {
+                            self.lose_program(FaultReason::BadOutput);
+                            return self.fallback(state, FaultReason::BadOutput);
+                        }
+                    }
+                    Reply::Other(what) if what == "pong" => {}
+                    Reply::Other(what) => {
+                        program.note(&format!("bad reply to a move request: {what}"));
+                        self.lose_program(FaultReason::BadOutput);
+                        return self.fallback(state, FaultReason::BadOutput);
+                    }
+                },
+                Received::Closed => {
+                    self.crashed();
+                    return self.fallback(state, FaultReason::Crash);
+                }
+                Received::Stopped => {
+                    // The game is abandoned; the program is out of step and is stopped.
+                    self.lose_program(FaultReason::Stall);
+                    state.legal_moves(&mut self.legal);
+                    return Decision::just(self.legal[0]);
+                }
+                Received::TimedOut => {
+                    let late = asked.elapsed().as_millis();
+                    match hang_after {
+                        Some(hang_after) => {
+                            program.note(&format!(
+                                "no move within the deadline and its margin ({late} ms): timeout"
+                            ));
+                            self.late_until = Some(hang_after);
+                            return self.fallback(state, FaultReason::Timeout);
+                        }
+                        None => {
+                            program.note(&format!("no reply within {late} ms: stalled, stopped"));
+                            self.lose_program(FaultReason::Stall);
+                            return self.fallback(state, FaultReason::Stall);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn observe(&mut self, mv: &str) {
+        self.history.push(mv.to_string());
+    }
+
+    fn end_game(&mut self, winner: Option<Player>, reason: &str) {
+        let result = match winner {
+            None => "draw",
+            Some(w) if w == self.seat => "win",
+            Some(_) => "loss",
+        };
+        let message = json!({
+            "type": "game_over",
+            "game_id": self.game_id,
+            "winner": winner.map(Player::label),
+            "reason": reason,
+            "result": result,
+            "moves": self.history,
+        });
+        let sent = self
+            .program
+            .as_mut()
+            .is_some_and(|program| program.send(&message).is_ok());
+        self.clean = sent && self.failed.is_none() && self.late_until.is_none();
+    }
+
+    fn time_margin(&self) -> Duration {
+        Duration::from_millis(self.spec().tolerance_ms)
+    }
+
+    fn broken(&self) -> Option<String> {
+        self.shared.broken().map(str::to_string)
+    }
+}
+
+impl<G: Game> ExternalAgent<G> {
+    /// The program closed its stdout or stdin: record how it ended in its log.
+    fn crashed(&mut self) {
+        if let Some(program) = &mut self.program {
+            let status = program
+                .exit_status(Duration::from_millis(500))
+                .map_or("it closed its output".to_string(), describe_status);
+            program.note(&format!("the program ended during the game: {status}"));
+        }
+        self.lose_program(FaultReason::Crash);
+    }
+}
+
+impl<G: Game> Drop for ExternalAgent<G> {
+    fn drop(&mut self) {
+        if let Some(mut program) = self.program.take() {
+            if self.clean {
+                self.shared
+                    .idle
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(program);
+            } else {
+                program.stop(true);
+            }
+        }
+    }
+}
+
+fn write_note(log: Option<&Path>, text: &str) {
+    if let Some(log) = log {
+        if let Some(parent) = log.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        if let Ok(mut file) = std::fs::File::options().create(true).append(true).open(log) {
+            use std::io::Write;
+            let _ = writeln!(file, "[arbiter] {text}");
+        }
+    }
+}
+
+fn deadline_ms(move_time: Option<Duration>, own_ms: Option<u64>) -> Option<u64> {
+    let harness = move_time.map(|d| d.as_millis() as u64);
+    match (harness, own_ms) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A decision from a reply's move and `info` (`depth`, `nodes`, `score`; self-reported).
+fn decision_with_info<M>(mv: M, info: &Value) -> Decision<M> {
+    let mut decision = Decision::just(mv);
+    if info.is_object() {
+        decision.self_reported = true;
+        decision.depth = info["depth"]
+            .as_u64()
+            .map_or(0, |d| d.min(u64::from(u32::MAX)) as u32);
+        decision.stats.expanded = info["nodes"].as_u64().unwrap_or(0);
+        decision.value = info["score"].as_f64().filter(|v| v.is_finite());
+    }
+    decision
+}

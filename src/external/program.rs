@@ -1,0 +1,318 @@
+//! One external program: started in its own process group, fed lines on stdin, its stdout
+//! read line by line on a thread (so a wait can time out), its stderr copied on another
+//! thread into the current game's size-capped log file, and stopped so that nothing it
+//! started survives (SIGTERM, then SIGKILL to the whole group).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+/// The longest stdout line kept (a longer one is cut and is not valid JSON).
+const MAX_LINE_BYTES: u64 = 1 << 20;
+/// How often a wait looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(20);
+/// How long a program has to exit after `quit`, and again after SIGTERM.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// What a wait for the program's next line gave.
+#[derive(Debug)]
+pub enum Received {
+    /// A line of stdout (without its end of line).
+    Line(String),
+    /// stdout closed: the program exited (or closed it).
+    Closed,
+    /// Nothing before the instant waited for.
+    TimedOut,
+    /// The stop flag was raised.
+    Stopped,
+}
+
+/// Where the program's stderr goes: the current game's log file, created on first write.
+#[derive(Debug, Default)]
+struct Sink {
+    path: Option<PathBuf>,
+    file: Option<File>,
+    written: u64,
+    cap: u64,
+    capped: bool,
+}
+
+impl Sink {
+    fn write(&mut self, bytes: &[u8]) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        if self.capped {
+            return;
+        }
+        if self.file.is_none() {
+            if let Some(parent) = path.parent() {
+                let _ = std::fs::create_dir_all(parent);
+            }
+            self.file = File::options().create(true).append(true).open(path).ok();
+        }
+        let Some(file) = &mut self.file else {
+            return;
+        };
+        let room = self.cap.saturating_sub(self.written);
+        let take = bytes.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        let _ = file.write_all(&bytes[..take]);
+        self.written += take as u64;
+        if take < bytes.len() {
+            let _ = writeln!(
+                file,
+                "\n[arbiter] log capped at {} bytes; the rest is dropped",
+                self.cap
+            );
+            self.capped = true;
+        }
+    }
+}
+
+fn lock(sink: &Mutex<Sink>) -> MutexGuard<'_, Sink> {
+    sink.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A running external program.
+#[derive(Debug)]
+pub struct Program {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Option<String>>,
+    sink: Arc<Mutex<Sink>>,
+    /// Lines on stdout that were not JSON, over the program's life.
+    pub garbage_lines: u64,
+    /// How it ended, once stopped.
+    ended: Option<Option<ExitStatus>>,
+}
+
+/// How a program ended, in words: `exit code 1`, `killed by signal 9 (SIGKILL)`.
+pub fn describe_status(status: ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        format!("exit code {code}")
+    } else if let Some(signal) = status.signal() {
+        let name = match signal {
+            libc::SIGKILL => " (SIGKILL)",
+            libc::SIGTERM => " (SIGTERM)",
+            libc::SIGSEGV => " (SIGSEGV)",
+            libc::SIGABRT => " (SIGABRT)",
+            libc::SIGINT => " (SIGINT)",
+            _ => "",
+        };
+        format!("killed by signal {signal}{name}")
+    } else {
+        status.to_string()
+    }
+}
+
+impl Program {
+    /// Starts `command` in `cwd` with `env` added, in a process group of its own, its
+    /// stderr going to `log` (at most `log_cap` bytes per file).
+    ///
+    /// # Errors
+    /// The program cannot be started (not found, not executable, no such folder).
+    pub fn spawn(
+        command: &[String],
+        cwd: &Path,
+        env: &[(String, String)],
+        log: Option<PathBuf>,
+        log_cap: u64,
+    ) -> io::Result<Program> {
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| io::Error::other("the command is empty"))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .current_dir(cwd)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own group: Ctrl-C in the terminal does not reach it, and stopping it
+            // reaches everything it started.
+            .process_group(0)
+            .spawn()?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout"))?;
+        let stderr = child
+            .stderr
+            .take()
+            .ok_or_else(|| io::Error::other("no stderr"))?;
+        let (sender, lines) = mpsc::channel();
+        std::thread::Builder::new()
+            .name("agent-stdout".to_string())
+            .spawn(move || {
+                let mut reader = BufReader::new(stdout);
+                loop {
+                    let mut line = String::new();
+                    match (&mut reader).take(MAX_LINE_BYTES).read_line(&mut line) {
+                        Ok(0) | Err(_) => {
+                            let _ = sender.send(None);
+                            return;
+                        }
+                        Ok(_) => {
+                            let line = line.trim_end_matches(['\n', '\r']).to_string();
+                            if sender.send(Some(line)).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            })?;
+        let sink = Arc::new(Mutex::new(Sink {
+            path: log,
+            cap: log_cap,
+            ..Sink::default()
+        }));
+        let thread_sink = Arc::clone(&sink);
+        std::thread::Builder::new()
+            .name("agent-stderr".to_string())
+            .spawn(move || {
+                let mut stderr = stderr;
+                let mut buffer = [0u8; 4096];
+                while let Ok(n) = stderr.read(&mut buffer) {
+                    if n == 0 {
+                        return;
+                    }
+                    lock(&thread_sink).write(&buffer[..n]);
+                }
+            })?;
+        let stdin = child.stdin.take();
+        Ok(Program {
+            child,
+            stdin,
+            lines,
+            sink,
+            garbage_lines: 0,
+            ended: None,
+        })
+    }
+
+    /// The program's process id (its process group's too).
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends stderr (and arbiter's notes) to `log` from now on (a new file per game).
+    pub fn set_log(&self, log: Option<PathBuf>) {
+        let mut sink = lock(&self.sink);
+        sink.path = log;
+        sink.file = None;
+        sink.written = 0;
+        sink.capped = false;
+    }
+
+    /// Writes a note of arbiter's into the program's log (`[arbiter] ...`).
+    pub fn note(&self, text: &str) {
+        lock(&self.sink).write(format!("[arbiter] {text}\n").as_bytes());
+    }
+
+    /// Writes `message` and a newline to the program's stdin and flushes it.
+    ///
+    /// # Errors
+    /// The program closed its stdin (it exited).
+    pub fn send(&mut self, message: &serde_json::Value) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        let mut line = serde_json::to_vec(message).map_err(io::Error::other)?;
+        line.push(b'\n');
+        stdin.write_all(&line)?;
+        stdin.flush()
+    }
+
+    /// Writes a raw line (for compliance checks that send malformed requests).
+    ///
+    /// # Errors
+    /// The program closed its stdin.
+    pub fn send_raw(&mut self, text: &str) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
+        stdin.write_all(text.as_bytes())?;
+        stdin.write_all(b"\n")?;
+        stdin.flush()
+    }
+
+    /// The next stdout line, waiting until `until` at the latest and looking at `stopped`
+    /// every few milliseconds.
+    pub fn receive(&mut self, until: Instant, stopped: &dyn Fn() -> bool) -> Received {
+        loop {
+            let now = Instant::now();
+            if stopped() {
+                return Received::Stopped;
+            }
+            if now >= until {
+                return Received::TimedOut;
+            }
+            match self.lines.recv_timeout((until - now).min(STOP_POLL)) {
+                Ok(Some(line)) => return Received::Line(line),
+                Ok(None) | Err(RecvTimeoutError::Disconnected) => return Received::Closed,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// How the program ended, waiting up to `grace` for it to exit (`None`: still running).
+    pub fn exit_status(&mut self, grace: Duration) -> Option<ExitStatus> {
+        let until = Instant::now() + grace;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Stops the program and everything it started: `quit` and a short wait if
+    /// `politely`, then SIGTERM to its process group, a short wait, and SIGKILL to the
+    /// group; the program is reaped. Returns how it ended.
+    pub fn stop(&mut self, politely: bool) -> Option<ExitStatus> {
+        if let Some(ended) = self.ended {
+            return ended;
+        }
+        let group = -(self.child.id() as libc::pid_t);
+        let mut status = None;
+        if politely {
+            let _ = self.send(&serde_json::json!({"type": "quit"}));
+            self.stdin = None;
+            status = self.exit_status(EXIT_GRACE);
+        }
+        self.stdin = None;
+        if status.is_none() {
+            // SAFETY: kill(2) with a negative pid signals our child's process group; it
+            // touches no memory.
+            unsafe { libc::kill(group, libc::SIGTERM) };
+            status = self.exit_status(EXIT_GRACE);
+        }
+        // Whatever the leader did, children it left in the group (one ignoring SIGTERM)
+        // go now. The group id cannot be reused while a member remains.
+        // SAFETY: as above.
+        unsafe { libc::kill(group, libc::SIGKILL) };
+        let status = match status {
+            Some(status) => Some(status),
+            None => self.child.wait().ok(),
+        };
+        self.ended = Some(status);
+        status
+    }
+}
+
+impl Drop for Program {
+    /// A program is never left running: one not stopped yet is stopped now.
+    fn drop(&mut self) {
+        self.stop(false);
+    }
+}
