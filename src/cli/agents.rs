@@ -25,8 +25,9 @@ pub struct ServeArgs {
 #[derive(clap::Args, Debug)]
 pub struct CheckArgs {
     /// A registered external agent's name, or the program's command line (e.g.
-    /// `python3 my_agent.py`, run in the current folder).
-    #[arg(required = true, num_args = 1.., trailing_var_arg = true, allow_hyphen_values = true)]
+    /// `python3 my_agent.py`, run in the current folder; put a command whose arguments
+    /// start with `-` after `--`).
+    #[arg(required = true, num_args = 1..)]
     agent: Vec<String>,
     /// The game to check it on.
     #[arg(long)]

@@ -143,10 +143,14 @@ pub fn parse_game(text: &str) -> anyhow::Result<crate::registry::GameSpec> {
 /// continue a stopped run) and returns the exit code: 130 after Ctrl-C, else 0.
 pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i32 {
     if !quiet {
-        print!("{}", finished.tables);
-        println!("results: {}", finished.folder.display());
+        // Written, not printed: with external agents SIGPIPE is ignored, and a closed
+        // stdout (`arbiter run | head`) must not panic.
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = write!(out, "{}", finished.tables);
+        let _ = writeln!(out, "results: {}", finished.folder.display());
         for document in &finished.documents {
-            println!("report: {}", document.display());
+            let _ = writeln!(out, "report: {}", document.display());
         }
     }
     let outcome = &finished.outcome;

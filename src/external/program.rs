@@ -78,6 +78,19 @@ fn lock(sink: &Mutex<Sink>) -> MutexGuard<'_, Sink> {
     sink.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Makes a write to a program that has exited fail with an error instead of killing
+/// arbiter (SIGPIPE's default, which `main` restores so `arbiter list | head` ends
+/// quietly). Done once, when the first program starts.
+fn ignore_broken_pipes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: setting a signal's disposition to "ignore" installs no handler code.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    });
+}
+
 /// A running external program.
 #[derive(Debug)]
 pub struct Program {
@@ -126,6 +139,7 @@ impl Program {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| io::Error::other("the command is empty"))?;
+        ignore_broken_pipes();
         let mut child = Command::new(program)
             .args(args)
             .current_dir(cwd)

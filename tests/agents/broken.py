@@ -1,0 +1,57 @@
+"""Deliberately broken agents for arbiter's tests: `broken.py MODE MARKER`.
+
+MODE: ok (random moves), crash (exits with code 3 at its third move), slow (sleeps past
+every deadline), garbage (prints a line that is not JSON before every move), illegal
+(answers a move that is not legal), silent (never answers hello), orphan (starts a child
+that ignores SIGTERM, then never answers a move). MARKER only makes the processes findable.
+"""
+
+import json
+import random
+import subprocess
+import sys
+import time
+
+mode = sys.argv[1]
+moves_made = 0
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        continue
+    kind = message.get("type")
+    if kind == "hello":
+        if mode == "silent":
+            continue
+        send({"type": "ready", "name": "broken-" + mode})
+    elif kind == "ping":
+        send({"type": "pong", "id": message.get("id")})
+    elif kind == "move":
+        moves_made += 1
+        if mode == "crash" and moves_made == 3:
+            print("crashing on purpose", file=sys.stderr, flush=True)
+            sys.exit(3)
+        if mode == "slow":
+            time.sleep(1.0)
+        if mode == "garbage":
+            sys.stdout.write("thinking very hard...\n")
+        if mode == "illegal" and moves_made == 2:
+            send({"type": "move", "move": "a1-h8"})
+            continue
+        if mode == "orphan":
+            subprocess.Popen([
+                sys.executable, "-c",
+                "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)",
+                sys.argv[2],
+            ])
+            time.sleep(120)
+        send({"type": "move", "move": random.choice(message["legal"]), "info": {"depth": 1, "nodes": 7}})
+    elif kind == "quit":
+        break

@@ -1,0 +1,472 @@
+//! External agents as real subprocesses: the Python examples, deliberately broken
+//! programs (tests/agents/broken.py), built-in agents served over the protocol, and
+//! Ctrl-C; every failure recorded with its reason and no process left behind.
+
+mod common;
+
+use common::{arbiter, read_csv, run, stderr, stdout, text, write_experiment};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A string no other process has on its command line.
+fn marker(test: &str) -> String {
+    format!("arbiter-test-{}-{test}", std::process::id())
+}
+
+/// Live (not zombie) processes whose command line contains `marker`.
+fn alive(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir("/proc").expect("procfs").flatten() {
+        let path = entry.path();
+        let Ok(cmdline) = fs::read(path.join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let zombie = fs::read_to_string(path.join("stat"))
+            .ok()
+            .and_then(|stat| {
+                stat.rsplit(')')
+                    .next()
+                    .map(|s| s.trim_start().starts_with('Z'))
+            })
+            .unwrap_or(true);
+        if cmdline.contains(marker) && !zombie {
+            found.push(format!("{}: {cmdline}", path.display()));
+        }
+    }
+    found
+}
+
+/// Waits up to a few seconds for every process with `marker` to be gone.
+fn assert_none_left(marker: &str) {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let left = alive(marker);
+        if left.is_empty() {
+            return;
+        }
+        assert!(Instant::now() < until, "processes left behind: {left:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn broken_script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/broken.py")
+}
+
+/// An agent entry running broken.py in `mode`, plus extra TOML lines.
+fn broken_agent(name: &str, mode: &str, marker: &str, extra: &str) -> String {
+    format!(
+        "[[agent]]\nname = \"{name}\"\ncommand = [\"python3\", \"{}\", \"{mode}\", \"{marker}\"]\n{extra}\n",
+        broken_script().display()
+    )
+}
+
+/// games.csv rows of a run folder as maps from column to value.
+fn games(folder: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let (header, rows) = read_csv(&folder.join("games.csv"));
+    rows.into_iter()
+        .map(|row| header.iter().cloned().zip(row).collect())
+        .collect()
+}
+
+fn reasons_of(folder: &Path, agent: &str) -> Vec<String> {
+    games(folder)
+        .into_iter()
+        .filter(|g| g["p1_agent"] == agent || g["p2_agent"] == agent)
+        .map(|g| {
+            assert_ne!(g["winner_agent"], agent, "{agent} cannot win: {g:?}");
+            g["reason"].clone()
+        })
+        .collect()
+}
+
+#[test]
+fn broken_agents_are_recorded_with_their_reason_and_leave_no_process() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marker = marker("broken");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    let entries = [
+        broken_agent("crash", "crash", &marker, ""),
+        broken_agent("slow", "slow", &marker, ""),
+        broken_agent("garbage", "garbage", &marker, ""),
+        broken_agent("strict", "garbage", &marker, "strict = true"),
+        broken_agent("illegal", "illegal", &marker, ""),
+        broken_agent("orphan", "orphan", &marker, "hang_ms = 500"),
+        broken_agent("crash-random", "crash", &marker, "on_failure = \"random\""),
+    ];
+    fs::write(agents.join("broken.toml"), entries.concat()).expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "broken.toml",
+        r#"
+game = "breakthrough"
+games = 2
+move_time_ms = 300
+matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
+            ["strict", "random"], ["illegal", "random"], ["orphan", "random"],
+            ["crash-random", "random"]]
+"#,
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(reasons_of(&out, "crash"), ["crash", "crash"]);
+    assert_eq!(reasons_of(&out, "slow"), ["timeout", "timeout"]);
+    assert_eq!(reasons_of(&out, "strict"), ["bad_output", "bad_output"]);
+    assert!(reasons_of(&out, "illegal").contains(&"illegal_move".to_string()));
+    assert_eq!(reasons_of(&out, "orphan"), ["timeout", "timeout"]);
+    // Lines that are not JSON are logged, not fatal, unless strict.
+    let all = games(&out);
+    let garbage: Vec<_> = all
+        .iter()
+        .filter(|g| g["p1_agent"] == "garbage" || g["p2_agent"] == "garbage")
+        .collect();
+    assert!(
+        garbage
+            .iter()
+            .all(|g| ["goal-row", "no-pieces"].contains(&g["reason"].as_str())),
+        "{garbage:?}"
+    );
+    let log =
+        fs::read_to_string(out.join(format!("logs/garbage/{}.stderr", garbage[0]["game_id"])))
+            .expect("garbage log");
+    assert!(
+        log.contains("[arbiter] stdout line is not JSON: thinking very hard..."),
+        "{log}"
+    );
+    // A crash is logged with the program's own stderr and its exit code.
+    let crash = all
+        .iter()
+        .find(|g| g["p1_agent"] == "crash")
+        .expect("crash game");
+    let log = fs::read_to_string(out.join(format!("logs/crash/{}.stderr", crash["game_id"])))
+        .expect("crash log");
+    assert!(
+        log.contains("crashing on purpose") && log.contains("exit code 3"),
+        "{log}"
+    );
+    // Under the random policy the game goes on, the failure marked on its moves.
+    let random_games: Vec<_> = all
+        .iter()
+        .filter(|g| g["p1_agent"] == "crash-random" || g["p2_agent"] == "crash-random")
+        .collect();
+    assert!(
+        random_games
+            .iter()
+            .all(|g| ["goal-row", "no-pieces"].contains(&g["reason"].as_str())),
+        "{random_games:?}"
+    );
+    let (header, moves) = read_csv(&out.join("moves.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+    let (fault, game_id) = (column("fault"), column("game_id"));
+    let faulted = moves
+        .iter()
+        .filter(|m| m[game_id] == random_games[0]["game_id"] && m[fault] == "crash")
+        .count();
+    assert!(
+        faulted > 0,
+        "no move marked crash in game {}",
+        random_games[0]["game_id"]
+    );
+    // What the programs reported is marked as theirs.
+    assert!(
+        moves
+            .iter()
+            .any(|m| m[column("self_reported")] == "1" && m[column("expanded")] == "7")
+    );
+    assert_none_left(&marker);
+}
+
+#[test]
+fn an_agent_that_never_starts_stops_its_matchups_and_resumes_once_fixed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marker = marker("silent");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    let script = dir.path().join("agent.py");
+    let broken = fs::read_to_string(broken_script()).expect("script");
+    fs::write(
+        &script,
+        broken.replace("mode = sys.argv[1]", "mode = 'silent'"),
+    )
+    .expect("write");
+    fs::write(
+        agents.join("mine.toml"),
+        format!(
+            "[[agent]]\nname = \"mine\"\ncommand = [\"python3\", \"{}\", \"x\", \"{marker}\"]\nstartup_ms = 300\nmax_startup_failures = 2\n",
+            script.display()
+        ),
+    )
+    .expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "silent.toml",
+        "game = \"breakthrough\"\ngames = 6\nmatchups = [[\"mine\", \"random\"], [\"random\", \"greedy(heuristic=offensive2)\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let args = |extra: &[&str]| {
+        let mut args = vec!["run", "--agents", text(&agents), "--threads", "1"];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let output = arbiter()
+        .args(args(&[text(&experiment), "--out", text(&out), "--quiet"]))
+        .output()
+        .expect("runs");
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("stopped: agent 'mine' failed to start 2 times in a row (no `ready` within the startup timeout (300 ms): did the program flush stdout after printing it?)"),
+        "{err}"
+    );
+    assert!(err.contains("arbiter run --resume"), "{err}");
+    let played = games(&out);
+    let mine: Vec<_> = played.iter().filter(|g| g["matchup"] == "0").collect();
+    assert_eq!(
+        mine.len(),
+        2,
+        "two startup failures, then no more games: {mine:?}"
+    );
+    assert!(mine.iter().all(|g| g["reason"] == "startup_failure"));
+    assert_eq!(played.iter().filter(|g| g["matchup"] == "1").count(), 6);
+    assert_none_left(&marker);
+
+    // Fixed: the rest of its games are played on resume.
+    fs::write(&script, broken.replace("mode = sys.argv[1]", "mode = 'ok'")).expect("write");
+    let output = arbiter()
+        .args(args(&["--resume", text(&out), "--quiet"]))
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 12);
+    assert_eq!(
+        played
+            .iter()
+            .filter(|g| g["reason"] == "startup_failure")
+            .count(),
+        2
+    );
+    assert_none_left(&marker);
+}
+
+/// A built-in agent served over the protocol plays exactly the games it plays in-process.
+#[test]
+fn serve_agent_plays_the_same_games_as_the_agent_in_process() {
+    for (game, agent, opponent) in [
+        (
+            "breakthrough",
+            "alphabeta(heuristic=offensive2,depth=2)",
+            "greedy(heuristic=offensive1)",
+        ),
+        ("wights", "alphabeta(heuristic=material,depth=3)", "random"),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let agents = dir.path().join("agents");
+        fs::create_dir(&agents).expect("mkdir");
+        fs::write(
+            agents.join("served.toml"),
+            format!(
+                "[[agent]]\nname = \"served\"\ncommand = [\"{}\", \"serve-agent\", \"{agent}\", \"--game\", \"{game}\"]\n",
+                env!("CARGO_BIN_EXE_arbiter")
+            ),
+        )
+        .expect("write agents");
+        let mut folders = Vec::new();
+        for (name, first) in [("inprocess", agent), ("served", "served")] {
+            let experiment = write_experiment(
+                dir.path(),
+                &format!("{name}.toml"),
+                &format!(
+                    "game = \"{game}\"\ngames = 6\nseed = 5\nmatchups = [[\"{first}\", \"{opponent}\"]]\n"
+                ),
+            );
+            let out = dir.path().join(name);
+            let output = run(&[
+                "run",
+                text(&experiment),
+                "--agents",
+                text(&agents),
+                "--out",
+                text(&out),
+                "--quiet",
+            ]);
+            assert!(output.status.success(), "{}", stderr(&output));
+            folders.push(out);
+        }
+        let pick = |folder: &Path| -> Vec<(String, String, String)> {
+            games(folder)
+                .into_iter()
+                .map(|g| (g["moves"].clone(), g["winner"].clone(), g["reason"].clone()))
+                .collect()
+        };
+        assert_eq!(pick(&folders[0]), pick(&folders[1]), "{game}");
+        // The served agent's counts come back as its own report.
+        let (header, moves) = read_csv(&folders[1].join("moves.csv"));
+        let reported = header
+            .iter()
+            .position(|c| c == "self_reported")
+            .expect("column");
+        assert!(moves.iter().any(|m| m[reported] == "1"));
+    }
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("clients/python/examples")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn the_python_examples_pass_check_agent_and_a_silent_program_fails_it() {
+    for game in ["breakthrough", "wights", "double-card", "chinese-checkers"] {
+        let output = run(&[
+            "check-agent",
+            "--game",
+            game,
+            "python3",
+            &example("random_agent.py"),
+        ]);
+        let out = stdout(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{game}: {out}{}",
+            stderr(&output)
+        );
+        assert!(
+            out.contains("ok    handshake: `ready` as 'python random'"),
+            "{out}"
+        );
+        assert!(out.contains("a game as P2 against random moves"), "{out}");
+        assert!(out.contains("passed: 0 failed"), "{out}");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marker = marker("check");
+    fs::write(
+        dir.path().join("silent.toml"),
+        broken_agent("silent", "silent", &marker, "startup_ms = 300"),
+    )
+    .expect("write agents");
+    let output = run(&[
+        "check-agent",
+        "silent",
+        "--game",
+        "breakthrough",
+        "--agents",
+        text(dir.path()),
+    ]);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL  handshake: no `ready` within the startup timeout (300 ms): did the program flush stdout after printing it?"),
+        "{out}"
+    );
+    assert_none_left(&marker);
+}
+
+#[test]
+fn the_python_alphabeta_example_keeps_its_deadline_and_reports_its_search() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("py.toml"),
+        format!(
+            "[[agent]]\nname = \"py-ab\"\ncommand = [\"python3\", \"{}\"]\n",
+            example("alphabeta_agent.py")
+        ),
+    )
+    .expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "py.toml",
+        "game = \"breakthrough\"\ngames = 2\nmove_time_ms = 60\nmatchups = [[\"py-ab\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for game in games(&out) {
+        assert_eq!(game["winner_agent"], "py-ab", "{game:?}");
+    }
+    let (header, moves) = read_csv(&out.join("moves.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+    let side_of_py = |m: &Vec<String>| m[column("self_reported")] == "1";
+    let own: Vec<_> = moves.iter().filter(|m| side_of_py(m)).collect();
+    assert!(!own.is_empty());
+    assert!(
+        own.iter()
+            .all(|m| m[column("depth")].parse::<u32>().expect("depth") >= 1)
+    );
+    assert!(
+        own.iter()
+            .all(|m| m[column("timed_out")] == "0" && m[column("fault")].is_empty())
+    );
+}
+
+#[test]
+fn ctrl_c_stops_external_agents_mid_move_and_leaves_no_process() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marker = marker("sigint");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("slow.toml"),
+        broken_agent("slow", "slow", &marker, "") + &broken_agent("orphan", "orphan", &marker, ""),
+    )
+    .expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "slow.toml",
+        "game = \"breakthrough\"\ngames = 1\nmatchups = [[\"slow\", \"random\"], [\"orphan\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let child = arbiter()
+        .args([
+            "run",
+            text(&experiment),
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&out),
+            "--quiet",
+            "--threads",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // Both matchups are in progress: a slow move and an orphan-spawning hang.
+    let until = Instant::now() + Duration::from_secs(10);
+    while alive(&marker).len() < 3 && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(alive(&marker).len() >= 3, "{:?}", alive(&marker));
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let output = child.wait_with_output().expect("ends");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_none_left(&marker);
+}
