@@ -1,17 +1,19 @@
 //! `arbiter bench`: the speed figures the README quotes, measured on this machine.
 
 use super::parse_game;
+use crate::core::Player;
 use crate::core::{Evaluator, seeds};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve};
 use crate::experiment::play_all;
+use crate::external::ExternalSpec;
 use crate::games::{perft, random_positions};
 use crate::registry::Colours;
 use crate::registry::puzzle_experiment::puzzle_files;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, RunContext};
 use crate::search::{Algorithm, Searcher};
-use crate::tournament::{MatchupPlan, Schedule};
+use crate::tournament::{MatchupPlan, Schedule, play_game, seat_agents};
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -41,6 +43,11 @@ pub struct BenchArgs {
     /// total time); skipped when the folder does not exist.
     #[arg(long, default_value = "matchups/puzzles/flow/public")]
     flow: PathBuf,
+    /// Games of an external random agent (through `serve-agent`, and the Python example
+    /// when python3 and clients/ are there) against an in-process one, on one thread: the
+    /// protocol's cost per move. 0 skips it.
+    #[arg(long, default_value_t = 200)]
+    external_games: u64,
 }
 
 struct BenchTask {
@@ -156,8 +163,74 @@ impl GameTask for BenchTask {
                 bytes as f64 / 1e6
             );
         }
-        Ok(())
+        external_bench(&start, &args.game, args.external_games)
     }
+}
+
+/// Moves per second of a random agent behind the protocol (the pipe, JSON both ways, the
+/// position and legal moves sent every move), one thread, against an in-process one.
+fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()> {
+    if games == 0 {
+        return Ok(());
+    }
+    let exe = std::env::current_exe()?.display().to_string();
+    let example = Path::new("clients/python/examples/random_agent.py");
+    let mut programs = vec![(
+        "serve-agent random (Rust)",
+        vec![
+            exe,
+            "serve-agent".into(),
+            "random".into(),
+            "--game".into(),
+            game.to_string(),
+        ],
+    )];
+    if example.is_file() {
+        let path = example.display().to_string();
+        programs.push(("python random example", vec!["python3".into(), path]));
+    }
+    let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
+    for (name, command) in programs {
+        let external = AgentSpec::external(
+            Some(name.to_string()),
+            ExternalSpec::new(command, std::env::current_dir()?),
+        );
+        let factories = vec![
+            external.factory::<G>().map_err(anyhow::Error::msg)?,
+            random.factory::<G>().map_err(anyhow::Error::msg)?,
+        ];
+        let schedule = Schedule::new(
+            1,
+            vec![MatchupPlan {
+                agents: [0, 1],
+                seed_key: 0,
+                games,
+            }],
+            Colours::Alternate,
+        );
+        let (mut moves, mut nanos, mut faults) = (0u64, 0u64, 0u64);
+        let clock = Instant::now();
+        for id in 0..schedule.len() {
+            let job = schedule.job(id);
+            let mut seats = seat_agents(&factories, &job);
+            let record = play_game(start, job, &mut seats, 10_000);
+            let side = if job.first_is_p1 {
+                Player::P1
+            } else {
+                Player::P2
+            };
+            moves += u64::from(record.sides[side].moves);
+            nanos += record.sides[side].nanos;
+            faults += u64::from(record.reason.contains('_') || record.reason == "crash");
+        }
+        let wall = clock.elapsed().as_secs_f64();
+        println!(
+            "{name}: {moves} moves in {games} games, {} moves/s through the pipe ({:.1} us a move; {wall:.2} s wall, {faults} failures; 1 thread)",
+            per_second(moves, nanos as f64 / 1e9),
+            nanos as f64 / 1e3 / moves.max(1) as f64
+        );
+    }
+    Ok(())
 }
 
 /// `arbiter bench`.

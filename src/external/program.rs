@@ -1,14 +1,14 @@
 //! One external program: started in its own process group, fed lines on stdin, its stdout
-//! read line by line on a thread (so a wait can time out), its stderr copied on another
+//! read line by line with a time limit (poll), its stderr copied on another
 //! thread into the current game's size-capped log file, and stopped so that nothing it
 //! started survives (SIGTERM, then SIGKILL to the whole group).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -96,7 +96,12 @@ fn ignore_broken_pipes() {
 pub struct Program {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Option<String>>,
+    stdout: ChildStdout,
+    /// Bytes read from stdout and not yet handed out as lines.
+    pending: Vec<u8>,
+    /// Where the next search for an end of line starts in `pending`.
+    scanned: usize,
+    closed: bool,
     sink: Arc<Mutex<Sink>>,
     /// Lines on stdout that were not JSON, over the program's life.
     pub garbage_lines: u64,
@@ -159,27 +164,6 @@ impl Program {
             .stderr
             .take()
             .ok_or_else(|| io::Error::other("no stderr"))?;
-        let (sender, lines) = mpsc::channel();
-        std::thread::Builder::new()
-            .name("agent-stdout".to_string())
-            .spawn(move || {
-                let mut reader = BufReader::new(stdout);
-                loop {
-                    let mut line = String::new();
-                    match (&mut reader).take(MAX_LINE_BYTES).read_line(&mut line) {
-                        Ok(0) | Err(_) => {
-                            let _ = sender.send(None);
-                            return;
-                        }
-                        Ok(_) => {
-                            let line = line.trim_end_matches(['\n', '\r']).to_string();
-                            if sender.send(Some(line)).is_err() {
-                                return;
-                            }
-                        }
-                    }
-                }
-            })?;
         let sink = Arc::new(Mutex::new(Sink {
             path: log,
             cap: log_cap,
@@ -202,7 +186,10 @@ impl Program {
         Ok(Program {
             child,
             stdin,
-            lines,
+            stdout,
+            pending: Vec::with_capacity(4096),
+            scanned: 0,
+            closed: false,
             sink,
             garbage_lines: 0,
             ended: None,
@@ -258,20 +245,59 @@ impl Program {
     }
 
     /// The next stdout line, waiting until `until` at the latest and looking at `stopped`
-    /// every few milliseconds.
+    /// every few milliseconds. Read on the calling thread (poll(2), then read(2)): no
+    /// hand-over between threads on the way of a move.
     pub fn receive(&mut self, until: Instant, stopped: &dyn Fn() -> bool) -> Received {
         loop {
-            let now = Instant::now();
+            if let Some(end) = self.pending[self.scanned..]
+                .iter()
+                .position(|&b| b == b'\n')
+            {
+                let end = self.scanned + end;
+                let line = String::from_utf8_lossy(&self.pending[..end])
+                    .trim_end_matches('\r')
+                    .to_string();
+                self.pending.drain(..=end);
+                self.scanned = 0;
+                return Received::Line(line);
+            }
+            self.scanned = self.pending.len();
+            if self.pending.len() as u64 >= MAX_LINE_BYTES {
+                // A runaway line: handed out as it is (it will not parse).
+                let line = String::from_utf8_lossy(&self.pending).into_owned();
+                self.pending.clear();
+                self.scanned = 0;
+                return Received::Line(line);
+            }
+            if self.closed {
+                return Received::Closed;
+            }
             if stopped() {
                 return Received::Stopped;
             }
+            let now = Instant::now();
             if now >= until {
                 return Received::TimedOut;
             }
-            match self.lines.recv_timeout((until - now).min(STOP_POLL)) {
-                Ok(Some(line)) => return Received::Line(line),
-                Ok(None) | Err(RecvTimeoutError::Disconnected) => return Received::Closed,
-                Err(RecvTimeoutError::Timeout) => {}
+            let wait = (until - now).min(STOP_POLL);
+            let mut poll = libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // Round up: a wait of 0.3 ms must not become a busy loop.
+            let millis = wait.as_micros().div_ceil(1000).min(1_000) as libc::c_int;
+            // SAFETY: one valid pollfd for the duration of the call.
+            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            if ready <= 0 {
+                continue;
+            }
+            let mut chunk = [0u8; 8192];
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => self.closed = true,
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => self.closed = true,
             }
         }
     }
