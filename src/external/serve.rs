@@ -167,3 +167,83 @@ fn position<G: Game>(start: &G, history: &Value, buffer: &mut Vec<G::Move>) -> R
     }
     Ok(state)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Decision, Limits};
+    use crate::games::breakthrough::{Breakthrough, Rules};
+
+    /// Plays the first legal move and remembers its seed.
+    struct First(u64);
+
+    impl Agent<Breakthrough> for First {
+        fn decide(
+            &mut self,
+            state: &Breakthrough,
+            _limits: &Limits,
+        ) -> Decision<<Breakthrough as Game>::Move> {
+            let mut moves = Vec::new();
+            state.legal_moves(&mut moves);
+            let mut decision = Decision::just(moves[(self.0 % moves.len() as u64) as usize]);
+            decision.depth = 1;
+            decision
+        }
+    }
+
+    fn served(input: &str) -> (Vec<Value>, String) {
+        let start = Breakthrough::new(Rules::Standard);
+        let (mut output, mut log) = (Vec::new(), Vec::new());
+        serve(
+            &start,
+            "breakthrough(rules=standard)",
+            "first",
+            &|seed| Box::new(First(seed)),
+            input.as_bytes(),
+            &mut output,
+            &mut log,
+        )
+        .expect("in memory");
+        let replies = String::from_utf8(output)
+            .expect("utf8")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("each reply is one JSON line"))
+            .collect();
+        (replies, String::from_utf8(log).expect("utf8"))
+    }
+
+    #[test]
+    fn requests_are_answered_in_order_and_bad_lines_skipped() {
+        let input = r#"{"type":"hello","protocol":1,"game":"breakthrough(rules=standard)"}
+not json at all
+{"type":"ping","id":9}
+{"type":"new_game","game_id":1,"seat":"P2","seed":2}
+{"type":"move","moves":["a2-a3"],"time_ms":50}
+{"type":"move","moves":["a2-a4"]}
+{"type":"teleport"}
+{"type":"quit"}
+{"type":"ping","id":10}
+"#;
+        let (replies, log) = served(input);
+        assert_eq!(replies.len(), 3, "{replies:?}");
+        assert_eq!(replies[0]["type"], "ready");
+        assert_eq!(replies[0]["name"], "first");
+        assert_eq!(replies[1], json!({"type": "pong", "id": 9}));
+        // Seed 2 picks P2's third legal move after a2-a3.
+        let mut state = Breakthrough::new(Rules::Standard);
+        state.apply(state.parse_move("a2-a3").expect("legal"));
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        assert_eq!(replies[2]["move"], state.format_move(moves[2]));
+        assert_eq!(replies[2]["info"]["depth"], 1);
+        // The illegal history, the line that is not JSON and the unknown type are reported,
+        // one line each, and nothing after quit is read.
+        assert!(log.contains("line 2: not JSON"), "{log}");
+        assert!(log.contains("line 6: moves[0]: move 'a2-a4'"), "{log}");
+        assert!(
+            log.contains("line 7: unknown request type 'teleport'"),
+            "{log}"
+        );
+        assert_eq!(log.lines().count(), 3, "{log}");
+    }
+}

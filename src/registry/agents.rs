@@ -759,4 +759,73 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn external_agents_are_registered_checked_and_round_trip_through_meta() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let file = folder.path().join("ext.toml");
+        let mut registry = AgentRegistry::default();
+        registry
+            .add_text(
+                &file,
+                "[[agent]]\nname = \"bot\"\ncommand = [\"python3\", \"bot.py\"]\ncwd = \"..\"\noptions = { depth = 3, style = \"calm\" }\ntolerance_ms = 0\non_failure = \"random\"\n",
+            )
+            .expect("valid");
+        let bot = registry.resolve("bot").expect("registered");
+        let external = bot.external.clone().expect("external");
+        assert_eq!(external.command, ["python3", "bot.py"]);
+        assert!(external.cwd.is_absolute() && external.cwd.ends_with(".."));
+        assert_eq!(external.options["depth"], 3);
+        assert_eq!((external.tolerance_ms, external.startup_ms), (0, 10_000));
+        assert_eq!(external.on_failure, OnFailure::Random);
+        // meta.json keeps the canonical text; it reads back to the same agent.
+        let again: AgentSpec = bot.canonical().parse().expect("round trip");
+        assert_eq!(again.external, bot.external);
+        // A sweep names the program with other options.
+        let deeper = registry
+            .resolve("bot(depth=5,style=wild)")
+            .expect("override");
+        let options = &deeper.external.expect("external").options;
+        assert_eq!(
+            (options["depth"].clone(), options["style"].clone()),
+            (5.into(), "wild".into())
+        );
+
+        let error = |text: &str| {
+            AgentRegistry::default()
+                .add_text(&file, text)
+                .expect_err(text)
+                .to_string()
+        };
+        let message = error("[[agent]]\nname = \"b\"\ncommand = [\"x\"]\nalgorithm = \"random\"\n");
+        assert!(
+            message.contains(
+                "ext.toml: line 2: agent 'b': an external agent (command = ...) takes no algorithm"
+            ),
+            "{message}"
+        );
+        let message = error("[[agent]]\nname = \"b\"\ncommand = []\n");
+        assert!(
+            message.contains("command must list the program"),
+            "{message}"
+        );
+        let message = error("[[agent]]\nname = \"b\"\ncommand = [\"x\"]\nstartup_ms = 0\n");
+        assert!(
+            message.contains("startup_ms = 0: expected a whole number from 1"),
+            "{message}"
+        );
+        let message = error("[[agent]]\nname = \"b\"\ncommand = [\"x\"]\non_failure = \"retry\"\n");
+        assert!(
+            message.contains("on_failure = 'retry': expected 'forfeit' or 'random'"),
+            "{message}"
+        );
+        let message =
+            error("[[agent]]\nname = \"b\"\nalgorithm = \"random\"\noptions = { a = 1 }\n");
+        assert!(
+            message.contains("are for external agents; give command"),
+            "{message}"
+        );
+        let message = error("[[agent]]\nname = \"b\"\n");
+        assert!(message.contains("give algorithm"), "{message}");
+    }
 }

@@ -449,3 +449,19 @@ fn dump_parser_rejects_bad_boards() {
     let err = Breakthrough::from_dump(Rules::Standard, bad, Player::P1).expect_err("bad digit");
     assert!(err.contains("unexpected 'x'"), "{err}");
 }
+
+#[test]
+fn the_json_position_lists_rows_from_row_one() {
+    let mut state = Breakthrough::new(Rules::Long);
+    state.apply(state.parse_move("a2-a3").expect("legal"));
+    let json = state.position_json();
+    assert_eq!(
+        (json["rows"].clone(), json["cols"].clone()),
+        (5.into(), 10.into())
+    );
+    assert_eq!(json["to_move"], "P2");
+    assert_eq!(json["board"][0], "1111111111");
+    assert_eq!(json["board"][1], "0111111111");
+    assert_eq!(json["board"][2], "1000000000");
+    assert_eq!(json["board"][4], "2222222222");
+}

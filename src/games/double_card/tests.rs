@@ -398,3 +398,19 @@ fn neighbours_only_keeps_placements_touching_a_card() {
         "p1=dots,cards=24,moves=60,neighbours_only=1"
     );
 }
+
+#[test]
+fn the_json_position_shows_each_card_and_its_cells() {
+    let mut state = DoubleCard::new(Params::default());
+    state.apply(state.parse_move("0 1 A 1").expect("legal"));
+    let json = state.position_json();
+    assert_eq!(json["to_move"], "P2");
+    assert_eq!(json["moves"], 1);
+    assert_eq!(json["cards"][0]["type"], 1);
+    let cells = json["cards"][0]["cells"].as_array().expect("cells");
+    assert!(cells.contains(&"A1".into()), "{json}");
+    assert_eq!(json["board"][0][0].as_str().map(str::len), Some(2));
+    assert_eq!(json["board"][0][7], "");
+    assert_eq!(json["board"].as_array().map(Vec::len), Some(12));
+    assert_eq!(json["roles"]["P1"], "dots");
+}
