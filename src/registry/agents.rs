@@ -42,6 +42,11 @@ pub struct AgentSpec {
 /// What marks an external agent's inline spec (the form meta.json records).
 const EXTERNAL_PREFIX: &str = "external:";
 
+/// Whether an inline spec (as meta.json records agents) is an external program's.
+pub fn is_external_spec(text: &str) -> bool {
+    text.trim_start().starts_with(EXTERNAL_PREFIX)
+}
+
 impl AgentSpec {
     /// Builds a spec from an algorithm name and its keys; `depth` and `heuristic` are
     /// the algorithm's, every other key goes to the heuristic (checked by

@@ -533,6 +533,9 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
             sprt.bounds().1,
         ));
     }
+    if let Some(note) = data.meta.as_ref().and_then(super::external_note) {
+        text.push(note);
+    }
     let mut sections = vec![Section {
         title: "Results per matchup".to_string(),
         text,

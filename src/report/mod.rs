@@ -387,6 +387,22 @@ impl Meta {
     }
 }
 
+/// A sentence naming the run's external agents, whose counts are their own report, if any.
+pub fn external_note(meta: &Meta) -> Option<String> {
+    let names: Vec<&str> = meta
+        .agents
+        .iter()
+        .filter(|(_, spec)| crate::registry::is_external_spec(spec))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    (!names.is_empty()).then(|| {
+        format!(
+            "External programs: {}. Their nodes and depth are what they reported (self_reported in moves.csv), not counted by arbiter; their ms per move include the pipe; their failures are game reasons (timeout, stall, crash, illegal_move, bad_output, startup_failure) and their stderr is in logs/.",
+            names.join(", ")
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{utc_stamp, utc_time};
