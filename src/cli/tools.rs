@@ -162,7 +162,7 @@ pub fn list(agents: &Path) -> Result<()> {
     for (name, agent) in &registry.agents {
         println!(
             "  {name:<24} {}  [{}]",
-            agent.spec.canonical(),
+            agent.spec.describe(),
             agent.file.display()
         );
     }

@@ -186,6 +186,22 @@ impl AgentSpec {
         agent
     }
 
+    /// The agent in a few words for listings: the inline spec, or for a program its
+    /// command line, folder and time per move.
+    pub fn describe(&self) -> String {
+        match &self.external {
+            None => self.canonical(),
+            Some(external) => format!(
+                "program `{}` in {}{}",
+                external.command_line(),
+                external.cwd.display(),
+                external
+                    .time_ms
+                    .map_or(String::new(), |ms| format!(", {ms} ms a move"))
+            ),
+        }
+    }
+
     /// The spec as inline text, e.g. `alphabeta(heuristic=offensive2,depth=4)`.
     pub fn canonical(&self) -> String {
         if let Some(external) = &self.external {
