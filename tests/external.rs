@@ -63,6 +63,20 @@ fn broken_agent(name: &str, mode: &str, marker: &str, extra: &str) -> String {
     )
 }
 
+/// Runs `experiment` with the agent files of `agents` into `out`, which must succeed.
+fn run_with_agents(experiment: &Path, agents: &Path, out: &Path) {
+    let output = run(&[
+        "run",
+        text(experiment),
+        "--agents",
+        text(agents),
+        "--out",
+        text(out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
 /// games.csv rows of a run folder as maps from column to value.
 fn games(folder: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
     let (header, rows) = read_csv(&folder.join("games.csv"));
@@ -111,16 +125,7 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
 "#,
     );
     let out = dir.path().join("out");
-    let output = run(&[
-        "run",
-        text(&experiment),
-        "--agents",
-        text(&agents),
-        "--out",
-        text(&out),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_with_agents(&experiment, &agents, &out);
     assert_eq!(reasons_of(&out, "crash"), ["crash", "crash"]);
     assert_eq!(reasons_of(&out, "slow"), ["timeout", "timeout"]);
     assert_eq!(reasons_of(&out, "strict"), ["bad_output", "bad_output"]);
@@ -293,16 +298,7 @@ fn serve_agent_plays_the_same_games_as_the_agent_in_process() {
                 ),
             );
             let out = dir.path().join(name);
-            let output = run(&[
-                "run",
-                text(&experiment),
-                "--agents",
-                text(&agents),
-                "--out",
-                text(&out),
-                "--quiet",
-            ]);
-            assert!(output.status.success(), "{}", stderr(&output));
+            run_with_agents(&experiment, &agents, &out);
             folders.push(out);
         }
         let pick = |folder: &Path| -> Vec<(String, String, String)> {
@@ -397,16 +393,7 @@ fn the_python_alphabeta_example_keeps_its_deadline_and_reports_its_search() {
         "game = \"breakthrough\"\ngames = 2\nmove_time_ms = 60\nmatchups = [[\"py-ab\", \"random\"]]\n",
     );
     let out = dir.path().join("out");
-    let output = run(&[
-        "run",
-        text(&experiment),
-        "--agents",
-        text(&agents),
-        "--out",
-        text(&out),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_with_agents(&experiment, &agents, &out);
     for game in games(&out) {
         assert_eq!(game["winner_agent"], "py-ab", "{game:?}");
     }

@@ -96,3 +96,11 @@ pub fn random_positions<G: Game>(
     }
     positions
 }
+
+/// The rows of a board dump with the spaces between cells taken out (a position's JSON
+/// form, for games whose dump separates cells by spaces).
+pub fn compact_rows(dump: &str) -> Vec<String> {
+    dump.lines()
+        .map(|line| line.split_whitespace().collect())
+        .collect()
+}

@@ -480,11 +480,7 @@ impl Game for ChineseCheckers {
     }
 
     fn position_json(&self) -> serde_json::Value {
-        let rows: Vec<String> = self
-            .board_dump()
-            .lines()
-            .map(|line| line.replace(' ', ""))
-            .collect();
+        let rows = crate::games::compact_rows(&self.board_dump());
         serde_json::json!({
             "to_move": self.to_move.label(),
             "plies": self.plies,

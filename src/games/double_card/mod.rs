@@ -256,6 +256,17 @@ impl DoubleCard {
         supported(a) && (card_type.is_multiple_of(2) || supported(b))
     }
 
+    /// The half-card on the cell of mask `b`: `R`/`W` (red or white) and `X`/`O` (solid
+    /// or open dot); `None` when it is empty.
+    fn cell_code(&self, b: u128) -> Option<&'static str> {
+        (self.occupied & b != 0).then_some(match (self.red & b != 0, self.solid & b != 0) {
+            (true, true) => "RX",
+            (true, false) => "RO",
+            (false, true) => "WX",
+            (false, false) => "WO",
+        })
+    }
+
     fn card_cells(&self, index: u8) -> (u8, u8) {
         let (anchor, card_type) = self.cards[usize::from(index)];
         cells(card_type, anchor).expect("cards on the board are on the board")
@@ -575,19 +586,7 @@ impl Game for DoubleCard {
         let board: Vec<Vec<&str>> = (0..ROWS)
             .map(|row| {
                 (0..COLS)
-                    .map(|col| {
-                        let b = bit((row * COLS + col) as u8);
-                        if self.occupied & b == 0 {
-                            ""
-                        } else {
-                            match (self.red & b != 0, self.solid & b != 0) {
-                                (true, true) => "RX",
-                                (true, false) => "RO",
-                                (false, true) => "WX",
-                                (false, false) => "WO",
-                            }
-                        }
-                    })
+                    .map(|col| self.cell_code(bit((row * COLS + col) as u8)).unwrap_or(""))
                     .collect()
             })
             .collect();
@@ -621,16 +620,7 @@ impl Game for DoubleCard {
             let _ = write!(text, "{:>2}", row + 1);
             for col in 0..COLS {
                 let b = bit((row * COLS + col) as u8);
-                let cell = if self.occupied & b == 0 {
-                    ".."
-                } else {
-                    match (self.red & b != 0, self.solid & b != 0) {
-                        (true, true) => "RX",
-                        (true, false) => "RO",
-                        (false, true) => "WX",
-                        (false, false) => "WO",
-                    }
-                };
+                let cell = self.cell_code(b).unwrap_or("..");
                 text.push(' ');
                 text.push_str(cell);
             }

@@ -399,11 +399,7 @@ impl Game for Wights {
     }
 
     fn position_json(&self) -> serde_json::Value {
-        let board: Vec<String> = self
-            .board_dump()
-            .lines()
-            .map(|line| line.replace(' ', ""))
-            .collect();
+        let board = crate::games::compact_rows(&self.board_dump());
         serde_json::json!({
             "to_move": self.to_move.label(),
             "plies": self.plies,
