@@ -412,6 +412,61 @@ fn the_python_alphabeta_example_keeps_its_deadline_and_reports_its_search() {
     );
 }
 
+/// The greedy and alpha-beta examples hold their own rules for every game; with
+/// `check_rules` they compare their move list with arbiter's at every request and exit
+/// (a crash in games.csv) on any difference. Rule sets that reach Double Card's recycling
+/// and Chinese Checkers' short jumps and home rule are included.
+#[test]
+fn the_python_examples_rules_agree_with_arbiters_in_every_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("py.toml"),
+        format!(
+            "[[agent]]\nname = \"py-greedy\"\ncommand = [\"python3\", \"{}\"]\noptions = {{ check_rules = 1 }}\n\n\
+             [[agent]]\nname = \"py-ab\"\ncommand = [\"python3\", \"{}\"]\noptions = {{ check_rules = 1 }}\ntime_ms = 40\n",
+            example("greedy_agent.py"),
+            example("alphabeta_agent.py")
+        ),
+    )
+    .expect("write agents");
+    let specs = [
+        "wights",
+        "breakthrough(rules=three-to-base)",
+        "breakthrough(rules=long)",
+        "double-card(cards=4,moves=30)",
+        "double-card(cards=8,moves=30,neighbours_only=1,p1=colors)",
+        "chinese-checkers(max_plies=80,home_plies=60)",
+        "chinese-checkers(jumps=short,max_plies=40)",
+    ];
+    let mut recycled = false;
+    for (index, spec) in specs.iter().enumerate() {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("rules{index}.toml"),
+            &format!(
+                "game = \"{spec}\"\ngames = 2\nseed = {index}\n\
+                 matchups = [[\"py-greedy\", \"random\"], [\"py-ab\", \"random\"]]\n"
+            ),
+        );
+        let out = dir.path().join(format!("out{index}"));
+        run_with_agents(&experiment, &agents, &out);
+        let played = games(&out);
+        assert_eq!(played.len(), 4, "{spec}");
+        for game in &played {
+            for fault in ["crash", "illegal_move", "bad_output", "timeout", "stall"] {
+                assert_ne!(game["reason"], fault, "{spec}: {game:?}");
+            }
+        }
+        let (header, moves) = read_csv(&out.join("moves.csv"));
+        let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+        assert!(moves.iter().all(|m| m[column("fault")].is_empty()), "{spec}");
+        recycled |= moves.iter().any(|m| m[column("move")].split(' ').count() == 7);
+    }
+    assert!(recycled, "no game reached Double Card's recycling");
+}
+
 #[test]
 fn ctrl_c_stops_external_agents_mid_move_and_leaves_no_process() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -1,9 +1,10 @@
-"""An iterative-deepening alpha-beta Breakthrough player that respects the deadline.
+"""An iterative-deepening alpha-beta player for every arbiter game, within the deadline.
 
-It searches depth 1, 2, 3, ... (captures first, the previous iteration's best move first)
-and plays the best move of the deepest iteration it finished before the deadline; with no
-time limit it stops after `depth` plies (option `depth`, default 3). Nodes and depth are
-reported in `info`.
+It searches depth 1, 2, 3, ... (the previous iteration's best move first, then each
+rules module's move order) and plays the best move of the deepest iteration it finished
+before the deadline, or the best so far of an unfinished one (whose first move is the
+previous best, so it is no worse); with no time limit it stops after `depth` plies (option
+`depth`, default 3). Nodes and depth go to arbiter in `info`.
 """
 
 import os
@@ -13,60 +14,64 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 sys.path.insert(0, HERE)
 import arbiter_agent  # noqa: E402
-import breakthrough as bt  # noqa: E402
+import rules  # noqa: E402
 
 WIN = 10**6
+INFINITY = 10**9
 
 
 class OutOfTime(Exception):
     pass
 
 
-def search(request, board, side, depth, alpha, beta, counter):
+def search(game, request, state, depth, alpha, beta, counter):
+    """The value of `state` for the side to move (negamax with alpha-beta)."""
     counter[0] += 1
-    if counter[0] % 512 == 0 and request.out_of_time():
+    if request.out_of_time():
         raise OutOfTime
-    done = bt.winner(board)
-    if done:
-        return WIN + depth if done == side else -WIN - depth
+    side = game.to_move(state)
+    done = game.winner(state)
+    if done is not None:
+        return 0 if done == 0 else (WIN + depth if done == side else -WIN - depth)
     if depth == 0:
-        return bt.evaluate(board, side)
-    moves = bt.moves(board, side)
+        return game.evaluate(state, side)
+    moves = game.moves(state)
     if not moves:
-        return -WIN
-    moves.sort(key=lambda m: not m[2])
-    best = -10**9
+        return -WIN - depth if game.NO_MOVES == "loss" else 0
+    moves.sort(key=lambda move: game.order(state, move))
+    best = -INFINITY
     for move in moves:
-        value = -search(request, bt.play(board, move), 3 - side, depth - 1, -beta, -alpha, counter)
+        value = -search(game, request, game.play(state, move), depth - 1, -beta, -alpha, counter)
         if value > best:
             best = value
-        if value > alpha:
-            alpha = value
-        if alpha >= beta:
-            break
+            if value > alpha:
+                alpha = value
+                if alpha >= beta:
+                    break
     return best
 
 
 def choose(request):
-    board, side = bt.from_json(request.position)
-    legal = list(request.legal)
-    request.game.rng.shuffle(legal)
-    max_depth = int(request.options.get("depth", 3 if request.deadline is None else 64))
-    chosen, chosen_value, reached, counter = legal[0], None, 0, [0]
+    game, state, moves = rules.root(request)
+    order = sorted(zip(request.legal, moves), key=lambda pair: game.order(state, pair[1]))
+    limit = 3 if request.deadline is None else 64
+    max_depth = int(request.options.get("depth", limit))
+    chosen, chosen_value, reached, counter = order[0][0], None, 0, [0]
     for depth in range(1, max_depth + 1):
+        best, best_value = None, -INFINITY
         try:
-            best, best_value, alpha = None, None, -10**9
-            for text in legal:
-                child = bt.play(board, bt.parse(text))
-                value = -search(request, child, 3 - side, depth - 1, -10**9, -alpha, counter)
-                if best_value is None or value > best_value:
-                    best, best_value = text, value
-                alpha = max(alpha, value)
+            for text, move in order:
+                child = game.play(state, move)
+                value = -search(game, request, child, depth - 1, -INFINITY, -best_value, counter)
+                if value > best_value:
+                    best, best_value = (text, move), value
         except OutOfTime:
+            if best is not None:  # the previous best was searched first: best is no worse
+                chosen, chosen_value = best[0], best_value
             break
-        chosen, chosen_value, reached = best, best_value, depth
-        legal.remove(best)
-        legal.insert(0, best)
+        chosen, chosen_value, reached = best[0], best_value, depth
+        order.remove(best)
+        order.insert(0, best)
         if abs(best_value) >= WIN or request.time_left() == 0.0:
             break
     return chosen, {"depth": reached, "nodes": counter[0], "score": chosen_value}

@@ -1,79 +1,87 @@
-"""Breakthrough's rules in a few lines, for the Python example agents.
+"""Breakthrough's rules for the Python example agents (every rule set of arbiter).
 
-A position is (board, to_move): board is a list of rows, row 0 being row 1 of the notation,
-each a list of 0 (empty), 1 (P1's piece) or 2 (P2's piece); P1 moves towards higher rows.
-A side wins by reaching the far row or taking every enemy piece (the `standard` and `long`
-rule sets; `three-to-base` needs three pieces there, which these examples do not model
-inside their search: the moves they play always come from arbiter's legal list).
+A state is (board, to_move, rules): board is a tuple of rows, row 0 being row 1 of the
+notation, each a tuple of 0 (empty), 1 (P1's piece) or 2 (P2's piece); P1 moves towards
+higher rows. `standard` and `long`: a piece on the far row or every enemy piece taken
+wins; `three-to-base`: three pieces on the far row, or the enemy down to two. A side
+that cannot move loses. Moves are ((row, col), (row, col)).
+
+Every rules module of these examples has the same functions: from_json, to_move, moves,
+notation, play, winner, evaluate and order (see rules.py).
 """
+
+NO_MOVES = "loss"
 
 
 def from_json(position):
-    board = [[int(c) for c in row] for row in position["board"]]
-    return board, 1 if position["to_move"] == "P1" else 2
+    board = tuple(tuple(int(c) for c in row) for row in position["board"])
+    return board, 1 if position["to_move"] == "P1" else 2, position.get("rules", "standard")
 
 
-def square(row, col):
-    return "%s%d" % (chr(ord("a") + col), row + 1)
+def to_move(state):
+    return state[1]
 
 
-def parse(move):
-    a, b = move.split("-")
-    return (int(a[1:]) - 1, ord(a[0]) - ord("a")), (int(b[1:]) - 1, ord(b[0]) - ord("a"))
+def notation(state, move):
+    (r, c), (r2, c2) = move
+    return "%s%d-%s%d" % (chr(97 + c), r + 1, chr(97 + c2), r2 + 1)
 
 
-def moves(board, side):
-    """Every move of `side` as ((row, col), (row, col), captures)."""
+def moves(state):
+    board, side, _ = state
     rows, cols = len(board), len(board[0])
     step = 1 if side == 1 else -1
+    enemy = 3 - side
     found = []
     for r in range(rows):
+        r2 = r + step
+        if not 0 <= r2 < rows:
+            continue
+        row, ahead = board[r], board[r2]
         for c in range(cols):
-            if board[r][c] != side:
+            if row[c] != side:
                 continue
-            r2 = r + step
-            if not 0 <= r2 < rows:
-                continue
-            for dc in (-1, 0, 1):
-                c2 = c + dc
-                if not 0 <= c2 < cols:
-                    continue
-                target = board[r2][c2]
-                if target == 0 or (dc != 0 and target == 3 - side):
-                    found.append(((r, c), (r2, c2), target == 3 - side))
+            for c2 in (c - 1, c, c + 1):
+                if 0 <= c2 < cols and (ahead[c2] == 0 or (c2 != c and ahead[c2] == enemy)):
+                    found.append(((r, c), (r2, c2)))
     return found
 
 
-def play(board, move):
-    (r, c), (r2, c2) = move[0], move[1]
-    child = [row[:] for row in board]
-    child[r2][c2] = child[r][c]
-    child[r][c] = 0
-    return child
+def order(state, move):
+    """Sort key, smaller first: captures before quiet moves."""
+    (r2, c2) = move[1]
+    return 0 if state[0][r2][c2] else 1
 
 
-def winner(board):
-    """1 or 2 when the game is over, else 0."""
-    if 1 in board[-1]:
-        return 1
-    if 2 in board[0]:
-        return 2
-    counts = [sum(row.count(side) for row in board) for side in (1, 2)]
-    if counts[1] == 0:
-        return 1
-    if counts[0] == 0:
-        return 2
-    return 0
+def play(state, move):
+    board, side, rules = state
+    (r, c), (r2, c2) = move
+    rows = [list(board[r]), list(board[r2])]
+    rows[0][c] = 0
+    rows[1][c2] = side
+    child = list(board)
+    child[r], child[r2] = tuple(rows[0]), tuple(rows[1])
+    return tuple(child), 3 - side, rules
 
 
-def evaluate(board, side):
+def winner(state):
+    """The winner (1 or 2) once the side that just moved reached its goal, else None."""
+    board, side, rules = state
+    mover = 3 - side
+    goal = board[-1] if mover == 1 else board[0]
+    on_goal = goal.count(mover)
+    left = sum(row.count(side) for row in board)
+    if rules == "three-to-base":
+        return mover if on_goal >= 3 or left < 3 else None
+    return mover if on_goal or left == 0 else None
+
+
+def evaluate(state, side):
     """Material and advancement for `side` against its opponent."""
-    rows = len(board)
+    board = state[0]
+    last = len(board) - 1
     score = 0
     for r, row in enumerate(board):
-        for cell in row:
-            if cell == 1:
-                score += 10 + r
-            elif cell == 2:
-                score -= 10 + (rows - 1 - r)
+        ones, twos = row.count(1), row.count(2)
+        score += ones * (10 + r) - twos * (10 + last - r)
     return score if side == 1 else -score

@@ -484,6 +484,11 @@ impl Game for ChineseCheckers {
         serde_json::json!({
             "to_move": self.to_move.label(),
             "plies": self.plies,
+            "rules": {
+                "max_plies": self.rules.max_plies,
+                "home_plies": self.rules.home_plies,
+                "jumps": if self.rules.long_jumps { "long" } else { "short" },
+            },
             "rows": rows,
         })
     }

@@ -317,3 +317,20 @@ fn notation_and_errors() {
 fn random_playouts_satisfy_the_game_properties() {
     testing::check_random_playouts(&ChineseCheckers::new(Rules::default()), 30, 200);
 }
+
+#[test]
+fn the_json_position_has_the_rows_and_the_rules() {
+    let rules = Rules {
+        long_jumps: false,
+        ..Rules::default()
+    };
+    let json = ChineseCheckers::new(rules).position_json();
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 19);
+    assert_eq!(rows[1], "44");
+    assert_eq!(rows[17], "33");
+    assert_eq!(rows[9], "0000000000");
+    assert_eq!(json["rules"]["jumps"], "short");
+    assert_eq!(json["rules"]["home_plies"], 100);
+    assert_eq!(json["to_move"], "P1");
+}

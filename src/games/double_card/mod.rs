@@ -609,6 +609,11 @@ impl Game for DoubleCard {
             "cards_placed": self.placed,
             "last_card": self.last,
             "roles": { "P1": role(Player::P1), "P2": role(Player::P2) },
+            "rules": {
+                "cards": self.params.cards,
+                "moves": self.params.move_limit,
+                "neighbours_only": self.params.neighbours_only,
+            },
             "cards": cards,
             "board": board,
         })

@@ -413,4 +413,6 @@ fn the_json_position_shows_each_card_and_its_cells() {
     assert_eq!(json["board"][0][7], "");
     assert_eq!(json["board"].as_array().map(Vec::len), Some(12));
     assert_eq!(json["roles"]["P1"], "dots");
+    assert_eq!(json["rules"]["cards"], 24);
+    assert_eq!(json["rules"]["moves"], 60);
 }
