@@ -461,10 +461,116 @@ fn the_python_examples_rules_agree_with_arbiters_in_every_game() {
         }
         let (header, moves) = read_csv(&out.join("moves.csv"));
         let column = |name: &str| header.iter().position(|c| c == name).expect("column");
-        assert!(moves.iter().all(|m| m[column("fault")].is_empty()), "{spec}");
-        recycled |= moves.iter().any(|m| m[column("move")].split(' ').count() == 7);
+        assert!(
+            moves.iter().all(|m| m[column("fault")].is_empty()),
+            "{spec}"
+        );
+        recycled |= moves
+            .iter()
+            .any(|m| m[column("move")].split(' ').count() == 7);
     }
     assert!(recycled, "no game reached Double Card's recycling");
+}
+
+/// `compare` takes registered programs beside the algorithms: the Python alpha-beta,
+/// counting nodes as arbiter does, expands exactly what arbiter's alpha-beta expands at
+/// depths 1 and 2; a program that fails stops the comparison with exit code 3.
+#[test]
+fn compare_searches_with_registered_programs_and_stops_on_a_failing_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marker = marker("compare");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("py.toml"),
+        format!(
+            "[[agent]]\nname = \"py-ab\"\ncommand = [\"python3\", \"{}\"]\noptions = {{ check_rules = 1 }}\n\n{}",
+            example("alphabeta_agent.py"),
+            broken_agent("crash", "crash", &marker, "")
+        ),
+    )
+    .expect("write agents");
+    let out = dir.path().join("out");
+    let compare = |algorithms: &str, positions: &str, out: &Path| {
+        run(&[
+            "compare",
+            "breakthrough",
+            "--heuristic",
+            "offensive2",
+            "--algorithms",
+            algorithms,
+            "--depths",
+            "1..2",
+            "--positions",
+            positions,
+            "--threads",
+            "1",
+            "--agents",
+            text(&agents),
+            "--out",
+            text(out),
+            "--quiet",
+        ])
+    };
+    let output = compare("alphabeta,py-ab", "4", &out);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, rows) = read_csv(&out.join("search.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+    let expanded = |position: usize, algorithm: &str, depth: &str| -> String {
+        rows.iter()
+            .find(|r| {
+                r[column("position")] == position.to_string()
+                    && r[column("algorithm")] == algorithm
+                    && r[column("depth")] == depth
+            })
+            .map(|r| r[column("expanded")].clone())
+            .unwrap_or_else(|| panic!("no row for {algorithm} at depth {depth}: {rows:?}"))
+    };
+    for position in 0..4 {
+        assert_eq!(expanded(position, "py-ab", "1"), "1");
+        assert_eq!(
+            expanded(position, "py-ab", "2"),
+            expanded(position, "alphabeta", "2")
+        );
+    }
+    let shown = stdout(&run(&["show", text(&out)]));
+    assert!(shown.contains("External programs: py-ab."), "{shown}");
+
+    let broken = dir.path().join("broken");
+    let output = compare("alphabeta,crash", "6", &broken);
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let said = format!("{}{}", stdout(&output), stderr(&output));
+    assert!(
+        said.contains(
+            "program 'crash' failed on position 2 at depth 1 (crash: see logs/crash/2.stderr)"
+        ),
+        "{said}"
+    );
+    let log = fs::read_to_string(broken.join("logs/crash/2.stderr")).expect("the program's log");
+    assert!(log.contains("crashing on purpose"), "{log}");
+    let (_, rows) = read_csv(&broken.join("search.csv"));
+    assert_eq!(
+        rows.len(),
+        8,
+        "positions 0 and 1, both algorithms at both depths"
+    );
+    let bad = run(&[
+        "compare",
+        "breakthrough",
+        "--heuristic",
+        "offensive2",
+        "--algorithms",
+        "alphabeta,nobody",
+        "--agents",
+        text(&agents),
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("--algorithms: unknown algorithm 'nobody'"),
+        "{}",
+        stderr(&bad)
+    );
+    assert_none_left(&marker);
 }
 
 #[test]

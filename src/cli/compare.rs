@@ -4,9 +4,9 @@
 use super::parse_game;
 use super::print_finished;
 use crate::experiment::{self, Options};
-use crate::registry::SearchExperiment;
-use crate::registry::search_experiment::{PositionSource, parse_depths};
+use crate::registry::search_experiment::{PositionSource, parse_depths, program};
 use crate::registry::spec::Spec;
+use crate::registry::{AgentRegistry, SearchExperiment};
 use crate::search::Algorithm;
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
@@ -16,7 +16,9 @@ use std::path::PathBuf;
 pub struct CompareArgs {
     /// The game, e.g. `breakthrough` or `wights`.
     game: String,
-    /// Algorithms, comma-separated (minimax, alphabeta, alphabeta-ordered, alphabeta-killer).
+    /// Algorithms, comma-separated (minimax, alphabeta, alphabeta-ordered, alphabeta-killer),
+    /// and external programs registered in agents/ (asked each depth as their `depth`
+    /// option; their nodes are what they report).
     #[arg(long, default_value = "minimax,alphabeta")]
     algorithms: String,
     /// The heuristic, with parameters if any, e.g. `offensive2(almost_win=5000)`.
@@ -40,6 +42,9 @@ pub struct CompareArgs {
     /// Print no progress and no table.
     #[arg(long)]
     quiet: bool,
+    /// Folder of agent files (for external programs in --algorithms).
+    #[arg(long, default_value = "agents")]
+    agents: PathBuf,
 }
 
 /// `arbiter compare`; returns the exit code.
@@ -51,15 +56,26 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
         .map_err(|e: String| anyhow!("--heuristic: {e}"))?;
     let depths = parse_depths(&args.depths).map_err(|e| anyhow!("--depths: {e}"))?;
     let mut algorithms = Vec::new();
-    for name in args.algorithms.split(',') {
-        let algorithm: Algorithm = name
-            .trim()
-            .parse()
-            .map_err(|e: String| anyhow!("--algorithms: {e}"))?;
-        if !algorithm.searches() {
-            bail!("--algorithms: {algorithm} does not search to a depth");
+    let mut programs = Vec::new();
+    let mut names = Vec::new();
+    let mut registry = None;
+    for name in args.algorithms.split(',').map(str::trim) {
+        names.push(name.to_string());
+        match name.parse::<Algorithm>() {
+            Ok(algorithm) if algorithm.searches() => algorithms.push(algorithm),
+            Ok(algorithm) => bail!("--algorithms: {algorithm} does not search to a depth"),
+            Err(_) => {
+                // Not an algorithm: a registered external program, if agents/ has it.
+                if registry.is_none() {
+                    registry = Some(AgentRegistry::load(&args.agents)?);
+                }
+                let registry = registry.as_ref().expect("loaded");
+                let folder = args.agents.display().to_string();
+                let spec =
+                    program(registry, name, &folder).map_err(|e| anyhow!("--algorithms: {e}"))?;
+                programs.push((spec, depths.clone()));
+            }
         }
-        algorithms.push(algorithm);
     }
     if args.positions == 0 {
         bail!("--positions 0: search at least one position");
@@ -81,10 +97,11 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
             .iter()
             .flat_map(|&a| depths.iter().map(move |&d| (a, d)))
             .collect(),
+        programs,
     };
     // The same comparison as an experiment file: kept in meta.json, it lets --resume
     // finish an interrupted comparison like any run.
-    experiment.source = experiment.to_toml(&algorithms, &depths);
+    experiment.source = experiment.to_toml(&names, &depths);
     let options = Options {
         threads: super::resolve_threads(args.threads)?,
         quiet: args.quiet,

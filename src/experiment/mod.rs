@@ -446,7 +446,17 @@ pub fn resume(
             )
         }
         "search" => {
-            let mut experiment = SearchExperiment::parse(&path, source)?;
+            // External programs as they were when the run started.
+            let meta_file = folder.join("meta.json");
+            let programs: Vec<(String, String)> = meta
+                .agents
+                .iter()
+                .filter(|(_, spec)| crate::registry::is_external_spec(spec))
+                .cloned()
+                .collect();
+            let recorded = AgentRegistry::recorded(&programs, &meta_file)
+                .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
+            let mut experiment = SearchExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
             on_game(
                 experiment.game,

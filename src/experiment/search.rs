@@ -1,17 +1,27 @@
 //! Search comparisons: the positions are the plan, a job searches one position with every
 //! algorithm and depth, and search.csv and search_summary.csv are its files.
 
+use super::games::LOGS_FOLDER;
 use super::{Error, Finished, Kind, Task, Work, execute};
-use crate::core::{Limits, read_moves, seeds};
+use crate::core::{GameContext, Limits, read_moves, seeds};
 use crate::games::random_positions;
-use crate::registry::search_experiment::PositionSource;
-use crate::registry::{GameEntry, GameTask, SearchExperiment};
+use crate::registry::search_experiment::{PositionSource, at_depth};
+use crate::registry::{AgentFactory, GameEntry, GameTask, SearchExperiment};
 use crate::report::Meta;
 use crate::report::Reporter;
 use crate::report::search::{PositionRecord, SearchCsv, SearchRow};
 use crate::tournament::compare::{SearchRun, search_position};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// An external program asked to search one depth (its `depth` option).
+struct Program<G> {
+    name: String,
+    depth: u32,
+    factory: AgentFactory<G>,
+}
 
 /// A search comparison ready to run on game `G`.
 struct Search<'a, G: GameEntry> {
@@ -19,6 +29,11 @@ struct Search<'a, G: GameEntry> {
     positions: Vec<G>,
     heuristic: G::Heuristic,
     runs: Vec<SearchRun>,
+    programs: Vec<Program<G>>,
+    /// Why the external programs search no more positions, once one failed.
+    broken: OnceLock<String>,
+    /// Where the programs' stderr goes (`logs/` of the results folder).
+    logs: Option<PathBuf>,
     /// Ctrl-C stops a search in progress.
     limits: Limits,
 }
@@ -40,9 +55,66 @@ impl<G: GameEntry> Work for Search<'_, G> {
             self.experiment.seed,
             &self.limits,
         )?;
-        Some(PositionRecord {
-            position: id,
-            rows: records.iter().map(SearchRow::from_record).collect(),
+        let mut rows: Vec<SearchRow> = records.iter().map(SearchRow::from_record).collect();
+        let position_seed = seeds::derive(self.experiment.seed, &[id]);
+        for program in &self.programs {
+            rows.push(self.ask(program, &self.positions[position], id, position_seed)?);
+        }
+        Some(PositionRecord { position: id, rows })
+    }
+
+    fn runnable(&self, _id: u64) -> bool {
+        self.broken.get().is_none()
+    }
+}
+
+impl<G: GameEntry> Search<'_, G> {
+    /// `program`'s move in `state` (position `id`), as a row with the nodes it reported;
+    /// `None` when stopped, or when it failed: then no program searches any more positions
+    /// (the run ends incomplete, and resumes once the program is fixed).
+    fn ask(&self, program: &Program<G>, state: &G, id: u64, seed: u64) -> Option<SearchRow> {
+        let mut agent = (program.factory)(seed);
+        let context = GameContext {
+            id,
+            seat: state.to_move(),
+            seed,
+            opening: "",
+            move_time: None,
+            logs: self.logs.as_deref(),
+        };
+        agent.start_game(state, &context);
+        let clock = Instant::now();
+        let decision = agent.decide(state, &self.limits);
+        let nanos = clock.elapsed().as_nanos() as u64;
+        agent.end_game(None, "compared");
+        if self.limits.reached() {
+            return None;
+        }
+        if let Some(why) = agent.broken() {
+            let _ = self.broken.set(why);
+            return None;
+        }
+        if let Some(fault) = decision.fault {
+            let _ = self.broken.set(format!(
+                "program '{}' failed on position {id} at depth {} ({}: see {LOGS_FOLDER}/{}/{id}.stderr); no more positions are searched: fix it and resume",
+                program.name,
+                program.depth,
+                fault.reason.name(),
+                crate::external::log_folder_name(&program.name),
+            ));
+            return None;
+        }
+        Some(SearchRow {
+            position: id as usize,
+            algorithm: program.name.clone(),
+            depth: program.depth,
+            mv: state.format_move(decision.mv),
+            value: decision.value,
+            expanded: decision.stats.expanded,
+            evaluated: decision.stats.evaluated,
+            generated: decision.stats.generated,
+            nodes_by_level: String::new(),
+            ms: nanos as f64 / 1e6,
         })
     }
 }
@@ -53,7 +125,7 @@ impl<G: GameEntry> Kind for Search<'_, G> {
     fn describe(&self) -> String {
         format!(
             "{} searches x {} positions of {}",
-            self.runs.len(),
+            self.runs.len() + self.programs.len(),
             self.positions.len(),
             self.experiment.game
         )
@@ -61,6 +133,10 @@ impl<G: GameEntry> Kind for Search<'_, G> {
 
     fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<PositionRecord> + '_>> {
         Ok(Box::new(SearchCsv::create(folder)?))
+    }
+
+    fn notes(&self) -> Vec<String> {
+        self.broken.get().cloned().into_iter().collect()
     }
 }
 
@@ -155,11 +231,26 @@ impl GameTask for Task<'_, SearchExperiment> {
             .iter()
             .map(|&(algorithm, depth)| SearchRun { algorithm, depth })
             .collect();
-        let search = Search {
+        let mut programs = Vec::new();
+        for (spec, depths) in &experiment.programs {
+            for &depth in depths {
+                programs.push(Program {
+                    name: spec.name.clone(),
+                    depth,
+                    factory: at_depth(spec, depth)
+                        .factory::<G>()
+                        .map_err(|e| Error::Message(format!("program '{}': {e}", spec.name)))?,
+                });
+            }
+        }
+        let mut search = Search {
             experiment: &experiment,
             positions,
             heuristic,
             runs,
+            programs,
+            broken: OnceLock::new(),
+            logs: None,
             limits: Limits {
                 deadline: None,
                 stop: Some(super::interrupt_flag()),
@@ -181,11 +272,19 @@ impl GameTask for Task<'_, SearchExperiment> {
                         experiment.heuristic.to_string(),
                     )
                 })
+                // Programs as registered, so that a resume runs them as they were.
+                .chain(
+                    experiment
+                        .programs
+                        .iter()
+                        .map(|(spec, _)| (spec.name.clone(), spec.canonical())),
+                )
                 .collect(),
-            deterministic: true,
+            deterministic: experiment.programs.is_empty(),
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
             ..Meta::starting("search", options.threads)
         })?;
+        search.logs = Some(folder.join(LOGS_FOLDER));
         execute(&search, &folder, meta, options)
     }
 }

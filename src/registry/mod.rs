@@ -71,7 +71,7 @@ impl AnyExperiment {
                 Experiment::parse(path, source, registry).map(AnyExperiment::Tournament)
             }
             Some(Some("search")) => {
-                SearchExperiment::parse(path, source).map(AnyExperiment::Search)
+                SearchExperiment::parse(path, source, registry).map(AnyExperiment::Search)
             }
             Some(Some("puzzles")) => {
                 puzzle_experiment::PuzzleExperiment::parse(path, source).map(AnyExperiment::Puzzles)

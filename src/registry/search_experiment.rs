@@ -1,8 +1,9 @@
 //! Search-comparison experiments (`kind = "search"` in a matchups file, or `arbiter
-//! compare`): algorithms x depths on the same positions.
+//! compare`): algorithms x depths on the same positions, built-in algorithms and external
+//! programs (told the depth in their `depth` option).
 
 use super::spec::Spec;
-use super::{GameEntry, GameSpec, InputError, line_of_key, toml_error};
+use super::{AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, line_of_key, toml_error};
 use crate::search::{Algorithm, MAX_DEPTH};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -45,6 +46,9 @@ pub struct SearchExperiment {
     pub seed: u64,
     /// (algorithm, depth) pairs, in order.
     pub runs: Vec<(Algorithm, u32)>,
+    /// External programs, each with the depths it is asked to search (its `depth` option),
+    /// after the built-in runs.
+    pub programs: Vec<(AgentSpec, Vec<u32>)>,
 }
 
 #[derive(Deserialize)]
@@ -93,13 +97,51 @@ pub fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
     text.split(',').map(number).collect()
 }
 
+/// The external program registered as `name` (`my-bot` or `my-bot(key=value)`), a name
+/// that is not an algorithm; `folder` names where agents are registered, for the error.
+///
+/// # Errors
+/// A name that is not registered, or a built-in agent.
+pub fn program(registry: &AgentRegistry, name: &str, folder: &str) -> Result<AgentSpec, String> {
+    let spec = registry.resolve(name).map_err(|_| {
+        let not_algorithm = name
+            .parse::<Algorithm>()
+            .err()
+            .unwrap_or_else(|| format!("'{name}' is not an algorithm"));
+        format!("{not_algorithm}, nor an external program registered in {folder}")
+    })?;
+    if spec.external.is_none() {
+        return Err(format!(
+            "'{name}' is a built-in agent: compare names algorithms, or external programs registered in agents/"
+        ));
+    }
+    Ok(spec)
+}
+
+/// `spec` (an external program) asked to search `depth` plies: its `depth` option.
+pub fn at_depth(spec: &AgentSpec, depth: u32) -> AgentSpec {
+    let mut spec = spec.clone();
+    if let Some(external) = spec.external.as_mut() {
+        external
+            .options
+            .insert("depth".to_string(), serde_json::Value::from(depth));
+    }
+    spec
+}
+
 impl SearchExperiment {
     /// Validates a search experiment from the text of `path` (already known to have
     /// `kind = "search"`).
     ///
     /// # Errors
     /// A malformed file or a value that does not fit, naming the line.
-    pub fn parse(path: &Path, source: String) -> Result<SearchExperiment, InputError> {
+    /// Names in `algorithms` that are not algorithms are looked up in `registry`: an
+    /// external program is compared too (it reports its own nodes).
+    pub fn parse(
+        path: &Path,
+        source: String,
+        registry: &AgentRegistry,
+    ) -> Result<SearchExperiment, InputError> {
         let file: SearchFile =
             toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
         let at_key = |key: &str| line_of_key(&source, key);
@@ -153,17 +195,24 @@ impl SearchExperiment {
             ));
         }
         let mut algorithms = Vec::new();
+        let mut programs = Vec::new();
         for name in &file.algorithms {
-            let algorithm: Algorithm = name.parse().map_err(|e: String| fail("algorithms", e))?;
-            if !algorithm.searches() {
-                return Err(fail(
-                    "algorithms",
-                    format!(
-                        "{algorithm} does not search to a depth: compare minimax and the alphabeta variants"
-                    ),
-                ));
+            match name.parse::<Algorithm>() {
+                Ok(algorithm) if algorithm.searches() => algorithms.push(algorithm),
+                Ok(algorithm) => {
+                    return Err(fail(
+                        "algorithms",
+                        format!(
+                            "{algorithm} does not search to a depth: compare minimax, the alphabeta variants and external programs"
+                        ),
+                    ));
+                }
+                Err(_) => {
+                    let spec =
+                        program(registry, name, "agents/").map_err(|e| fail("algorithms", e))?;
+                    programs.push(spec);
+                }
             }
-            algorithms.push(algorithm);
         }
         let mut depths = Vec::new();
         for &depth in &file.depths {
@@ -177,13 +226,31 @@ impl SearchExperiment {
         }
         let mut caps = BTreeMap::new();
         for (name, &cap) in &file.max_depth {
-            let algorithm: Algorithm = name.parse().map_err(|e: String| fail("max_depth", e))?;
-            caps.insert(algorithm.name(), cap);
+            if !programs.iter().any(|p: &AgentSpec| &p.name == name) {
+                let algorithm: Algorithm =
+                    name.parse().map_err(|e: String| fail("max_depth", e))?;
+                caps.insert(algorithm.name().to_string(), cap);
+            } else {
+                caps.insert(name.clone(), cap);
+            }
         }
+        let allowed =
+            |name: &str, depth: u32| caps.get(name).is_none_or(|&cap| i64::from(depth) <= cap);
         let runs = algorithms
             .iter()
             .flat_map(|&a| depths.iter().map(move |&d| (a, d)))
-            .filter(|(a, d)| caps.get(a.name()).is_none_or(|&cap| i64::from(*d) <= cap))
+            .filter(|(a, d)| allowed(a.name(), *d))
+            .collect();
+        let programs = programs
+            .into_iter()
+            .map(|spec| {
+                let depths = depths
+                    .iter()
+                    .copied()
+                    .filter(|&d| allowed(&spec.name, d))
+                    .collect();
+                (spec, depths)
+            })
             .collect();
         let name = super::run_name(file.name, path, "search").map_err(|e| fail("name", e))?;
         Ok(SearchExperiment {
@@ -197,13 +264,14 @@ impl SearchExperiment {
             source_of_positions,
             seed: file.seed.unwrap_or(1),
             runs,
+            programs,
         })
     }
 
     /// The experiment file that describes this comparison of `algorithms` x `depths` with
     /// random positions (what `arbiter compare` keeps in meta.json, so that `--resume`
     /// reads it back like any experiment file).
-    pub fn to_toml(&self, algorithms: &[Algorithm], depths: &[u32]) -> String {
+    pub fn to_toml(&self, algorithms: &[String], depths: &[u32]) -> String {
         let quote = |text: &str| toml::Value::String(text.to_string()).to_string();
         let list = |items: Vec<String>| format!("[{}]", items.join(", "));
         let (min_plies, max_plies) = match &self.source_of_positions {
@@ -220,7 +288,7 @@ impl SearchExperiment {
             quote(&self.heuristic.to_string()),
             self.positions,
             self.seed,
-            list(algorithms.iter().map(|a| quote(a.name())).collect()),
+            list(algorithms.iter().map(|a| quote(a)).collect()),
             list(depths.iter().map(u32::to_string).collect()),
         )
     }
@@ -254,7 +322,53 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<SearchExperiment, String> {
-        SearchExperiment::parse(Path::new("s.toml"), text.to_string()).map_err(|e| e.to_string())
+        SearchExperiment::parse(Path::new("s.toml"), text.to_string(), &registry())
+            .map_err(|e| e.to_string())
+    }
+
+    /// A built-in agent `ab` and an external program `bot`.
+    fn registry() -> AgentRegistry {
+        let bot = AgentSpec::external(
+            Some("bot".to_string()),
+            crate::external::ExternalSpec::new(vec!["python3".into(), "bot.py".into()], ".".into()),
+        );
+        AgentRegistry::recorded(
+            &[
+                ("ab".into(), "alphabeta(heuristic=offense,depth=2)".into()),
+                ("bot".into(), bot.canonical()),
+            ],
+            Path::new("meta.json"),
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn registered_programs_are_compared_at_each_depth() {
+        let e = parse("kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"offense\"\nalgorithms = [\"alphabeta\", \"bot\"]\ndepths = [1, 2, 3]\nmax_depth = { bot = 2 }\n")
+            .expect("valid");
+        assert_eq!(e.runs.len(), 3);
+        assert_eq!(e.programs.len(), 1);
+        let (spec, depths) = &e.programs[0];
+        assert_eq!(
+            (spec.name.as_str(), depths.as_slice()),
+            ("bot", &[1, 2][..])
+        );
+        let external = at_depth(spec, 2).external.expect("a program");
+        assert_eq!(external.options["depth"], 2);
+        let err = |names: &str| {
+            parse(&format!("kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"offense\"\nalgorithms = [{names}]\ndepths = [1]\n")).expect_err(names)
+        };
+        assert!(
+            err("\"ab\"").contains("line 4: 'ab' is a built-in agent"),
+            "{}",
+            err("\"ab\"")
+        );
+        let unknown = err("\"nobody\"");
+        assert!(
+            unknown.contains("line 4: unknown algorithm 'nobody'")
+                && unknown.contains("nor an external program registered in agents/"),
+            "{unknown}"
+        );
     }
 
     #[test]

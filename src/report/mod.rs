@@ -396,10 +396,16 @@ pub fn external_note(meta: &Meta) -> Option<String> {
         .map(|(name, _)| name.as_str())
         .collect();
     (!names.is_empty()).then(|| {
-        format!(
-            "External programs: {}. Their nodes and depth are what they reported (self_reported in moves.csv), not counted by arbiter; their ms per move include the pipe; their failures are game reasons (timeout, stall, crash, illegal_move, bad_output, startup_failure) and their stderr is in logs/.",
-            names.join(", ")
-        )
+        let names = names.join(", ");
+        if meta.kind == "search" {
+            format!(
+                "External programs: {names}. Their expanded nodes are what they reported, not counted by arbiter (nothing per level, so no evaluated count or branching factor); they evaluate positions their own way, so their values are not compared; their ms include the pipe and their stderr is in logs/."
+            )
+        } else {
+            format!(
+                "External programs: {names}. Their nodes and depth are what they reported (self_reported in moves.csv), not counted by arbiter; their ms per move include the pipe; their failures are game reasons (timeout, stall, crash, illegal_move, bad_output, startup_failure) and their stderr is in logs/."
+            )
+        }
     })
 }
 

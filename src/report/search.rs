@@ -91,8 +91,8 @@ pub struct SearchRow {
     /// Chosen move.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Root value.
-    pub value: f64,
+    /// Root value (empty when an external program reported none).
+    pub value: Option<f64>,
     /// Nodes expanded.
     pub expanded: u64,
     /// Leaves evaluated.
@@ -119,7 +119,7 @@ impl SearchRow {
             algorithm: record.run.algorithm.name().to_string(),
             depth: record.run.depth,
             mv: record.mv.clone(),
-            value: record.value,
+            value: Some(record.value),
             expanded: record.stats.expanded,
             evaluated: record.stats.evaluated,
             generated: record.stats.generated,
@@ -215,6 +215,10 @@ pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
                     same_value += usize::from(other.value == row.value);
                 }
             }
+            // An external program's rows: the nodes it reported, nothing per level; its
+            // values are on its own scale.
+            let reported = group.iter().all(|r| r.nodes_by_level.is_empty());
+            let unless_reported = |x: f64| if reported { f64::NAN } else { x };
             let expanded: Vec<f64> = group.iter().map(|r| r.expanded as f64).collect();
             let levels: Vec<Vec<f64>> = group.iter().map(|r| r.level_nodes()).collect();
             let total_at = |l: usize| -> f64 { levels.iter().filter_map(|n| n.get(l)).sum() };
@@ -236,19 +240,19 @@ pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
                 positions: group.len(),
                 mean_expanded: round(mean(&expanded), 2),
                 median_expanded: median(&expanded),
-                mean_evaluated: round(
+                mean_evaluated: unless_reported(round(
                     mean(&group.iter().map(|r| r.evaluated as f64).collect::<Vec<_>>()),
                     2,
-                ),
-                mean_generated: round(
+                )),
+                mean_generated: unless_reported(round(
                     mean(&group.iter().map(|r| r.generated as f64).collect::<Vec<_>>()),
                     2,
-                ),
-                effective_branching: round(effective_branching, 3),
+                )),
+                effective_branching: unless_reported(round(effective_branching, 3)),
                 mean_ms: round(mean(&group.iter().map(|r| r.ms).collect::<Vec<_>>()), 4),
                 reference: reference.to_string(),
                 same_move: round(share(same_move), 4),
-                same_value: round(share(same_value), 4),
+                same_value: unless_reported(round(share(same_value), 4)),
             }
         })
         .collect()
@@ -310,6 +314,13 @@ pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
             format!("{:.1}%", 100.0 * x)
         }
     };
+    let fixed = |x: f64, decimals: usize| {
+        if x.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{x:.decimals$}")
+        }
+    };
     Table {
         headers: headers.iter().map(|h| h.to_string()).collect(),
         rows: summary
@@ -321,8 +332,8 @@ pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
                     r.positions.to_string(),
                     format!("{:.1}", r.mean_expanded),
                     format!("{:.0}", r.median_expanded),
-                    format!("{:.1}", r.mean_evaluated),
-                    format!("{:.2}", r.effective_branching),
+                    fixed(r.mean_evaluated, 1),
+                    fixed(r.effective_branching, 2),
                     format!("{:.3}", r.mean_ms),
                     percent(r.same_move),
                     percent(r.same_value),
@@ -342,9 +353,15 @@ pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for row in &summary {
         let point = (f64::from(row.depth), row.mean_expanded.max(0.1));
-        match series.iter_mut().find(|(name, _)| *name == row.algorithm) {
+        // An external program's counts are its own (summarize leaves it no evaluated count).
+        let name = if row.mean_evaluated.is_nan() {
+            format!("{} (self-reported)", row.algorithm)
+        } else {
+            row.algorithm.clone()
+        };
+        match series.iter_mut().find(|(n, _)| *n == name) {
             Some((_, points)) => points.push(point),
-            None => series.push((row.algorithm.clone(), vec![point])),
+            None => series.push((name, vec![point])),
         }
     }
     let b = branching_factor(rows);
@@ -379,7 +396,15 @@ pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>
         text: vec![format!(
             "Every algorithm searched the same {} positions at each depth; b = {b:.2} is the mean number of legal moves there. Effective branching is (nodes at the last level / nodes at the root)^(1/depth) over all positions. 'Same move' and 'same value' compare each decision with the reference algorithm's at that depth: plain alpha-beta must agree 100% on both; move ordering may pick another move of the same value.",
             rows.iter().map(|r| r.position).max().map_or(0, |m| m + 1)
-        )],
+        )]
+        .into_iter()
+        .chain(
+            super::Meta::read(folder)
+                .ok()
+                .as_ref()
+                .and_then(super::external_note),
+        )
+        .collect(),
         tables: vec![summary_table(&summary)],
         charts: vec![(
             "nodes_vs_depth".to_string(),
@@ -406,7 +431,7 @@ mod tests {
             algorithm: algorithm.into(),
             depth,
             mv: mv.into(),
-            value,
+            value: Some(value),
             expanded,
             evaluated: 0,
             generated: 0,

@@ -83,7 +83,17 @@ pub fn tables(folder: &Path) -> Result<String, String> {
     }
     if folder.join(SEARCHES).is_file() {
         let rows = search::read_search_csv(folder)?;
-        return Ok(search::summary_table(&search::summarize(&rows)).markdown());
+        let mut text = search::summary_table(&search::summarize(&rows)).markdown();
+        if let Some(note) = super::Meta::read(folder)
+            .ok()
+            .as_ref()
+            .and_then(super::external_note)
+        {
+            text.push('\n');
+            text.push_str(&note);
+            text.push('\n');
+        }
+        return Ok(text);
     }
     let summary = folder.join("summary.csv");
     if !summary.is_file() {

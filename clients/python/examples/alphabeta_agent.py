@@ -3,8 +3,9 @@
 It searches depth 1, 2, 3, ... (the previous iteration's best move first, then each
 rules module's move order) and plays the best move of the deepest iteration it finished
 before the deadline, or the best so far of an unfinished one (whose first move is the
-previous best, so it is no worse); with no time limit it stops after `depth` plies (option
-`depth`, default 3). Nodes and depth go to arbiter in `info`.
+previous best, so it is no worse). With no time limit it searches `depth` plies at once
+(option `depth`, default 3; `arbiter compare` sets it). Nodes (expanded nodes, counted as
+arbiter counts them) and depth go to arbiter in `info`.
 """
 
 import os
@@ -25,8 +26,8 @@ class OutOfTime(Exception):
 
 
 def search(game, request, state, depth, alpha, beta, counter):
-    """The value of `state` for the side to move (negamax with alpha-beta)."""
-    counter[0] += 1
+    """The value of `state` for the side to move (negamax with alpha-beta). `counter`
+    counts expanded nodes (whose moves were generated), as arbiter counts them."""
     if request.out_of_time():
         raise OutOfTime
     side = game.to_move(state)
@@ -35,6 +36,7 @@ def search(game, request, state, depth, alpha, beta, counter):
         return 0 if done == 0 else (WIN + depth if done == side else -WIN - depth)
     if depth == 0:
         return game.evaluate(state, side)
+    counter[0] += 1
     moves = game.moves(state)
     if not moves:
         return -WIN - depth if game.NO_MOVES == "loss" else 0
@@ -56,8 +58,11 @@ def choose(request):
     order = sorted(zip(request.legal, moves), key=lambda pair: game.order(state, pair[1]))
     limit = 3 if request.deadline is None else 64
     max_depth = int(request.options.get("depth", limit))
+    # Without a deadline, straight to the full depth (as arbiter's fixed-depth searches).
+    first = 1 if request.deadline is not None else max_depth
     chosen, chosen_value, reached, counter = order[0][0], None, 0, [0]
-    for depth in range(1, max_depth + 1):
+    for depth in range(first, max_depth + 1):
+        counter[0] += 1  # the root
         best, best_value = None, -INFINITY
         try:
             for text, move in order:
