@@ -573,10 +573,17 @@ fn compare_searches_with_registered_programs_and_stops_on_a_failing_one() {
     assert_none_left(&marker);
 }
 
+/// Ctrl-C (SIGINT) and SIGTERM (what Slurm and `kill` send) stop a run the same way.
 #[test]
-fn ctrl_c_stops_external_agents_mid_move_and_leaves_no_process() {
+fn ctrl_c_or_sigterm_stops_external_agents_mid_move_and_leaves_no_process() {
+    for (signal, name) in [(libc::SIGINT, "sigint"), (libc::SIGTERM, "sigterm")] {
+        stop_mid_move(signal, name);
+    }
+}
+
+fn stop_mid_move(signal: i32, name: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let marker = marker("sigint");
+    let marker = marker(name);
     let agents = dir.path().join("agents");
     fs::create_dir(&agents).expect("mkdir");
     fs::write(
@@ -613,8 +620,8 @@ fn ctrl_c_stops_external_agents_mid_move_and_leaves_no_process() {
     }
     assert!(alive(&marker).len() >= 3, "{:?}", alive(&marker));
     // SAFETY: kill(2) on our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    unsafe { libc::kill(child.id() as i32, signal) };
     let output = child.wait_with_output().expect("ends");
-    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(130), "{name}: {}", stderr(&output));
     assert_none_left(&marker);
 }
