@@ -374,6 +374,45 @@ fn the_python_examples_pass_check_agent_and_a_silent_program_fails_it() {
     assert_none_left(&marker);
 }
 
+/// The Java example, run from its source file: it passes check-agent, and the same
+/// experiment twice gives the same games (its generator is seeded from `new_game`).
+#[test]
+fn the_java_example_passes_check_agent_and_plays_reproducibly() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/java/RandomAgent.java");
+    let output = run(&["check-agent", "--game", "wights", "java", text(&source)]);
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}{}", stderr(&output));
+    assert!(
+        out.contains("ok    handshake: `ready` as 'java random'"),
+        "{out}"
+    );
+    assert!(out.contains("passed: 0 failed"), "{out}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("java.toml"),
+        format!(
+            "[[agent]]\nname = \"java-random\"\ncommand = [\"java\", \"{}\"]\n",
+            source.display()
+        ),
+    )
+    .expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "java.toml",
+        "game = \"chinese-checkers\"\ngames = 2\nseed = 9\nmatchups = [[\"java-random\", \"random\"]]\n",
+    );
+    let moves_of = |out: &Path| -> Vec<String> {
+        run_with_agents(&experiment, &agents, out);
+        games(out).into_iter().map(|g| g["moves"].clone()).collect()
+    };
+    let first = moves_of(&dir.path().join("a"));
+    assert_eq!(first.len(), 2);
+    assert_eq!(first, moves_of(&dir.path().join("b")));
+}
+
 #[test]
 fn the_python_alphabeta_example_keeps_its_deadline_and_reports_its_search() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -622,6 +661,11 @@ fn stop_mid_move(signal: i32, name: &str) {
     // SAFETY: kill(2) on our own child.
     unsafe { libc::kill(child.id() as i32, signal) };
     let output = child.wait_with_output().expect("ends");
-    assert_eq!(output.status.code(), Some(130), "{name}: {}", stderr(&output));
+    assert_eq!(
+        output.status.code(),
+        Some(130),
+        "{name}: {}",
+        stderr(&output)
+    );
     assert_none_left(&marker);
 }
