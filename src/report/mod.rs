@@ -399,7 +399,7 @@ pub fn external_note(meta: &Meta) -> Option<String> {
         let names = names.join(", ");
         if meta.kind == "search" {
             format!(
-                "External programs: {names}. Their expanded nodes are what they reported, not counted by arbiter (nothing per level, so no evaluated count or branching factor); they evaluate positions their own way, so their values are not compared; their ms include the pipe and their stderr is in logs/."
+                "External programs: {names}. Their expanded nodes are what they reported, not counted by arbiter (nothing per level, so no evaluated count or branching factor); they evaluate positions their own way, so their values are not compared and 'same move' only says how often they chose the reference's move; their ms include the pipe and their stderr is in logs/."
             )
         } else {
             format!(
