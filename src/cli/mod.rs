@@ -4,6 +4,7 @@
 
 mod agents;
 mod bench;
+mod cluster;
 mod compare;
 mod play;
 mod run;
@@ -85,6 +86,12 @@ enum Command {
     /// Serve a built-in agent over arbiter's agent protocol on stdin/stdout, for other
     /// harnesses (or another arbiter) to play against.
     ServeAgent(agents::ServeArgs),
+    /// Join the shards of a run spread over machines (`run --shard I/N`) into one results
+    /// folder, equal to a single machine's run (timing columns aside).
+    Merge(cluster::MergeArgs),
+    /// Print a script that runs an experiment on a cluster.
+    #[command(subcommand)]
+    Emit(cluster::Emit),
 }
 
 /// The worker threads to use: the option's value, or every core.
@@ -207,6 +214,8 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::bench(args).map(|()| 0),
         Command::CheckAgent(args) => agents::check_agent(args),
         Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),
+        Command::Merge(args) => cluster::merge(args),
+        Command::Emit(what) => cluster::emit(what).map(|()| 0),
     };
     match result {
         Ok(code) => code,

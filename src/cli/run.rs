@@ -4,8 +4,10 @@ use super::DEFAULT_EXPERIMENT;
 use super::print_finished;
 use super::resolve_threads;
 use crate::core::time_limit;
+use crate::experiment::shard::parse_shard;
 use crate::experiment::{self, Options, Overrides};
 use crate::registry::AgentRegistry;
+use crate::report::Meta;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
@@ -48,12 +50,24 @@ pub struct RunArgs {
     /// Start no new game after this many seconds (resume later).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
+    /// Run only slice I of N of the experiment (I from 0), for `arbiter merge` to join:
+    /// `I/N`, or `auto` to read them from a Slurm job array (SLURM_ARRAY_TASK_ID), a
+    /// Kubernetes indexed job (JOB_COMPLETION_INDEX with ARBITER_SHARDS) or ARBITER_SHARD.
+    /// With --out naming this shard's earlier folder, it resumes there.
+    #[arg(long, value_name = "I/N|auto")]
+    shard: Option<String>,
 }
 
 /// Runs (or resumes) an experiment given on the command line; returns the exit code.
 pub fn run(args: RunArgs) -> Result<i32> {
     let registry = AgentRegistry::load(&args.agents)?;
-    let options = Options {
+    let shard = match &args.shard {
+        Some(text) => {
+            Some(parse_shard(text, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?)
+        }
+        None => None,
+    };
+    let mut options = Options {
         threads: resolve_threads(args.threads)?,
         quiet: args.quiet,
         out: args.out.clone(),
@@ -67,16 +81,72 @@ pub fn run(args: RunArgs) -> Result<i32> {
             }
             None => None,
         },
+        shard,
     };
-    let finished = if let Some(folder) = &args.resume {
+    if shard.is_some() && args.threads.is_none() {
+        options.threads = scheduler_threads(options.threads);
+    }
+    // A shard task run again (a requeued Slurm task) continues its own folder.
+    let earlier_shard = match (&args.out, shard) {
+        (Some(out), Some(shard)) if out.join("meta.json").is_file() => Some((out.clone(), shard)),
+        _ => None,
+    };
+    let finished = if let Some((folder, shard)) = earlier_shard {
+        let meta = Meta::read(&folder).map_err(anyhow::Error::msg)?;
+        if meta.shard != Some(shard) {
+            bail!(
+                "--out {}: it holds {}, not shard {}/{}",
+                folder.display(),
+                meta.shard
+                    .map_or("an unsharded run".to_string(), |[i, n]| format!(
+                        "shard {i}/{n}"
+                    )),
+                shard[0],
+                shard[1]
+            );
+        }
+        // The text kept in meta.json (tournaments keep it without their `kind` line).
+        let plan_text = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| !l.trim_start().starts_with("kind"))
+                .map(str::to_string)
+                .collect()
+        };
+        if let Some(path) = &args.experiment
+            && std::fs::read_to_string(path).map(|t| plan_text(&t)).ok()
+                != Some(plan_text(&meta.experiment_source))
+        {
+            bail!(
+                "--out {}: it holds shard {}/{} of another version of {}: give a new --out",
+                folder.display(),
+                shard[0],
+                shard[1],
+                path.display()
+            );
+        }
+        if meta.status == "complete" {
+            if !args.quiet {
+                eprintln!(
+                    "{}: shard {}/{} is already complete",
+                    folder.display(),
+                    shard[0],
+                    shard[1]
+                );
+            }
+            return Ok(0);
+        }
+        options.out = None;
+        experiment::resume(&folder, &registry, &options)?
+    } else if let Some(folder) = &args.resume {
         if args.experiment.is_some()
             || args.games.is_some()
             || args.seed.is_some()
             || args.out.is_some()
             || args.no_moves
+            || args.shard.is_some()
         {
             bail!(
-                "--resume {}: the run's experiment, games, seed and files come from its meta.json; give no experiment file, --games, --seed, --out or --no-moves",
+                "--resume {}: the run's experiment, games, seed, shard and files come from its meta.json; give no experiment file, --games, --seed, --out, --shard or --no-moves",
                 folder.display()
             );
         }
@@ -102,4 +172,15 @@ pub fn run(args: RunArgs) -> Result<i32> {
         experiment::run_file(&path, &registry, overrides, &options)?
     };
     Ok(print_finished(&finished, args.quiet))
+}
+
+/// The threads a scheduler gave this task: the CPUs it may run on (affinity and cgroup
+/// quota, which `available` already reflects), and no more than Slurm's
+/// SLURM_CPUS_PER_TASK when set.
+fn scheduler_threads(available: usize) -> usize {
+    std::env::var("SLURM_CPUS_PER_TASK")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .map_or(available, |n| n.min(available))
 }

@@ -114,6 +114,15 @@ impl<G: GameEntry> Work for Games<'_, G> {
         Some(record)
     }
 
+    /// The two games of a colour-swapped pair stay on one shard (pentanomial statistics
+    /// need both).
+    fn joined_to_previous(&self, id: u64) -> bool {
+        id > 0 && {
+            let (job, previous) = (self.schedule.job(id), self.schedule.job(id - 1));
+            job.matchup == previous.matchup && job.pair == previous.pair
+        }
+    }
+
     fn runnable(&self, id: u64) -> bool {
         let job = self.schedule.job(id);
         job.agents

@@ -5,9 +5,12 @@
 
 mod folder;
 mod games;
+pub mod merge;
 pub mod pool;
 mod puzzles;
 mod search;
+pub mod shard;
+pub mod slurm;
 #[cfg(test)]
 mod tests;
 
@@ -85,6 +88,8 @@ pub struct Options {
     pub max_jobs: Option<u64>,
     /// Start no job after this long.
     pub time_limit: Option<Duration>,
+    /// Run only slice `I` of `N` of the plan (`[I, N]`, I from 0), see [`shard`].
+    pub shard: Option<[u64; 2]>,
 }
 
 /// Values given on the command line in place of the experiment file's.
@@ -171,7 +176,18 @@ where
         Error::Message(format!("{}: cannot write {what}: {e}", folder.display()))
     };
     let earlier = JournalIndex::<K::Record>::open(folder)?;
-    meta.games_total = kind.jobs() as usize;
+    // A shard runs its slice of the plan, fixed-length: early stops need every shard's
+    // games and are decided at the merge.
+    let sharded = options.shard.map(|[index, count]| shard::Sharded {
+        inner: kind,
+        ids: shard::shard_ids(kind, index, count),
+    });
+    if meta.shard != options.shard {
+        // A new shard: its checksum covers its place in the split.
+        meta.shard = options.shard;
+        meta.seal();
+    }
+    meta.games_total = sharded.as_ref().map_or(kind.jobs(), Work::jobs) as usize;
     meta.threads = options.threads;
     meta.status = "running".to_string();
     meta.write(folder)
@@ -211,15 +227,29 @@ where
             .and_then(|limit| Instant::now().checked_add(limit)),
         max_jobs: options.max_jobs,
     };
-    let mut control = kind.control();
-    let outcome = pool::execute(
-        kind,
-        &settings,
-        &earlier,
-        &cancel,
-        control.as_mut(),
-        &mut Reporters(vec![&mut journal, &mut recorder, &mut progress]),
-    );
+    let mut reporters = Reporters(vec![&mut journal, &mut recorder, &mut progress]);
+    let outcome = match &sharded {
+        None => pool::execute(
+            kind,
+            &settings,
+            &earlier,
+            &cancel,
+            kind.control().as_mut(),
+            &mut reporters,
+        ),
+        Some(sharded) => pool::execute(
+            sharded,
+            &settings,
+            &shard::ShardEarlier {
+                inner: &earlier,
+                ids: &sharded.ids,
+            },
+            &cancel,
+            &mut NoControl,
+            &mut reporters,
+        ),
+    };
+    drop(reporters);
     meta.ended_unix = Some(unix_now());
     let outcome = match outcome {
         Ok(outcome) => outcome,
@@ -249,7 +279,18 @@ where
         ))
     })?;
     if !outcome.cancelled {
-        let _ = std::fs::remove_file(Journal::<K::Record>::path(folder));
+        let journal = Journal::<K::Record>::path(folder);
+        if options.shard.is_some() {
+            // A shard keeps its records, for `merge` to replay.
+            std::fs::rename(&journal, folder.join(merge::RECORDS))
+                .map_err(|e| in_folder(merge::RECORDS, &e))?;
+        } else {
+            let _ = std::fs::remove_file(journal);
+        }
+    }
+    let mut notes = kind.notes();
+    if !meta.merged_from.is_empty() && outcome.cancelled {
+        notes.extend(merge::missing(kind, meta.shard_count, &earlier, K::UNIT));
     }
     Ok(Finished {
         folder: folder.to_path_buf(),
@@ -258,7 +299,7 @@ where
         unit: K::UNIT,
         interrupted: cancel.load(Ordering::SeqCst),
         tables: show::tables(folder).unwrap_or_default(),
-        notes: kind.notes(),
+        notes,
     })
 }
 
@@ -416,6 +457,28 @@ pub fn resume(
             folder.display()
         )));
     }
+    let mut meta = meta;
+    meta.resumed += 1;
+    continue_run(locked, meta, Some(registry), options)
+}
+
+/// Runs the jobs of `folder`'s plan (as its meta.json describes it) that its journal does
+/// not hold: a resume, or a merge's replay of its shards' records.
+///
+/// `registry`: agents/ as it is now, to say which agents changed since the run started
+/// (`None`: say nothing).
+fn continue_run(
+    locked: RunFolder,
+    meta: Meta,
+    registry: Option<&AgentRegistry>,
+    options: &Options,
+) -> Result<Finished, Error> {
+    let folder = locked.to_path_buf();
+    // A shard goes on with its own slice.
+    let options = &Options {
+        shard: meta.shard,
+        ..options.clone()
+    };
     // The experiment as it was run: from the text kept in meta.json, not the file.
     let path = PathBuf::from(&meta.experiment_file);
     let source = meta.experiment_source.clone();
@@ -426,7 +489,7 @@ pub fn resume(
             let meta_file = folder.join("meta.json");
             let recorded = AgentRegistry::recorded(&meta.agents, &meta_file)
                 .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
-            let changed = registry.differences(&recorded);
+            let changed = registry.map_or(Vec::new(), |r| r.differences(&recorded));
             if !changed.is_empty() && !options.quiet {
                 eprintln!(
                     "note: agents changed since the run started ({}); resuming with the specs kept in {}",
@@ -479,7 +542,7 @@ pub fn resume(
 
 impl Start {
     /// The folder to write and its meta.json: a new folder with `fresh` (everything is
-    /// validated by now), or the resumed run's with its count of resumptions raised.
+    /// validated by now), or the continued run's (resumed or merged).
     fn open(
         self,
         name: &str,
@@ -493,11 +556,7 @@ impl Start {
                 let folder = create_run_folder(out.as_deref(), name)?;
                 Ok((RunFolder::lock(&folder, quiet)?, meta))
             }
-            Start::Resume(folder, meta) => {
-                let mut meta = *meta;
-                meta.resumed += 1;
-                Ok((folder, meta))
-            }
+            Start::Resume(folder, meta) => Ok((folder, *meta)),
         }
     }
 }

@@ -43,6 +43,12 @@ pub trait Work: Sync {
     /// Runs job `id`; `None` when a stop abandoned it (it runs again on resume).
     fn execute(&self, id: u64) -> Option<Self::Record>;
 
+    /// Whether job `id` must run on the same shard as job `id - 1` (the second game of a
+    /// colour-swapped pair), when the plan is split over machines. Default: no.
+    fn joined_to_previous(&self, _id: u64) -> bool {
+        false
+    }
+
     /// Whether job `id` can run: `false` leaves it unplayed (the run ends incomplete and
     /// it runs on resume), e.g. when one of its agents can no longer start. Default: yes.
     fn runnable(&self, _id: u64) -> bool {

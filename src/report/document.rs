@@ -381,7 +381,7 @@ fn header_lines(data: &RunData) -> Vec<String> {
                 meta.game,
                 meta.agents.first().map_or("", |a| a.1.as_str()),
                 meta.games_total,
-                meta.status,
+                meta.status_text(),
                 meta.seed
             ));
         } else if meta.kind == "puzzles" {
@@ -389,7 +389,7 @@ fn header_lines(data: &RunData) -> Vec<String> {
                 "{} solves done of {} ({}); {} per puzzle and solver; seed {}{}.",
                 meta.games_played,
                 meta.games_total,
-                meta.status,
+                meta.status_text(),
                 if meta.games_per_matchup == 1 {
                     "one run".to_string()
                 } else {
@@ -409,7 +409,7 @@ fn header_lines(data: &RunData) -> Vec<String> {
             meta.games_per_matchup,
             meta.games_played,
             meta.games_total,
-            meta.status,
+            meta.status_text(),
             meta.seed,
             meta.colours,
             meta.max_plies

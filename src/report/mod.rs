@@ -235,6 +235,23 @@ pub struct Meta {
     /// that a hand-edited meta.json is refused on resume instead of mixing two plans.
     #[serde(default)]
     pub plan_checksum: Option<String>,
+    /// For one shard of a run spread over machines (`run --shard I/N`): `[I, N]`, I from 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<[u64; 2]>,
+    /// For a merged run: the shard folders it was merged from, and whether some of their
+    /// jobs are missing (`merge --partial`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_from: Vec<String>,
+    /// Whether a merged run lacks some shards' jobs (`merge --partial`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
+    /// For a merged run: the number of shards the plan was split into.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shard_count: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// 64-bit FNV-1a of `bytes`: stable across versions and platforms.
@@ -334,12 +351,31 @@ impl Meta {
         })
     }
 
-    /// The checksum of what the run plays (see `plan_checksum`).
+    /// The checksum of what the run plays (see `plan_checksum`), its shard included.
     fn plan_digest(&self) -> String {
+        let whole = self.digest(true);
+        match self.shard {
+            None => whole,
+            Some(shard) => format!("{:016x}", fnv1a(format!("{whole}/{shard:?}").as_bytes())),
+        }
+    }
+
+    /// The checksum of the whole experiment's plan, equal for all its shards wherever
+    /// they ran (the experiment file's path aside).
+    pub fn experiment_digest(&self) -> String {
+        self.digest(false)
+    }
+
+    fn digest(&self, with_path: bool) -> String {
+        let path = if with_path {
+            self.experiment_file.as_str()
+        } else {
+            ""
+        };
         let plan = serde_json::json!([
             self.kind,
             self.experiment,
-            self.experiment_file,
+            path,
             self.experiment_source,
             self.game,
             self.seed,
@@ -353,6 +389,20 @@ impl Meta {
             self.no_moves_csv,
         ]);
         format!("{:016x}", fnv1a(plan.to_string().as_bytes()))
+    }
+
+    /// The status with what a reader must know with it: a shard's place in its split, a
+    /// merge, a partial merge.
+    pub fn status_text(&self) -> String {
+        match (self.shard, self.merged_from.len()) {
+            (Some([index, count]), _) => format!("{}, shard {index} of {count}", self.status),
+            (None, 0) => self.status.clone(),
+            (None, given) if self.partial => format!(
+                "PARTIAL: merged from {given} of {} shards, games missing",
+                self.shard_count
+            ),
+            (None, given) => format!("{}, merged from {given} shards", self.status),
+        }
     }
 
     /// Records the checksum of the plan, once, when the run starts.

@@ -64,7 +64,7 @@ pub fn header(meta: &Meta) -> String {
         meta.games_total,
         meta.seed,
         meta.threads,
-        meta.status
+        meta.status_text()
     )
 }
 
