@@ -61,6 +61,18 @@ impl Work for Puzzles<'_> {
         Some(crate::csp::SOLVER_STACK_BYTES)
     }
 
+    /// A puzzle's solves (every solver, every repetition) stay on one shard.
+    fn joined_to_previous(&self, id: u64) -> bool {
+        let puzzle = |id: u64| {
+            let index = id as usize;
+            match self.flow_jobs.get(index) {
+                Some(&(p, _, _)) => (0, p),
+                None => (1, self.word_jobs[index - self.flow_jobs.len()].0),
+            }
+        };
+        id > 0 && puzzle(id) == puzzle(id - 1)
+    }
+
     fn execute(&self, id: u64) -> Option<SolveRecord> {
         let index = id as usize;
         let row = match self.flow_jobs.get(index) {
