@@ -97,12 +97,18 @@ pub fn script(job: &SlurmJob<'_>) -> String {
         ),
         "echo \"the merge runs once they have all succeeded, into $OUT/merged\"".to_string(),
         format!(
-            "sbatch --parsable \"${{WAIT[@]}}\" --job-name={job_name}-merge --dependency=afterok:\"$array\" \\"
+            "merge=$(sbatch --parsable \"${{WAIT[@]}}\" --job-name={job_name}-merge --dependency=afterok:\"$array\" \\"
         ),
         format!("    --kill-on-invalid-dep=yes {options} --output=\"$OUT/logs/merge.out\" <<EOF"),
         "#!/bin/bash".to_string(),
         "exec \"$ARBITER\" merge \"$OUT/merged\" \"$OUT\"/shards/shard-*".to_string(),
         "EOF".to_string(),
+        ")".to_string(),
+        "if [ ${#WAIT[@]} -gt 0 ]; then".to_string(),
+        "    echo \"the merge (job ${merge%%;*}) is done: $OUT/merged\"".to_string(),
+        "else".to_string(),
+        "    echo \"the merge is job ${merge%%;*}: squeue shows the jobs\"".to_string(),
+        "fi".to_string(),
     ];
     lines.join("\n") + "\n"
 }
