@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # A real one-node Slurm cluster on this machine, for tests/slurm.rs:
-#     tests/slurm/cluster.sh ARBITER_BINARY
+#     tests/slurm/cluster.sh ARBITER_BINARY [EXPERIMENT]
 # Installs Debian's slurm-wlm and munge when missing, starts munged, slurmctld and slurmd
 # from a configuration in a temporary folder (nothing in /etc is used or changed), submits
-# the script `arbiter emit slurm` writes for matchups/quick.toml in 4 shards, waits for its
-# merge, and checks that the merged CSV files equal a single-machine run's (timing columns
-# aside). The daemons are stopped by PID at the end, also on failure or interruption.
+# the script `arbiter emit slurm` writes for EXPERIMENT (default matchups/quick.toml) in 4
+# shards, waits for its merge, and checks that the merged CSV files equal a single-machine
+# run's (timing columns aside). The daemons are stopped by PID at the end, also on failure or interruption.
 # Exit codes: 0 equal, 1 a failure, 77 Slurm cannot be installed or run here (skipped).
 set -euo pipefail
 ARBITER=$(realpath "$1")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
-EXPERIMENT="$REPO/matchups/quick.toml"
+EXPERIMENT=$(realpath "${2:-$REPO/matchups/quick.toml}")
 SHARDS=4
 
 say() { echo "slurm test: $*" >&2; }
