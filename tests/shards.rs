@@ -286,6 +286,8 @@ fn shard_auto_reads_the_schedulers_environment() {
         serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
             .expect("json");
     assert_eq!(meta["shard"], serde_json::json!([1, 3]));
+    assert_eq!(meta["experiment_checksum"].as_str().map(str::len), Some(16));
+    assert!(meta["host"].as_str().is_some_and(|h| !h.is_empty()));
     assert_eq!(meta["threads"], 1);
     assert_eq!(meta["games_total"], 2);
     let none = arbiter()

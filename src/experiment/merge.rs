@@ -119,6 +119,7 @@ pub fn merge(
 
     let mut meta = first.clone();
     meta.shard = None;
+    meta.experiment_checksum = None;
     meta.shard_count = count;
     meta.merged_from = given
         .values()

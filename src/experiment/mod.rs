@@ -185,6 +185,7 @@ where
     if meta.shard != options.shard {
         // A new shard: its checksum covers its place in the split.
         meta.shard = options.shard;
+        meta.experiment_checksum = Some(meta.experiment_digest());
         meta.seal();
     }
     meta.games_total = sharded.as_ref().map_or(kind.jobs(), Work::jobs) as usize;

@@ -238,6 +238,10 @@ pub struct Meta {
     /// For one shard of a run spread over machines (`run --shard I/N`): `[I, N]`, I from 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<[u64; 2]>,
+    /// For a shard: the whole experiment's checksum, the same on every shard of it
+    /// ([`Meta::experiment_digest`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub experiment_checksum: Option<String>,
     /// For a merged run: the shard folders it was merged from, and whether some of their
     /// jobs are missing (`merge --partial`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
