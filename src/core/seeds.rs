@@ -35,6 +35,11 @@ pub fn below(rng: &mut GameRng, n: usize) -> usize {
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
 
+/// A uniform number in [0, 1).
+pub fn unit(rng: &mut GameRng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 /// Shuffles `items` in place (Fisher-Yates).
 pub fn shuffle<T>(rng: &mut GameRng, items: &mut [T]) {
     for i in (1..items.len()).rev() {

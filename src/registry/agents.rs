@@ -4,6 +4,7 @@
 use super::spec::Spec;
 use super::{AgentFactory, GameEntry, InputError, line_of_string, toml_error};
 use crate::external::{ExternalSpec, OnFailure, Shared};
+use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::{Algorithm, MAX_DEPTH, SearchAgent, SearchConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -35,6 +36,8 @@ pub struct AgentSpec {
     pub heuristic: Option<String>,
     /// Heuristic parameters as written.
     pub params: Vec<(String, String)>,
+    /// MCTS's parameters (mcts only).
+    pub mcts: MctsConfig,
     /// Set for an agent that is another program (then the fields above are unused).
     pub external: Option<ExternalSpec>,
 }
@@ -45,6 +48,72 @@ const EXTERNAL_PREFIX: &str = "external:";
 /// Whether an inline spec (as meta.json records agents) is an external program's.
 pub fn is_external_spec(text: &str) -> bool {
     text.trim_start().starts_with(EXTERNAL_PREFIX)
+}
+
+/// MCTS's parameters from their keys (`iterations`, `c`, `rollout`, `rollout_plies`,
+/// `epsilon`, in that order), which only mcts takes.
+fn mcts_config(
+    algorithm: Algorithm,
+    keys: &[Option<String>; 5],
+    timed: bool,
+) -> Result<MctsConfig, String> {
+    const NAMES: [&str; 5] = ["iterations", "c", "rollout", "rollout_plies", "epsilon"];
+    let mut config = MctsConfig::default();
+    if algorithm != Algorithm::Mcts {
+        return match keys.iter().zip(NAMES).find(|(k, _)| k.is_some()) {
+            Some((_, name)) => Err(format!("{name} is mcts's parameter, not {algorithm}'s")),
+            None => Ok(config),
+        };
+    }
+    let [iterations, c, rollout, plies, epsilon] = keys;
+    if let Some(text) = iterations {
+        config.iterations = text
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n <= 100_000_000 && (n > 0 || timed))
+            .ok_or_else(|| {
+                format!("iterations '{text}' must be a whole number from 1 to 100000000 (0: as many as time_ms allows)")
+            })?;
+    } else if timed {
+        config.iterations = 0;
+    }
+    if let Some(text) = c {
+        config.c = text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|c| c.is_finite() && *c >= 0.0)
+            .ok_or_else(|| format!("c '{text}' must be a number, 0 or more"))?;
+    }
+    if let Some(text) = rollout {
+        config.rollout = match text.trim() {
+            "random" => Rollout::Random,
+            "heuristic" => Rollout::Heuristic,
+            other => return Err(format!("rollout '{other}' must be random or heuristic")),
+        };
+    }
+    if let Some(text) = plies {
+        config.rollout_plies = text
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n <= 10_000)
+            .ok_or_else(|| {
+                format!(
+                    "rollout_plies '{text}' must be a whole number from 0 (to the end) to 10000"
+                )
+            })?;
+    }
+    if let Some(text) = epsilon {
+        config.epsilon = text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|e| (0.0..=1.0).contains(e))
+            .ok_or_else(|| format!("epsilon '{text}' must be a number from 0 to 1"))?;
+    }
+    Ok(config)
 }
 
 impl AgentSpec {
@@ -69,12 +138,20 @@ impl AgentSpec {
                 .map(|i| params.remove(i).1)
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
-        let deepens = algorithm.searches() || algorithm == Algorithm::Beam;
+        let mcts_keys = [
+            take("iterations"),
+            take("c"),
+            take("rollout"),
+            take("rollout_plies"),
+            take("epsilon"),
+        ];
+        let deepens =
+            algorithm.searches() || algorithm == Algorithm::Beam || algorithm == Algorithm::Mcts;
         let time_ms = match time_ms {
             None => None,
             Some(_) if !deepens => {
                 return Err(format!(
-                    "{algorithm} takes no time_ms (only minimax, the alphabeta variants and beam deepen iteratively)"
+                    "{algorithm} takes no time_ms (only minimax, the alphabeta variants, beam and mcts use a time budget)"
                 ));
             }
             Some(text) => Some(
@@ -146,12 +223,23 @@ impl AgentSpec {
             }
             (_, None) => 0,
         };
+        let mcts = mcts_config(algorithm, &mcts_keys, time_ms.is_some())?;
+        if algorithm == Algorithm::Mcts
+            && heuristic.is_none()
+            && (mcts.rollout == Rollout::Heuristic || mcts.rollout_plies > 0)
+        {
+            return Err(
+                "mcts with rollout=heuristic or rollout_plies needs a heuristic, e.g. mcts(heuristic=offensive2,rollout_plies=20)"
+                    .to_string(),
+            );
+        }
+        let takes_heuristic = algorithm.uses_heuristic() || algorithm == Algorithm::Mcts;
         if algorithm.uses_heuristic() && heuristic.is_none() {
             return Err(format!(
                 "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
             ));
         }
-        if !algorithm.uses_heuristic() && (heuristic.is_some() || !params.is_empty()) {
+        if !takes_heuristic && (heuristic.is_some() || !params.is_empty()) {
             return Err(format!("{algorithm} takes no heuristic or parameters"));
         }
         let mut spec = AgentSpec {
@@ -163,6 +251,7 @@ impl AgentSpec {
             time_ms,
             heuristic,
             params,
+            mcts,
             external: None,
         };
         spec.name = name.unwrap_or_else(|| spec.canonical());
@@ -180,6 +269,7 @@ impl AgentSpec {
             time_ms: spec.time_ms,
             heuristic: None,
             params: Vec::new(),
+            mcts: MctsConfig::default(),
             external: Some(spec),
         };
         agent.name = name.unwrap_or_else(|| agent.canonical());
@@ -219,6 +309,24 @@ impl AgentSpec {
             params.push(("k".to_string(), self.beam_width.to_string()));
             params.push(("gamma".to_string(), self.gamma.to_string()));
         }
+        if self.algorithm == Algorithm::Mcts {
+            let (mcts, default) = (self.mcts, MctsConfig::default());
+            if mcts.iterations != 0 {
+                params.push(("iterations".to_string(), mcts.iterations.to_string()));
+            }
+            if mcts.c != default.c {
+                params.push(("c".to_string(), mcts.c.to_string()));
+            }
+            if mcts.rollout != default.rollout {
+                params.push(("rollout".to_string(), mcts.rollout.name().to_string()));
+            }
+            if mcts.rollout_plies != default.rollout_plies {
+                params.push(("rollout_plies".to_string(), mcts.rollout_plies.to_string()));
+            }
+            if mcts.epsilon != default.epsilon {
+                params.push(("epsilon".to_string(), mcts.epsilon.to_string()));
+            }
+        }
         if let Some(ms) = self.time_ms {
             params.push(("time_ms".to_string(), ms.to_string()));
         }
@@ -250,6 +358,7 @@ impl AgentSpec {
             beam_width: self.beam_width,
             gamma: self.gamma,
             time_ms: self.time_ms,
+            mcts: self.mcts,
         };
         let heuristic = match &self.heuristic {
             Some(name) => {
@@ -265,6 +374,16 @@ impl AgentSpec {
             // Random never evaluates; any heuristic of the game will do as a placeholder.
             None => G::heuristic(G::heuristics()[0].name, &[]).map_err(|e| e.to_string())?,
         };
+        if self.algorithm == Algorithm::Mcts {
+            return Ok(Box::new(move |seed| {
+                Box::new(MctsAgent::<G, G::Heuristic>::new(
+                    config.mcts,
+                    config.time_ms,
+                    heuristic.clone(),
+                    seed,
+                ))
+            }));
+        }
         Ok(Box::new(move |seed| {
             Box::new(SearchAgent::<G, G::Heuristic>::new(
                 config,
@@ -328,6 +447,11 @@ struct AgentEntry {
     k: Option<toml::Value>,
     gamma: Option<toml::Value>,
     time_ms: Option<toml::Value>,
+    iterations: Option<toml::Value>,
+    c: Option<toml::Value>,
+    rollout: Option<toml::Value>,
+    rollout_plies: Option<toml::Value>,
+    epsilon: Option<toml::Value>,
     #[allow(dead_code)]
     description: Option<String>,
     command: Option<Vec<String>>,
@@ -387,6 +511,11 @@ fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, Str
         ("params", !entry.params.is_empty()),
         ("k", entry.k.is_some()),
         ("gamma", entry.gamma.is_some()),
+        ("iterations", entry.iterations.is_some()),
+        ("c", entry.c.is_some()),
+        ("rollout", entry.rollout.is_some()),
+        ("rollout_plies", entry.rollout_plies.is_some()),
+        ("epsilon", entry.epsilon.is_some()),
     ];
     if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
         return Err(format!(
@@ -556,6 +685,11 @@ impl AgentRegistry {
                 ("k", &entry.k),
                 ("gamma", &entry.gamma),
                 ("time_ms", &entry.time_ms),
+                ("iterations", &entry.iterations),
+                ("c", &entry.c),
+                ("rollout", &entry.rollout),
+                ("rollout_plies", &entry.rollout_plies),
+                ("epsilon", &entry.epsilon),
             ] {
                 if let Some(value) = value {
                     params.push((key.to_string(), value_text(value)));

@@ -12,6 +12,7 @@
 //! reproducibly; minimax and alpha-beta given the same generator state see the same order
 //! and therefore choose the same move with the same value.
 
+pub mod mcts;
 #[cfg(test)]
 mod tests;
 
@@ -60,11 +61,13 @@ pub enum Algorithm {
     /// The course baseline: a random move among those with the best move-order score
     /// (Chinese Checkers: the largest row advance).
     SimpleGreedy,
+    /// Monte Carlo tree search with UCT and random (or heuristic) rollouts ([`mcts`]).
+    Mcts,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 11] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
@@ -73,6 +76,7 @@ impl Algorithm {
         Algorithm::AlphaBetaCached,
         Algorithm::Greedy,
         Algorithm::Beam,
+        Algorithm::Mcts,
         Algorithm::SimpleGreedy,
         Algorithm::Random,
     ];
@@ -90,6 +94,7 @@ impl Algorithm {
             Algorithm::Random => "random",
             Algorithm::Beam => "beam",
             Algorithm::SimpleGreedy => "simple-greedy",
+            Algorithm::Mcts => "mcts",
         }
     }
 
@@ -116,6 +121,9 @@ impl Algorithm {
                 "top-k beam with the opponent's best reply, decay gamma (report 004)"
             }
             Algorithm::SimpleGreedy => "random among the moves with the best move-order score",
+            Algorithm::Mcts => {
+                "Monte Carlo tree search (UCT), random or heuristic rollouts; the most visited move"
+            }
         }
     }
 
@@ -145,8 +153,12 @@ impl Algorithm {
     }
 
     /// Whether the algorithm uses a heuristic.
+    /// (MCTS takes one only for heuristic rollouts or cut-offs.)
     pub fn uses_heuristic(self) -> bool {
-        !matches!(self, Algorithm::Random | Algorithm::SimpleGreedy)
+        !matches!(
+            self,
+            Algorithm::Random | Algorithm::SimpleGreedy | Algorithm::Mcts
+        )
     }
 }
 
@@ -662,8 +674,10 @@ pub struct SearchConfig {
     /// Beam decay gamma.
     pub gamma: f64,
     /// A time budget per move: iterative deepening, keeping the move of the deepest
-    /// iteration finished in time.
+    /// iteration finished in time (MCTS: iterations until then).
     pub time_ms: Option<u64>,
+    /// MCTS's parameters.
+    pub mcts: mcts::MctsConfig,
 }
 
 impl SearchConfig {
@@ -675,6 +689,7 @@ impl SearchConfig {
             beam_width: 4,
             gamma: 1.0,
             time_ms: None,
+            mcts: mcts::MctsConfig::default(),
         }
     }
 }

@@ -1,0 +1,591 @@
+//! Monte Carlo tree search with UCT, generic over any [`Game`] (and, for its heuristic
+//! rollouts, any [`Evaluator`]).
+//!
+//! Each iteration descends the tree from the root by UCT (an unvisited child first, in the
+//! shuffled order the node's moves were generated in; then the largest
+//! `reward / visits + c * sqrt(ln(parent visits) / visits)`), expands the leaf it reaches
+//! (all its children at once), plays a rollout from the first new child and backs the
+//! result up. A rollout plays uniformly random moves (or, with `rollout = heuristic`,
+//! the move whose position evaluates best for the mover, a random one with probability
+//! `epsilon`) to the end of the game, or for `rollout_plies` plies after which the
+//! heuristic's sign says who is ahead. Rewards are 1 for a win, 0.5 for a draw, 0 for a
+//! loss. The move played is the root child visited most.
+//!
+//! Counted like the other algorithms, per level of the tree: an *expanded* node is one
+//! whose children were generated (`generated` counts them: the nodes created); an
+//! *evaluated* node is where an iteration's descent ended and its rollout began, so
+//! `evaluated` is the number of iterations. The deepest level holding an evaluated node is
+//! the depth reached.
+
+use crate::core::seeds::{self, GameRng};
+use crate::core::{Agent, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats};
+use std::time::{Duration, Instant};
+
+/// How rollouts choose their moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniformly random moves.
+    Random,
+    /// The move whose position the heuristic scores best for the mover (random with
+    /// probability `epsilon`).
+    Heuristic,
+}
+
+impl Rollout {
+    /// The name in agent specs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rollout::Random => "random",
+            Rollout::Heuristic => "heuristic",
+        }
+    }
+}
+
+/// MCTS parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Iterations per move (0: as many as the time allows).
+    pub iterations: u64,
+    /// The exploration constant c of UCT.
+    pub c: f64,
+    /// How rollouts move.
+    pub rollout: Rollout,
+    /// Plies a rollout plays before the heuristic judges (0: to the end of the game).
+    pub rollout_plies: u32,
+    /// The share of random moves in heuristic rollouts.
+    pub epsilon: f64,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            iterations: 1000,
+            c: std::f64::consts::SQRT_2,
+            rollout: Rollout::Random,
+            rollout_plies: 0,
+            epsilon: 0.1,
+        }
+    }
+}
+
+/// The longest rollout, in plies: every game here ends long before (their own caps), so
+/// this only guards against a rule set without one.
+const MAX_ROLLOUT_PLIES: u32 = 10_000;
+
+/// A tree node: the move that led to it, who made it, its children (a range of the arena)
+/// and its statistics (rewards for the player who made the move).
+#[derive(Clone, Copy, Debug)]
+struct Node<M> {
+    mv: Option<M>,
+    mover: Player,
+    first_child: u32,
+    children: u32,
+    expanded: bool,
+    visits: u32,
+    reward: f64,
+}
+
+/// What one search found.
+#[derive(Clone, Copy, Debug)]
+pub struct MctsResult<M> {
+    /// The root child visited most.
+    pub best: M,
+    /// Its mean reward for the player to move at the root (0 to 1).
+    pub value: f64,
+    /// Nodes counted (see the module's documentation).
+    pub stats: SearchStats,
+    /// The deepest tree level an iteration reached.
+    pub depth: u32,
+}
+
+/// A reusable MCTS searcher: the node arena, the move buffers and the path are kept from
+/// move to move, so a search allocates only when the tree outgrows them.
+pub struct Mcts<G: Game, E> {
+    config: MctsConfig,
+    evaluator: E,
+    noise_seed: u64,
+    nodes: Vec<Node<G::Move>>,
+    path: Vec<u32>,
+    moves: Vec<G::Move>,
+    scratch: Vec<G::Move>,
+}
+
+impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
+    /// A searcher with `config`; the heuristic (for heuristic rollouts and cut-offs) and
+    /// its random term's seed.
+    pub fn new(config: MctsConfig, evaluator: E, noise_seed: u64) -> Self {
+        Mcts {
+            config,
+            evaluator,
+            noise_seed,
+            nodes: Vec::new(),
+            path: Vec::new(),
+            moves: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Searches `state` (not finished) until the iterations are done or `limits` are
+    /// reached (at least one iteration). `None` when it has no legal move.
+    pub fn search(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        rng: &mut GameRng,
+    ) -> Option<MctsResult<G::Move>> {
+        let root_player = state.to_move();
+        self.nodes.clear();
+        self.nodes.push(Node {
+            mv: None,
+            mover: root_player.opponent(),
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            visits: 0,
+            reward: 0.0,
+        });
+        let mut stats = SearchStats::default();
+        let mut depth = 0u32;
+        let mut iteration = 0u64;
+        // No iteration budget and no deadline: the default budget, not an endless search.
+        let budget = match self.config.iterations {
+            0 if limits.deadline.is_none() => MctsConfig::default().iterations,
+            n => n,
+        };
+        loop {
+            let timed = limits.deadline.is_some() || limits.stop.is_some();
+            if iteration > 0 {
+                if budget > 0 && iteration >= budget {
+                    break;
+                }
+                if timed && iteration.is_multiple_of(16) && limits.reached() {
+                    break;
+                }
+            }
+            iteration += 1;
+            let level = self.iterate(state, rng, &mut stats);
+            depth = depth.max(level);
+            if self.nodes[0].children == 0 {
+                return None;
+            }
+        }
+        let root = self.nodes[0];
+        let children = root.first_child..root.first_child + root.children;
+        // The most visited child; ties to the first in the (shuffled) generation order.
+        let best = children.fold(None::<u32>, |best, i| match best {
+            Some(b) if self.nodes[b as usize].visits >= self.nodes[i as usize].visits => Some(b),
+            _ => Some(i),
+        })?;
+        let node = self.nodes[best as usize];
+        stats.peak_bytes = (self.nodes.capacity() * std::mem::size_of::<Node<G::Move>>()
+            + (self.moves.capacity() + self.scratch.capacity()) * std::mem::size_of::<G::Move>())
+            as u64;
+        Some(MctsResult {
+            best: node.mv?,
+            value: if node.visits == 0 {
+                0.5
+            } else {
+                node.reward / f64::from(node.visits)
+            },
+            stats,
+            depth,
+        })
+    }
+
+    /// One iteration; returns the tree level where its rollout began.
+    fn iterate(&mut self, root: &G, rng: &mut GameRng, stats: &mut SearchStats) -> u32 {
+        let mut state = root.clone();
+        self.path.clear();
+        let mut node = 0u32;
+        self.path.push(node);
+        // Selection: down through expanded nodes.
+        while self.nodes[node as usize].expanded && self.nodes[node as usize].children > 0 {
+            node = self.select(node);
+            state.apply(self.nodes[node as usize].mv.expect("a child has a move"));
+            self.path.push(node);
+        }
+        // Expansion: every child of the leaf, unless the game is over there.
+        let outcome = state.outcome();
+        if outcome.is_none() && !self.nodes[node as usize].expanded {
+            let level = self.path.len() - 1;
+            state.legal_moves(&mut self.moves);
+            seeds::shuffle(rng, &mut self.moves);
+            stats.count_expanded(level);
+            stats.generated += self.moves.len() as u64;
+            let first_child = self.nodes.len() as u32;
+            let mover = state.to_move();
+            for &mv in &self.moves {
+                self.nodes.push(Node {
+                    mv: Some(mv),
+                    mover,
+                    first_child: 0,
+                    children: 0,
+                    expanded: false,
+                    visits: 0,
+                    reward: 0.0,
+                });
+            }
+            let leaf = &mut self.nodes[node as usize];
+            leaf.expanded = true;
+            leaf.first_child = first_child;
+            leaf.children = self.moves.len() as u32;
+            if leaf.children > 0 {
+                node = first_child;
+                state.apply(self.nodes[node as usize].mv.expect("a child has a move"));
+                self.path.push(node);
+            }
+        }
+        let level = self.path.len() - 1;
+        stats.count_evaluated(level);
+        // Simulation, then backpropagation of P1's reward.
+        let p1_reward = match state.outcome() {
+            Some(outcome) => reward(outcome, Player::P1),
+            None => self.rollout(state, rng),
+        };
+        for &i in &self.path {
+            let node = &mut self.nodes[i as usize];
+            node.visits += 1;
+            node.reward += match node.mover {
+                Player::P1 => p1_reward,
+                Player::P2 => 1.0 - p1_reward,
+            };
+        }
+        level as u32
+    }
+
+    /// The child of `node` to descend to.
+    fn select(&self, node: u32) -> u32 {
+        let parent = self.nodes[node as usize];
+        let children = parent.first_child..parent.first_child + parent.children;
+        let log_visits = f64::from(parent.visits.max(1)).ln();
+        let mut best = (f64::NEG_INFINITY, parent.first_child);
+        for i in children {
+            let child = &self.nodes[i as usize];
+            if child.visits == 0 {
+                return i;
+            }
+            let visits = f64::from(child.visits);
+            let score = child.reward / visits + self.config.c * (log_visits / visits).sqrt();
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        best.1
+    }
+
+    /// Plays a rollout from `state` (not finished); returns P1's reward.
+    fn rollout(&mut self, mut state: G, rng: &mut GameRng) -> f64 {
+        let cap = if self.config.rollout_plies == 0 {
+            MAX_ROLLOUT_PLIES
+        } else {
+            self.config.rollout_plies
+        };
+        for _ in 0..cap {
+            if let Some(outcome) = state.outcome() {
+                return reward(outcome, Player::P1);
+            }
+            state.legal_moves(&mut self.scratch);
+            if self.scratch.is_empty() {
+                return 0.5;
+            }
+            let greedy = self.config.rollout == Rollout::Heuristic
+                && seeds::unit(rng) >= self.config.epsilon;
+            let mv = if greedy {
+                let mover = state.to_move();
+                let mut best = (f64::NEG_INFINITY, self.scratch[0]);
+                for &mv in &self.scratch {
+                    let mut child = state.clone();
+                    child.apply(mv);
+                    let value = match child.outcome() {
+                        Some(Outcome { winner: None, .. }) => 0.0,
+                        Some(Outcome {
+                            winner: Some(winner),
+                            ..
+                        }) if winner == mover => f64::INFINITY,
+                        Some(_) => f64::NEG_INFINITY,
+                        None => self.evaluator.evaluate(&child, mover, self.noise_seed),
+                    };
+                    if value > best.0 {
+                        best = (value, mv);
+                    }
+                }
+                best.1
+            } else {
+                self.scratch[seeds::below(rng, self.scratch.len())]
+            };
+            state.apply(mv);
+        }
+        match state.outcome() {
+            Some(outcome) => reward(outcome, Player::P1),
+            // Cut off: the heuristic's sign says who is ahead.
+            None => {
+                let value = self.evaluator.evaluate(&state, Player::P1, self.noise_seed);
+                if value > 0.0 {
+                    1.0
+                } else if value < 0.0 {
+                    0.0
+                } else {
+                    0.5
+                }
+            }
+        }
+    }
+}
+
+/// 1 for a win of `player`, 0 for a loss, 0.5 for a draw.
+fn reward(outcome: Outcome, player: Player) -> f64 {
+    match outcome.winner {
+        Some(winner) if winner == player => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+/// An agent playing by MCTS: `iterations` per move, or as many as `time_ms` (and the
+/// harness's limit) allow; seeded, so a fixed iteration budget replays the same game.
+pub struct MctsAgent<G: Game, E> {
+    mcts: Mcts<G, E>,
+    time_ms: Option<u64>,
+    rng: GameRng,
+}
+
+impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
+    /// An agent whose tree and rollouts draw from `seed`.
+    pub fn new(config: MctsConfig, time_ms: Option<u64>, evaluator: E, seed: u64) -> Self {
+        MctsAgent {
+            mcts: Mcts::new(config, evaluator, seeds::derive(seed, &[1])),
+            time_ms,
+            rng: seeds::rng(seeds::derive(seed, &[2])),
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
+    fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
+        let budget = self
+            .time_ms
+            .and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms)));
+        let deadline = match (budget, limits.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let limits = Limits {
+            deadline,
+            stop: limits.stop.clone(),
+        };
+        match self.mcts.search(state, &limits, &mut self.rng) {
+            Some(result) => Decision {
+                value: Some(result.value),
+                stats: result.stats,
+                depth: result.depth,
+                ..Decision::just(result.best)
+            },
+            None => {
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves);
+                Decision::just(*moves.first().expect("decide called on a finished game"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::breakthrough::{Breakthrough, Rules};
+    use crate::games::chinese_checkers::ChineseCheckers;
+    use crate::games::double_card::{DoubleCard, Params};
+    use crate::games::wights::Wights;
+
+    /// No opinion on any position (random rollouts never ask).
+    #[derive(Clone, Copy)]
+    struct Nothing;
+
+    impl<G: Game> Evaluator<G> for Nothing {
+        fn evaluate(&self, _state: &G, _root: Player, _noise_seed: u64) -> f64 {
+            0.0
+        }
+    }
+
+    fn agent<G: Game>(iterations: u64, seed: u64) -> MctsAgent<G, Nothing> {
+        let config = MctsConfig {
+            iterations,
+            ..MctsConfig::default()
+        };
+        MctsAgent::new(config, None, Nothing, seed)
+    }
+
+    fn wins_now<G: Game>(state: &G, mv: G::Move) -> bool {
+        let mut child = state.clone();
+        child.apply(mv);
+        child
+            .outcome()
+            .is_some_and(|o| o.winner == Some(state.to_move()))
+    }
+
+    /// Whether after `mv` the opponent has a move that wins at once.
+    fn allows_a_win<G: Game>(state: &G, mv: G::Move) -> bool {
+        let mut child = state.clone();
+        child.apply(mv);
+        if child.outcome().is_some() {
+            return false;
+        }
+        let mut replies = Vec::new();
+        child.legal_moves(&mut replies);
+        replies.iter().any(|&r| wins_now(&child, r))
+    }
+
+    /// Positions of seeded random playouts where the side to move can win at once (but
+    /// not with every move), and positions where it cannot but must stop the opponent's
+    /// win (some moves allow it, some do not).
+    fn tactical_positions<G: Game>(start: &G, seed: u64, wanted: usize) -> (Vec<G>, Vec<G>) {
+        let (mut wins, mut blocks) = (Vec::new(), Vec::new());
+        let mut rng = seeds::rng(seed);
+        let mut moves = Vec::new();
+        for _ in 0..3000 {
+            let mut state = start.clone();
+            while state.outcome().is_none() && (wins.len() < wanted || blocks.len() < wanted) {
+                state.legal_moves(&mut moves);
+                let winning = moves.iter().filter(|&&m| wins_now(&state, m)).count();
+                if winning > 0 && winning < moves.len() && wins.len() < wanted {
+                    wins.push(state.clone());
+                } else if winning == 0 {
+                    let unsafe_moves = moves.iter().filter(|&&m| allows_a_win(&state, m)).count();
+                    if unsafe_moves > 0 && unsafe_moves < moves.len() && blocks.len() < wanted {
+                        blocks.push(state.clone());
+                    }
+                }
+                state.apply(moves[seeds::below(&mut rng, moves.len())]);
+            }
+            if wins.len() >= wanted && blocks.len() >= wanted {
+                break;
+            }
+        }
+        (wins, blocks)
+    }
+
+    fn takes_wins_and_stops_losses<G: Game>(start: &G, name: &str, iterations: u64) {
+        let (wins, blocks) = tactical_positions(start, 11, 6);
+        assert!(
+            wins.len() >= 3 && blocks.len() >= 3,
+            "{name}: too few positions"
+        );
+        for (i, state) in wins.iter().enumerate() {
+            let decision = agent::<G>(iterations, i as u64).decide(state, &Limits::NONE);
+            assert!(
+                wins_now(state, decision.mv),
+                "{name}: missed a win in one\n{}",
+                state.board_dump()
+            );
+        }
+        for (i, state) in blocks.iter().enumerate() {
+            let decision = agent::<G>(iterations, i as u64).decide(state, &Limits::NONE);
+            assert!(
+                !allows_a_win(state, decision.mv),
+                "{name}: allowed a win in one\n{}",
+                state.board_dump()
+            );
+        }
+    }
+
+    #[test]
+    fn it_takes_a_win_in_one_and_stops_a_loss_in_one() {
+        takes_wins_and_stops_losses(&Breakthrough::new(Rules::Standard), "breakthrough", 2000);
+        takes_wins_and_stops_losses(&Wights::new(), "wights", 2000);
+        takes_wins_and_stops_losses(&DoubleCard::new(Params::default()), "double card", 4000);
+    }
+
+    #[test]
+    fn it_takes_a_chinese_checkers_win_in_one() {
+        // P1 has filled P2's home but for (4,4), its special marbles on (2,1), (2,2) and
+        // (3,2); its last marble on (5,4) steps in. P2's marbles wait mid-board.
+        let mut marbles = vec![(2, 1, '3'), (2, 2, '3'), (3, 2, '3'), (5, 4, '1')];
+        for (r, c) in [(1, 1), (3, 1), (3, 3), (4, 1), (4, 2), (4, 3)] {
+            marbles.push((r, c, '1'));
+        }
+        for c in 1..=10 {
+            marbles.push((10, c, if c <= 3 { '4' } else { '2' }));
+        }
+        let state = ChineseCheckers::from_marbles(&marbles, Player::P1, 20);
+        assert!(state.outcome().is_none());
+        let decision = agent::<ChineseCheckers>(2000, 3).decide(&state, &Limits::NONE);
+        assert!(
+            wins_now(&state, decision.mv),
+            "{}",
+            state.format_move(decision.mv)
+        );
+    }
+
+    /// Plays `agent` (as P1 and P2 in turn) against uniformly random moves; returns the
+    /// games it won and the moves of each game.
+    fn play_random<G: Game>(start: &G, games: u64, iterations: u64) -> (u64, Vec<Vec<String>>) {
+        let mut won = 0;
+        let mut records = Vec::new();
+        let mut moves = Vec::new();
+        for game in 0..games {
+            let seat = if game % 2 == 0 {
+                Player::P1
+            } else {
+                Player::P2
+            };
+            let mut mcts = agent::<G>(iterations, 100 + game);
+            let mut rng = seeds::rng(game);
+            let mut state = start.clone();
+            let mut record = Vec::new();
+            while state.outcome().is_none() {
+                let mv = if state.to_move() == seat {
+                    mcts.decide(&state, &Limits::NONE).mv
+                } else {
+                    state.legal_moves(&mut moves);
+                    moves[seeds::below(&mut rng, moves.len())]
+                };
+                record.push(state.format_move(mv));
+                state.apply(mv);
+            }
+            won += u64::from(state.outcome().and_then(|o| o.winner) == Some(seat));
+            records.push(record);
+        }
+        (won, records)
+    }
+
+    #[test]
+    fn it_beats_random_and_replays_the_same_games_from_the_same_seed() {
+        let start = Breakthrough::new(Rules::Standard);
+        let (won, games) = play_random(&start, 10, 200);
+        assert!(won >= 9, "won {won} of 10 against random");
+        let (_, again) = play_random(&start, 10, 200);
+        assert_eq!(games, again);
+        let (won, _) = play_random(&Wights::new(), 10, 300);
+        assert!(
+            won >= 7,
+            "won {won} of 10 at the Dragon Queen against random"
+        );
+    }
+
+    #[test]
+    fn counts_iterations_nodes_and_depth() {
+        let state = Breakthrough::new(Rules::Standard);
+        let mut mcts = Mcts::new(
+            MctsConfig {
+                iterations: 500,
+                ..MctsConfig::default()
+            },
+            Nothing,
+            1,
+        );
+        let result = mcts
+            .search(&state, &Limits::NONE, &mut seeds::rng(1))
+            .expect("moves");
+        assert_eq!(
+            result.stats.evaluated, 500,
+            "one evaluated leaf per iteration"
+        );
+        assert_eq!(result.stats.expanded_by_level[0], 1);
+        // The root's 22 children are all tried before any grandchild: 1 + 21 expansions
+        // below the root cannot be more than the iterations.
+        assert!(result.stats.expanded <= 500 && result.stats.expanded > 22);
+        assert!(result.depth >= 2);
+        assert!(result.stats.generated >= 22);
+        assert!((0.0..=1.0).contains(&result.value));
+    }
+}
