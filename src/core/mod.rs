@@ -158,7 +158,7 @@ pub fn check_legal<G: Game>(
 /// implementations keep it compact (bitboards). Games know nothing of search or files.
 pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// One move; small and `Copy`.
-    type Move: Copy + Eq + fmt::Debug + Send + Sync + 'static;
+    type Move: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
 
     /// The side to move.
     fn to_move(&self) -> Player;

@@ -5,6 +5,7 @@ use super::spec::Spec;
 use super::{AgentFactory, GameEntry, InputError, line_of_string, toml_error};
 use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
+use crate::search::tt::DEFAULT_TT_MB;
 use crate::search::{Algorithm, MAX_DEPTH, SearchAgent, SearchConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -38,6 +39,8 @@ pub struct AgentSpec {
     pub params: Vec<(String, String)>,
     /// MCTS's parameters (mcts only).
     pub mcts: MctsConfig,
+    /// The transposition table's megabytes (alphabeta-tt only).
+    pub tt_mb: u32,
     /// Set for an agent that is another program (then the fields above are unused).
     pub external: Option<ExternalSpec>,
 }
@@ -138,6 +141,22 @@ impl AgentSpec {
                 .map(|i| params.remove(i).1)
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
+        let tt_mb = match take("tt_mb") {
+            None => DEFAULT_TT_MB,
+            Some(_) if algorithm != Algorithm::AlphaBetaTt => {
+                return Err(format!(
+                    "tt_mb is alphabeta-tt's parameter, not {algorithm}'s"
+                ));
+            }
+            Some(text) => text
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|mb| (1..=65_536).contains(mb))
+                .ok_or_else(|| {
+                    format!("tt_mb '{text}' must be a whole number of megabytes from 1 to 65536")
+                })?,
+        };
         let mcts_keys = [
             take("iterations"),
             take("c"),
@@ -252,6 +271,7 @@ impl AgentSpec {
             heuristic,
             params,
             mcts,
+            tt_mb,
             external: None,
         };
         spec.name = name.unwrap_or_else(|| spec.canonical());
@@ -270,6 +290,7 @@ impl AgentSpec {
             heuristic: None,
             params: Vec::new(),
             mcts: MctsConfig::default(),
+            tt_mb: DEFAULT_TT_MB,
             external: Some(spec),
         };
         agent.name = name.unwrap_or_else(|| agent.canonical());
@@ -327,6 +348,9 @@ impl AgentSpec {
                 params.push(("epsilon".to_string(), mcts.epsilon.to_string()));
             }
         }
+        if self.algorithm == Algorithm::AlphaBetaTt && self.tt_mb != DEFAULT_TT_MB {
+            params.push(("tt_mb".to_string(), self.tt_mb.to_string()));
+        }
         if let Some(ms) = self.time_ms {
             params.push(("time_ms".to_string(), ms.to_string()));
         }
@@ -359,6 +383,7 @@ impl AgentSpec {
             gamma: self.gamma,
             time_ms: self.time_ms,
             mcts: self.mcts,
+            tt_mb: self.tt_mb,
         };
         let heuristic = match &self.heuristic {
             Some(name) => {
@@ -447,6 +472,7 @@ struct AgentEntry {
     k: Option<toml::Value>,
     gamma: Option<toml::Value>,
     time_ms: Option<toml::Value>,
+    tt_mb: Option<toml::Value>,
     iterations: Option<toml::Value>,
     c: Option<toml::Value>,
     rollout: Option<toml::Value>,
@@ -511,6 +537,7 @@ fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, Str
         ("params", !entry.params.is_empty()),
         ("k", entry.k.is_some()),
         ("gamma", entry.gamma.is_some()),
+        ("tt_mb", entry.tt_mb.is_some()),
         ("iterations", entry.iterations.is_some()),
         ("c", entry.c.is_some()),
         ("rollout", entry.rollout.is_some()),
@@ -685,6 +712,7 @@ impl AgentRegistry {
                 ("k", &entry.k),
                 ("gamma", &entry.gamma),
                 ("time_ms", &entry.time_ms),
+                ("tt_mb", &entry.tt_mb),
                 ("iterations", &entry.iterations),
                 ("c", &entry.c),
                 ("rollout", &entry.rollout),
@@ -845,9 +873,51 @@ mod tests {
     }
 
     #[test]
+    fn mcts_and_table_specs_parse_print_and_refuse_what_does_not_fit() {
+        let spec = |t: &str| t.parse::<AgentSpec>();
+        let mcts = spec("mcts").expect("defaults");
+        assert_eq!(mcts.mcts.iterations, 1000);
+        assert_eq!(mcts.canonical(), "mcts(iterations=1000)");
+        let timed = spec("mcts(time_ms=50)").expect("timed");
+        assert_eq!(
+            (timed.mcts.iterations, timed.canonical().as_str()),
+            (0, "mcts(time_ms=50)")
+        );
+        let heuristic =
+            spec("mcts(heuristic=offensive2,rollout=heuristic,rollout_plies=20,c=0.7,epsilon=0.2)")
+                .expect("heuristic rollouts");
+        assert_eq!(heuristic.mcts.rollout, Rollout::Heuristic);
+        assert_eq!(
+            heuristic.canonical(),
+            "mcts(heuristic=offensive2,iterations=1000,c=0.7,rollout=heuristic,rollout_plies=20,epsilon=0.2)"
+        );
+        assert!(heuristic.factory::<Breakthrough>().is_ok());
+        let err = |t: &str| spec(t).expect_err(t);
+        assert!(err("mcts(rollout=heuristic)").contains("needs a heuristic"));
+        assert!(err("mcts(iterations=0)").contains("iterations '0'"));
+        assert!(err("mcts(rollout=smart)").contains("random or heuristic"));
+        assert!(err("mcts(depth=3)").contains("mcts takes no depth"));
+        assert!(
+            err("alphabeta(heuristic=offense,iterations=5)")
+                .contains("iterations is mcts's parameter")
+        );
+        assert!(
+            err("alphabeta(heuristic=offense,tt_mb=4)")
+                .contains("tt_mb is alphabeta-tt's parameter")
+        );
+        let tt = spec("alphabeta-tt(heuristic=offense,depth=5,tt_mb=4)").expect("table");
+        assert_eq!(tt.tt_mb, 4);
+        assert_eq!(
+            tt.canonical(),
+            "alphabeta-tt(heuristic=offense,depth=5,tt_mb=4)"
+        );
+        assert!(err("alphabeta-tt(heuristic=offense,tt_mb=0)").contains("tt_mb '0'"));
+    }
+
+    #[test]
     fn bad_agent_specs_say_what_is_wrong() {
         let err = |t: &str| t.parse::<AgentSpec>().expect_err(t);
-        assert!(err("mcts(heuristic=x)").contains("unknown algorithm 'mcts'"));
+        assert!(err("uct(heuristic=x)").contains("unknown algorithm 'uct'"));
         assert!(err("minimax(heuristic=offense,depth=0)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=99)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=two)").contains("from 1 to 12"));

@@ -409,9 +409,7 @@ mod tests {
                 .contains("line 4: greedy does not search")
         );
         assert!(err("algorithms = [\"minimax\"]\ndepths = [0]\n").contains("line 5: depth 0"));
-        assert!(
-            err("algorithms = [\"mcts\"]\ndepths = [1]\n").contains("unknown algorithm 'mcts'")
-        );
+        assert!(err("algorithms = [\"uct\"]\ndepths = [1]\n").contains("unknown algorithm 'uct'"));
         assert!(
             err("positions = 0\nalgorithms = [\"minimax\"]\ndepths = [1]\n")
                 .contains("line 4: positions = 0")

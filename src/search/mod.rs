@@ -15,6 +15,7 @@
 pub mod mcts;
 #[cfg(test)]
 mod tests;
+pub mod tt;
 
 use crate::core::seeds::{self, GameRng};
 use crate::core::{
@@ -50,6 +51,10 @@ pub enum Algorithm {
     /// keyed by the position hash, so a position reached again is not evaluated again
     /// (report 003's "history table").
     AlphaBetaCached,
+    /// Iterative deepening alpha-beta with a transposition table (bounds, best move,
+    /// depth), the table's move first, then captures, killer moves and the history
+    /// heuristic ([`Searcher::search`] with a table of `tt_mb` megabytes).
+    AlphaBetaTt,
     /// One-ply search: the move whose resulting position evaluates best.
     Greedy,
     /// A uniformly random legal move; no search, no heuristic.
@@ -67,13 +72,14 @@ pub enum Algorithm {
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 11] = [
+    pub const ALL: [Algorithm; 12] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
         Algorithm::AlphaBetaKiller,
         Algorithm::AlphaBetaSorted,
         Algorithm::AlphaBetaCached,
+        Algorithm::AlphaBetaTt,
         Algorithm::Greedy,
         Algorithm::Beam,
         Algorithm::Mcts,
@@ -90,6 +96,7 @@ impl Algorithm {
             Algorithm::AlphaBetaKiller => "alphabeta-killer",
             Algorithm::AlphaBetaSorted => "alphabeta-sorted",
             Algorithm::AlphaBetaCached => "alphabeta-cached",
+            Algorithm::AlphaBetaTt => "alphabeta-tt",
             Algorithm::Greedy => "greedy",
             Algorithm::Random => "random",
             Algorithm::Beam => "beam",
@@ -115,6 +122,9 @@ impl Algorithm {
             Algorithm::AlphaBetaCached => {
                 "alpha-beta with a table of evaluated positions; same move and value as minimax"
             }
+            Algorithm::AlphaBetaTt => {
+                "iterative deepening alpha-beta, transposition table, table move/killers/captures/history first, PVS; same value as minimax"
+            }
             Algorithm::Greedy => "one ply: the move whose position evaluates best",
             Algorithm::Random => "a uniformly random legal move",
             Algorithm::Beam => {
@@ -137,6 +147,7 @@ impl Algorithm {
                 | Algorithm::AlphaBetaKiller
                 | Algorithm::AlphaBetaSorted
                 | Algorithm::AlphaBetaCached
+                | Algorithm::AlphaBetaTt
         )
     }
 
@@ -149,6 +160,7 @@ impl Algorithm {
                 | Algorithm::AlphaBetaKiller
                 | Algorithm::AlphaBetaSorted
                 | Algorithm::AlphaBetaCached
+                | Algorithm::AlphaBetaTt
         )
     }
 
@@ -233,6 +245,11 @@ pub struct Searcher<G: Game, E> {
     /// Set when the limits were reached during the current search.
     aborted: bool,
     ticks: u32,
+    /// The transposition table (alphabeta-tt only), its size in MB, the history scores.
+    tt: Vec<tt::Entry<G::Move>>,
+    tt_mb: u32,
+    history: Vec<u32>,
+    use_tt: bool,
 }
 
 /// What one search found at the root.
@@ -247,6 +264,9 @@ pub struct SearchResult<M> {
     /// False when the deadline stopped the search: the move is the best among the root
     /// moves searched completely.
     pub complete: bool,
+    /// The depth of the search the move comes from (alphabeta-tt: its deepest iteration
+    /// finished, or 0 when not even the first finished).
+    pub reached: u32,
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -269,7 +289,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             limits: Limits::NONE,
             aborted: false,
             ticks: 0,
+            tt: Vec::new(),
+            tt_mb: tt::DEFAULT_TT_MB,
+            history: Vec::new(),
+            use_tt: false,
         }
+    }
+
+    /// The transposition table's size in megabytes (alphabeta-tt), before its first search.
+    pub fn set_table_megabytes(&mut self, megabytes: u32) {
+        self.tt_mb = megabytes;
     }
 
     /// Searches `state` (not finished) to `depth` plies with `algorithm` (minimax,
@@ -305,10 +334,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if self.use_cache && self.cache.is_empty() {
             self.cache = vec![(0, 0.0); CACHE_SIZE];
         }
+        self.use_tt = algorithm == Algorithm::AlphaBetaTt;
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         let mut moves = std::mem::take(&mut self.buffers[0]);
         state.legal_moves(&mut moves);
         seeds::shuffle(rng, &mut moves);
+        if self.use_tt {
+            self.ensure_table();
+            let result = self.deepen_with_table(state, &mut moves, depth);
+            self.buffers[0] = moves;
+            return result;
+        }
         self.order(state, &mut moves, 0);
         let mut best: Option<(G::Move, f64)> = None;
         if !moves.is_empty() {
@@ -338,7 +374,74 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             value,
             stats: self.stats,
             complete: !self.aborted,
+            reached: depth as u32,
         })
+    }
+
+    /// alphabeta-tt at the root: iterations of depth 1 to `depth`, each with the previous
+    /// iteration's best move first; the result of the deepest one finished.
+    fn deepen_with_table(
+        &mut self,
+        state: &G,
+        moves: &mut [G::Move],
+        depth: usize,
+    ) -> Option<SearchResult<G::Move>> {
+        if moves.is_empty() {
+            return None;
+        }
+        self.order_tt(state, moves, 0);
+        if let Some(first) = self.table_move(state)
+            && let Some(at) = moves.iter().position(|&m| m == first)
+        {
+            moves[..=at].rotate_right(1);
+        }
+        let mut done: Option<(G::Move, f64, u32)> = None;
+        let mut partial: Option<(G::Move, f64)> = None;
+        for iteration in 1..=depth {
+            self.stats.count_expanded(0);
+            self.stats.generated += moves.len() as u64;
+            let mut best: Option<(G::Move, f64)> = None;
+            for &mv in moves.iter() {
+                let mut child = state.clone();
+                child.apply(mv);
+                let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
+                let value = self.alphabeta_tt(&child, iteration - 1, 1, alpha, f64::INFINITY);
+                if self.aborted {
+                    break;
+                }
+                if best.is_none_or(|(_, v)| value > v) {
+                    best = Some((mv, value));
+                }
+            }
+            if self.aborted {
+                partial = best;
+                break;
+            }
+            let Some((mv, value)) = best else { break };
+            done = Some((mv, value, iteration as u32));
+            if let Some(at) = moves.iter().position(|&m| m == mv) {
+                moves[..=at].rotate_right(1);
+            }
+        }
+        self.stats.peak_bytes = self.state_bytes(depth)
+            + (self.tt.len() * std::mem::size_of::<tt::Entry<G::Move>>()) as u64;
+        match (done, partial) {
+            (Some((best, value, reached)), _) => Some(SearchResult {
+                best,
+                value,
+                stats: self.stats,
+                complete: true,
+                reached,
+            }),
+            (None, Some((best, value))) => Some(SearchResult {
+                best,
+                value,
+                stats: self.stats,
+                complete: false,
+                reached: 0,
+            }),
+            (None, None) => None,
+        }
     }
 
     /// Sets (or clears) when searches stop early.
@@ -376,6 +479,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// first, then by the game's move-order score, ties keeping their order (a stable
     /// insertion sort: the lists are short and it allocates nothing).
     fn order(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
+        if self.use_tt {
+            self.order_tt(state, moves, level);
+            return;
+        }
         if self.eval_order {
             // Best first for the player moving here: descending at the root player's
             // nodes, ascending at the opponent's (values are the root player's).
@@ -577,6 +684,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Searcher<G, E> {
             value,
             stats: self.stats,
             complete: !self.aborted,
+            reached: depth as u32,
         })
     }
 
@@ -678,6 +786,8 @@ pub struct SearchConfig {
     pub time_ms: Option<u64>,
     /// MCTS's parameters.
     pub mcts: mcts::MctsConfig,
+    /// alphabeta-tt's table size in megabytes.
+    pub tt_mb: u32,
 }
 
 impl SearchConfig {
@@ -690,6 +800,7 @@ impl SearchConfig {
             gamma: 1.0,
             time_ms: None,
             mcts: mcts::MctsConfig::default(),
+            tt_mb: tt::DEFAULT_TT_MB,
         }
     }
 }
@@ -705,9 +816,11 @@ pub struct SearchAgent<G: Game, E> {
 impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
     /// An agent whose tie-breaks and random term derive from `seed`.
     pub fn new(config: SearchConfig, evaluator: E, seed: u64) -> Self {
+        let mut searcher = Searcher::new(evaluator, seeds::derive(seed, &[1]));
+        searcher.set_table_megabytes(config.tt_mb);
         SearchAgent {
             config,
-            searcher: Searcher::new(evaluator, seeds::derive(seed, &[1])),
+            searcher,
             rng: seeds::rng(seeds::derive(seed, &[2])),
             buffer: Vec::new(),
         }
@@ -770,6 +883,12 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
                 (first, last)
             }
         };
+        // alphabeta-tt deepens by itself, its table carrying each iteration to the next.
+        let first = if algorithm == Algorithm::AlphaBetaTt {
+            last
+        } else {
+            first
+        };
         // The move of the deepest search finished in time; if not even the first
         // finished, its best completely searched root move.
         let mut stats = SearchStats::default();
@@ -780,7 +899,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
             };
             stats += result.stats;
             if result.complete {
-                chosen = Some((result, depth));
+                chosen = Some((result, result.reached.min(depth)));
             } else {
                 if chosen.is_none() {
                     chosen = Some((result, 0));

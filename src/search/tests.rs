@@ -29,6 +29,16 @@ fn check_alphabeta_matches_minimax<G: Game, E: Evaluator<G> + Clone>(
     seed: u64,
 ) {
     let positions = crate::games::random_positions(start, count, 10, 40, seed);
+    // One table searcher per heuristic, kept across positions and depths: its table holds
+    // entries of other positions and depths, which must never change a value.
+    let mut kept: Vec<Searcher<G, E>> = heuristics
+        .iter()
+        .map(|h| {
+            let mut searcher = Searcher::new(h.clone(), seed);
+            searcher.set_table_megabytes(1);
+            searcher
+        })
+        .collect();
     for (i, state) in positions.iter().enumerate() {
         let heuristic = heuristics[i % heuristics.len()].clone();
         let mut all = depths.to_vec();
@@ -57,10 +67,18 @@ fn check_alphabeta_matches_minimax<G: Game, E: Evaluator<G> + Clone>(
                 Algorithm::AlphaBetaOrdered,
                 Algorithm::AlphaBetaKiller,
                 Algorithm::AlphaBetaSorted,
+                Algorithm::AlphaBetaTt,
             ] {
                 let ordered = run(algorithm);
                 assert_eq!(ordered.value, mm.value, "{algorithm} {context}");
             }
+            let searcher = &mut kept[i % heuristics.len()];
+            searcher.noise_seed = seed;
+            let tt = searcher
+                .search(state, Algorithm::AlphaBetaTt, depth, &mut seeds::rng(seed))
+                .expect("unfinished position");
+            assert_eq!(tt.value, mm.value, "kept table {context}");
+            assert_eq!(tt.reached, depth, "{context}");
             // The evaluation table changes nothing but the number of evaluator calls.
             let cached = run(Algorithm::AlphaBetaCached);
             assert_eq!(
@@ -132,6 +150,29 @@ fn ordering_buys_fewer_nodes_over_many_positions() {
     let killer = total(Algorithm::AlphaBetaKiller);
     assert!(ordered < plain, "ordered {ordered} vs plain {plain}");
     assert!(killer < plain, "killer {killer} vs plain {plain}");
+}
+
+#[test]
+fn the_table_saves_nodes_in_deep_searches() {
+    // Its iterations are counted too: at depth 6 on the Dragon Queen (many
+    // transpositions) it still visits far fewer nodes than the killer variant.
+    let material = crate::evals::wights::Material::from_spec("material", &[]).expect("known");
+    let positions =
+        crate::games::random_positions(&crate::games::wights::Wights::new(), 30, 4, 20, 8);
+    let total = |algorithm| -> u64 {
+        positions
+            .iter()
+            .map(|p| {
+                let mut searcher = Searcher::new(material, 5);
+                searcher
+                    .search(p, algorithm, 6, &mut seeds::rng(5))
+                    .map_or(0, |r| r.stats.nodes())
+            })
+            .sum()
+    };
+    let killer = total(Algorithm::AlphaBetaKiller);
+    let table = total(Algorithm::AlphaBetaTt);
+    assert!(table * 10 < killer * 8, "tt {table} vs killer {killer}");
 }
 
 #[test]
@@ -221,8 +262,8 @@ fn algorithm_names_round_trip() {
     for algorithm in Algorithm::ALL {
         assert_eq!(algorithm.name().parse::<Algorithm>(), Ok(algorithm));
     }
-    let err = "mcts".parse::<Algorithm>().expect_err("unknown");
-    assert!(err.contains("unknown algorithm 'mcts'") && err.contains("alphabeta"));
+    let err = "uct".parse::<Algorithm>().expect_err("unknown");
+    assert!(err.contains("unknown algorithm 'uct'") && err.contains("alphabeta"));
 }
 
 mod beam_and_budgets {

@@ -1,0 +1,239 @@
+//! `alphabeta-tt`: iterative deepening alpha-beta with a transposition table.
+//!
+//! The table is direct-mapped (a new result replaces the old), keyed by the position hash
+//! and the root player (values are the root player's, as in every algorithm here). An
+//! entry keeps the value with its bound (exact, lower, upper), the best move and the
+//! remaining depth it was searched to. It cuts a search only when its depth equals the
+//! depth still to search: a deeper result would give another value than minimax at the
+//! fixed depth, so deeper entries only order moves. Every game's position hash includes
+//! the ply or move count wherever the outcome depends on it (the Dragon Queen's 50 plies,
+//! Double Card's move limit, Chinese Checkers' ply cap and home rule), so a table value is
+//! never reused at another point of a capped game.
+//!
+//! Moves are tried: the table's move, the level's two killer moves, then by the game's
+//! move-order score (captures and advances) and the history heuristic (depth² per
+//! cutoff); after the first, each move is searched with a null window first (principal
+//! variation search) and again with the whole window only if it may be better. A node
+//! answered by the table counts as evaluated.
+
+use super::{Searcher, insertion_sort_descending};
+use crate::core::{Evaluator, Game};
+use std::hash::{Hash, Hasher};
+
+/// The bound a table value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bound {
+    Exact,
+    /// The value is at least this.
+    Lower,
+    /// The value is at most this.
+    Upper,
+}
+
+/// One slot of the table.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Entry<M> {
+    key: u64,
+    value: f64,
+    best: Option<M>,
+    depth: u8,
+    bound: Bound,
+}
+
+/// The default table size in megabytes.
+pub const DEFAULT_TT_MB: u32 = 16;
+
+/// History scores: a direct-mapped table indexed by the move's hash.
+pub(super) const HISTORY_SIZE: usize = 1 << 12;
+
+/// A small hasher for moves (a few bytes each): folds the bytes with a multiply.
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        crate::core::seeds::mix64(self.0)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+pub(super) fn history_slot<M: Hash>(mv: &M) -> usize {
+    let mut hasher = MoveHasher(0xcbf2_9ce4_8422_2325);
+    mv.hash(&mut hasher);
+    (hasher.finish() as usize) & (HISTORY_SIZE - 1)
+}
+
+impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
+    /// Allocates the table (`tt_mb` megabytes, a power of two of entries) on first use.
+    pub(super) fn ensure_table(&mut self) {
+        if self.tt.is_empty() {
+            let bytes = (self.tt_mb.max(1) as usize) << 20;
+            let fit = (bytes / std::mem::size_of::<Entry<G::Move>>()).max(1024);
+            let entries = if fit.is_power_of_two() {
+                fit
+            } else {
+                fit.next_power_of_two() / 2
+            };
+            self.tt = vec![
+                Entry {
+                    key: 0,
+                    value: 0.0,
+                    best: None,
+                    depth: 0,
+                    bound: Bound::Exact,
+                };
+                entries
+            ];
+            self.history = vec![0; HISTORY_SIZE];
+        }
+    }
+
+    /// The position, the root player and the evaluator's noise seed: what a value depends on.
+    fn table_key(&self, state: &G) -> u64 {
+        state.position_hash()
+            ^ (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ crate::core::seeds::mix64(self.noise_seed)
+    }
+
+    /// The table's best move for `state`, if it holds the position.
+    pub(super) fn table_move(&self, state: &G) -> Option<G::Move> {
+        let key = self.table_key(state);
+        let entry = self.tt[(key as usize) & (self.tt.len() - 1)];
+        (entry.key == key).then_some(entry.best).flatten()
+    }
+
+    /// Alpha-beta with the table below the root.
+    pub(super) fn alphabeta_tt(
+        &mut self,
+        state: &G,
+        depth: usize,
+        level: usize,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> f64 {
+        if let Some(value) = self.leaf_value(state, depth, level) {
+            return value;
+        }
+        let key = self.table_key(state);
+        let slot = (key as usize) & (self.tt.len() - 1);
+        let entry = self.tt[slot];
+        let mut table_move = None;
+        if entry.key == key {
+            table_move = entry.best;
+            if usize::from(entry.depth) == depth {
+                match entry.bound {
+                    Bound::Exact => {
+                        self.stats.count_evaluated(level);
+                        return entry.value;
+                    }
+                    Bound::Lower => alpha = alpha.max(entry.value),
+                    Bound::Upper => beta = beta.min(entry.value),
+                }
+                if alpha >= beta {
+                    self.stats.count_evaluated(level);
+                    return entry.value;
+                }
+            }
+        }
+        let (window_alpha, window_beta) = (alpha, beta);
+        let (mut moves, maximizing) = self.expand(state, level);
+        if let Some(first) = table_move
+            && let Some(at) = moves.iter().position(|&m| m == first)
+        {
+            moves[..=at].rotate_right(1);
+        }
+        let mut best = if maximizing {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut best_move = None;
+        for (index, &mv) in moves.iter().enumerate() {
+            let mut child = state.clone();
+            child.apply(mv);
+            // Principal variation search: the first move with the whole window, the
+            // others with a null window proving them no better, searched again with the
+            // whole window when the proof fails (so values stay exact).
+            let value = if index == 0 {
+                self.alphabeta_tt(&child, depth - 1, level + 1, alpha, beta)
+            } else if maximizing {
+                let probe = self.alphabeta_tt(&child, depth - 1, level + 1, alpha, alpha.next_up());
+                if probe > alpha && probe < beta && !self.aborted {
+                    self.alphabeta_tt(&child, depth - 1, level + 1, alpha, beta)
+                } else {
+                    probe
+                }
+            } else {
+                let probe = self.alphabeta_tt(&child, depth - 1, level + 1, beta.next_down(), beta);
+                if probe < beta && probe > alpha && !self.aborted {
+                    self.alphabeta_tt(&child, depth - 1, level + 1, alpha, beta)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            let better = if maximizing {
+                value > best
+            } else {
+                value < best
+            };
+            if better || best_move.is_none() {
+                best_move = Some(mv);
+            }
+            if maximizing {
+                best = best.max(value);
+                alpha = alpha.max(best);
+            } else {
+                best = best.min(value);
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                self.remember_killer(mv, level);
+                let slot = history_slot(&mv);
+                self.history[slot] = self.history[slot].saturating_add((depth * depth) as u32);
+                break;
+            }
+        }
+        self.buffers[level] = moves;
+        if !self.aborted {
+            let bound = if best <= window_alpha {
+                Bound::Upper
+            } else if best >= window_beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.tt[slot] = Entry {
+                key,
+                value: best,
+                best: best_move,
+                depth: depth.min(usize::from(u8::MAX)) as u8,
+                bound,
+            };
+        }
+        best
+    }
+
+    /// Orders `moves` for the table variant: the level's killer moves, then by the
+    /// move-order score (captures, advances), then by history.
+    pub(super) fn order_tt(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
+        let killers = self.killers[level];
+        let scores = &mut self.scores[level];
+        scores.clear();
+        for &mv in moves.iter() {
+            let killer = if killers.contains(&Some(mv)) {
+                1e15
+            } else {
+                0.0
+            };
+            let history = f64::from(self.history[history_slot(&mv)]);
+            scores.push(killer + f64::from(state.move_order_score(mv)) * 1e9 + history);
+        }
+        insertion_sort_descending(scores, moves);
+    }
+}
