@@ -12,6 +12,7 @@ use crate::registry::Colours;
 use crate::registry::puzzle_experiment::puzzle_files;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use crate::report::{CsvRecorder, RunContext};
+use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::{Algorithm, Searcher};
 use crate::tournament::{MatchupPlan, Schedule, play_game, seat_agents};
 use anyhow::{Context, Result, bail};
@@ -121,6 +122,55 @@ impl GameTask for BenchTask {
                 args.depth,
                 positions.len(),
                 per_second(nodes, seconds)
+            );
+        }
+
+        // The table variant against the killer variant: nodes and nodes/s, same positions.
+        {
+            let evaluator =
+                G::heuristic(G::heuristics()[0].name, &[]).map_err(anyhow::Error::msg)?;
+            for algorithm in [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt] {
+                let mut searcher = Searcher::new(evaluator.clone(), 7);
+                let mut rng = seeds::rng(7);
+                // Warm-up (the table is allocated once per agent, not per move).
+                let _ = searcher.search(&positions[0], algorithm, 1, &mut rng);
+                let mut nodes = 0;
+                let clock = Instant::now();
+                for position in &positions {
+                    if let Some(result) = searcher.search(position, algorithm, args.depth, &mut rng)
+                    {
+                        nodes += result.stats.nodes();
+                    }
+                }
+                let seconds = clock.elapsed().as_secs_f64();
+                println!(
+                    "{algorithm} depth {} {}: {nodes} nodes on {} positions: {seconds:.3} s, {} nodes/s (1 thread)",
+                    args.depth,
+                    G::heuristics()[0].name,
+                    positions.len(),
+                    per_second(nodes, seconds)
+                );
+            }
+            // MCTS from the start position, random rollouts to the end: simulations/s.
+            let iterations = 20_000;
+            let mut mcts = Mcts::new(
+                MctsConfig {
+                    iterations,
+                    ..MctsConfig::default()
+                },
+                evaluator,
+                7,
+            );
+            let mut rng = seeds::rng(7);
+            // Warm-up: the node arena grows once.
+            let _ = mcts.search(&start, &crate::core::Limits::NONE, &mut rng);
+            let clock = Instant::now();
+            let result = mcts.search(&start, &crate::core::Limits::NONE, &mut rng);
+            let seconds = clock.elapsed().as_secs_f64();
+            println!(
+                "mcts from the start: {iterations} simulations (random rollouts to the end, tree depth {}): {seconds:.3} s, {} simulations/s (1 thread)",
+                result.map_or(0, |r| r.depth),
+                per_second(iterations, seconds)
             );
         }
 

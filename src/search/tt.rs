@@ -41,7 +41,7 @@ pub(super) struct Entry<M> {
 }
 
 /// The default table size in megabytes.
-pub const DEFAULT_TT_MB: u32 = 16;
+pub const DEFAULT_TT_MB: u32 = 4;
 
 /// History scores: a direct-mapped table indexed by the move's hash.
 pub(super) const HISTORY_SIZE: usize = 1 << 12;
