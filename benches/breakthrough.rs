@@ -2,6 +2,7 @@
 //! and random games through the whole scheduler with CSV output. Each benchmark checks
 //! what it measured (perft count, alpha-beta = minimax) so a faster wrong program fails.
 
+use arbiter::core::Limits;
 use arbiter::core::{Game, seeds};
 use arbiter::evals::breakthrough::Heuristic;
 use arbiter::experiment::play_all;
@@ -9,6 +10,7 @@ use arbiter::games::breakthrough::{Breakthrough, Rules};
 use arbiter::games::{perft, random_positions};
 use arbiter::registry::{AgentSpec, Colours};
 use arbiter::report::{CsvRecorder, RunContext};
+use arbiter::search::mcts::{Mcts, MctsConfig};
 use arbiter::search::{Algorithm, Searcher};
 use arbiter::tournament::{MatchupPlan, Schedule};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -107,9 +109,64 @@ fn bench_random_games(c: &mut Criterion) {
 
 // No plots: criterion's plotters backend would look for a system font, and this crate
 // turns on plotters' embedded-font feature, which has none registered for criterion.
+/// MCTS simulations from the start (random rollouts to the end), after a warm-up search
+/// that grows the node arena; the table variant's nodes against the killer variant's.
+fn bench_mcts_and_table(c: &mut Criterion) {
+    let start = Breakthrough::new(Rules::Standard);
+    let heuristic = Heuristic::from_spec("offensive2", &[]).expect("known heuristic");
+    let iterations = 5_000;
+    let config = MctsConfig {
+        iterations,
+        ..MctsConfig::default()
+    };
+    let mut mcts = Mcts::new(config, heuristic, 7);
+    let mut rng = seeds::rng(7);
+    let warm = mcts.search(&start, &Limits::NONE, &mut rng).expect("moves");
+    assert_eq!(
+        warm.stats.evaluated, iterations,
+        "one simulation per iteration"
+    );
+    let mut group = c.benchmark_group("mcts");
+    group.throughput(Throughput::Elements(iterations));
+    group.bench_function("simulations from the start", |b| {
+        b.iter(|| mcts.search(black_box(&start), &Limits::NONE, &mut rng))
+    });
+    group.finish();
+
+    let positions = random_positions(&start, 20, 10, 40, 2024);
+    let mut group = c.benchmark_group("alphabeta table depth 5");
+    for algorithm in [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt] {
+        let mut searcher = Searcher::new(heuristic, 7);
+        let mut rng = seeds::rng(7);
+        let nodes: u64 = positions
+            .iter()
+            .map(|p| {
+                searcher
+                    .search(p, algorithm, 5, &mut rng)
+                    .expect("moves")
+                    .stats
+                    .nodes()
+            })
+            .sum();
+        group.throughput(Throughput::Elements(nodes));
+        // A fresh searcher (and table) per round: a table kept from round to round would
+        // answer from the previous round's entries.
+        group.bench_function(algorithm.name(), |b| {
+            b.iter(|| {
+                let mut searcher = Searcher::new(heuristic, 7);
+                let mut rng = seeds::rng(7);
+                for p in &positions {
+                    black_box(searcher.search(p, algorithm, 5, &mut rng));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = bench_perft, bench_alphabeta, bench_random_games
+    targets = bench_perft, bench_alphabeta, bench_random_games, bench_mcts_and_table
 }
 criterion_main!(benches);
