@@ -215,6 +215,16 @@ fn merge_refuses_shards_that_do_not_belong_together() {
     );
     let report = fs::read_to_string(partial.join("report.md")).expect("report");
     assert!(report.contains("PARTIAL"), "{report}");
+    // Resumed here, the partial merge plays its missing game and is whole.
+    let resumed = run(&["run", "--resume", text(&partial), "--quiet"]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let shown = stdout(&run(&["show", text(&partial)]));
+    assert!(shown.contains("complete, merged from 2 shards"), "{shown}");
+    assert_same_files(
+        &single_run(&experiment, &out("single3")),
+        &partial,
+        "resumed partial",
+    );
 
     // The unfinished shard's task run again (a requeued Slurm task) resumes its folder;
     // once complete, running it again does nothing.

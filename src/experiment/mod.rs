@@ -261,6 +261,8 @@ where
         }
     };
     meta.games_played = outcome.played;
+    // A partial merge whose missing jobs were played since (`run --resume`) is whole.
+    meta.partial &= outcome.cancelled;
     meta.status = if outcome.cancelled {
         "interrupted"
     } else {
