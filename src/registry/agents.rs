@@ -905,11 +905,11 @@ mod tests {
             err("alphabeta(heuristic=offense,tt_mb=4)")
                 .contains("tt_mb is alphabeta-tt's parameter")
         );
-        let tt = spec("alphabeta-tt(heuristic=offense,depth=5,tt_mb=4)").expect("table");
-        assert_eq!(tt.tt_mb, 4);
+        let tt = spec("alphabeta-tt(heuristic=offense,depth=5,tt_mb=8)").expect("table");
+        assert_eq!(tt.tt_mb, 8);
         assert_eq!(
             tt.canonical(),
-            "alphabeta-tt(heuristic=offense,depth=5,tt_mb=4)"
+            "alphabeta-tt(heuristic=offense,depth=5,tt_mb=8)"
         );
         assert!(err("alphabeta-tt(heuristic=offense,tt_mb=0)").contains("tt_mb '0'"));
     }
