@@ -85,10 +85,19 @@ fn games(folder: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
         .collect()
 }
 
-fn reasons_of(folder: &Path, agent: &str) -> Vec<String> {
-    games(folder)
-        .into_iter()
+/// The games `agent` played, of `all`.
+fn played_by<'a>(
+    all: &'a [std::collections::BTreeMap<String, String>],
+    agent: &str,
+) -> Vec<&'a std::collections::BTreeMap<String, String>> {
+    all.iter()
         .filter(|g| g["p1_agent"] == agent || g["p2_agent"] == agent)
+        .collect()
+}
+
+fn reasons_of(folder: &Path, agent: &str) -> Vec<String> {
+    played_by(&games(folder), agent)
+        .into_iter()
         .map(|g| {
             assert_ne!(g["winner_agent"], agent, "{agent} cannot win: {g:?}");
             g["reason"].clone()
@@ -133,10 +142,7 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
     assert_eq!(reasons_of(&out, "orphan"), ["timeout", "timeout"]);
     // Lines that are not JSON are logged, not fatal, unless strict.
     let all = games(&out);
-    let garbage: Vec<_> = all
-        .iter()
-        .filter(|g| g["p1_agent"] == "garbage" || g["p2_agent"] == "garbage")
-        .collect();
+    let garbage = played_by(&all, "garbage");
     assert!(
         garbage
             .iter()
@@ -162,10 +168,7 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
         "{log}"
     );
     // Under the random policy the game goes on, the failure marked on its moves.
-    let random_games: Vec<_> = all
-        .iter()
-        .filter(|g| g["p1_agent"] == "crash-random" || g["p2_agent"] == "crash-random")
-        .collect();
+    let random_games = played_by(&all, "crash-random");
     assert!(
         random_games
             .iter()

@@ -390,10 +390,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             return None;
         }
         self.order_tt(state, moves, 0);
-        if let Some(first) = self.table_move(state)
-            && let Some(at) = moves.iter().position(|&m| m == first)
-        {
-            moves[..=at].rotate_right(1);
+        if let Some(first) = self.table_move(state) {
+            tt::move_to_front(moves, first);
         }
         let mut done: Option<(G::Move, f64, u32)> = None;
         let mut partial: Option<(G::Move, f64)> = None;
@@ -419,9 +417,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
             let Some((mv, value)) = best else { break };
             done = Some((mv, value, iteration as u32));
-            if let Some(at) = moves.iter().position(|&m| m == mv) {
-                moves[..=at].rotate_right(1);
-            }
+            tt::move_to_front(moves, mv);
         }
         self.stats.peak_bytes = self.state_bytes(depth)
             + (self.tt.len() * std::mem::size_of::<tt::Entry<G::Move>>()) as u64;

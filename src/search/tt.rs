@@ -60,6 +60,13 @@ impl Hasher for MoveHasher {
     }
 }
 
+/// Puts `mv` first in `moves` (if there), the others keeping their order.
+pub(super) fn move_to_front<M: PartialEq>(moves: &mut [M], mv: M) {
+    if let Some(at) = moves.iter().position(|m| *m == mv) {
+        moves[..=at].rotate_right(1);
+    }
+}
+
 pub(super) fn history_slot<M: Hash>(mv: &M) -> usize {
     let mut hasher = MoveHasher(0xcbf2_9ce4_8422_2325);
     mv.hash(&mut hasher);
@@ -98,10 +105,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             ^ crate::core::seeds::mix64(self.noise_seed)
     }
 
+    /// The table slot of `key` (the table's length is a power of two).
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
+    }
+
     /// The table's best move for `state`, if it holds the position.
     pub(super) fn table_move(&self, state: &G) -> Option<G::Move> {
         let key = self.table_key(state);
-        let entry = self.tt[(key as usize) & (self.tt.len() - 1)];
+        let entry = self.tt[self.slot(key)];
         (entry.key == key).then_some(entry.best).flatten()
     }
 
@@ -118,7 +130,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             return value;
         }
         let key = self.table_key(state);
-        let slot = (key as usize) & (self.tt.len() - 1);
+        let slot = self.slot(key);
         let entry = self.tt[slot];
         let mut table_move = None;
         if entry.key == key {
@@ -140,10 +152,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         let (window_alpha, window_beta) = (alpha, beta);
         let (mut moves, maximizing) = self.expand(state, level);
-        if let Some(first) = table_move
-            && let Some(at) = moves.iter().position(|&m| m == first)
-        {
-            moves[..=at].rotate_right(1);
+        if let Some(first) = table_move {
+            move_to_front(&mut moves, first);
         }
         let mut best = if maximizing {
             f64::NEG_INFINITY
