@@ -226,6 +226,19 @@ fn merge_refuses_shards_that_do_not_belong_together() {
         "resumed partial",
     );
 
+    // The same --out with an edited experiment is refused, the shard left as it was.
+    let edited = run(&[
+        "run",
+        text(&other),
+        "--shard",
+        "1/2",
+        "--out",
+        text(&unfinished),
+    ]);
+    assert_input_error(
+        &edited,
+        &["it holds shard 1/2 of another version of", "o.toml"],
+    );
     // The unfinished shard's task run again (a requeued Slurm task) resumes its folder;
     // once complete, running it again does nothing.
     run_shard(&experiment, 1, 2, &unfinished);

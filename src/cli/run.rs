@@ -6,7 +6,7 @@ use super::resolve_threads;
 use crate::core::time_limit;
 use crate::experiment::shard::parse_shard;
 use crate::experiment::{self, Options, Overrides};
-use crate::registry::AgentRegistry;
+use crate::registry::{AgentRegistry, AnyExperiment};
 use crate::report::Meta;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -105,16 +105,9 @@ pub fn run(args: RunArgs) -> Result<i32> {
                 shard[1]
             );
         }
-        // The text kept in meta.json (tournaments keep it without their `kind` line).
-        let plan_text = |text: &str| -> Vec<String> {
-            text.lines()
-                .filter(|l| !l.trim_start().starts_with("kind"))
-                .map(str::to_string)
-                .collect()
-        };
+        // The file as a run keeps it: the same text as this shard's meta.json, or changed.
         if let Some(path) = &args.experiment
-            && std::fs::read_to_string(path).map(|t| plan_text(&t)).ok()
-                != Some(plan_text(&meta.experiment_source))
+            && AnyExperiment::load(path, &registry)?.source() != meta.experiment_source
         {
             bail!(
                 "--out {}: it holds shard {}/{} of another version of {}: give a new --out",

@@ -28,6 +28,15 @@ pub enum AnyExperiment {
 }
 
 impl AnyExperiment {
+    /// The experiment's text as a run keeps it in meta.json.
+    pub fn source(&self) -> &str {
+        match self {
+            AnyExperiment::Tournament(e) => &e.source,
+            AnyExperiment::Search(e) => &e.source,
+            AnyExperiment::Puzzles(e) => &e.source,
+        }
+    }
+
     /// Reads an experiment file of either kind (`kind = "tournament"`, the default, or
     /// `kind = "search"`).
     ///
