@@ -134,17 +134,18 @@ impl GameTask for BenchTask {
                 let mut rng = seeds::rng(7);
                 // Warm-up (the table is allocated once per agent, not per move).
                 let _ = searcher.search(&positions[0], algorithm, 1, &mut rng);
-                let mut nodes = 0;
+                let (mut nodes, mut expanded) = (0, 0);
                 let clock = Instant::now();
                 for position in &positions {
                     if let Some(result) = searcher.search(position, algorithm, args.depth, &mut rng)
                     {
                         nodes += result.stats.nodes();
+                        expanded += result.stats.expanded;
                     }
                 }
                 let seconds = clock.elapsed().as_secs_f64();
                 println!(
-                    "{algorithm} depth {} {}: {nodes} nodes on {} positions: {seconds:.3} s, {} nodes/s (1 thread)",
+                    "{algorithm} depth {} {}: {nodes} nodes ({expanded} expanded) on {} positions: {seconds:.3} s, {} nodes/s (1 thread)",
                     args.depth,
                     G::heuristics()[0].name,
                     positions.len(),

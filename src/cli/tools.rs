@@ -113,7 +113,7 @@ pub fn list(agents: &Path) -> Result<()> {
     println!("\nalgorithms:");
     for algorithm in Algorithm::ALL {
         let keys = if algorithm == Algorithm::AlphaBetaTt {
-            "heuristic=H, depth=D (default 3, 1-12), time_ms=N, tt_mb=MB (table size, default 4)"
+            "heuristic=H, depth=D (default 3, 1-12), time_ms=N, tt_mb=MB (table size, default 4), aspiration=W (window half-width, default 0: off)"
         } else if algorithm.searches() {
             "heuristic=H, depth=D (default 3, 1-12), time_ms=N (iterative deepening)"
         } else if algorithm == Algorithm::Beam {

@@ -41,6 +41,8 @@ pub struct AgentSpec {
     pub mcts: MctsConfig,
     /// The transposition table's megabytes (alphabeta-tt only).
     pub tt_mb: u32,
+    /// The aspiration window's half-width, 0 for none (alphabeta-tt only).
+    pub aspiration: f64,
     /// Set for an agent that is another program (then the fields above are unused).
     pub external: Option<ExternalSpec>,
 }
@@ -155,6 +157,24 @@ impl AgentSpec {
                 .filter(|mb| (1..=65_536).contains(mb))
                 .ok_or_else(|| {
                     format!("tt_mb '{text}' must be a whole number of megabytes from 1 to 65536")
+                })?,
+        };
+        let aspiration = match take("aspiration") {
+            None => 0.0,
+            Some(_) if algorithm != Algorithm::AlphaBetaTt => {
+                return Err(format!(
+                    "aspiration is alphabeta-tt's parameter, not {algorithm}'s"
+                ));
+            }
+            Some(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|w| w.is_finite() && *w >= 0.0)
+                .ok_or_else(|| {
+                    format!(
+                        "aspiration '{text}' must be a half-width of at least 0 (0 turns it off)"
+                    )
                 })?,
         };
         let mcts_keys = [
@@ -272,6 +292,7 @@ impl AgentSpec {
             params,
             mcts,
             tt_mb,
+            aspiration,
             external: None,
         };
         spec.name = name.unwrap_or_else(|| spec.canonical());
@@ -291,6 +312,7 @@ impl AgentSpec {
             params: Vec::new(),
             mcts: MctsConfig::default(),
             tt_mb: DEFAULT_TT_MB,
+            aspiration: 0.0,
             external: Some(spec),
         };
         agent.name = name.unwrap_or_else(|| agent.canonical());
@@ -351,6 +373,9 @@ impl AgentSpec {
         if self.algorithm == Algorithm::AlphaBetaTt && self.tt_mb != DEFAULT_TT_MB {
             params.push(("tt_mb".to_string(), self.tt_mb.to_string()));
         }
+        if self.algorithm == Algorithm::AlphaBetaTt && self.aspiration > 0.0 {
+            params.push(("aspiration".to_string(), self.aspiration.to_string()));
+        }
         if let Some(ms) = self.time_ms {
             params.push(("time_ms".to_string(), ms.to_string()));
         }
@@ -384,6 +409,7 @@ impl AgentSpec {
             time_ms: self.time_ms,
             mcts: self.mcts,
             tt_mb: self.tt_mb,
+            aspiration: self.aspiration,
         };
         let heuristic = match &self.heuristic {
             Some(name) => {
@@ -473,6 +499,7 @@ struct AgentEntry {
     gamma: Option<toml::Value>,
     time_ms: Option<toml::Value>,
     tt_mb: Option<toml::Value>,
+    aspiration: Option<toml::Value>,
     iterations: Option<toml::Value>,
     c: Option<toml::Value>,
     rollout: Option<toml::Value>,
@@ -538,6 +565,7 @@ fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, Str
         ("k", entry.k.is_some()),
         ("gamma", entry.gamma.is_some()),
         ("tt_mb", entry.tt_mb.is_some()),
+        ("aspiration", entry.aspiration.is_some()),
         ("iterations", entry.iterations.is_some()),
         ("c", entry.c.is_some()),
         ("rollout", entry.rollout.is_some()),
@@ -713,6 +741,7 @@ impl AgentRegistry {
                 ("gamma", &entry.gamma),
                 ("time_ms", &entry.time_ms),
                 ("tt_mb", &entry.tt_mb),
+                ("aspiration", &entry.aspiration),
                 ("iterations", &entry.iterations),
                 ("c", &entry.c),
                 ("rollout", &entry.rollout),
@@ -912,6 +941,17 @@ mod tests {
             "alphabeta-tt(heuristic=offense,depth=5,tt_mb=8)"
         );
         assert!(err("alphabeta-tt(heuristic=offense,tt_mb=0)").contains("tt_mb '0'"));
+        assert!(err("alphabeta-tt(heuristic=offense,aspiration=-1)").contains("aspiration '-1'"));
+        assert!(
+            err("alphabeta(heuristic=offense,aspiration=5)")
+                .contains("aspiration is alphabeta-tt's parameter")
+        );
+        let aspiring = spec("alphabeta-tt(heuristic=offense,aspiration=2.5)").expect("window");
+        assert_eq!(aspiring.aspiration, 2.5);
+        assert_eq!(
+            aspiring.canonical(),
+            "alphabeta-tt(heuristic=offense,depth=3,aspiration=2.5)"
+        );
     }
 
     #[test]

@@ -249,6 +249,9 @@ pub struct Searcher<G: Game, E> {
     tt: Vec<tt::Entry<G::Move>>,
     tt_mb: u32,
     history: Vec<u32>,
+    /// The aspiration half-width (0: none) and how often a root iteration was redone.
+    aspiration: f64,
+    aspiration_researches: u64,
     use_tt: bool,
 }
 
@@ -292,6 +295,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt: Vec::new(),
             tt_mb: tt::DEFAULT_TT_MB,
             history: Vec::new(),
+            aspiration: 0.0,
+            aspiration_researches: 0,
             use_tt: false,
         }
     }
@@ -299,6 +304,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// The transposition table's size in megabytes (alphabeta-tt), before its first search.
     pub fn set_table_megabytes(&mut self, megabytes: u32) {
         self.tt_mb = megabytes;
+    }
+
+    /// alphabeta-tt's aspiration window: from the second iteration on, the root is first
+    /// searched within the previous value ± `half_width` (in heuristic units) and again
+    /// with the whole window when the value falls outside. 0 (the default) turns it off.
+    pub fn set_aspiration(&mut self, half_width: f64) {
+        self.aspiration = half_width;
+    }
+
+    /// How many root iterations fell outside their aspiration window and were searched
+    /// again (since this searcher was made).
+    pub fn aspiration_researches(&self) -> u64 {
+        self.aspiration_researches
     }
 
     /// Searches `state` (not finished) to `depth` plies with `algorithm` (minimax,
@@ -389,28 +407,53 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if moves.is_empty() {
             return None;
         }
-        self.order_tt(state, moves, 0);
+        self.score_tt(state, moves, 0);
+        insertion_sort_descending(&mut self.scores[0], moves);
         if let Some(first) = self.table_move(state) {
             tt::move_to_front(moves, first);
         }
         let mut done: Option<(G::Move, f64, u32)> = None;
         let mut partial: Option<(G::Move, f64)> = None;
         for iteration in 1..=depth {
-            self.stats.count_expanded(0);
-            self.stats.generated += moves.len() as u64;
-            let mut best: Option<(G::Move, f64)> = None;
-            for &mv in moves.iter() {
-                let mut child = state.clone();
-                child.apply(mv);
-                let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
-                let value = self.alphabeta_tt(&child, iteration - 1, 1, alpha, f64::INFINITY);
-                if self.aborted {
-                    break;
+            // The aspiration window around the previous iteration's value, if any; a
+            // value on or outside its edge is only a bound, so the iteration is searched
+            // again with the whole window.
+            let mut window = match done {
+                Some((_, value, _)) if self.aspiration > 0.0 && value.abs() < WIN_SCORE => {
+                    (value - self.aspiration, value + self.aspiration)
                 }
-                if best.is_none_or(|(_, v)| value > v) {
-                    best = Some((mv, value));
+                _ => (f64::NEG_INFINITY, f64::INFINITY),
+            };
+            let best = loop {
+                self.stats.count_expanded(0);
+                self.stats.generated += moves.len() as u64;
+                let mut best: Option<(G::Move, f64)> = None;
+                for &mv in moves.iter() {
+                    let mut child = state.clone();
+                    child.apply(mv);
+                    let alpha = best.map_or(window.0, |(_, v)| v.max(window.0));
+                    let value = self.alphabeta_tt(&child, iteration - 1, 1, alpha, window.1);
+                    if self.aborted {
+                        break;
+                    }
+                    if best.is_none_or(|(_, v)| value > v) {
+                        best = Some((mv, value));
+                    }
+                    if value >= window.1 {
+                        break;
+                    }
                 }
-            }
+                let whole = window == (f64::NEG_INFINITY, f64::INFINITY);
+                match best {
+                    Some((_, value))
+                        if !self.aborted && !whole && (value <= window.0 || value >= window.1) =>
+                    {
+                        self.aspiration_researches += 1;
+                        window = (f64::NEG_INFINITY, f64::INFINITY);
+                    }
+                    _ => break best,
+                }
+            };
             if self.aborted {
                 partial = best;
                 break;
@@ -476,7 +519,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// insertion sort: the lists are short and it allocates nothing).
     fn order(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
         if self.use_tt {
-            self.order_tt(state, moves, level);
+            // Scored only: the table variant selects its moves one at a time.
+            self.score_tt(state, moves, level);
             return;
         }
         if self.eval_order {
@@ -784,6 +828,8 @@ pub struct SearchConfig {
     pub mcts: mcts::MctsConfig,
     /// alphabeta-tt's table size in megabytes.
     pub tt_mb: u32,
+    /// alphabeta-tt's aspiration half-width (0: none).
+    pub aspiration: f64,
 }
 
 impl SearchConfig {
@@ -797,6 +843,7 @@ impl SearchConfig {
             time_ms: None,
             mcts: mcts::MctsConfig::default(),
             tt_mb: tt::DEFAULT_TT_MB,
+            aspiration: 0.0,
         }
     }
 }
@@ -814,6 +861,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
     pub fn new(config: SearchConfig, evaluator: E, seed: u64) -> Self {
         let mut searcher = Searcher::new(evaluator, seeds::derive(seed, &[1]));
         searcher.set_table_megabytes(config.tt_mb);
+        searcher.set_aspiration(config.aspiration);
         SearchAgent {
             config,
             searcher,

@@ -79,6 +79,14 @@ fn check_alphabeta_matches_minimax<G: Game, E: Evaluator<G> + Clone>(
                 .expect("unfinished position");
             assert_eq!(tt.value, mm.value, "kept table {context}");
             assert_eq!(tt.reached, depth, "{context}");
+            // A narrow aspiration window: iterations that fall outside are searched again,
+            // so the value stays minimax's.
+            let mut aspiring = Searcher::new(heuristic.clone(), seed);
+            aspiring.set_aspiration(0.5);
+            let narrow = aspiring
+                .search(state, Algorithm::AlphaBetaTt, depth, &mut seeds::rng(seed))
+                .expect("unfinished position");
+            assert_eq!(narrow.value, mm.value, "aspiration {context}");
             // The evaluation table changes nothing but the number of evaluator calls.
             let cached = run(Algorithm::AlphaBetaCached);
             assert_eq!(
@@ -173,6 +181,30 @@ fn the_table_saves_nodes_in_deep_searches() {
     let killer = total(Algorithm::AlphaBetaKiller);
     let table = total(Algorithm::AlphaBetaTt);
     assert!(table * 10 < killer * 8, "tt {table} vs killer {killer}");
+}
+
+#[test]
+fn aspiration_windows_search_again_when_the_value_falls_outside() {
+    let heuristic = Heuristic::from_spec("offensive2", &[]).expect("known");
+    let positions =
+        crate::games::random_positions(&Breakthrough::new(Rules::Standard), 20, 10, 30, 3);
+    let mut researched = 0;
+    let (mut narrow_nodes, mut whole_nodes) = (0, 0);
+    for state in &positions {
+        let whole = search(state, Algorithm::AlphaBetaTt, 4, heuristic, 9);
+        let mut searcher = Searcher::new(heuristic, 9);
+        searcher.set_aspiration(0.01);
+        let narrow = searcher
+            .search(state, Algorithm::AlphaBetaTt, 4, &mut seeds::rng(9))
+            .expect("moves");
+        assert_eq!(narrow.value, whole.value, "{}", state.board_dump());
+        researched += searcher.aspiration_researches();
+        narrow_nodes += narrow.stats.nodes();
+        whole_nodes += whole.stats.nodes();
+    }
+    // offensive2's values move by whole units between iterations: a 0.01 window misses.
+    assert!(researched > 10, "only {researched} searched again");
+    assert_ne!(narrow_nodes, whole_nodes);
 }
 
 #[test]

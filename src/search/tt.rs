@@ -14,9 +14,10 @@
 //! move-order score (captures and advances) and the history heuristic (depth² per
 //! cutoff); after the first, each move is searched with a null window first (principal
 //! variation search) and again with the whole window only if it may be better. A node
-//! answered by the table counts as evaluated.
+//! answered by the table counts as evaluated. An optional aspiration window (`aspiration=W`)
+//! narrows each root iteration after the first around the previous value.
 
-use super::{Searcher, insertion_sort_descending};
+use super::Searcher;
 use crate::core::{Evaluator, Game};
 use std::hash::{Hash, Hasher};
 
@@ -126,11 +127,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: f64,
         mut beta: f64,
     ) -> f64 {
+        let key = self.table_key(state);
+        let slot = self.slot(key);
+        prefetch(&self.tt[slot]);
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
-        let key = self.table_key(state);
-        let slot = self.slot(key);
         let entry = self.tt[slot];
         let mut table_move = None;
         if entry.key == key {
@@ -152,8 +154,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         let (window_alpha, window_beta) = (alpha, beta);
         let (mut moves, maximizing) = self.expand(state, level);
-        if let Some(first) = table_move {
-            move_to_front(&mut moves, first);
+        let mut scores = std::mem::take(&mut self.scores[level]);
+        if let Some(first) = table_move
+            && let Some(at) = moves.iter().position(|&m| m == first)
+        {
+            scores[at] = f64::INFINITY;
         }
         let mut best = if maximizing {
             f64::NEG_INFINITY
@@ -161,7 +166,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             f64::INFINITY
         };
         let mut best_move = None;
-        for (index, &mv) in moves.iter().enumerate() {
+        for index in 0..moves.len() {
+            // The best-scored move left goes next: a cutoff usually comes within the
+            // first few moves, so selecting them one at a time beats sorting them all.
+            select_best(&mut scores, &mut moves, index);
+            let mv = moves[index];
             let mut child = state.clone();
             child.apply(mv);
             // Principal variation search: the first move with the whole window, the
@@ -210,6 +219,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
         }
         self.buffers[level] = moves;
+        self.scores[level] = scores;
         if !self.aborted {
             let bound = if best <= window_alpha {
                 Bound::Upper
@@ -229,13 +239,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         best
     }
 
-    /// Orders `moves` for the table variant: the level's killer moves, then by the
-    /// move-order score (captures, advances), then by history.
-    pub(super) fn order_tt(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
+    /// Scores `moves` for the table variant into the level's score buffer (highest is
+    /// searched first): the level's killer moves, then by the move-order score (captures,
+    /// advances), then by history.
+    pub(super) fn score_tt(&mut self, state: &G, moves: &[G::Move], level: usize) {
         let killers = self.killers[level];
         let scores = &mut self.scores[level];
         scores.clear();
-        for &mv in moves.iter() {
+        for &mv in moves {
             let killer = if killers.contains(&Some(mv)) {
                 1e15
             } else {
@@ -244,6 +255,34 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             let history = f64::from(self.history[history_slot(&mv)]);
             scores.push(killer + f64::from(state.move_order_score(mv)) * 1e9 + history);
         }
-        insertion_sort_descending(scores, moves);
+    }
+}
+
+/// Asks the processor to bring `entry` into the cache while the node's outcome is
+/// computed (the table is larger than the caches; a miss costs as much as a node).
+#[inline]
+fn prefetch<T>(entry: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it reads nothing and `entry` is a valid reference.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((entry as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
+}
+
+/// Moves the highest-scored of `moves[from..]` (the first of equals) to `from`.
+#[inline]
+fn select_best<M>(scores: &mut [f64], moves: &mut [M], from: usize) {
+    let mut best = from;
+    for i in from + 1..scores.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    if best != from {
+        scores.swap(from, best);
+        moves.swap(from, best);
     }
 }
