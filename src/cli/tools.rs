@@ -113,9 +113,9 @@ pub fn list(agents: &Path) -> Result<()> {
     println!("\nalgorithms:");
     for algorithm in Algorithm::ALL {
         let keys = if algorithm == Algorithm::AlphaBetaTt {
-            "heuristic=H, depth=D (default 3, 1-12), time_ms=N, tt_mb=MB (table size, default 4), aspiration=W (window half-width, default 0: off)"
+            "heuristic=H, depth=D (default 3, 1-12), time_ms=N, nodes=N, tt_mb=MB (table size, default 4), aspiration=W (window half-width, default 0: off)"
         } else if algorithm.searches() {
-            "heuristic=H, depth=D (default 3, 1-12), time_ms=N (iterative deepening)"
+            "heuristic=H, depth=D (default 3, 1-12), time_ms=N or nodes=N (iterative deepening)"
         } else if algorithm == Algorithm::Beam {
             "heuristic=H, depth=D own moves (default 3, 0-12), k (default 4), gamma (default 1), time_ms=N"
         } else if algorithm == Algorithm::Mcts {

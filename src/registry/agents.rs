@@ -33,6 +33,8 @@ pub struct AgentSpec {
     pub gamma: f64,
     /// Time budget per move in milliseconds (iterative deepening), if any.
     pub time_ms: Option<u64>,
+    /// A node budget per move (iterative deepening), if any: minimax and alpha-beta only.
+    pub nodes: Option<u64>,
     /// Heuristic name (`None` for random).
     pub heuristic: Option<String>,
     /// Heuristic parameters as written.
@@ -46,6 +48,9 @@ pub struct AgentSpec {
     /// Set for an agent that is another program (then the fields above are unused).
     pub external: Option<ExternalSpec>,
 }
+
+/// The largest node budget per move.
+const MAX_NODE_BUDGET: u64 = 1 << 40;
 
 /// What marks an external agent's inline spec (the form meta.json records).
 const EXTERNAL_PREFIX: &str = "external:";
@@ -143,6 +148,25 @@ impl AgentSpec {
                 .map(|i| params.remove(i).1)
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
+        let nodes = match take("nodes") {
+            None => None,
+            Some(_) if !algorithm.searches() => {
+                return Err(format!(
+                    "{algorithm} takes no nodes (a node budget is for minimax and the alphabeta variants; mcts counts iterations)"
+                ));
+            }
+            Some(text) => Some(
+                text.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=MAX_NODE_BUDGET).contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "nodes '{text}' must be a whole number of nodes from 1 to {MAX_NODE_BUDGET}"
+                        )
+                    })?,
+            ),
+        };
         let tt_mb = match take("tt_mb") {
             None => DEFAULT_TT_MB,
             Some(_) if algorithm != Algorithm::AlphaBetaTt => {
@@ -240,7 +264,7 @@ impl AgentSpec {
                     ));
                 }
             },
-            (a, None) if a.searches() && time_ms.is_some() => 0,
+            (a, None) if a.searches() && (time_ms.is_some() || nodes.is_some()) => 0,
             (a, None) if a.searches() => DEFAULT_DEPTH,
             (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
@@ -288,6 +312,7 @@ impl AgentSpec {
             beam_width,
             gamma,
             time_ms,
+            nodes,
             heuristic,
             params,
             mcts,
@@ -308,6 +333,7 @@ impl AgentSpec {
             beam_width: DEFAULT_BEAM_WIDTH,
             gamma: 1.0,
             time_ms: spec.time_ms,
+            nodes: None,
             heuristic: None,
             params: Vec::new(),
             mcts: MctsConfig::default(),
@@ -379,6 +405,9 @@ impl AgentSpec {
         if let Some(ms) = self.time_ms {
             params.push(("time_ms".to_string(), ms.to_string()));
         }
+        if let Some(nodes) = self.nodes {
+            params.push(("nodes".to_string(), nodes.to_string()));
+        }
         params.extend(self.params.iter().cloned());
         Spec {
             name: self.algorithm.name().to_string(),
@@ -407,6 +436,7 @@ impl AgentSpec {
             beam_width: self.beam_width,
             gamma: self.gamma,
             time_ms: self.time_ms,
+            nodes: self.nodes,
             mcts: self.mcts,
             tt_mb: self.tt_mb,
             aspiration: self.aspiration,
@@ -498,6 +528,7 @@ struct AgentEntry {
     k: Option<toml::Value>,
     gamma: Option<toml::Value>,
     time_ms: Option<toml::Value>,
+    nodes: Option<toml::Value>,
     tt_mb: Option<toml::Value>,
     aspiration: Option<toml::Value>,
     iterations: Option<toml::Value>,
@@ -564,6 +595,7 @@ fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, Str
         ("params", !entry.params.is_empty()),
         ("k", entry.k.is_some()),
         ("gamma", entry.gamma.is_some()),
+        ("nodes", entry.nodes.is_some()),
         ("tt_mb", entry.tt_mb.is_some()),
         ("aspiration", entry.aspiration.is_some()),
         ("iterations", entry.iterations.is_some()),
@@ -740,6 +772,7 @@ impl AgentRegistry {
                 ("k", &entry.k),
                 ("gamma", &entry.gamma),
                 ("time_ms", &entry.time_ms),
+                ("nodes", &entry.nodes),
                 ("tt_mb", &entry.tt_mb),
                 ("aspiration", &entry.aspiration),
                 ("iterations", &entry.iterations),
@@ -946,6 +979,14 @@ mod tests {
             err("alphabeta(heuristic=offense,aspiration=5)")
                 .contains("aspiration is alphabeta-tt's parameter")
         );
+        let budget = spec("alphabeta(heuristic=offense,nodes=5000)").expect("node budget");
+        assert_eq!((budget.nodes, budget.depth), (Some(5000), 0));
+        assert_eq!(
+            budget.canonical(),
+            "alphabeta(heuristic=offense,depth=0,nodes=5000)"
+        );
+        assert!(err("alphabeta(heuristic=offense,nodes=0)").contains("nodes '0' must be"));
+        assert!(err("mcts(nodes=10)").contains("mcts takes no nodes"));
         let aspiring = spec("alphabeta-tt(heuristic=offense,aspiration=2.5)").expect("window");
         assert_eq!(aspiring.aspiration, 2.5);
         assert_eq!(

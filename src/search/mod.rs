@@ -242,6 +242,8 @@ pub struct Searcher<G: Game, E> {
     scored: Vec<Vec<(f64, G::Move)>>,
     /// No node is searched once these are reached (a time budget, a per-move limit, a stop).
     limits: Limits,
+    /// At most this many nodes in one search (a node budget), if set.
+    node_limit: Option<u64>,
     /// Set when the limits were reached during the current search.
     aborted: bool,
     ticks: u32,
@@ -290,6 +292,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             use_killers: false,
             scored: Vec::new(),
             limits: Limits::NONE,
+            node_limit: None,
             aborted: false,
             ticks: 0,
             tt: Vec::new(),
@@ -488,10 +491,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.limits = limits;
     }
 
+    /// Stops each following search once it has counted `nodes` nodes (expanded plus
+    /// evaluated), as a deadline stops it; `None` for no budget.
+    pub fn set_node_limit(&mut self, nodes: Option<u64>) {
+        self.node_limit = nodes;
+    }
+
     /// Whether the limits are reached; checks the clock and the stop flag every 256 calls.
     #[inline]
     fn out_of_time(&mut self) -> bool {
         if self.aborted {
+            return true;
+        }
+        if let Some(limit) = self.node_limit
+            && self.stats.nodes() >= limit
+        {
+            self.aborted = true;
             return true;
         }
         if self.limits.deadline.is_some() || self.limits.stop.is_some() {
@@ -824,6 +839,9 @@ pub struct SearchConfig {
     /// A time budget per move: iterative deepening, keeping the move of the deepest
     /// iteration finished in time (MCTS: iterations until then).
     pub time_ms: Option<u64>,
+    /// A node budget per move: iterative deepening, keeping the move of the deepest
+    /// iteration finished within the budget (nodes as [`SearchStats::nodes`] counts them).
+    pub nodes: Option<u64>,
     /// MCTS's parameters.
     pub mcts: mcts::MctsConfig,
     /// alphabeta-tt's table size in megabytes.
@@ -841,6 +859,7 @@ impl SearchConfig {
             beam_width: 4,
             gamma: 1.0,
             time_ms: None,
+            nodes: None,
             mcts: mcts::MctsConfig::default(),
             tt_mb: tt::DEFAULT_TT_MB,
             aspiration: 0.0,
@@ -914,10 +933,11 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
             deadline,
             stop: limits.stop.clone(),
         });
-        let (first, last) = match budget {
+        let node_budget = self.config.nodes;
+        let (first, last) = match (budget, node_budget) {
             // Fixed depth: one search.
-            None => (self.config.depth, self.config.depth),
-            Some(_) => {
+            (None, None) => (self.config.depth, self.config.depth),
+            _ => {
                 let first = if algorithm == Algorithm::Beam { 0 } else { 1 };
                 let last = if self.config.depth == 0 {
                     MAX_DEPTH
@@ -938,6 +958,12 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
         let mut stats = SearchStats::default();
         let mut chosen: Option<(SearchResult<G::Move>, u32)> = None;
         for depth in first..=last {
+            // What is left of the node budget for this iteration.
+            let left = node_budget.map(|n| n.saturating_sub(stats.nodes()));
+            if left == Some(0) {
+                break;
+            }
+            self.searcher.set_node_limit(left);
             let Some(result) = self.search_once(state, depth) else {
                 break;
             };
@@ -955,6 +981,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
             }
         }
         self.searcher.set_limits(Limits::NONE);
+        self.searcher.set_node_limit(None);
         let Some((result, depth)) = chosen else {
             // Stopped before any root move was searched: any legal move.
             state.legal_moves(&mut self.buffer);

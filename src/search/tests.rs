@@ -376,6 +376,49 @@ mod beam_and_budgets {
     }
 
     #[test]
+    fn a_node_budget_deepens_as_far_as_it_allows_and_replays_exactly() {
+        let heuristic = Heuristic::from_spec("offensive2", &[]).expect("known");
+        let start = Breakthrough::new(Rules::Standard);
+        for algorithm in [
+            Algorithm::AlphaBeta,
+            Algorithm::AlphaBetaTt,
+            Algorithm::Minimax,
+        ] {
+            let agent = |nodes| {
+                let config = SearchConfig {
+                    nodes: Some(nodes),
+                    ..SearchConfig::fixed(algorithm, 0)
+                };
+                SearchAgent::new(config, heuristic, 5)
+            };
+            let mut depths = Vec::new();
+            for nodes in [30, 600, 20_000] {
+                let first = agent(nodes).decide(&start, &Limits::NONE);
+                let again = agent(nodes).decide(&start, &Limits::NONE);
+                assert_eq!(
+                    (first.mv, first.depth, first.stats.nodes()),
+                    (again.mv, again.depth, again.stats.nodes()),
+                    "{algorithm} {nodes}: a node budget is deterministic"
+                );
+                // The search stops at the first node past the budget.
+                assert!(
+                    first.stats.nodes() <= nodes + 1,
+                    "{algorithm}: {} nodes for a budget of {nodes}",
+                    first.stats.nodes()
+                );
+                depths.push(first.depth);
+            }
+            // Minimax's depth 2 from the start counts 1 + 22 + 484 = 507 nodes, depth 3 more.
+            assert!(depths[0] <= 1 && depths[1] >= 2, "{algorithm} {depths:?}");
+            assert!(
+                depths.windows(2).all(|w| w[0] <= w[1]),
+                "{algorithm} {depths:?}"
+            );
+            assert!(depths[2] >= 3, "{algorithm} {depths:?}");
+        }
+    }
+
+    #[test]
     fn simple_greedy_plays_a_largest_advance() {
         let mut agent = SearchAgent::new(
             SearchConfig::fixed(Algorithm::SimpleGreedy, 0),
