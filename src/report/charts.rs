@@ -506,11 +506,11 @@ pub type SweepPoint = Option<(f64, f64, f64)>;
 pub struct SweepChart {
     /// Title.
     pub title: String,
-    /// The parameter (x axis description).
-    pub key: String,
+    /// The x axis description (what the values are).
+    pub x_desc: String,
     /// The parameter's values, in order (x axis labels).
     pub values: Vec<String>,
-    /// Per opponent: its name and, per value, (rate, low, high) if played.
+    /// Per line: its legend text and, per value, (rate, low, high) if played.
     pub lines: Vec<(String, Vec<SweepPoint>)>,
 }
 
@@ -520,49 +520,86 @@ impl Chart for SweepChart {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let legend_width = text_width(self.lines.iter().map(|(name, _)| name.len() + 4));
+        let legend_width = text_width(self.lines.iter().map(|(name, _)| name.len()));
         let (plot, legend) = root.split_horizontally(self.size().0 - legend_width);
-        let n = self.values.len() as i32;
-        let values = &self.values;
+        let n = self.values.len();
+        let label_rows = self
+            .values
+            .iter()
+            .map(|v| v.split(',').count())
+            .max()
+            .unwrap_or(1) as u32;
+        // The values are evenly spaced categories at 0, 1, ...; the lines are set a little
+        // apart from each other so that equal points (say two lines at 0%) stay visible.
         let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, font(style::TITLE))
             .margin(15)
-            .x_label_area_size(50)
+            .x_label_area_size(30 + 30 * label_rows)
             .y_label_area_size(70)
-            .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..1f64)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, -0.03f64..1.03f64)
             .map_err(fail)?;
         chart
             .configure_mesh()
-            .x_labels(n as usize)
-            .x_desc(format!("{} (swept parameter)", self.key))
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_labels(11)
+            .x_desc(&self.x_desc)
             .y_desc("games won (%), bar: 95% Wilson interval")
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => values.get(*i as usize).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
             .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
             .label_style(font(style::LABEL))
             .axis_desc_style(font(style::LABEL))
+            .light_line_style(WHITE)
             .draw()
             .map_err(fail)?;
+        // Labels: one line per comma-separated part ("k=1,gamma=0.8" in two lines), every
+        // other one lower when they would still touch.
+        let (left, _) = chart.backend_coord(&(-0.5, 0.0));
+        let (right, _) = chart.backend_coord(&(n as f64 - 0.5, 0.0));
+        let slot = (right - left) / n.max(1) as i32;
+        let parts: Vec<Vec<&str>> = self.values.iter().map(|v| v.split(',').collect()).collect();
+        let widest = parts.iter().flatten().map(|p| p.len()).max().unwrap_or(0) as i32;
+        let rows = parts.iter().map(Vec::len).max().unwrap_or(1) as i32;
+        let stagger = widest * style::CHAR_WIDTH as i32 + 6 > slot;
+        for (i, lines) in parts.iter().enumerate() {
+            let x = i as f64;
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x, -0.03), (x, 1.03)],
+                    style::GREY.mix(0.3).stroke_width(1),
+                )))
+                .map_err(fail)?;
+            let (px, py) = chart.backend_coord(&(x, -0.03));
+            let lower = if stagger && i % 2 == 1 { rows * 15 } else { 0 };
+            for (line, text) in lines.iter().enumerate() {
+                plot.draw(&Text::new(
+                    text.to_string(),
+                    (px, py + 6 + lower + 15 * line as i32),
+                    font(style::LABEL).pos(Pos::new(HPos::Center, VPos::Top)),
+                ))
+                .map_err(fail)?;
+            }
+        }
+        let spread = 0.06;
+        let middle = (self.lines.len() as f64 - 1.0) / 2.0;
         for (index, (_, points)) in self.lines.iter().enumerate() {
             let colour = style::colour(index);
-            let present: Vec<(SegmentValue<i32>, f64)> = points
+            let shift = (index as f64 - middle) * spread;
+            let present: Vec<(f64, f64)> = points
                 .iter()
                 .enumerate()
-                .filter_map(|(i, p)| p.map(|(rate, _, _)| (SegmentValue::CenterOf(i as i32), rate)))
+                .filter_map(|(i, p)| p.map(|(rate, _, _)| (i as f64 + shift, rate)))
                 .collect();
             chart
-                .draw_series(LineSeries::new(present.clone(), colour.stroke_width(2)))
+                .draw_series(LineSeries::new(present, colour.stroke_width(2)))
                 .map_err(fail)?;
             for (i, point) in points.iter().enumerate() {
                 let Some((rate, low, high)) = *point else {
                     continue;
                 };
-                let x = SegmentValue::CenterOf(i as i32);
+                let x = i as f64 + shift;
                 chart
                     .draw_series(std::iter::once(PathElement::new(
-                        vec![(x.clone(), low), (x.clone(), high)],
+                        vec![(x, low), (x, high)],
                         colour.stroke_width(1),
                     )))
                     .map_err(fail)?;
@@ -580,11 +617,7 @@ impl Chart for SweepChart {
                 ))
                 .map_err(fail)?;
             legend
-                .draw(&Text::new(
-                    format!("vs {name}"),
-                    (38, y - 7),
-                    font(style::SMALL),
-                ))
+                .draw(&Text::new(name.clone(), (38, y - 7), font(style::SMALL)))
                 .map_err(fail)?;
         }
         Ok(())

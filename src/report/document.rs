@@ -319,14 +319,14 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
                         find(v, opponent).map(|r| (r.win_rate, r.win_rate_low95, r.win_rate_high95))
                     })
                     .collect();
-                (opponent.clone(), points)
+                (format!("vs {opponent}"), points)
             })
             .collect();
         let stem = format!("sweep_{}", number + 1);
         charts::save(
             &SweepChart {
                 title: format!("Win rate against {}", sweep.key),
-                key: sweep.key.clone(),
+                x_desc: format!("{} (swept parameter)", sweep.key),
                 values: sweep.values.clone(),
                 lines,
             },
@@ -559,6 +559,7 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         });
     }
     sections.extend(sweep_sections(data)?);
+    sections.extend(super::scaling::scaling_sections(data)?);
     sections.extend(tournament_charts(data)?);
     let title = data
         .meta

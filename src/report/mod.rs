@@ -10,6 +10,7 @@ pub mod journal;
 pub mod load;
 mod progress;
 pub mod puzzles;
+mod scaling;
 pub mod search;
 pub mod show;
 mod summary;
