@@ -1382,6 +1382,96 @@ fn search_runs_resume_after_ctrl_c_and_print_progress_lines() {
 }
 
 #[test]
+fn compare_runs_mcts_at_its_iteration_budgets_reproducibly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let compare = |name: &str| {
+        let out = dir.path().join(name);
+        let output = run(&[
+            "compare",
+            "wights",
+            "--heuristic",
+            "material",
+            "--depths",
+            "1..2",
+            "--positions",
+            "5",
+            "--algorithms",
+            "alphabeta,mcts",
+            "--iterations",
+            "50,400",
+            "--out",
+            out.to_str().expect("utf8"),
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        out
+    };
+    let (first, second) = (compare("a"), compare("b"));
+    let (header, rows) = read_csv(&first.join("search.csv"));
+    let col = |name: &str| header.iter().position(|h| h == name).expect(name);
+    // Two depths of alpha-beta and two budgets of MCTS on each of 5 positions.
+    assert_eq!(rows.len(), 5 * 4);
+    let mcts: Vec<&Vec<String>> = rows
+        .iter()
+        .filter(|r| r[col("algorithm")].starts_with("mcts(iterations="))
+        .collect();
+    assert_eq!(mcts.len(), 10);
+    for row in &mcts {
+        // One evaluated node per iteration; the depth is the tree's, its levels listed.
+        let budget = if row[col("algorithm")].contains("=50)") {
+            "50"
+        } else {
+            "400"
+        };
+        assert_eq!(row[col("evaluated")], budget);
+        let levels = row[col("nodes_by_level")].split(';').count();
+        assert_eq!(
+            levels - 1,
+            row[col("depth")].parse::<usize>().expect("depth")
+        );
+    }
+    // A fixed iteration budget is seeded: the same comparison gives the same moves.
+    let strip_ms = |path: &Path| -> Vec<Vec<String>> {
+        let (_, rows) = read_csv(path);
+        rows.into_iter()
+            .map(|mut r| {
+                r.truncate(r.len() - 1);
+                r
+            })
+            .collect()
+    };
+    assert_eq!(
+        strip_ms(&first.join("search.csv")),
+        strip_ms(&second.join("search.csv"))
+    );
+    let markdown = fs::read_to_string(first.join("report.md")).expect("report.md");
+    assert!(
+        markdown.contains("| alphabeta depth 2 |") && markdown.contains("iteration budget"),
+        "{markdown}"
+    );
+    // The budgets are kept with the comparison, for --resume.
+    let meta = fs::read_to_string(first.join("meta.json")).expect("meta");
+    assert!(meta.contains("iterations = [50, 400]"), "{meta}");
+
+    let bad = run(&[
+        "compare",
+        "wights",
+        "--heuristic",
+        "material",
+        "--algorithms",
+        "mcts",
+        "--iterations",
+        "many",
+    ]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("--iterations: 'many'"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+#[test]
 fn compare_resumes_from_its_own_command_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("parts");

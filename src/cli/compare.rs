@@ -4,7 +4,7 @@
 use super::parse_game;
 use super::print_finished;
 use crate::experiment::{self, Options};
-use crate::registry::search_experiment::{PositionSource, parse_depths, program};
+use crate::registry::search_experiment::{PositionSource, mcts_agents, parse_depths, program};
 use crate::registry::spec::Spec;
 use crate::registry::{AgentRegistry, SearchExperiment};
 use crate::search::Algorithm;
@@ -16,9 +16,10 @@ use std::path::PathBuf;
 pub struct CompareArgs {
     /// The game, e.g. `breakthrough` or `wights`.
     game: String,
-    /// Algorithms, comma-separated (minimax, alphabeta, alphabeta-ordered, alphabeta-killer),
-    /// and external programs registered in agents/ (asked each depth as their `depth`
-    /// option; their nodes are what they report).
+    /// Algorithms, comma-separated (minimax, alphabeta, alphabeta-ordered, alphabeta-killer,
+    /// alphabeta-tt, ...), `mcts` (no depth: run once per position at each --iterations
+    /// budget), and external programs registered in agents/ (asked each depth as their
+    /// `depth` option; their nodes are what they report).
     #[arg(long, default_value = "minimax,alphabeta")]
     algorithms: String,
     /// The heuristic, with parameters if any, e.g. `offensive2(almost_win=5000)`.
@@ -27,6 +28,10 @@ pub struct CompareArgs {
     /// Depths: `3`, `1..5` or `1,3,5`.
     #[arg(long, default_value = "1..4")]
     depths: String,
+    /// MCTS's iteration budgets, when `mcts` is among the algorithms: `1000` or
+    /// `1000,10000`.
+    #[arg(long, default_value = "1000")]
+    iterations: String,
     /// Number of positions (random playouts of 10-40 plies, seeded).
     #[arg(long, default_value_t = 100)]
     positions: usize,
@@ -59,11 +64,29 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
     let mut programs = Vec::new();
     let mut names = Vec::new();
     let mut registry = None;
+    let iterations: Vec<u64> = args
+        .iterations
+        .split(',')
+        .map(|n| {
+            n.trim().parse::<u64>().map_err(|_| {
+                anyhow!(
+                    "--iterations: '{}' is not a whole number of iterations",
+                    n.trim()
+                )
+            })
+        })
+        .collect::<Result<_>>()?;
+    let mut mcts = Vec::new();
     for name in args.algorithms.split(',').map(str::trim) {
         names.push(name.to_string());
         match name.parse::<Algorithm>() {
             Ok(algorithm) if algorithm.searches() => algorithms.push(algorithm),
-            Ok(algorithm) => bail!("--algorithms: {algorithm} does not search to a depth"),
+            Ok(Algorithm::Mcts) => {
+                mcts = mcts_agents(&iterations).map_err(|e| anyhow!("--iterations: {e}"))?;
+            }
+            Ok(algorithm) => bail!(
+                "--algorithms: {algorithm} does not search to a depth (compare minimax, the alphabeta variants, mcts and external programs)"
+            ),
             Err(_) => {
                 // Not an algorithm: a registered external program, if agents/ has it.
                 if registry.is_none() {
@@ -98,10 +121,11 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
             .flat_map(|&a| depths.iter().map(move |&d| (a, d)))
             .collect(),
         programs,
+        mcts,
     };
     // The same comparison as an experiment file: kept in meta.json, it lets --resume
     // finish an interrupted comparison like any run.
-    experiment.source = experiment.to_toml(&names, &depths);
+    experiment.source = experiment.to_toml(&names, &depths, &iterations);
     let options = Options {
         threads: super::resolve_threads(args.threads)?,
         quiet: args.quiet,

@@ -16,10 +16,11 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-/// An external program asked to search one depth (its `depth` option).
+/// An external program asked to search one depth (its `depth` option), or an agent with
+/// a budget and no depth (MCTS: `depth` is `None`, the row says how deep its tree grew).
 struct Program<G> {
     name: String,
-    depth: u32,
+    depth: Option<u32>,
     factory: AgentFactory<G>,
 }
 
@@ -98,23 +99,33 @@ impl<G: GameEntry> Search<'_, G> {
             let _ = self.broken.set(format!(
                 "program '{}' failed on position {id} at depth {} ({}: see {LOGS_FOLDER}/{}/{id}.stderr); no more positions are searched: fix it and resume",
                 program.name,
-                program.depth,
+                program.depth.unwrap_or(0),
                 fault.reason.name(),
                 crate::external::log_folder_name(&program.name),
             ));
             return None;
         }
+        let stats = &decision.stats;
+        // A built-in agent's nodes per level, as for the other algorithms; a program
+        // reports totals only.
+        let nodes_by_level = match program.depth {
+            Some(_) => String::new(),
+            None => (0..stats.levels_used())
+                .map(|l| (stats.expanded_by_level[l] + stats.evaluated_by_level[l]).to_string())
+                .collect::<Vec<_>>()
+                .join(";"),
+        };
         Some(SearchRow {
             position: id as usize,
             algorithm: program.name.clone(),
-            depth: program.depth,
+            depth: program.depth.unwrap_or(decision.depth),
             mv: state.format_move(decision.mv),
             value: decision.value,
-            expanded: decision.stats.expanded,
-            evaluated: decision.stats.evaluated,
-            generated: decision.stats.generated,
-            nodes_by_level: String::new(),
-            ms: nanos as f64 / 1e6,
+            expanded: stats.expanded,
+            evaluated: stats.evaluated,
+            generated: stats.generated,
+            nodes_by_level,
+            ms: (nanos as f64 / 1e2).round() / 1e4,
         })
     }
 }
@@ -236,12 +247,19 @@ impl GameTask for Task<'_, SearchExperiment> {
             for &depth in depths {
                 programs.push(Program {
                     name: spec.name.clone(),
-                    depth,
+                    depth: Some(depth),
                     factory: at_depth(spec, depth)
                         .factory::<G>()
                         .map_err(|e| Error::Message(format!("program '{}': {e}", spec.name)))?,
                 });
             }
+        }
+        for spec in &experiment.mcts {
+            programs.push(Program {
+                name: spec.name.clone(),
+                depth: None,
+                factory: spec.factory::<G>().map_err(Error::Message)?,
+            });
         }
         let mut search = Search {
             experiment: &experiment,

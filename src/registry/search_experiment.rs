@@ -49,6 +49,23 @@ pub struct SearchExperiment {
     /// External programs, each with the depths it is asked to search (its `depth` option),
     /// after the built-in runs.
     pub programs: Vec<(AgentSpec, Vec<u32>)>,
+    /// MCTS at each iteration budget (`mcts` in the algorithms): no depth, asked once per
+    /// position, after the programs.
+    pub mcts: Vec<AgentSpec>,
+}
+
+/// The iteration budgets MCTS is compared at when none are given.
+pub const DEFAULT_ITERATIONS: [u64; 1] = [1000];
+
+/// MCTS agents (random rollouts) at each of `iterations`.
+///
+/// # Errors
+/// An iteration count out of range.
+pub fn mcts_agents(iterations: &[u64]) -> Result<Vec<AgentSpec>, String> {
+    iterations
+        .iter()
+        .map(|n| format!("mcts(iterations={n})").parse::<AgentSpec>())
+        .collect()
 }
 
 #[derive(Deserialize)]
@@ -66,6 +83,7 @@ struct SearchFile {
     seed: Option<u64>,
     algorithms: Vec<String>,
     depths: Vec<i64>,
+    iterations: Option<Vec<i64>>,
     #[serde(default)]
     max_depth: BTreeMap<String, i64>,
 }
@@ -196,14 +214,16 @@ impl SearchExperiment {
         }
         let mut algorithms = Vec::new();
         let mut programs = Vec::new();
+        let mut with_mcts = false;
         for name in &file.algorithms {
             match name.parse::<Algorithm>() {
                 Ok(algorithm) if algorithm.searches() => algorithms.push(algorithm),
+                Ok(Algorithm::Mcts) => with_mcts = true,
                 Ok(algorithm) => {
                     return Err(fail(
                         "algorithms",
                         format!(
-                            "{algorithm} does not search to a depth: compare minimax, the alphabeta variants and external programs"
+                            "{algorithm} does not search to a depth: compare minimax, the alphabeta variants, mcts and external programs"
                         ),
                     ));
                 }
@@ -214,6 +234,26 @@ impl SearchExperiment {
                 }
             }
         }
+        let mcts = match (&file.iterations, with_mcts) {
+            (Some(_), false) => {
+                return Err(fail(
+                    "iterations",
+                    "iterations are MCTS's budgets: add \"mcts\" to algorithms".to_string(),
+                ));
+            }
+            (_, false) => Vec::new(),
+            (None, true) => mcts_agents(&DEFAULT_ITERATIONS).map_err(|e| fail("algorithms", e))?,
+            (Some(list), true) => {
+                let budgets: Vec<u64> = list
+                    .iter()
+                    .map(|&n| u64::try_from(n).unwrap_or(0))
+                    .collect();
+                if budgets.is_empty() {
+                    return Err(fail("iterations", "give at least one budget".to_string()));
+                }
+                mcts_agents(&budgets).map_err(|e| fail("iterations", e))?
+            }
+        };
         let mut depths = Vec::new();
         for &depth in &file.depths {
             if !(1..=i64::from(MAX_DEPTH)).contains(&depth) {
@@ -265,13 +305,14 @@ impl SearchExperiment {
             seed: file.seed.unwrap_or(1),
             runs,
             programs,
+            mcts,
         })
     }
 
     /// The experiment file that describes this comparison of `algorithms` x `depths` with
     /// random positions (what `arbiter compare` keeps in meta.json, so that `--resume`
     /// reads it back like any experiment file).
-    pub fn to_toml(&self, algorithms: &[String], depths: &[u32]) -> String {
+    pub fn to_toml(&self, algorithms: &[String], depths: &[u32], iterations: &[u64]) -> String {
         let quote = |text: &str| toml::Value::String(text.to_string()).to_string();
         let list = |items: Vec<String>| format!("[{}]", items.join(", "));
         let (min_plies, max_plies) = match &self.source_of_positions {
@@ -290,7 +331,14 @@ impl SearchExperiment {
             self.seed,
             list(algorithms.iter().map(|a| quote(a)).collect()),
             list(depths.iter().map(u32::to_string).collect()),
-        )
+        ) + &if self.mcts.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "iterations = {}\n",
+                list(iterations.iter().map(u64::to_string).collect())
+            )
+        }
     }
 
     /// The heuristic, checked against game `G`.

@@ -184,41 +184,72 @@ fn round(value: f64, decimals: i32) -> f64 {
     (value * scale).round() / scale
 }
 
-/// Summary rows per algorithm and depth, in order of first appearance.
+/// Whether `row` is MCTS's, which has an iteration budget instead of a depth (its `depth`
+/// is how deep its tree grew).
+fn no_depth(row: &SearchRow) -> bool {
+    row.algorithm == "mcts" || row.algorithm.starts_with("mcts(")
+}
+
+/// Summary rows per algorithm and depth (MCTS: per budget), in order of first appearance.
 pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
     let mut keys: Vec<(String, u32)> = Vec::new();
     let mut groups: BTreeMap<(String, u32), Vec<&SearchRow>> = BTreeMap::new();
     let mut by_position: BTreeMap<(usize, String, u32), &SearchRow> = BTreeMap::new();
     for row in rows {
-        let key = (row.algorithm.clone(), row.depth);
+        // MCTS has a budget, not a depth: one group whatever depth its tree reached.
+        let key = (
+            row.algorithm.clone(),
+            if no_depth(row) { 0 } else { row.depth },
+        );
         if !groups.contains_key(&key) {
             keys.push(key.clone());
         }
-        groups.entry(key).or_default().push(row);
-        by_position.insert((row.position, row.algorithm.clone(), row.depth), row);
+        groups.entry(key.clone()).or_default().push(row);
+        by_position.insert((row.position, key.0, key.1), row);
     }
+    // The deepest full-width search, MCTS's reference.
+    let deepest = ["minimax", "alphabeta"].iter().find_map(|name| {
+        let depth = groups
+            .keys()
+            .filter(|(a, _)| a == name)
+            .map(|&(_, d)| d)
+            .max()?;
+        Some((name.to_string(), depth))
+    });
     keys.into_iter()
         .map(|key| {
             let group = &groups[&key];
+            let budgeted = group.iter().all(|r| no_depth(r));
             let (algorithm, depth) = key;
-            let reference = if groups.contains_key(&("minimax".to_string(), depth)) {
-                "minimax"
+            let reference = if budgeted {
+                deepest.clone()
+            } else if groups.contains_key(&("minimax".to_string(), depth)) {
+                Some(("minimax".to_string(), depth))
             } else {
-                "alphabeta"
+                Some(("alphabeta".to_string(), depth))
             };
             let (mut same_move, mut same_value, mut compared) = (0usize, 0usize, 0usize);
-            for row in group {
-                if let Some(other) = by_position.get(&(row.position, reference.to_string(), depth))
-                {
-                    compared += 1;
-                    same_move += usize::from(other.mv == row.mv);
-                    same_value += usize::from(other.value == row.value);
+            if let Some((name, at)) = &reference {
+                for row in group {
+                    if let Some(other) = by_position.get(&(row.position, name.clone(), *at)) {
+                        compared += 1;
+                        same_move += usize::from(other.mv == row.mv);
+                        same_value += usize::from(other.value == row.value);
+                    }
                 }
             }
             // An external program's rows: the nodes it reported, nothing per level; its
-            // values are on its own scale.
+            // values are on its own scale. MCTS's values are win rates, its tree is not
+            // full-width (no branching factor).
             let reported = group.iter().all(|r| r.nodes_by_level.is_empty());
             let unless_reported = |x: f64| if reported { f64::NAN } else { x };
+            let unless_other_scale = |x: f64| if reported || budgeted { f64::NAN } else { x };
+            // MCTS's depth: the deepest its tree reached on any position.
+            let depth = if budgeted {
+                group.iter().map(|r| r.depth).max().unwrap_or(0)
+            } else {
+                depth
+            };
             let expanded: Vec<f64> = group.iter().map(|r| r.expanded as f64).collect();
             let levels: Vec<Vec<f64>> = group.iter().map(|r| r.level_nodes()).collect();
             let total_at = |l: usize| -> f64 { levels.iter().filter_map(|n| n.get(l)).sum() };
@@ -248,11 +279,15 @@ pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
                     mean(&group.iter().map(|r| r.generated as f64).collect::<Vec<_>>()),
                     2,
                 )),
-                effective_branching: unless_reported(round(effective_branching, 3)),
+                effective_branching: unless_other_scale(round(effective_branching, 3)),
                 mean_ms: round(mean(&group.iter().map(|r| r.ms).collect::<Vec<_>>()), 4),
-                reference: reference.to_string(),
+                reference: match reference {
+                    Some((name, at)) if budgeted => format!("{name} depth {at}"),
+                    Some((name, _)) => name,
+                    None => String::new(),
+                },
                 same_move: round(share(same_move), 4),
-                same_value: unless_reported(round(share(same_value), 4)),
+                same_value: unless_other_scale(round(share(same_value), 4)),
             }
         })
         .collect()
@@ -261,10 +296,15 @@ pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
 /// The mean number of moves at the searched positions (nodes at level 1), the measured
 /// branching factor.
 pub fn branching_factor(rows: &[SearchRow]) -> f64 {
-    let level_one: BTreeMap<usize, f64> = rows
-        .iter()
-        .filter_map(|r| r.level_nodes().get(1).map(|&n| (r.position, n)))
-        .collect();
+    // Every search visits each root move at least once; deepening ones (alphabeta-tt)
+    // again in each iteration: the fewest level-1 nodes of a position are its moves.
+    let mut level_one: BTreeMap<usize, f64> = BTreeMap::new();
+    for row in rows.iter().filter(|r| !no_depth(r)) {
+        if let Some(&n) = row.level_nodes().get(1) {
+            let fewest = level_one.entry(row.position).or_insert(n);
+            *fewest = fewest.min(n);
+        }
+    }
     mean(&level_one.values().copied().collect::<Vec<_>>())
 }
 
@@ -351,7 +391,9 @@ pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
 pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>, String> {
     let summary = summarize(rows);
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-    for row in &summary {
+    // MCTS has no depth axis: it is in the table only.
+    let budgeted = |row: &SearchSummaryRow| row.reference.contains(" depth ");
+    for row in summary.iter().filter(|r| !budgeted(r)) {
         let point = (f64::from(row.depth), row.mean_expanded.max(0.1));
         // An external program's counts are its own (summarize leaves it no evaluated count).
         let name = if row.mean_evaluated.is_nan() {
@@ -366,7 +408,11 @@ pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>
     }
     let b = branching_factor(rows);
     let depths: Vec<u32> = {
-        let mut d: Vec<u32> = summary.iter().map(|r| r.depth).collect();
+        let mut d: Vec<u32> = summary
+            .iter()
+            .filter(|r| !budgeted(r))
+            .map(|r| r.depth)
+            .collect();
         d.sort_unstable();
         d.dedup();
         d
@@ -398,6 +444,9 @@ pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>
             rows.iter().map(|r| r.position).max().map_or(0, |m| m + 1)
         )]
         .into_iter()
+        .chain(summary.iter().any(budgeted).then(|| {
+            "MCTS has an iteration budget instead of a depth, so it is in the table, not the chart: its depth is the deepest level its tree reached on any position; an expanded node is one whose children it created (generated counts them), an evaluated node one where an iteration's rollout began (one per iteration). Its move is compared with the deepest full-width search's; its value is a win rate, not comparable.".to_string()
+        }))
         .chain(
             super::Meta::read(folder)
                 .ok()
@@ -469,5 +518,32 @@ mod tests {
             .filter(|r| r.algorithm != "minimax")
             .collect();
         assert_eq!(summarize(&no_minimax)[1].reference, "alphabeta");
+    }
+
+    #[test]
+    fn mcts_rows_form_one_group_per_budget_compared_with_the_deepest_search() {
+        let rows = vec![
+            row(0, "alphabeta", 1, "a", 1.0, 1, "1;4"),
+            row(0, "alphabeta", 2, "b", 1.0, 5, "1;4;9"),
+            // Iterative deepening visits the root's moves once per iteration.
+            row(0, "alphabeta-tt", 2, "b", 1.0, 6, "1;8;9"),
+            row(0, "mcts", 3, "b", 0.6, 100, "1;4;50;45"),
+            row(1, "alphabeta", 1, "c", 2.0, 1, "1;6"),
+            row(1, "alphabeta", 2, "c", 2.0, 7, "1;6;12"),
+            row(1, "alphabeta-tt", 2, "c", 2.0, 8, "1;12;12"),
+            row(1, "mcts", 5, "d", 0.4, 120, "1;6;40;40;30;3"),
+        ];
+        let summary = summarize(&rows);
+        assert_eq!(summary.len(), 4, "{summary:?}");
+        let mcts = &summary[3];
+        assert_eq!((mcts.algorithm.as_str(), mcts.positions), ("mcts", 2));
+        // The deepest its tree reached; one move of two agrees with alpha-beta at depth 2.
+        assert_eq!(mcts.depth, 5);
+        assert_eq!(mcts.reference, "alphabeta depth 2");
+        assert_eq!(mcts.same_move, 0.5);
+        assert!(mcts.same_value.is_nan() && mcts.effective_branching.is_nan());
+        assert_eq!(mcts.mean_expanded, 110.0);
+        // The branching factor counts each root move once: (4 + 6) / 2.
+        assert_eq!(branching_factor(&rows), 5.0);
     }
 }
