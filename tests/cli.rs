@@ -1472,6 +1472,43 @@ fn compare_runs_mcts_at_its_iteration_budgets_reproducibly() {
 }
 
 #[test]
+fn equal_budget_matchups_get_a_scaling_chart_and_table() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "scaling.toml",
+        "game = \"wights\"\ngames = 2\nseed = 3\nmatchups = [\n  [\"mcts(iterations=20)\", \"alphabeta(heuristic=material,nodes=20)\"],\n  [\"mcts(iterations=200)\", \"alphabeta(heuristic=material,nodes=200)\"],\n  [\"mcts(iterations=200)\", \"alphabeta(heuristic=material,depth=2)\"],\n]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let markdown = fs::read_to_string(out.join("report.md")).expect("report.md");
+    let section = markdown
+        .split("## Win rate against nodes per move")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no scaling section: {markdown}"));
+    // One line (the pair without its budget) with a point per budget; the fixed-depth
+    // matchup is not on it.
+    assert!(
+        section.contains("| nodes per move | mcts vs alphabeta(heuristic=material) |"),
+        "{section}"
+    );
+    assert!(
+        section.contains("\n| 20 | ") && section.contains("\n| 200 | "),
+        "{section}"
+    );
+    assert!(!section.contains("depth=2"), "{section}");
+    assert!(out.join("scaling_nodes.png").is_file() && out.join("scaling_nodes.svg").is_file());
+    assert!(!out.join("scaling_time.png").exists());
+}
+
+#[test]
 fn compare_resumes_from_its_own_command_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("parts");
