@@ -570,6 +570,68 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
 }
 
 #[test]
+fn play_has_an_opponent_for_every_game_and_takes_back_saves_and_ends_in_words() {
+    // Every game starts without --agent: the default opponent uses that game's heuristic.
+    for game in ["breakthrough", "wights", "chinese-checkers", "double-card"] {
+        let output = run_with_input(&["play", game], b"help\nquit\n");
+        assert!(output.status.success(), "{game}: {}", stderr(&output));
+        let text = stdout(&output);
+        assert!(
+            text.contains("against alphabeta(heuristic="),
+            "{game}: {text}"
+        );
+        assert!(text.contains("undo (take back"), "{game}: {text}");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let saved = dir.path().join("game.txt");
+    let input = format!("C2-D3\nundo\nundo\nh2-h3\nsave {}\nquit\n", saved.display());
+    let output = run_with_input(&["play", "breakthrough"], input.as_bytes());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    // Upper case is read; the list is comma-separated; undo goes back to the start once.
+    assert!(text.contains("legal: a2-a3, b2-b3,"), "{text}");
+    assert!(
+        text.contains("took back to ply 0") && text.contains("nothing to undo"),
+        "{text}"
+    );
+    assert!(text.contains("saved 2 moves"), "{text}");
+    let moves = fs::read_to_string(&saved).expect("saved file");
+    let lines: Vec<&str> = moves.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(lines.len(), 2, "{moves}");
+    assert_eq!(lines[0], "h2-h3");
+    let replayed = run(&["replay", "breakthrough", saved.to_str().expect("utf8")]);
+    assert!(replayed.status.success(), "{}", stderr(&replayed));
+    // A game to its end says who won in words. The person's lines are every forward
+    // move, most advanced first, over and over: illegal ones are refused and the next
+    // line is tried, so every turn some move is played until the game ends.
+    let mut round = String::new();
+    for rank in (2..8).rev() {
+        for (f, file) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().enumerate() {
+            for to in [f as i32 - 1, f as i32, f as i32 + 1] {
+                if (0..8).contains(&to) {
+                    let target = (b'a' + to as u8) as char;
+                    round.push_str(&format!("{file}{rank}-{target}{}\n", rank + 1));
+                }
+            }
+        }
+    }
+    let output = run_with_input(
+        &["play", "breakthrough", "--agent", "random"],
+        round.repeat(40).as_bytes(),
+    );
+    let text = stdout(&output);
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    assert!(
+        text.contains("You win (") || text.contains("random wins ("),
+        "no result in words; last line: {last}"
+    );
+}
+
+#[test]
 fn compare_writes_search_tables_and_agrees_with_minimax() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("cmp");

@@ -358,6 +358,17 @@ impl fmt::Display for GameSpec {
 }
 
 impl GameSpec {
+    /// The opponent `arbiter play` chooses when none is given: alpha-beta with the game's
+    /// own heuristic, as deep as answers within a blink.
+    pub fn default_opponent(&self) -> &'static str {
+        match self {
+            GameSpec::Breakthrough(_) => "alphabeta(heuristic=offensive2,depth=3)",
+            GameSpec::Wights => "alphabeta(heuristic=material,depth=4)",
+            GameSpec::ChineseCheckers(_) => "alphabeta(heuristic=distance,depth=3)",
+            GameSpec::DoubleCard(_) => "alphabeta(heuristic=lines,depth=2)",
+        }
+    }
+
     /// The rule-set or variant name written to games.csv.
     pub fn variant(&self) -> String {
         match self {
