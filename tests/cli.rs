@@ -632,6 +632,56 @@ fn play_has_an_opponent_for_every_game_and_takes_back_saves_and_ends_in_words() 
 }
 
 #[test]
+fn agents_are_found_beside_the_experiment_from_any_folder_and_typos_get_a_suggestion() {
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // quick.toml names registered agents (ab2-offensive1, ...): found in the repository's
+    // agents/, the folder above the experiment's, though the current folder is elsewhere.
+    let out = elsewhere.path().join("run");
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(elsewhere.path())
+        .env_remove("ARBITER_AGENTS")
+        .args([
+            "run",
+            root.join("matchups/quick.toml").to_str().expect("utf8"),
+            "--out",
+            out.to_str().expect("utf8"),
+            "--quiet",
+        ])
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    // $ARBITER_AGENTS names the folder for commands without an experiment file.
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(elsewhere.path())
+        .env("ARBITER_AGENTS", root.join("agents"))
+        .args(["list"])
+        .output()
+        .expect("runs");
+    assert!(
+        stdout(&output).contains("ab3-offensive2"),
+        "{}",
+        stdout(&output)
+    );
+    // A folder that does not exist is an error, before anything is printed.
+    let output = run(&["list", "--agents", "no-such-folder"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stdout(&output).is_empty());
+    assert!(
+        stderr(&output).contains("--agents no-such-folder: no such folder"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&["play", "breakthrough", "--agent", "ab3-ofensive2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("did you mean 'ab3-offensive2'?"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn compare_writes_search_tables_and_agrees_with_minimax() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("cmp");

@@ -3,7 +3,7 @@
 
 use super::parse_game;
 use crate::external::{ExternalSpec, check::check, serve::serve};
-use crate::registry::{AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
+use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
 
@@ -16,9 +16,10 @@ pub struct ServeArgs {
     /// The game it plays, e.g. `breakthrough` or `wights`.
     #[arg(long)]
     game: String,
-    /// Folder of agent files.
-    #[arg(long, default_value = "agents")]
-    agents: PathBuf,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
+    /// (its folder or the one above), else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
 }
 
 /// Arguments of `arbiter check-agent`.
@@ -32,9 +33,10 @@ pub struct CheckArgs {
     /// The game to check it on.
     #[arg(long)]
     game: String,
-    /// Folder of agent files.
-    #[arg(long, default_value = "agents")]
-    agents: PathBuf,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
+    /// (its folder or the one above), else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
 }
 
 struct ServeTask {
@@ -68,7 +70,7 @@ impl GameTask for ServeTask {
 /// `arbiter serve-agent`.
 pub fn serve_agent(args: ServeArgs) -> Result<()> {
     let game = parse_game(&args.game)?;
-    let registry = AgentRegistry::load(&args.agents)?;
+    let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let agent = registry.resolve(&args.agent).map_err(|e| anyhow!(e))?;
     if agent.external.is_some() {
         bail!(
@@ -126,7 +128,7 @@ impl GameTask for CheckTask {
 /// `arbiter check-agent`: exit 0 when every step passed, 1 when one failed.
 pub fn check_agent(args: CheckArgs) -> Result<i32> {
     let game = parse_game(&args.game)?;
-    let registry = AgentRegistry::load(&args.agents)?;
+    let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let (name, spec) = match args.agent.as_slice() {
         [one] if registry.agents.contains_key(one.as_str()) => {
             let agent = registry.resolve(one).map_err(|e| anyhow!(e))?;

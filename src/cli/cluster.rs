@@ -3,7 +3,7 @@
 use super::{print_finished, resolve_threads};
 use crate::experiment::slurm::{SlurmJob, script};
 use crate::experiment::{self, Options};
-use crate::registry::{AgentRegistry, AnyExperiment};
+use crate::registry::AnyExperiment;
 use crate::report::{unix_now, utc_stamp};
 use anyhow::{Result, anyhow, bail};
 use std::path::{Path, PathBuf};
@@ -72,9 +72,10 @@ pub struct SlurmArgs {
     /// date-time>-slurm].
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Folder of agent files.
-    #[arg(long, default_value = "agents")]
-    agents: PathBuf,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
+    /// (its folder or the one above), else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
 }
 
 /// `arbiter emit`.
@@ -87,7 +88,7 @@ pub fn emit(what: Emit) -> Result<()> {
         bail!("--cpus 0: give each task at least one CPU");
     }
     // Checked here, before anything is submitted.
-    let registry = AgentRegistry::load(&args.agents)?;
+    let (registry, agents) = super::load_agents(args.agents.as_deref(), Some(&args.experiment))?;
     let name = match AnyExperiment::load(&args.experiment, &registry)? {
         AnyExperiment::Tournament(e) => e.name,
         AnyExperiment::Search(e) => e.name,
@@ -97,10 +98,9 @@ pub fn emit(what: Emit) -> Result<()> {
         std::path::absolute(path).map_err(|e| anyhow!("{}: {e}", path.display()))
     };
     let experiment = absolute(&args.experiment)?;
-    let agents = if args.agents.is_dir() {
-        Some(absolute(&args.agents)?)
-    } else {
-        None
+    let agents = match &agents {
+        Some(folder) => Some(absolute(folder)?),
+        None => None,
     };
     let out = match &args.out {
         Some(out) => absolute(out)?,

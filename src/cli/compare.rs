@@ -4,9 +4,9 @@
 use super::parse_game;
 use super::print_finished;
 use crate::experiment::{self, Options};
+use crate::registry::SearchExperiment;
 use crate::registry::search_experiment::{PositionSource, mcts_agents, parse_depths, program};
 use crate::registry::spec::Spec;
-use crate::registry::{AgentRegistry, SearchExperiment};
 use crate::search::Algorithm;
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
@@ -47,9 +47,10 @@ pub struct CompareArgs {
     /// Print no progress and no table.
     #[arg(long)]
     quiet: bool,
-    /// Folder of agent files (for external programs in --algorithms).
-    #[arg(long, default_value = "agents")]
-    agents: PathBuf,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
+    /// (its folder or the one above), else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
 }
 
 /// `arbiter compare`; returns the exit code.
@@ -90,10 +91,12 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
             Err(_) => {
                 // Not an algorithm: a registered external program, if agents/ has it.
                 if registry.is_none() {
-                    registry = Some(AgentRegistry::load(&args.agents)?);
+                    registry = Some(super::load_agents(args.agents.as_deref(), None)?);
                 }
-                let registry = registry.as_ref().expect("loaded");
-                let folder = args.agents.display().to_string();
+                let (registry, folder) = registry.as_ref().expect("loaded");
+                let folder = folder
+                    .as_ref()
+                    .map_or("agents/".to_string(), |f| f.display().to_string());
                 let spec =
                     program(registry, name, &folder).map_err(|e| anyhow!("--algorithms: {e}"))?;
                 programs.push((spec, depths.clone()));

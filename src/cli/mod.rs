@@ -72,9 +72,9 @@ enum Command {
     /// List games and their rule sets, algorithms, heuristics, puzzle solvers and registered
     /// agents.
     List {
-        /// Folder of agent files.
-        #[arg(long, default_value = "agents")]
-        agents: PathBuf,
+        /// Folder of agent files [default: $ARBITER_AGENTS, else ./agents].
+        #[arg(long)]
+        agents: Option<PathBuf>,
     },
     /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler,
     /// Flow Free solve times.
@@ -98,6 +98,22 @@ enum Command {
 ///
 /// # Errors
 /// Zero threads.
+/// The registered agents and the folder they were read from: `--agents` if given, else
+/// `$ARBITER_AGENTS`, else `agents/` beside `experiment` or in the current folder.
+///
+/// # Errors
+/// A given folder that does not exist, or a bad agent file.
+pub fn load_agents(
+    given: Option<&std::path::Path>,
+    experiment: Option<&std::path::Path>,
+) -> anyhow::Result<(crate::registry::AgentRegistry, Option<PathBuf>)> {
+    let from_env = std::env::var_os("ARBITER_AGENTS").map(PathBuf::from);
+    let folder = crate::registry::agents_folder(given, from_env.as_deref(), experiment)
+        .map_err(anyhow::Error::msg)?;
+    let registry = crate::registry::AgentRegistry::load_from(folder.as_deref())?;
+    Ok((registry, folder))
+}
+
 pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
     match option {
         Some(0) => anyhow::bail!("--threads 0: use at least one thread"),
@@ -210,7 +226,7 @@ pub fn main() -> i32 {
         Command::Perft { game, depth } => tools::perft(&game, depth).map(|()| 0),
         Command::Replay { game, file } => tools::replay(&game, &file).map(|()| 0),
         Command::Play(args) => play::play(args).map(|()| 0),
-        Command::List { agents } => tools::list(&agents).map(|()| 0),
+        Command::List { agents } => tools::list(agents.as_deref()).map(|()| 0),
         Command::Bench(args) => bench::bench(args).map(|()| 0),
         Command::CheckAgent(args) => agents::check_agent(args),
         Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),

@@ -2,7 +2,7 @@
 
 use super::parse_game;
 use crate::core::{Agent, GameContext, Limits, MoveError, Outcome, Player, seeds};
-use crate::registry::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameTask, dispatch};
+use crate::registry::{AgentFactory, AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -22,9 +22,10 @@ pub struct PlayArgs {
     /// The agent's seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Folder of agent files.
-    #[arg(long, default_value = "agents")]
-    agents: PathBuf,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
+    /// (its folder or the one above), else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
 }
 
 struct PlayTask {
@@ -209,7 +210,7 @@ fn replay_to_state<G: GameEntry>(start: &G, history: &[G::Move]) -> G {
 /// `arbiter play`.
 pub fn play(args: PlayArgs) -> Result<()> {
     let spec = parse_game(&args.game)?;
-    let registry = AgentRegistry::load(&args.agents)?;
+    let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let name = args
         .agent
         .clone()

@@ -6,7 +6,7 @@ use super::resolve_threads;
 use crate::core::time_limit;
 use crate::experiment::shard::parse_shard;
 use crate::experiment::{self, Options, Overrides};
-use crate::registry::{AgentRegistry, AnyExperiment};
+use crate::registry::AnyExperiment;
 use crate::report::Meta;
 use anyhow::{Result, bail};
 use std::path::PathBuf;
@@ -30,9 +30,10 @@ pub struct RunArgs {
     /// results/<experiment>/<UTC date-time>].
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Folder of agent files.
-    #[arg(long, default_value = "agents")]
-    agents: PathBuf,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
+    /// (its folder or the one above), else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
     /// Print no progress and no summary.
     #[arg(long)]
     quiet: bool,
@@ -60,7 +61,12 @@ pub struct RunArgs {
 
 /// Runs (or resumes) an experiment given on the command line; returns the exit code.
 pub fn run(args: RunArgs) -> Result<i32> {
-    let registry = AgentRegistry::load(&args.agents)?;
+    let experiment_file = match (&args.resume, &args.experiment) {
+        (Some(_), _) => None,
+        (None, Some(path)) => Some(path.clone()),
+        (None, None) => Some(PathBuf::from(DEFAULT_EXPERIMENT)),
+    };
+    let (registry, _) = super::load_agents(args.agents.as_deref(), experiment_file.as_deref())?;
     let shard = match &args.shard {
         Some(text) => {
             Some(parse_shard(text, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?)

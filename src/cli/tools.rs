@@ -3,7 +3,7 @@
 use super::parse_game;
 use crate::core::read_moves;
 use crate::games::perft as count_leaves;
-use crate::registry::{AgentRegistry, GAMES, GameEntry, GameTask, dispatch};
+use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
 use crate::report::show::{header, resolve_run_folder, tables, write_report};
 use crate::search::Algorithm;
@@ -105,7 +105,9 @@ pub fn replay(game: &str, file: &Path) -> Result<()> {
 }
 
 /// `arbiter list`.
-pub fn list(agents: &Path) -> Result<()> {
+pub fn list(agents: Option<&Path>) -> Result<()> {
+    // Read first: a bad agents folder or file is reported before anything is printed.
+    let (registry, folder) = super::load_agents(agents, None)?;
     println!("games:");
     for game in GAMES {
         println!("  {}  ({})", game.name, game.params);
@@ -158,8 +160,12 @@ pub fn list(agents: &Path) -> Result<()> {
         "  {:<9} as few words as possible (decoy banks): branch and bound to a proven minimum",
         "fewest"
     );
-    let registry = AgentRegistry::load(agents)?;
-    println!("\nregistered agents ({}):", agents.display());
+    println!(
+        "\nregistered agents ({}):",
+        folder.map_or("no agents/ folder found".to_string(), |f| f
+            .display()
+            .to_string())
+    );
     if registry.agents.is_empty() {
         println!("  none");
     }

@@ -687,6 +687,17 @@ impl AgentRegistry {
     /// # Errors
     /// An unreadable or malformed file, a bad agent, or a name defined twice.
     pub fn load(folder: &Path) -> Result<AgentRegistry, InputError> {
+        Self::load_from(Some(folder))
+    }
+
+    /// The agents of `folder` (none when `None`).
+    ///
+    /// # Errors
+    /// As [`AgentRegistry::load`].
+    pub fn load_from(folder: Option<&Path>) -> Result<AgentRegistry, InputError> {
+        let Some(folder) = folder else {
+            return Ok(AgentRegistry::default());
+        };
         let mut registry = AgentRegistry::default();
         if !folder.is_dir() {
             return Ok(registry);
@@ -893,18 +904,79 @@ impl AgentRegistry {
         if looks_inline {
             return text.parse();
         }
+        let name = text.trim();
+        let close = self
+            .agents
+            .keys()
+            .map(|known| (edit_distance(name, known), known))
+            .filter(|&(d, known)| d <= 2.max(known.len() / 4))
+            .min();
+        if let Some((_, known)) = close {
+            return Err(format!("unknown agent '{name}': did you mean '{known}'?"));
+        }
         let mut names: Vec<&str> = self.agents.keys().map(String::as_str).collect();
         names.truncate(12);
         Err(format!(
-            "unknown agent '{}': not a registered name (e.g. {}) nor an inline spec like alphabeta(heuristic=offensive2,depth=4)",
-            text.trim(),
+            "unknown agent '{name}': not a registered name ({}) nor an inline spec like alphabeta(heuristic=offensive2,depth=4)",
             if names.is_empty() {
-                "none registered".to_string()
+                "none registered: agent files are read from --agents DIR, $ARBITER_AGENTS, or agents/ beside the experiment or in the current folder".to_string()
             } else {
-                names.join(", ")
+                format!("e.g. {}", names.join(", "))
             }
         ))
     }
+}
+
+/// The number of single-character insertions, deletions and substitutions from `a` to `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// Where agent files are read from: `given` (`--agents DIR`, which must be a folder), else
+/// `from_env` ($ARBITER_AGENTS, likewise), else an `agents/` folder beside `experiment` (in
+/// its folder, then the folder above), else `agents/` in the current folder; `None` when
+/// there is none (no agents registered).
+///
+/// # Errors
+/// A given folder that does not exist.
+pub fn agents_folder(
+    given: Option<&Path>,
+    from_env: Option<&Path>,
+    experiment: Option<&Path>,
+) -> Result<Option<PathBuf>, String> {
+    for (folder, what) in [(given, "--agents"), (from_env, "ARBITER_AGENTS")] {
+        if let Some(folder) = folder {
+            if !folder.is_dir() {
+                return Err(format!(
+                    "{what} {}: no such folder of agent files",
+                    folder.display()
+                ));
+            }
+            return Ok(Some(folder.to_path_buf()));
+        }
+    }
+    let beside = experiment
+        .and_then(Path::parent)
+        .into_iter()
+        .flat_map(|dir| [Some(dir), dir.parent()])
+        .flatten()
+        .map(|dir| dir.join("agents"));
+    Ok(beside
+        .chain(std::iter::once(PathBuf::from("agents")))
+        .find(|folder| folder.is_dir()))
 }
 
 #[cfg(test)]
@@ -993,6 +1065,14 @@ mod tests {
             aspiring.canonical(),
             "alphabeta-tt(heuristic=offense,depth=3,aspiration=2.5)"
         );
+    }
+
+    #[test]
+    fn edit_distance_counts_single_character_changes() {
+        assert_eq!(edit_distance("ab3-ofensive2", "ab3-offensive2"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
     }
 
     #[test]
