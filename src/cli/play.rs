@@ -16,7 +16,8 @@ pub struct PlayArgs {
     /// game's own heuristic, e.g. `alphabeta(heuristic=material,depth=4)` for wights].
     #[arg(long)]
     agent: Option<String>,
-    /// Which side you play: p1 (moves first) or p2.
+    /// Which side you play: p1 or p2 (the game says which moves first: in the Dragon Queen
+    /// the Wights, P2, do).
     #[arg(long, default_value = "p1")]
     side: String,
     /// The agent's seed.
@@ -102,8 +103,10 @@ impl GameTask for PlayTask {
         let mut lines = stdin.lock().lines();
         let mut moves = Vec::new();
         println!(
-            "You play {} against {}. {HELP}",
-            self.human, self.agent.name
+            "You play {} against {}; {} moves first. {HELP}",
+            self.human,
+            self.agent.name,
+            start.to_move()
         );
         loop {
             print!("\n{}", state.board_dump());
