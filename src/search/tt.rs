@@ -14,7 +14,9 @@
 //! move-order score (captures and advances) and the history heuristic (depth² per
 //! cutoff); after the first, each move is searched with a null window first (principal
 //! variation search) and again with the whole window only if it may be better. A node
-//! answered by the table counts as evaluated. An optional aspiration window (`aspiration=W`)
+//! answered by the table counts as evaluated. Nodes one ply above the leaves (most inner
+//! nodes) and the leaves do not use the table: a probe there is a cache miss that costs
+//! more than the few leaves it could save. An optional aspiration window (`aspiration=W`)
 //! narrows each root iteration after the first around the previous value.
 
 use super::Searcher;
@@ -127,15 +129,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: f64,
         mut beta: f64,
     ) -> f64 {
-        let key = self.table_key(state);
+        if depth == 0 {
+            // A leaf (most nodes): no table.
+            return self
+                .leaf_value(state, depth, level)
+                .expect("depth 0 is a leaf");
+        }
+        // One ply above the leaves the table costs more (a cache miss) than it saves
+        // (a few cheap leaves): those nodes, and the leaves, neither read nor write it.
+        let use_table = depth >= 2;
+        let key = if use_table { self.table_key(state) } else { 0 };
         let slot = self.slot(key);
-        prefetch(&self.tt[slot]);
+        if use_table {
+            prefetch(&self.tt[slot]);
+        }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
         let entry = self.tt[slot];
         let mut table_move = None;
-        if entry.key == key {
+        if use_table && entry.key == key {
             table_move = entry.best;
             if usize::from(entry.depth) == depth {
                 match entry.bound {
@@ -220,7 +233,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         self.buffers[level] = moves;
         self.scores[level] = scores;
-        if !self.aborted {
+        if use_table && !self.aborted {
             let bound = if best <= window_alpha {
                 Bound::Upper
             } else if best >= window_beta {
