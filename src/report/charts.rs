@@ -377,6 +377,11 @@ impl Chart for BoxChart {
     }
 }
 
+/// Whether series `index` is drawn dashed: the second round of the palette's colours.
+fn dashed(index: usize) -> bool {
+    (index / style::PALETTE.len()) % 2 == 1
+}
+
 /// Lines of y against x on a logarithmic y axis, with grey reference curves, a legend
 /// beside the plot.
 pub struct LogLines {
@@ -425,7 +430,10 @@ impl Chart for LogLines {
             .flat_map(|s| s.1.iter())
             .map(|p| p.1)
             .fold(f64::INFINITY, f64::min)
-            .clamp(0.1, 1.0);
+            .max(1e-4);
+        // Whole powers of ten around the data: the axis neither hides points nor wastes
+        // decades below them.
+        let y_low = 10f64.powf(y_low.log10().floor());
         let (x_low, x_high) = if x_low < x_high {
             (x_low, x_high)
         } else {
@@ -442,8 +450,11 @@ impl Chart for LogLines {
             .configure_mesh()
             .x_desc(&self.x_desc)
             .y_desc(&self.y_desc)
-            .x_labels((x_high - x_low).round() as usize + 1)
+            // Every whole x on short axes, about a dozen well-spaced ones on long axes
+            // (a game's plies), so that labels never run together.
+            .x_labels(((x_high - x_low).round() as usize + 1).min(12))
             .x_label_formatter(&|x| format!("{x:.0}"))
+            .light_line_style(RGBColor(238, 238, 238))
             .y_label_formatter(&|y| format!("{y:.0e}"))
             .label_style(font(style::LABEL))
             .axis_desc_style(font(style::LABEL))
@@ -466,30 +477,61 @@ impl Chart for LogLines {
         }
         for (index, (_, points)) in self.series.iter().enumerate() {
             let colour = style::colour(index);
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().copied(),
-                    colour.stroke_width(2),
-                ))
-                .map_err(fail)?;
-            chart
-                .draw_series(points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
-                .map_err(fail)?;
+            // Past the palette's eight colours, lines are dashed so none looks like another.
+            if dashed(index) {
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        points.iter().copied(),
+                        8,
+                        4,
+                        colour.stroke_width(2),
+                    ))
+                    .map_err(fail)?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(
+                        points.iter().copied(),
+                        colour.stroke_width(2),
+                    ))
+                    .map_err(fail)?;
+            }
+            // Marks on the points only where they are few enough to tell apart.
+            let radius = if points.len() <= 30 { 4 } else { 0 };
+            if radius > 0 {
+                chart
+                    .draw_series(
+                        points
+                            .iter()
+                            .map(|&p| Circle::new(p, radius, colour.filled())),
+                    )
+                    .map_err(fail)?;
+            }
         }
         let entries = self
             .series
             .iter()
             .enumerate()
-            .map(|(i, (name, _))| (name, style::colour(i)))
-            .chain(self.references.iter().map(|(name, _)| (name, style::GREY)));
-        for (row, (name, colour)) in entries.enumerate() {
+            .map(|(i, (name, _))| (name, style::colour(i), dashed(i)))
+            .chain(
+                self.references
+                    .iter()
+                    .map(|(name, _)| (name, style::GREY, true)),
+            );
+        for (row, (name, colour, dash)) in entries.enumerate() {
             let y = 60 + 24 * row as i32;
-            legend
-                .draw(&PathElement::new(
-                    vec![(5, y), (30, y)],
-                    colour.stroke_width(3),
-                ))
-                .map_err(fail)?;
+            let pieces: &[(i32, i32)] = if dash {
+                &[(5, 13), (18, 26)]
+            } else {
+                &[(5, 30)]
+            };
+            for &(from, to) in pieces {
+                legend
+                    .draw(&PathElement::new(
+                        vec![(from, y), (to, y)],
+                        colour.stroke_width(3),
+                    ))
+                    .map_err(fail)?;
+            }
             legend
                 .draw(&Text::new(name.clone(), (38, y - 7), font(style::SMALL)))
                 .map_err(fail)?;
