@@ -863,7 +863,8 @@ fn a_stopped_run_resumes_to_the_same_files_as_an_uninterrupted_one() {
         "--threads",
         "1",
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    // Partial: exit code 4, so that a script can tell it from a complete run.
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert!(stderr(&output).contains("--resume"), "{}", stderr(&output));
     let meta = |folder: &Path| -> serde_json::Value {
         serde_json::from_str(&fs::read_to_string(folder.join("meta.json")).expect("meta"))
@@ -881,7 +882,7 @@ fn a_stopped_run_resumes_to_the_same_files_as_an_uninterrupted_one() {
         "--max-games",
         "10",
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert_eq!(meta(&parts)["games_played"], 23);
     let output = run(&["run", "--resume", parts_text, "--quiet", "--threads", "3"]);
     assert!(output.status.success(), "{}", stderr(&output));

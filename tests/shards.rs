@@ -192,7 +192,7 @@ fn merge_refuses_shards_that_do_not_belong_together() {
         "1",
         "--quiet",
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     assert_input_error(
         &merge(&out("m7"), &[s0.clone(), unfinished.clone()], &[]),
         &[

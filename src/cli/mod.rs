@@ -199,6 +199,8 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         if !finished.notes.is_empty() {
             return AGENT_STOPPED;
         }
+        // Stopped by --max-games or --time-limit: the files are sound but partial.
+        return PARTIAL;
     }
     0
 }
@@ -206,6 +208,10 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
 /// The exit code of a run that ended with games unplayed because an agent could not
 /// start (fix it, then resume).
 pub const AGENT_STOPPED: i32 = 3;
+
+/// The exit code of a run stopped by `--max-games` or `--time-limit` before all its work
+/// was done (resume it to finish): scripts can tell it from a complete run.
+pub const PARTIAL: i32 = 4;
 
 /// The most worker threads a run may ask for.
 pub const MAX_THREADS: usize = 1024;

@@ -41,14 +41,16 @@ pub struct RunArgs {
     /// played; the files end as an uninterrupted run's would.
     #[arg(long, value_name = "RESULTS_DIR")]
     resume: Option<PathBuf>,
-    /// Start at most this many new games in this invocation (resume later).
+    /// Start at most this many new games in this invocation (exit code 4 if work is left;
+    /// resume later).
     #[arg(long)]
     max_games: Option<u64>,
     /// Write no moves.csv (a row per move, most of a big run's bytes): games.csv,
     /// summary.csv and the charts that need no per-move data only.
     #[arg(long)]
     no_moves: bool,
-    /// Start no new game after this many seconds (resume later).
+    /// Start no new game after this many seconds (exit code 4 if work is left; resume
+    /// later).
     #[arg(long, value_name = "SECONDS")]
     time_limit: Option<f64>,
     /// Run only slice I of N of the experiment (I from 0), for `arbiter merge` to join:
