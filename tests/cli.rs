@@ -1544,18 +1544,9 @@ fn compare_runs_mcts_at_its_iteration_budgets_reproducibly() {
         );
     }
     // A fixed iteration budget is seeded: the same comparison gives the same moves.
-    let strip_ms = |path: &Path| -> Vec<Vec<String>> {
-        let (_, rows) = read_csv(path);
-        rows.into_iter()
-            .map(|mut r| {
-                r.truncate(r.len() - 1);
-                r
-            })
-            .collect()
-    };
     assert_eq!(
-        strip_ms(&first.join("search.csv")),
-        strip_ms(&second.join("search.csv"))
+        without_timing(&first.join("search.csv")),
+        without_timing(&second.join("search.csv"))
     );
     let markdown = fs::read_to_string(first.join("report.md")).expect("report.md");
     assert!(
@@ -1593,14 +1584,7 @@ fn equal_budget_matchups_get_a_scaling_chart_and_table() {
         "game = \"wights\"\ngames = 2\nseed = 3\nmatchups = [\n  [\"mcts(iterations=20)\", \"alphabeta(heuristic=material,nodes=20)\"],\n  [\"mcts(iterations=200)\", \"alphabeta(heuristic=material,nodes=200)\"],\n  [\"mcts(iterations=200)\", \"alphabeta(heuristic=material,depth=2)\"],\n]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    run_quietly(&experiment, &out);
     let markdown = fs::read_to_string(out.join("report.md")).expect("report.md");
     let section = markdown
         .split("## Win rate against nodes per move")

@@ -209,6 +209,19 @@ fn insertion_sort_descending<M>(scores: &mut [f64], moves: &mut [M]) {
     }
 }
 
+/// Takes a child's `value` into an alpha-beta node: its `best` so far and, on the side
+/// of the player moving there, its window bound.
+#[inline]
+fn narrow(maximizing: bool, value: f64, best: &mut f64, alpha: &mut f64, beta: &mut f64) {
+    if maximizing {
+        *best = best.max(value);
+        *alpha = alpha.max(*best);
+    } else {
+        *best = best.min(value);
+        *beta = beta.min(*best);
+    }
+}
+
 /// The score of a finished game for `root`.
 #[inline]
 fn terminal_score(outcome: Outcome, root: Player) -> f64 {
@@ -669,13 +682,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             let mut child = state.clone();
             child.apply(mv);
             let value = self.alphabeta(&child, depth - 1, level + 1, alpha, beta);
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(best);
-            } else {
-                best = best.min(value);
-                beta = beta.min(best);
-            }
+            narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
                 if self.use_killers {
                     self.remember_killer(mv, level);

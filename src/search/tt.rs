@@ -19,7 +19,7 @@
 //! more than the few leaves it could save. An optional aspiration window (`aspiration=W`)
 //! narrows each root iteration after the first around the previous value.
 
-use super::Searcher;
+use super::{Searcher, narrow};
 use crate::core::{Evaluator, Game};
 use std::hash::{Hash, Hasher};
 
@@ -217,13 +217,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             if better || best_move.is_none() {
                 best_move = Some(mv);
             }
-            if maximizing {
-                best = best.max(value);
-                alpha = alpha.max(best);
-            } else {
-                best = best.min(value);
-                beta = beta.min(best);
-            }
+            narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
             if alpha >= beta {
                 self.remember_killer(mv, level);
                 let slot = history_slot(&mv);
