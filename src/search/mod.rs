@@ -423,8 +423,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if moves.is_empty() {
             return None;
         }
-        self.score_tt(state, moves, 0);
-        insertion_sort_descending(&mut self.scores[0], moves);
+        let mut scores = std::mem::take(&mut self.scores[0]);
+        self.score_tt(state, moves, &mut scores);
+        insertion_sort_descending(&mut scores, moves);
+        self.scores[0] = scores;
         if let Some(first) = self.table_move(state) {
             tt::move_to_front(moves, first);
         }
@@ -547,8 +549,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// insertion sort: the lists are short and it allocates nothing).
     fn order(&mut self, state: &G, moves: &mut [G::Move], level: usize) {
         if self.use_tt {
-            // Scored only: the table variant selects its moves one at a time.
-            self.score_tt(state, moves, level);
+            // The table variant orders its moves itself, in stages (see tt.rs).
             return;
         }
         if self.eval_order {

@@ -12,7 +12,7 @@
 //!
 //! Moves are tried: the table's move, the level's two killer moves, then by the game's
 //! move-order score (captures and advances) and the history heuristic (depth² per
-//! cutoff); after the first, each move is searched with a null window first (principal
+//! cutoff), the last scored only when the first ones did not cut off; after the first, each move is searched with a null window first (principal
 //! variation search) and again with the whole window only if it may be better. A node
 //! answered by the table counts as evaluated. Nodes one ply above the leaves (most inner
 //! nodes) and the leaves do not use the table: a probe there is a cache miss that costs
@@ -49,17 +49,47 @@ pub const DEFAULT_TT_MB: u32 = 4;
 /// History scores: a direct-mapped table indexed by the move's hash.
 pub(super) const HISTORY_SIZE: usize = 1 << 12;
 
-/// A small hasher for moves (a few bytes each): folds the bytes with a multiply.
+/// A small hasher for moves (a few bytes each): each write folds its value in with a
+/// multiply; the slot is the top bits of a last multiply (Fibonacci hashing).
 struct MoveHasher(u64);
 
-impl Hasher for MoveHasher {
-    fn finish(&self) -> u64 {
-        crate::core::seeds::mix64(self.0)
+impl MoveHasher {
+    #[inline]
+    fn fold(&mut self, value: u64) {
+        self.0 = (self.0 ^ value).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
+}
+
+impl Hasher for MoveHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            self.fold(u64::from(b));
         }
+    }
+    #[inline]
+    fn write_u8(&mut self, value: u8) {
+        self.fold(u64::from(value));
+    }
+    #[inline]
+    fn write_u16(&mut self, value: u16) {
+        self.fold(u64::from(value));
+    }
+    #[inline]
+    fn write_u32(&mut self, value: u32) {
+        self.fold(u64::from(value));
+    }
+    #[inline]
+    fn write_u64(&mut self, value: u64) {
+        self.fold(value);
+    }
+    #[inline]
+    fn write_usize(&mut self, value: usize) {
+        self.fold(value as u64);
     }
 }
 
@@ -71,9 +101,9 @@ pub(super) fn move_to_front<M: PartialEq>(moves: &mut [M], mv: M) {
 }
 
 pub(super) fn history_slot<M: Hash>(mv: &M) -> usize {
-    let mut hasher = MoveHasher(0xcbf2_9ce4_8422_2325);
+    let mut hasher = MoveHasher(0);
     mv.hash(&mut hasher);
-    (hasher.finish() as usize) & (HISTORY_SIZE - 1)
+    (hasher.finish() >> (64 - HISTORY_SIZE.trailing_zeros())) as usize
 }
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
@@ -167,12 +197,34 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         let (window_alpha, window_beta) = (alpha, beta);
         let (mut moves, maximizing) = self.expand(state, level);
-        let mut scores = std::mem::take(&mut self.scores[level]);
+        // Staged ordering: the table's move, then the level's killers, go first without
+        // scoring anything; the other moves are scored only if none of those cuts off
+        // (most cutoffs come from the first move tried).
+        let mut front = 0;
         if let Some(first) = table_move
-            && let Some(at) = moves.iter().position(|&m| m == first)
+            && moves.contains(&first)
         {
-            scores[at] = f64::INFINITY;
+            move_to_front(&mut moves, first);
+            front = 1;
         }
+        let killers = self.killers[level];
+        let mut placed = front;
+        for index in front..moves.len() {
+            let mv = moves[index];
+            if Some(mv) != table_move && killers.contains(&Some(mv)) {
+                moves[placed..=index].rotate_right(1);
+                placed += 1;
+            }
+        }
+        // Two killers: the one with the better move-order score first.
+        if placed == front + 2
+            && state.move_order_score(moves[front + 1]) > state.move_order_score(moves[front])
+        {
+            moves.swap(front, front + 1);
+        }
+        front = placed;
+        let mut scores = std::mem::take(&mut self.scores[level]);
+        scores.clear();
         let mut best = if maximizing {
             f64::NEG_INFINITY
         } else {
@@ -180,16 +232,22 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let mut best_move = None;
         for index in 0..moves.len() {
-            // The best-scored move left goes next: a cutoff usually comes within the
-            // first few moves, so selecting them one at a time beats sorting them all.
-            select_best(&mut scores, &mut moves, index);
+            if index >= front {
+                if index == front {
+                    self.score_tt(state, &moves[front..], &mut scores);
+                }
+                // The best-scored move left goes next: a cutoff usually comes within
+                // the first few moves, so selecting them one at a time beats sorting.
+                select_best(&mut scores, &mut moves[front..], index - front);
+            }
             let mv = moves[index];
             let mut child = state.clone();
             child.apply(mv);
             // Principal variation search: the first move with the whole window, the
             // others with a null window proving them no better, searched again with the
-            // whole window when the proof fails (so values stay exact).
-            let value = if index == 0 {
+            // whole window when the proof fails (so values stay exact). A leaf's value is
+            // exact whatever the window, so one ply above the leaves there is no probe.
+            let value = if index == 0 || depth == 1 {
                 self.alphabeta_tt(&child, depth - 1, level + 1, alpha, beta)
             } else if maximizing {
                 let probe = self.alphabeta_tt(&child, depth - 1, level + 1, alpha, alpha.next_up());
@@ -246,22 +304,14 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         best
     }
 
-    /// Scores `moves` for the table variant into the level's score buffer (highest is
-    /// searched first): the level's killer moves, then by the move-order score (captures,
-    /// advances), then by history.
-    pub(super) fn score_tt(&mut self, state: &G, moves: &[G::Move], level: usize) {
-        let killers = self.killers[level];
-        let scores = &mut self.scores[level];
+    /// Scores `moves` for the table variant into `scores` (highest is searched first):
+    /// by the move-order score (captures, advances), then by history.
+    pub(super) fn score_tt(&self, state: &G, moves: &[G::Move], scores: &mut Vec<f64>) {
         scores.clear();
-        for &mv in moves {
-            let killer = if killers.contains(&Some(mv)) {
-                1e15
-            } else {
-                0.0
-            };
+        scores.extend(moves.iter().map(|&mv| {
             let history = f64::from(self.history[history_slot(&mv)]);
-            scores.push(killer + f64::from(state.move_order_score(mv)) * 1e9 + history);
-        }
+            f64::from(state.move_order_score(mv)) * 1e9 + history
+        }));
     }
 }
 
