@@ -198,7 +198,11 @@ fn recorded_games_replay_to_their_recorded_result() {
         );
         let text = stdout(&replayed);
         assert_eq!(text.lines().last(), Some(expected.as_str()), "{text}");
-        assert_eq!(text.lines().count(), 9, "8 board rows and the result");
+        assert_eq!(
+            text.lines().count(),
+            10,
+            "the file letters, 8 labelled rows and the result"
+        );
     }
 }
 
@@ -210,9 +214,16 @@ fn replay_reads_standard_input_and_reports_illegal_moves() {
     );
     assert!(output.status.success());
     let text = stdout(&output);
-    assert!(text.starts_with("11111111\n11011111\n00100000\n"), "{text}");
     assert!(
-        text.contains("00020000\n22202222\n22222222\nresult: unfinished"),
+        text.starts_with(
+            "   a b c d e f g h\n 1 1 1 1 1 1 1 1 1\n 2 1 1 0 1 1 1 1 1\n 3 0 0 1 0 0 0 0 0\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            " 6 0 0 0 2 0 0 0 0\n 7 2 2 2 0 2 2 2 2\n 8 2 2 2 2 2 2 2 2\nresult: unfinished"
+        ),
         "{text}"
     );
 
@@ -224,6 +235,53 @@ fn replay_reads_standard_input_and_reports_illegal_moves() {
         &output,
         &["bad.txt: line 4: ply 3: move 'c3-c5'", "illegal for P1"],
     );
+}
+
+/// `replay --steps` prints the start and every position after its move; `--steps N` from
+/// ply N; a ply past the end is an input error.
+#[test]
+fn replay_steps_prints_every_position() {
+    let all = run_with_input(
+        &["replay", "breakthrough", "-", "--steps"],
+        b"c2-c3; d7-d6\n",
+    );
+    assert!(all.status.success(), "{}", stderr(&all));
+    let text = stdout(&all);
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("ply ")).collect();
+    assert_eq!(
+        headers,
+        [
+            "ply 0 (start), P1 to move",
+            "ply 1: P1 c2-c3",
+            "ply 2: P2 d7-d6"
+        ],
+        "{text}"
+    );
+    // The position after ply 1 has the pawn on c3 and P2's pieces untouched.
+    let after_first = text.split("ply 1: P1 c2-c3\n").nth(1).expect("ply 1");
+    assert!(
+        after_first
+            .starts_with("   a b c d e f g h\n 1 1 1 1 1 1 1 1 1\n 2 1 1 0 1 1 1 1 1\n 3 0 0 1"),
+        "{text}"
+    );
+    assert!(text.ends_with("\nresult: unfinished\n"), "{text}");
+
+    let from_two = run_with_input(
+        &["replay", "breakthrough", "-", "--steps", "2"],
+        b"c2-c3; d7-d6\n",
+    );
+    let text = stdout(&from_two);
+    assert_eq!(text.matches("ply ").count(), 1, "{text}");
+    assert!(
+        text.contains(" 6 0 0 0 2 0 0 0 0\n 7 2 2 2 0 2 2 2 2\n"),
+        "{text}"
+    );
+
+    let past = run_with_input(
+        &["replay", "breakthrough", "-", "--steps", "3"],
+        b"c2-c3; d7-d6\n",
+    );
+    assert_input_error(&past, &["--steps 3: <stdin> has 2 moves"]);
 }
 
 #[test]
@@ -297,7 +355,10 @@ fn play_shows_the_board_and_legal_moves_and_rejects_bad_moves() {
         text.contains("greedy(heuristic=offensive1) plays "),
         "{text}"
     );
-    assert!(text.contains("11011111"), "the move was played:\n{text}");
+    assert!(
+        text.contains(" 2 1 1 0 1 1 1 1 1\n"),
+        "the move was played:\n{text}"
+    );
 }
 
 /// Each bad experiment gets one line naming the file (and line) and the problem, exit

@@ -66,6 +66,10 @@ enum Command {
         game: String,
         /// The move file, or `-` for standard input.
         file: PathBuf,
+        /// Print every position, each after its move (from ply N when given; 0 is the
+        /// start), not only the final one.
+        #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
+        steps: Option<usize>,
     },
     /// Play against an agent in the terminal.
     Play(play::PlayArgs),
@@ -230,7 +234,7 @@ pub fn main() -> i32 {
         Command::Compare(args) => compare::compare(args),
         Command::Solve(args) => solve::solve(args).map(|()| 0),
         Command::Perft { game, depth } => tools::perft(&game, depth).map(|()| 0),
-        Command::Replay { game, file } => tools::replay(&game, &file).map(|()| 0),
+        Command::Replay { game, file, steps } => tools::replay(&game, &file, steps).map(|()| 0),
         Command::Play(args) => play::play(args).map(|()| 0),
         Command::List { agents } => tools::list(agents.as_deref()).map(|()| 0),
         Command::Bench(args) => bench::bench(args).map(|()| 0),

@@ -109,7 +109,7 @@ impl GameTask for PlayTask {
             start.to_move()
         );
         loop {
-            print!("\n{}", state.board_dump());
+            print!("\n{}", state.board_display());
             if let Some(outcome) = state.outcome() {
                 agent.end_game(outcome.winner, outcome.reason);
                 println!("{}", self.result_text(&outcome));

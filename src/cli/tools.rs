@@ -60,19 +60,43 @@ pub fn perft(game: &str, depth: u32) -> Result<()> {
 struct ReplayTask {
     source: String,
     moves: Vec<(usize, String)>,
+    /// Print each position from this ply on (`None`: the final one only).
+    steps: Option<usize>,
 }
 
 impl GameTask for ReplayTask {
     type Output = Result<()>;
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
         let mut state = start;
+        if let Some(from) = self.steps {
+            if from > self.moves.len() {
+                bail!(
+                    "--steps {from}: {} has {} moves",
+                    self.source,
+                    self.moves.len()
+                );
+            }
+            if from == 0 {
+                println!("ply 0 (start), {} to move", state.to_move().label());
+                print!("{}", state.board_display());
+            }
+        }
         for (ply, (line, text)) in self.moves.iter().enumerate() {
+            let mover = state.to_move();
             let mv = state
                 .parse_move(text)
                 .map_err(|e| anyhow!("{}: line {line}: ply {}: {e}", self.source, ply + 1))?;
             state.apply(mv);
+            if self.steps.is_some_and(|from| ply + 1 >= from) {
+                println!("\nply {}: {} {text}", ply + 1, mover.label());
+                print!("{}", state.board_display());
+            }
         }
-        print!("{}", state.board_dump());
+        if self.steps.is_none() {
+            print!("{}", state.board_display());
+        } else {
+            println!();
+        }
         match state.outcome() {
             Some(outcome) => println!("result: {} ({})", outcome.winner_label(), outcome.reason),
             None => println!("result: unfinished"),
@@ -82,7 +106,7 @@ impl GameTask for ReplayTask {
 }
 
 /// `arbiter replay`.
-pub fn replay(game: &str, file: &Path) -> Result<()> {
+pub fn replay(game: &str, file: &Path, steps: Option<usize>) -> Result<()> {
     let spec = parse_game(game)?;
     let (source, text) = if file == Path::new("-") {
         let mut text = String::new();
@@ -100,6 +124,7 @@ pub fn replay(game: &str, file: &Path) -> Result<()> {
         ReplayTask {
             moves: read_moves(&text),
             source,
+            steps,
         },
     )
 }

@@ -219,6 +219,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The board as the reports print it (one text line per row).
     fn board_dump(&self) -> String;
 
+    /// The board for a person: [`Game::board_dump`] with row and column labels in the
+    /// move notation's coordinates (what `play` and `replay` print).
+    fn board_display(&self) -> String {
+        self.board_dump()
+    }
+
     /// The position as JSON, in the game's documented form (docs/protocol.md): what an
     /// external agent is sent with every move request.
     fn position_json(&self) -> serde_json::Value;

@@ -524,6 +524,19 @@ impl Game for Breakthrough {
         })
     }
 
+    fn board_display(&self) -> String {
+        let geometry = self.geometry();
+        let files: Vec<String> = (0..geometry.cols)
+            .map(|col| char::from(b'a' + col as u8).to_string())
+            .collect();
+        let mut text = format!("   {}\n", files.join(" "));
+        for (rank, row) in self.board_dump().lines().enumerate() {
+            let cells: Vec<String> = row.chars().map(String::from).collect();
+            text.push_str(&format!("{:>2} {}\n", rank + 1, cells.join(" ")));
+        }
+        text
+    }
+
     fn board_dump(&self) -> String {
         let geometry = self.geometry();
         let mut text = String::with_capacity((geometry.rows * (geometry.cols + 1)) as usize);

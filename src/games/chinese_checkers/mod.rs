@@ -493,6 +493,15 @@ impl Game for ChineseCheckers {
         })
     }
 
+    fn board_display(&self) -> String {
+        // Cells are (row, place in the row from the left): rows labelled on the left.
+        let mut text = String::from("row (cells counted from the left of each row)\n");
+        for (row, line) in self.board_dump().lines().enumerate() {
+            text.push_str(&format!("{:>2} {line}\n", row + 1));
+        }
+        text
+    }
+
     fn board_dump(&self) -> String {
         let mut text = String::with_capacity(400);
         for row in 1..=19u32 {

@@ -407,6 +407,14 @@ impl Game for Wights {
         })
     }
 
+    fn board_display(&self) -> String {
+        let mut text = String::from("  1 2 3 4 5\n");
+        for (row, line) in self.board_dump().lines().enumerate() {
+            text.push_str(&format!("{} {line}\n", row + 1));
+        }
+        text
+    }
+
     fn board_dump(&self) -> String {
         let mut text = String::with_capacity(50);
         for row in 0..5 {
