@@ -633,8 +633,20 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
 #[test]
 fn play_has_an_opponent_for_every_game_and_takes_back_saves_and_ends_in_words() {
     // Every game starts without --agent: the default opponent uses that game's heuristic.
-    for game in ["breakthrough", "wights", "chinese-checkers", "double-card"] {
-        let output = run_with_input(&["play", game], b"help\nquit\n");
+    // A move of the person's is played and answered, on a board with the notation's
+    // coordinates (Wights: the agent moves first, the dragon steps down).
+    for (game, first, coordinates) in [
+        ("breakthrough", "c2-c3", "   a b c d e f g h\n 1 1 1 1"),
+        ("wights", "2 2 3 2", "  1 2 3 4 5\n1 . . Q . .\n"),
+        (
+            "chinese-checkers",
+            "16 4 15 5",
+            "row (cells counted from the left of each row)\n 1 ",
+        ),
+        ("double-card", "0 1 A 1", "\n   A  B  C  D  E  F  G  H\n"),
+    ] {
+        let input = format!("help\n{first}\nquit\n");
+        let output = run_with_input(&["play", game], input.as_bytes());
         assert!(output.status.success(), "{game}: {}", stderr(&output));
         let text = stdout(&output);
         assert!(
@@ -642,6 +654,15 @@ fn play_has_an_opponent_for_every_game_and_takes_back_saves_and_ends_in_words() 
             "{game}: {text}"
         );
         assert!(text.contains("undo (take back"), "{game}: {text}");
+        assert!(text.contains(coordinates), "{game}: {text}");
+        let replies = text.matches(" plays ").count();
+        let agent_first = game == "wights";
+        assert_eq!(
+            replies,
+            1 + usize::from(agent_first),
+            "{game}: the person's move is answered: {text}"
+        );
+        assert!(!text.contains("illegal"), "{game}: {text}");
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let saved = dir.path().join("game.txt");
