@@ -952,7 +952,7 @@ fn a_stopped_run_resumes_to_the_same_files_as_an_uninterrupted_one() {
         serde_json::from_str(&fs::read_to_string(folder.join("meta.json")).expect("meta"))
             .expect("json")
     };
-    assert_eq!(meta(&parts)["status"], "interrupted");
+    assert_eq!(meta(&parts)["status"], "partial");
     assert_eq!(meta(&parts)["games_played"], 13);
     assert!(parts.join("journal.jsonl").is_file());
     let parts_text = parts.to_str().expect("utf8");

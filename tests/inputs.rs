@@ -55,6 +55,31 @@ fn huge_game_counts_are_planned_lazily() {
         "--quiet",
     ]);
     assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    // Matchups without a game are shown as not played, not as 0% / +0 Elo; the summary
+    // says the run is partial, and summary.csv leaves their rates empty (NaN).
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["status"], "partial");
+    let shown = run(&["show", text(&out)]);
+    let shown = String::from_utf8_lossy(&shown.stdout).into_owned();
+    assert!(shown.contains("4 of 450000000 games"), "{shown}");
+    assert!(shown.contains(", partial\n"), "{shown}");
+    assert!(
+        shown.contains("Partial: 4 of 450000000 games played"),
+        "{shown}"
+    );
+    assert_eq!(shown.matches(": not played\n").count(), 44, "{shown}");
+    assert!(!shown.contains("0.0% (0.0-100.0)"), "{shown}");
+    let (header, rows) = read_csv(&out.join("summary.csv"));
+    let rate = header
+        .iter()
+        .position(|h| h == "win_rate")
+        .expect("win_rate");
+    let games = header.iter().position(|h| h == "games").expect("games");
+    for row in &rows {
+        assert_eq!(row[rate] == "NaN", row[games] == "0", "{row:?}");
+    }
 }
 
 #[test]

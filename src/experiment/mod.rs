@@ -263,10 +263,14 @@ where
     meta.games_played = outcome.played;
     // A partial merge whose missing jobs were played since (`run --resume`) is whole.
     meta.partial &= outcome.cancelled;
-    meta.status = if outcome.cancelled {
+    // Stopped by a signal: `interrupted`; by --max-games, --time-limit or an agent that
+    // cannot start: `partial`. Either resumes.
+    meta.status = if !outcome.cancelled {
+        "complete"
+    } else if cancel.load(Ordering::SeqCst) {
         "interrupted"
     } else {
-        "complete"
+        "partial"
     }
     .to_string();
     // Every record is in the kind's files once the recorder is gone; then meta.json says

@@ -88,7 +88,10 @@ pub fn ratings_table(data: &RunData) -> Option<Table> {
         }
     }
     let ratings = bradley_terry(&results);
-    let mut order: Vec<usize> = (0..agents.len()).collect();
+    // Agents without a game yet (a partial run) have no rating to show.
+    let mut order: Vec<usize> = (0..agents.len())
+        .filter(|&i| ratings[i].games > 0)
+        .collect();
     order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
     Some(Table {
         headers: ["rank", "agent", "Elo", "95% +-", "games"]
@@ -162,6 +165,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         .summary
         .chunks(2)
         .filter_map(|pair| pair.first())
+        .filter(|r| r.games > 0)
         .map(|r| Interval {
             label: format!("{} vs {}", r.agent, r.opponent),
             value: r.win_rate,
@@ -533,8 +537,9 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
             sprt.bounds().1,
         ));
     }
-    if let Some(note) = data.meta.as_ref().and_then(super::external_note) {
-        text.push(note);
+    if let Some(meta) = data.meta.as_ref() {
+        text.extend(super::external_note(meta));
+        text.extend(super::reading_notes(meta));
     }
     let mut sections = vec![Section {
         title: "Results per matchup".to_string(),

@@ -209,7 +209,8 @@ pub struct Meta {
     pub started_unix: u64,
     /// End, seconds since the Unix epoch, once ended.
     pub ended_unix: Option<u64>,
-    /// `running`, `complete`, `interrupted` or `failed`.
+    /// `running`, `complete`, `interrupted` (by a signal), `partial` (stopped by a game or
+    /// time limit, or an agent that could not start) or `failed`.
     pub status: String,
     /// Games scheduled.
     pub games_total: usize,
@@ -442,6 +443,28 @@ impl Meta {
     }
 }
 
+/// What a reader must know about a game run's numbers besides the tables: colours never
+/// swapped (the first-move advantage is in every Elo), or a run stopped before its end.
+pub fn reading_notes(meta: &Meta) -> Vec<String> {
+    let mut notes = Vec::new();
+    if meta.colours == "as-listed" && meta.kind != "puzzles" && meta.kind != "search" {
+        notes.push("Colours as listed: the first agent of each matchup always moved first, so its win rate, Elo and the ratings include the first-move advantage (use colours = \"alternate\" to cancel it).".to_string());
+    }
+    if meta.status == "partial" || meta.status == "interrupted" {
+        notes.push(format!(
+            "Partial: {} of {} games played (the run was {}); matchups without games are marked not played. `arbiter run --resume` on this folder plays the rest.",
+            meta.games_played,
+            meta.games_total,
+            if meta.status == "partial" {
+                "stopped by a game or time limit, or an agent that could not start"
+            } else {
+                "interrupted"
+            }
+        ));
+    }
+    notes
+}
+
 /// A sentence naming the run's external agents, whose counts are their own report, if any.
 pub fn external_note(meta: &Meta) -> Option<String> {
     let names: Vec<&str> = meta
@@ -475,5 +498,30 @@ mod tests {
         assert_eq!(utc_stamp(1_795_323_723), "20261122-050203");
         assert_eq!(utc_time(1_795_323_723), "2026-11-22 05:02:03 UTC");
         assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59:59 UTC");
+    }
+
+    #[test]
+    fn readers_are_told_of_fixed_colours_and_of_partial_runs() {
+        let mut meta = super::Meta::starting("tournament", 1);
+        meta.colours = "alternate".to_string();
+        meta.status = "complete".to_string();
+        assert!(super::reading_notes(&meta).is_empty());
+        meta.colours = "as-listed".to_string();
+        let notes = super::reading_notes(&meta);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("first-move advantage"), "{notes:?}");
+        meta.status = "partial".to_string();
+        (meta.games_played, meta.games_total) = (3, 10);
+        let notes = super::reading_notes(&meta);
+        assert!(
+            notes[1].starts_with("Partial: 3 of 10 games played"),
+            "{notes:?}"
+        );
+        meta.status = "interrupted".to_string();
+        assert!(super::reading_notes(&meta)[1].contains("was interrupted"));
+        // Puzzle runs have no colours.
+        meta.kind = "puzzles".to_string();
+        meta.status = "complete".to_string();
+        assert!(super::reading_notes(&meta).is_empty());
     }
 }

@@ -103,13 +103,14 @@ pub fn tables(folder: &Path) -> Result<String, String> {
         ));
     }
     let mut text = format_summary(&read_summary(&summary)?);
-    if let Some(note) = super::Meta::read(folder)
-        .ok()
-        .as_ref()
-        .and_then(super::external_note)
-    {
-        text.push_str(&note);
-        text.push_str("\n\n");
+    if let Ok(meta) = super::Meta::read(folder) {
+        for note in super::external_note(&meta)
+            .into_iter()
+            .chain(super::reading_notes(&meta))
+        {
+            text.push_str(&note);
+            text.push_str("\n\n");
+        }
     }
     if let Ok(data) = RunData::load_with(folder, false)
         && let Some(ratings) = ratings_table(&data)

@@ -203,7 +203,7 @@ impl Summary {
                             .unwrap_or(false)
                     })
                     .map(|s| (s, self.tallies[matchup].llr(&s)));
-                rows.push(SummaryRow {
+                let mut row = SummaryRow {
                     matchup,
                     agent: self.context.agents[agents[slot]].clone(),
                     opponent: self.context.agents[agents[1 - slot]].clone(),
@@ -238,7 +238,29 @@ impl Summary {
                     avg_ms_per_move: round(ratio(millis(t.nanos), moves), 4),
                     avg_captures: round(ratio(t.captures as f64, t.games as f64), 3),
                     avg_plies: round(ratio(t.plies as f64, t.games as f64), 2),
-                });
+                };
+                if t.games == 0 {
+                    // Not played (a partial run): no rate or average, empty to pandas.
+                    for value in [
+                        &mut row.win_rate,
+                        &mut row.win_rate_low95,
+                        &mut row.win_rate_high95,
+                        &mut row.score,
+                        &mut row.elo,
+                        &mut row.elo_low95,
+                        &mut row.elo_high95,
+                        &mut row.los,
+                        &mut row.avg_expanded_per_move,
+                        &mut row.avg_evaluated_per_move,
+                        &mut row.avg_generated_per_move,
+                        &mut row.avg_ms_per_move,
+                        &mut row.avg_captures,
+                        &mut row.avg_plies,
+                    ] {
+                        *value = f64::NAN;
+                    }
+                }
+                rows.push(row);
             }
         }
         rows
@@ -335,6 +357,13 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
     let rows = rows
         .iter()
         .map(|r| {
+            if r.games == 0 {
+                let mut row = vec![r.matchup.to_string(), r.agent.clone(), "0".to_string()];
+                row.extend(["-"; 3].map(String::from));
+                row.push("not played".to_string());
+                row.resize(headers.len(), "-".to_string());
+                return row;
+            }
             let mut row = vec![
                 r.matchup.to_string(),
                 r.agent.clone(),
@@ -380,6 +409,13 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
             .cloned()
             .collect();
         let title = match group.as_slice() {
+            [a, b, ..] if a.games == 0 => {
+                out.push_str(&format!(
+                    "matchup {matchup}: {} vs {}: not played\n\n",
+                    a.agent, b.agent
+                ));
+                continue;
+            }
             [a, b, ..] => format!("matchup {matchup}: {} vs {}", a.agent, b.agent),
             _ => format!("matchup {matchup}"),
         };
