@@ -2,7 +2,7 @@
 //! `agents/*.toml`.
 
 use super::spec::Spec;
-use super::{AgentFactory, GameEntry, InputError, line_of_string, toml_error};
+use super::{AgentFactory, GameEntry, GameTask, InputError, line_of_string, toml_error};
 use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
@@ -804,6 +804,9 @@ impl AgentRegistry {
                 params,
             )
             .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+            // Checked here, so that a mistake is blamed on this file and line (not on
+            // the experiment that names the agent) and `list` refuses it too.
+            fits_a_game(&spec).map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
             self.insert(spec, file, line)?;
         }
         Ok(())
@@ -924,6 +927,53 @@ impl AgentRegistry {
                 format!("e.g. {}", names.join(", "))
             }
         ))
+    }
+}
+
+/// Whether some game accepts a built-in agent's heuristic and parameters (an agent file
+/// does not say which game its agents play).
+///
+/// # Errors
+/// The most telling reason when no game does: a parameter or value the heuristic does not
+/// take, rather than "unknown heuristic" from the games without it.
+fn fits_a_game(spec: &AgentSpec) -> Result<(), String> {
+    struct Fits<'a>(&'a AgentSpec);
+    impl GameTask for Fits<'_> {
+        type Output = Result<(), String>;
+        fn run<G: GameEntry>(self, _start: G) -> Result<(), String> {
+            self.0.factory::<G>().map(|_| ())
+        }
+    }
+    let mut reasons = Vec::new();
+    for game in super::GAMES {
+        let game: super::GameSpec = game.name.parse()?;
+        match super::dispatch(game, Fits(spec)) {
+            Ok(()) => return Ok(()),
+            Err(reason) => reasons.push(reason),
+        }
+    }
+    let heuristic = spec.heuristic.as_deref().unwrap_or_default();
+    match reasons.iter().find(|r| !r.starts_with("unknown heuristic")) {
+        Some(reason) => Err(reason.clone()),
+        None => {
+            let known: Vec<&str> = super::GAMES
+                .iter()
+                .flat_map(|g| g.heuristics.iter().map(|h| h.name))
+                .collect();
+            let close = known
+                .iter()
+                .map(|k| (edit_distance(heuristic, k), *k))
+                .min()
+                .filter(|&(d, _)| d <= 2);
+            Err(match close {
+                Some((_, name)) => {
+                    format!("no game has a heuristic '{heuristic}': did you mean '{name}'?")
+                }
+                None => format!(
+                    "no game has a heuristic '{heuristic}' (see `arbiter list` for each game's)"
+                ),
+            })
+        }
     }
 }
 
@@ -1144,6 +1194,35 @@ mod tests {
             err.contains("b.toml: line 3: malformed TOML: unknown field `algo`"),
             "{err}"
         );
+
+        // A heuristic or parameter no game takes is this file's mistake, found on loading.
+        for (entry, expected) in [
+            (
+                "heuristic = \"ofensive2\"",
+                "b.toml: line 2: agent 'x': no game has a heuristic 'ofensive2': did you mean 'offensive2'?",
+            ),
+            (
+                "heuristic = \"offensive2\"\nparams = { almost_wn = 5 }",
+                "b.toml: line 2: agent 'x': unknown parameter 'almost_wn' for heuristic offensive2",
+            ),
+        ] {
+            std::fs::write(
+                folder.path().join("b.toml"),
+                format!("[[agent]]\nname = \"x\"\nalgorithm = \"alphabeta\"\n{entry}\n"),
+            )
+            .expect("write");
+            let err = AgentRegistry::load(folder.path())
+                .expect_err("no game takes it")
+                .to_string();
+            assert!(err.contains(expected), "{err}");
+        }
+        // A heuristic of another game than Breakthrough's is fine in an agent file.
+        std::fs::write(
+            folder.path().join("b.toml"),
+            "[[agent]]\nname = \"x\"\nalgorithm = \"alphabeta\"\nheuristic = \"lines\"\n",
+        )
+        .expect("write");
+        assert!(AgentRegistry::load(folder.path()).is_ok());
     }
 
     #[test]
