@@ -16,7 +16,9 @@ pub const MAX_LEVELS: usize = 16;
 /// * `generated`: children created at expanded nodes (moves listed), whether or not a
 ///   cutoff skipped them (the assignment's "nodes created");
 /// * `peak_bytes`: the most memory the search state held, in bytes (move lists and the
-///   positions on the current path).
+///   positions on the current path);
+/// * `cache_hits`: leaves whose score came from the cache of evaluations
+///   (`alphabeta-cached`) instead of the heuristic; they count as evaluated too.
 ///
 /// Values add up with `+=` across moves, games and threads (`peak_bytes` takes the maximum).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -29,6 +31,9 @@ pub struct SearchStats {
     pub generated: u64,
     /// Peak bytes of search state.
     pub peak_bytes: u64,
+    /// Evaluated leaves answered by the evaluation cache (older records: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_hits: u64,
     /// `expanded` by level (root = 0).
     #[serde(with = "levels")]
     pub expanded_by_level: [u64; MAX_LEVELS],
@@ -65,6 +70,10 @@ mod levels {
     }
 }
 
+fn is_zero(count: &u64) -> bool {
+    *count == 0
+}
+
 impl Default for SearchStats {
     fn default() -> Self {
         SearchStats {
@@ -72,6 +81,7 @@ impl Default for SearchStats {
             evaluated: 0,
             generated: 0,
             peak_bytes: 0,
+            cache_hits: 0,
             expanded_by_level: [0; MAX_LEVELS],
             evaluated_by_level: [0; MAX_LEVELS],
         }
@@ -113,6 +123,7 @@ impl AddAssign for SearchStats {
         self.evaluated += other.evaluated;
         self.generated += other.generated;
         self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
+        self.cache_hits += other.cache_hits;
         for level in 0..MAX_LEVELS {
             self.expanded_by_level[level] += other.expanded_by_level[level];
             self.evaluated_by_level[level] += other.evaluated_by_level[level];

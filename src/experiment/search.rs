@@ -124,6 +124,7 @@ impl<G: GameEntry> Search<'_, G> {
             expanded: stats.expanded,
             evaluated: stats.evaluated,
             generated: stats.generated,
+            cache_hits: stats.cache_hits,
             nodes_by_level,
             ms: (nanos as f64 / 1e2).round() / 1e4,
         })

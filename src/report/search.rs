@@ -99,6 +99,9 @@ pub struct SearchRow {
     pub evaluated: u64,
     /// Children generated.
     pub generated: u64,
+    /// Evaluated leaves answered by the evaluation cache (alphabeta-cached; else 0).
+    #[serde(default)]
+    pub cache_hits: u64,
     /// Nodes (expanded + evaluated) per level from the root, `;`-separated.
     pub nodes_by_level: String,
     /// Milliseconds for the decision.
@@ -123,6 +126,7 @@ impl SearchRow {
             expanded: record.stats.expanded,
             evaluated: record.stats.evaluated,
             generated: record.stats.generated,
+            cache_hits: record.stats.cache_hits,
             nodes_by_level: nodes.join(";"),
             ms: (millis(record.nanos) * 1e4).round() / 1e4,
         }
@@ -153,6 +157,13 @@ pub struct SearchSummaryRow {
     pub mean_evaluated: f64,
     /// Mean children generated per decision.
     pub mean_generated: f64,
+    /// Mean evaluated leaves per decision answered by the evaluation cache.
+    #[serde(default)]
+    pub mean_cache_hits: f64,
+    /// Nodes visited (expanded + evaluated) as a share of minimax's at the same depth on
+    /// the same positions (NaN when minimax was not run at that depth).
+    #[serde(default)]
+    pub share_of_minimax_nodes: f64,
     /// Effective branching factor: (nodes at the last level / nodes at the root)^(1/depth),
     /// from the totals over all positions.
     pub effective_branching: f64,
@@ -279,6 +290,19 @@ pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
                     mean(&group.iter().map(|r| r.generated as f64).collect::<Vec<_>>()),
                     2,
                 )),
+                mean_cache_hits: round(
+                    mean(
+                        &group
+                            .iter()
+                            .map(|r| r.cache_hits as f64)
+                            .collect::<Vec<_>>(),
+                    ),
+                    2,
+                ),
+                share_of_minimax_nodes: unless_other_scale(round(
+                    share_of_minimax(&groups, group, depth),
+                    4,
+                )),
                 effective_branching: unless_other_scale(round(effective_branching, 3)),
                 mean_ms: round(mean(&group.iter().map(|r| r.ms).collect::<Vec<_>>()), 4),
                 reference: match reference {
@@ -291,6 +315,34 @@ pub fn summarize(rows: &[SearchRow]) -> Vec<SearchSummaryRow> {
             }
         })
         .collect()
+}
+
+/// The nodes `group` visited over those minimax visited at `depth` on the same positions
+/// (NaN without minimax at that depth).
+fn share_of_minimax(
+    groups: &BTreeMap<(String, u32), Vec<&SearchRow>>,
+    group: &[&SearchRow],
+    depth: u32,
+) -> f64 {
+    let Some(minimax) = groups.get(&("minimax".to_string(), depth)) else {
+        return f64::NAN;
+    };
+    let visited: BTreeMap<usize, u64> = minimax
+        .iter()
+        .map(|r| (r.position, r.expanded + r.evaluated))
+        .collect();
+    let (mut ours, mut theirs) = (0u64, 0u64);
+    for row in group {
+        if let Some(&nodes) = visited.get(&row.position) {
+            ours += row.expanded + row.evaluated;
+            theirs += nodes;
+        }
+    }
+    if theirs == 0 {
+        f64::NAN
+    } else {
+        ours as f64 / theirs as f64
+    }
 }
 
 /// The mean number of moves at the searched positions (nodes at level 1), the measured
@@ -334,19 +386,31 @@ pub fn read_search_csv(folder: &Path) -> Result<Vec<SearchRow>, String> {
 
 /// The summary as a table.
 pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
-    let headers = [
+    // Cache hits only when a cached search ran; the share of minimax's nodes only when
+    // minimax ran.
+    let with_hits = summary.iter().any(|r| r.mean_cache_hits > 0.0);
+    let with_share = summary.iter().any(|r| !r.share_of_minimax_nodes.is_nan());
+    let mut headers = vec![
         "algorithm",
         "depth",
         "positions",
         "mean expanded",
         "median expanded",
         "mean evaluated",
+    ];
+    if with_hits {
+        headers.push("of them cache hits");
+    }
+    if with_share {
+        headers.push("% of minimax nodes");
+    }
+    headers.extend([
         "effective branching",
         "ms/decision",
         "same move",
         "same value",
         "compared with",
-    ];
+    ]);
     let percent = |x: f64| {
         if x.is_nan() {
             "-".to_string()
@@ -366,19 +430,28 @@ pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
         rows: summary
             .iter()
             .map(|r| {
-                vec![
+                let mut row = vec![
                     r.algorithm.clone(),
                     r.depth.to_string(),
                     r.positions.to_string(),
                     format!("{:.1}", r.mean_expanded),
                     format!("{:.0}", r.median_expanded),
                     fixed(r.mean_evaluated, 1),
+                ];
+                if with_hits {
+                    row.push(fixed(r.mean_cache_hits, 1));
+                }
+                if with_share {
+                    row.push(percent(r.share_of_minimax_nodes));
+                }
+                row.extend([
                     fixed(r.effective_branching, 2),
                     format!("{:.3}", r.mean_ms),
                     percent(r.same_move),
                     percent(r.same_value),
                     r.reference.clone(),
-                ]
+                ]);
+                row
             })
             .collect(),
     }
@@ -484,6 +557,7 @@ mod tests {
             expanded,
             evaluated: 0,
             generated: 0,
+            cache_hits: 0,
             nodes_by_level: levels.into(),
             ms: 1.0,
         }
@@ -511,6 +585,9 @@ mod tests {
         let ordered = &summary[2];
         assert_eq!(ordered.reference, "minimax");
         assert_eq!((ordered.same_move, ordered.same_value), (0.0, 0.5));
+        // Nodes against minimax's on the same positions: (4 + 8) / (10 + 20).
+        assert_eq!(ordered.share_of_minimax_nodes, 0.4);
+        assert_eq!(mm.share_of_minimax_nodes, 1.0);
         assert_eq!(branching_factor(&rows), 5.0);
         // Without minimax, alpha-beta is the reference.
         let no_minimax: Vec<SearchRow> = rows
@@ -518,6 +595,7 @@ mod tests {
             .filter(|r| r.algorithm != "minimax")
             .collect();
         assert_eq!(summarize(&no_minimax)[1].reference, "alphabeta");
+        assert!(summarize(&no_minimax)[1].share_of_minimax_nodes.is_nan());
     }
 
     #[test]

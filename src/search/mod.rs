@@ -614,6 +614,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                     ^ (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
                 let slot = (key as usize) & (CACHE_SIZE - 1);
                 if self.cache[slot].0 == key {
+                    self.stats.cache_hits += 1;
                     return Some(self.cache[slot].1);
                 }
                 let value = self.evaluator.evaluate(state, self.root, self.noise_seed);

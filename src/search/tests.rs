@@ -95,6 +95,16 @@ fn check_alphabeta_matches_minimax<G: Game, E: Evaluator<G> + Clone>(
                 "cached {context}"
             );
             assert_eq!(cached.stats.expanded, ab.stats.expanded, "cached {context}");
+            // Its hits are counted apart, among the evaluated leaves.
+            assert_eq!(
+                cached.stats.evaluated, ab.stats.evaluated,
+                "cached {context}"
+            );
+            assert!(
+                cached.stats.cache_hits <= cached.stats.evaluated,
+                "{context}"
+            );
+            assert_eq!(ab.stats.cache_hits, 0, "{context}");
         }
     }
 }
