@@ -75,6 +75,16 @@ fn run_writes_every_file_and_threads_do_not_change_results() {
     ] {
         assert_same_csv(&one.join(file), &four.join(file), file);
     }
+    // The page links the data files and sets code as code, not as literal backticks.
+    let page = fs::read_to_string(one.join("index.html")).expect("index.html");
+    for file in ["games.csv", "moves.csv", "summary.csv", "meta.json"] {
+        assert!(page.contains(&format!("<a href=\"{file}\">")), "{file}");
+    }
+    assert!(!page.contains('`') && page.contains("<code>"), "{page}");
+    assert!(
+        !page.contains("journal.jsonl"),
+        "the finished run has no journal"
+    );
     let (header, games) = read_csv(&one.join("games.csv"));
     assert_eq!(games.len(), 4 * 6, "4 matchups x 6 games");
     let column = |name: &str| header.iter().position(|h| h == name).expect(name);

@@ -45,7 +45,9 @@ pub fn draw_grid(data: &RunData) -> Option<Table> {
                 seconds.push(&second.agent);
                 seconds.len() - 1
             });
-        cells.insert((row, column), (first.draws, first.games));
+        if first.games > 0 {
+            cells.insert((row, column), (first.draws, first.games));
+        }
     }
     if firsts.len() < 2 || seconds.len() < 2 {
         return None;
@@ -463,6 +465,66 @@ pub fn write_folder_documents(
     write_documents(&data, &title, sections)
 }
 
+/// Prose for HTML: escaped, with `code` spans (the Markdown form) set as code.
+fn prose(text: &str) -> String {
+    let mut out = String::new();
+    for (index, part) in escape(text).split('`').enumerate() {
+        if index % 2 == 1 {
+            let _ = write!(out, "<code>{part}</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+/// The files of a run folder a reader may open, sorted, with their sizes: everything but
+/// the documents being written, the lock and hidden files.
+fn folder_files(folder: &std::path::Path) -> Vec<(String, u64)> {
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| {
+                    let name = entry.file_name().into_string().ok()?;
+                    let meta = entry.metadata().ok()?;
+                    let skip = name.starts_with('.')
+                        || ["report.md", "index.html", "lock"].contains(&name.as_str());
+                    (!skip).then(|| (name, if meta.is_dir() { 0 } else { meta.len() }))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
+fn human_size(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{:.1} KB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
+    }
+}
+
+/// What a known file of a run folder holds (empty for others).
+fn file_description(name: &str) -> &'static str {
+    match name {
+        "games.csv" => ": one row per game (agents, seed, result, reason, counts, moves)",
+        "moves.csv" => ": one row per move (agent, ms, nodes, root value)",
+        "summary.csv" => ": one row per matchup and agent (the results table)",
+        "nodes_by_depth.csv" => ": nodes per search level per agent",
+        "search.csv" => ": one row per position, algorithm and depth",
+        "search_summary.csv" => ": the comparison table",
+        "solves.csv" => ": one row per solve",
+        "meta.json" => ": what was run (experiment, seed, agents, status)",
+        "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
+        "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
+        "logs" => ": external agents' stderr",
+        _ => "",
+    }
+}
+
 /// Writes report.md and index.html for `sections` into the run folder.
 ///
 /// # Errors
@@ -484,14 +546,14 @@ pub fn write_documents(
         escape(title)
     );
     for line in &header {
-        let _ = writeln!(html, "<p>{}</p>", escape(line));
+        let _ = writeln!(html, "<p>{}</p>", prose(line));
     }
     for section in sections {
         let _ = write!(markdown, "## {}\n\n", section.title);
         let _ = writeln!(html, "<h2>{}</h2>", escape(&section.title));
         for text in &section.text {
             let _ = write!(markdown, "{text}\n\n");
-            let _ = writeln!(html, "<p>{}</p>", escape(text));
+            let _ = writeln!(html, "<p>{}</p>", prose(text));
         }
         for table in &section.tables {
             markdown.push_str(&table.markdown());
@@ -510,6 +572,30 @@ pub fn write_documents(
                 escape(caption)
             );
         }
+    }
+    // Every file of the folder, linked (the documents themselves excepted).
+    // A complete run's journal is removed once the documents are written.
+    let complete = data.meta.as_ref().is_some_and(|m| m.status == "complete");
+    let files: Vec<(String, u64)> = folder_files(folder)
+        .into_iter()
+        .filter(|(name, _)| !(complete && name == "journal.jsonl"))
+        .collect();
+    if !files.is_empty() {
+        markdown.push_str("## Files\n\n");
+        html.push_str("<h2>Files</h2>\n<ul>\n");
+        for (name, bytes) in &files {
+            let size = human_size(*bytes);
+            let what = file_description(name);
+            let _ = writeln!(markdown, "- [{name}]({name}) ({size}){what}");
+            let _ = writeln!(
+                html,
+                "<li><a href=\"{0}\">{0}</a> ({size}){1}</li>",
+                escape(name),
+                prose(what)
+            );
+        }
+        markdown.push('\n');
+        html.push_str("</ul>\n");
     }
     html.push_str("</body></html>\n");
     let report = folder.join("report.md");
