@@ -1767,3 +1767,57 @@ fn puzzle_runs_resume_after_ctrl_c_and_print_progress_lines() {
         "{shown}"
     );
 }
+
+/// `arbiter match` plays one matchup without a file: the same games as `run` on the
+/// equivalent experiment file, and agent mistakes named by argument.
+#[test]
+fn match_plays_a_matchup_without_a_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let matched = dir.path().join("matched");
+    let output = run(&[
+        "match",
+        "ab3-offensive1",
+        "greedy(heuristic=defense)",
+        "--games",
+        "4",
+        "--seed",
+        "7",
+        "--out",
+        matched.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let experiment = write_experiment(
+        dir.path(),
+        "same.toml",
+        "game = \"breakthrough\"\ngames = 4\nseed = 7\nmatchups = [[\"ab3-offensive1\", \"greedy(heuristic=defense)\"]]\n",
+    );
+    let ran = dir.path().join("ran");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        ran.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in ["games.csv", "moves.csv", "summary.csv"] {
+        assert_same_csv(&matched.join(file), &ran.join(file), file);
+    }
+    let meta = fs::read_to_string(matched.join("meta.json")).expect("meta");
+    assert!(meta.contains("\"experiment\": \"match\""), "{meta}");
+
+    let output = run(&["match", "ab3-ofensive1", "random"]);
+    assert_input_error(&output, &["unknown agent 'ab3-ofensive1': did you mean"]);
+    let output = run(&[
+        "match",
+        "alphabeta(heuristic=lines)",
+        "random",
+        "--games",
+        "2",
+    ]);
+    assert_input_error(
+        &output,
+        &["agent 'alphabeta(heuristic=lines)' in breakthrough: unknown heuristic 'lines'"],
+    );
+}

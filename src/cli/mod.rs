@@ -6,6 +6,7 @@ mod agents;
 mod bench;
 mod cluster;
 mod compare;
+mod matchup;
 mod play;
 mod run;
 mod solve;
@@ -44,6 +45,9 @@ enum Command {
         /// newest run).
         results_dir: PathBuf,
     },
+    /// Play one matchup without an experiment file: `arbiter match AGENT AGENT --game G
+    /// --games N` (results/match/<run-id>, like `run`).
+    Match(matchup::MatchArgs),
     /// Compare search algorithms on the same positions: nodes, time, chosen moves.
     Compare(compare::CompareArgs),
     /// Solve a Flow Free or Word Sudoku puzzle and print the checked solution, the counters
@@ -231,6 +235,7 @@ pub fn main() -> i32 {
         Command::Run(args) => run::run(args),
         Command::Show { results_dir } => tools::show(&results_dir).map(|()| 0),
         Command::Report { results_dir } => tools::report(&results_dir).map(|()| 0),
+        Command::Match(args) => matchup::play_match(args),
         Command::Compare(args) => compare::compare(args),
         Command::Solve(args) => solve::solve(args).map(|()| 0),
         Command::Perft { game, depth } => tools::perft(&game, depth).map(|()| 0),

@@ -353,8 +353,37 @@ pub fn run_file(
     overrides: Overrides,
     options: &Options,
 ) -> Result<Finished, Error> {
+    run_experiment(
+        AnyExperiment::load(path, registry)?,
+        path,
+        overrides,
+        options,
+    )
+}
+
+/// Runs an experiment given as text (`arbiter match` writes one) into a new results
+/// folder; `path` names it in errors and meta.json, and anchors the files it names.
+///
+/// # Errors
+/// As [`run_file`].
+pub fn run_text(
+    path: &Path,
+    source: String,
+    registry: &AgentRegistry,
+    options: &Options,
+) -> Result<Finished, Error> {
+    let experiment = AnyExperiment::parse(path, source, registry)?;
+    run_experiment(experiment, path, Overrides::default(), options)
+}
+
+fn run_experiment(
+    experiment: AnyExperiment,
+    path: &Path,
+    overrides: Overrides,
+    options: &Options,
+) -> Result<Finished, Error> {
     let start = Start::New(options.out.clone());
-    match AnyExperiment::load(path, registry)? {
+    match experiment {
         AnyExperiment::Tournament(mut experiment) => {
             if let Some(games) = overrides.games {
                 if games == 0 {

@@ -1,0 +1,111 @@
+//! `arbiter match`: one matchup from the command line, without an experiment file.
+
+use super::{print_finished, resolve_threads};
+use crate::experiment::{self, Options};
+use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
+use anyhow::{Result, bail};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `arbiter match`.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// The first agent: a registered name (`ab4-offensive2`) or an inline spec
+    /// (`alphabeta(heuristic=offensive2,depth=4)`).
+    first: String,
+    /// The second agent.
+    second: String,
+    /// The game, e.g. `breakthrough(rules=long)`.
+    #[arg(long, default_value = "breakthrough")]
+    game: String,
+    /// Games to play; colours alternate game by game.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// The seed every game's seed derives from.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Milliseconds per move for every agent (a move over it plus a 50 ms tolerance
+    /// forfeits the game); none by default.
+    #[arg(long, value_name = "MS")]
+    move_time_ms: Option<u64>,
+    /// Worker threads [default: all cores]. Results do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The run folder to write (must be new or empty) [default: results/match/<UTC
+    /// date-time>].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Folder of agent files [default: $ARBITER_AGENTS, else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
+    /// Print no progress and no summary.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Whether an agent can play the game.
+struct Fits<'a>(&'a AgentSpec);
+
+impl GameTask for Fits<'_> {
+    type Output = Result<(), String>;
+    fn run<G: GameEntry>(self, _start: G) -> Result<(), String> {
+        self.0.factory::<G>().map(|_| ())
+    }
+}
+
+/// A TOML string literal (quoted and escaped).
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+/// The experiment `arbiter match` plays, as the text a run records in meta.json (so
+/// `--resume` works as for a file).
+fn experiment_text(args: &MatchArgs) -> String {
+    let mut text = format!(
+        "# arbiter match {} {} --game {} --games {} --seed {}\nname = \"match\"\ndescription = {}\ngame = {}\ngames = {}\nseed = {}\nmatchups = [[{}, {}]]\n",
+        args.first,
+        args.second,
+        args.game,
+        args.games,
+        args.seed,
+        quoted(&format!("{} vs {}", args.first, args.second)),
+        quoted(&args.game),
+        args.games,
+        args.seed,
+        quoted(&args.first),
+        quoted(&args.second),
+    );
+    if let Some(ms) = args.move_time_ms {
+        text.push_str(&format!("move_time_ms = {ms}\n"));
+    }
+    text
+}
+
+/// Plays the match; returns the exit code (as `run`'s).
+pub fn play_match(args: MatchArgs) -> Result<i32> {
+    if args.games == 0 {
+        bail!("--games 0: play at least one game");
+    }
+    let game = super::parse_game(&args.game)?;
+    let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
+    // Checked here so that a mistake names the argument, not a line of the text below.
+    for agent in [&args.first, &args.second] {
+        let spec = registry.resolve(agent).map_err(anyhow::Error::msg)?;
+        dispatch(game.clone(), Fits(&spec))
+            .map_err(|e| anyhow::anyhow!("agent '{agent}' in {}: {e}", args.game))?;
+    }
+    let options = Options {
+        threads: resolve_threads(args.threads)?,
+        quiet: args.quiet,
+        out: args.out.clone(),
+        max_jobs: None,
+        time_limit: None,
+        shard: None,
+    };
+    let finished = experiment::run_text(
+        Path::new("arbiter-match"),
+        experiment_text(&args),
+        &registry,
+        &options,
+    )?;
+    Ok(print_finished(&finished, args.quiet))
+}
