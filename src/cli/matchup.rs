@@ -2,7 +2,7 @@
 
 use super::{print_finished, resolve_threads};
 use crate::experiment::{self, Options};
-use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
+use crate::registry::fits;
 use anyhow::{Result, bail};
 use std::path::{Path, PathBuf};
 
@@ -40,16 +40,6 @@ pub struct MatchArgs {
     /// Print no progress and no summary.
     #[arg(long)]
     quiet: bool,
-}
-
-/// Whether an agent can play the game.
-struct Fits<'a>(&'a AgentSpec);
-
-impl GameTask for Fits<'_> {
-    type Output = Result<(), String>;
-    fn run<G: GameEntry>(self, _start: G) -> Result<(), String> {
-        self.0.factory::<G>().map(|_| ())
-    }
 }
 
 /// A TOML string literal (quoted and escaped).
@@ -90,8 +80,7 @@ pub fn play_match(args: MatchArgs) -> Result<i32> {
     // Checked here so that a mistake names the argument, not a line of the text below.
     for agent in [&args.first, &args.second] {
         let spec = registry.resolve(agent).map_err(anyhow::Error::msg)?;
-        dispatch(game.clone(), Fits(&spec))
-            .map_err(|e| anyhow::anyhow!("agent '{agent}' in {}: {e}", args.game))?;
+        fits(&spec, game).map_err(|e| anyhow::anyhow!("agent '{agent}' in {}: {e}", args.game))?;
     }
     let options = Options {
         threads: resolve_threads(args.threads)?,

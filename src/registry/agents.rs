@@ -930,13 +930,11 @@ impl AgentRegistry {
     }
 }
 
-/// Whether some game accepts a built-in agent's heuristic and parameters (an agent file
-/// does not say which game its agents play).
+/// Whether `spec` can play `game` (its heuristic and parameters are the game's).
 ///
 /// # Errors
-/// The most telling reason when no game does: a parameter or value the heuristic does not
-/// take, rather than "unknown heuristic" from the games without it.
-fn fits_a_game(spec: &AgentSpec) -> Result<(), String> {
+/// Why not.
+pub fn fits(spec: &AgentSpec, game: super::GameSpec) -> Result<(), String> {
     struct Fits<'a>(&'a AgentSpec);
     impl GameTask for Fits<'_> {
         type Output = Result<(), String>;
@@ -944,10 +942,19 @@ fn fits_a_game(spec: &AgentSpec) -> Result<(), String> {
             self.0.factory::<G>().map(|_| ())
         }
     }
+    super::dispatch(game, Fits(spec))
+}
+
+/// Whether some game accepts a built-in agent's heuristic and parameters (an agent file
+/// does not say which game its agents play).
+///
+/// # Errors
+/// The most telling reason when no game does: a parameter or value the heuristic does not
+/// take, rather than "unknown heuristic" from the games without it.
+fn fits_a_game(spec: &AgentSpec) -> Result<(), String> {
     let mut reasons = Vec::new();
     for game in super::GAMES {
-        let game: super::GameSpec = game.name.parse()?;
-        match super::dispatch(game, Fits(spec)) {
+        match fits(spec, game.name.parse()?) {
             Ok(()) => return Ok(()),
             Err(reason) => reasons.push(reason),
         }

@@ -12,7 +12,7 @@ pub mod spec;
 
 #[cfg(test)]
 pub use agents::test_factories;
-pub use agents::{AgentRegistry, AgentSpec, DEFAULT_DEPTH, agents_folder, is_external_spec};
+pub use agents::{AgentRegistry, AgentSpec, DEFAULT_DEPTH, agents_folder, fits, is_external_spec};
 pub use experiment::{Colours, Experiment, MatchupSpec, OpeningSpec, SweepInfo};
 pub use search_experiment::SearchExperiment;
 
