@@ -85,6 +85,33 @@ fn run_writes_every_file_and_threads_do_not_change_results() {
         !page.contains("journal.jsonl"),
         "the finished run has no journal"
     );
+    // summary.json and `show --json`: summary.csv's rows and numbers, as JSON.
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(one.join("summary.json")).expect("summary.json"))
+            .expect("json");
+    let shown = run(&["show", "--json", one.to_str().expect("utf8")]);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&shown.stdout).expect("show --json"),
+        json
+    );
+    assert_eq!(json["kind"], "tournament");
+    let (csv_header, csv_rows) = read_csv(&one.join("summary.csv"));
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), csv_rows.len());
+    for (row, csv_row) in rows.iter().zip(&csv_rows) {
+        for (name, cell) in csv_header.iter().zip(csv_row) {
+            let value = &row[name.as_str()];
+            match name.as_str() {
+                "agent" | "opponent" => assert_eq!(value, cell.as_str()),
+                "pairs" => assert_eq!(value.as_array().expect("pairs").len(), 5),
+                // Empty cells, NaN and infinities (JSON has none) are null.
+                _ => match cell.parse::<f64>() {
+                    Ok(x) if x.is_finite() => assert_eq!(value.as_f64(), Some(x), "{name}"),
+                    _ => assert!(value.is_null(), "{name}: {cell}"),
+                },
+            }
+        }
+    }
     let (header, games) = read_csv(&one.join("games.csv"));
     assert_eq!(games.len(), 4 * 6, "4 matchups x 6 games");
     let column = |name: &str| header.iter().position(|h| h == name).expect(name);
@@ -621,11 +648,12 @@ fn wights_runs_replays_and_counts_like_breakthrough() {
             "random keeps no state"
         );
     }
-    let (_, moves) = read_csv(&out.join("moves.csv"));
+    let (move_header, moves) = read_csv(&out.join("moves.csv"));
+    let at = |name: &str| move_header.iter().position(|h| h == name).expect(name);
     assert!(
         moves
             .iter()
-            .any(|m| m[2] == "P2" && m[3].split(' ').count() == 4)
+            .any(|m| m[at("side")] == "P2" && m[at("move")].split(' ').count() == 4)
     );
     // The report's direction codes are accepted when playing.
     let output = run_with_input(

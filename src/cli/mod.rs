@@ -38,6 +38,10 @@ enum Command {
     Show {
         /// A run folder (results/<experiment>/<run-id>) or an experiment folder.
         results_dir: PathBuf,
+        /// Print the summary as JSON (what summary.json holds: the run, and the summary
+        /// table's rows with summary.csv's numbers; NaN and infinities are null).
+        #[arg(long)]
+        json: bool,
     },
     /// Remake the charts, report.md and index.html of a results folder from its files.
     Report {
@@ -233,7 +237,7 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Command::Run(args) => run::run(args),
-        Command::Show { results_dir } => tools::show(&results_dir).map(|()| 0),
+        Command::Show { results_dir, json } => tools::show(&results_dir, json).map(|()| 0),
         Command::Report { results_dir } => tools::report(&results_dir).map(|()| 0),
         Command::Match(args) => matchup::play_match(args),
         Command::Compare(args) => compare::compare(args),

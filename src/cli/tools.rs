@@ -5,7 +5,7 @@ use crate::core::read_moves;
 use crate::games::perft as count_leaves;
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
-use crate::report::show::{header, resolve_run_folder, tables, write_report};
+use crate::report::show::{header, resolve_run_folder, summary_json, tables, write_report};
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
@@ -21,8 +21,13 @@ pub fn report(folder: &Path) -> Result<()> {
 }
 
 /// `arbiter show`.
-pub fn show(folder: &Path) -> Result<()> {
+pub fn show(folder: &Path, json: bool) -> Result<()> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    if json {
+        let summary = summary_json(&folder).map_err(|e| anyhow!(e))?;
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+        return Ok(());
+    }
     if let Ok(meta) = Meta::read(&folder) {
         println!("{}", header(&meta));
         if !meta.description.is_empty() {

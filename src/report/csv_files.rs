@@ -51,8 +51,10 @@ const GAME_COLUMNS: &[&str] = &[
 
 const MOVE_COLUMNS: &[&str] = &[
     "game_id",
+    "matchup",
     "ply",
     "side",
+    "agent",
     "move",
     "expanded",
     "evaluated",
@@ -212,8 +214,10 @@ impl Reporter<GameRecord> for CsvRecorder {
                 .enumerate()
             {
                 row.number(job.id)?;
+                row.number(job.matchup)?;
                 row.number(ply + 1)?;
                 row.text(mv.side.label())?;
+                row.text(context.agent_name(job, mv.side))?;
                 row.text(text)?;
                 row.number(mv.expanded)?;
                 row.number(mv.evaluated)?;

@@ -40,13 +40,118 @@ pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
 pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    if folder.join(SEARCHES).is_file() {
-        return search::write_search_report(folder);
+    let mut written = if folder.join(SEARCHES).is_file() {
+        search::write_search_report(folder)?
+    } else if folder.join(SOLVES).is_file() {
+        puzzles::write_puzzle_report(folder)?
+    } else {
+        tournament_report(&RunData::load(folder)?)?
+    };
+    let path = folder.join(SUMMARY_JSON);
+    let text = serde_json::to_string_pretty(&summary_json(folder)?)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    written.push(path);
+    Ok(written)
+}
+
+/// The summary as JSON, written beside the CSVs.
+pub const SUMMARY_JSON: &str = "summary.json";
+
+/// A CSV cell as JSON: a number when it reads as one (NaN and infinities, which JSON
+/// lacks, as null), null when empty, else a string.
+fn cell_json(cell: &str) -> serde_json::Value {
+    if cell.is_empty() {
+        return serde_json::Value::Null;
     }
-    if folder.join(SOLVES).is_file() {
-        return puzzles::write_puzzle_report(folder);
+    if let Ok(n) = cell.parse::<i64>() {
+        return n.into();
     }
-    tournament_report(&RunData::load(folder)?)
+    if let Ok(n) = cell.parse::<u64>() {
+        return n.into();
+    }
+    match cell.parse::<f64>() {
+        Ok(x) if x.is_finite() => x.into(),
+        Ok(_) => serde_json::Value::Null,
+        Err(_) => cell.into(),
+    }
+}
+
+/// Columns that pack a list into one cell with `;`.
+const PACKED: [&str; 2] = ["pairs", "nodes_by_level"];
+
+/// The rows of a CSV file as JSON objects, column by column.
+fn csv_json(path: &Path) -> Result<Vec<serde_json::Value>, String> {
+    let fail = |e: csv::Error| format!("{}: {e}", path.display());
+    let mut reader = csv::Reader::from_path(path).map_err(fail)?;
+    let headers = reader.headers().map_err(fail)?.clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.map_err(fail)?;
+            Ok(headers
+                .iter()
+                .zip(record.iter())
+                .map(|(h, c)| {
+                    // Packed lists (pair counts, nodes per level) as arrays.
+                    let value = if PACKED.contains(&h) {
+                        c.split(';')
+                            .filter(|p| !p.is_empty())
+                            .map(cell_json)
+                            .collect::<Vec<_>>()
+                            .into()
+                    } else {
+                        cell_json(c)
+                    };
+                    (h.to_string(), value)
+                })
+                .collect::<serde_json::Map<_, _>>()
+                .into())
+        })
+        .collect()
+}
+
+/// A run folder's summary as JSON (what `show --json` prints and summary.json holds): the
+/// run (experiment, kind, game, status, seed, work done) and `rows`, the summary table's
+/// rows with the same numbers as its CSV (summary.csv, search_summary.csv, or for puzzle
+/// runs the per-solver table); NaN and infinities are null.
+///
+/// # Errors
+/// A file that cannot be read.
+pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
+    let rows = if folder.join(SOLVES).is_file() {
+        let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
+        let table = puzzles::summary_table(&rows);
+        table
+            .rows
+            .iter()
+            .map(|row| {
+                table
+                    .headers
+                    .iter()
+                    .zip(row)
+                    .map(|(h, c)| (h.clone(), cell_json(c)))
+                    .collect::<serde_json::Map<_, _>>()
+                    .into()
+            })
+            .collect()
+    } else if folder.join(SEARCHES).is_file() {
+        csv_json(&folder.join("search_summary.csv"))?
+    } else {
+        csv_json(&folder.join("summary.csv"))?
+    };
+    let mut json = serde_json::Map::new();
+    if let Ok(meta) = Meta::read(folder) {
+        json.insert("experiment".into(), meta.experiment.clone().into());
+        json.insert("kind".into(), meta.kind.clone().into());
+        json.insert("game".into(), meta.game.clone().into());
+        json.insert("status".into(), meta.status.clone().into());
+        json.insert("seed".into(), meta.seed.into());
+        json.insert("done".into(), meta.games_played.into());
+        json.insert("total".into(), meta.games_total.into());
+    }
+    json.insert("rows".into(), serde_json::Value::Array(rows));
+    Ok(json.into())
 }
 
 /// One line saying what the run was: experiment, game, work done, seed, threads, status.
