@@ -1834,6 +1834,37 @@ fn match_plays_a_matchup_without_a_file() {
     }
     let meta = fs::read_to_string(matched.join("meta.json")).expect("meta");
     assert!(meta.contains("\"experiment\": \"match\""), "{meta}");
+    // Live standings every 2 games, on standard error; the end prints show's tables.
+    let live = dir.path().join("live");
+    let output = run(&[
+        "match",
+        "ab3-offensive1",
+        "greedy(heuristic=defense)",
+        "--games",
+        "4",
+        "--seed",
+        "7",
+        "--standings",
+        "2",
+        "--out",
+        live.to_str().expect("utf8"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let err = stderr(&output);
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("standings")).collect();
+    assert_eq!(
+        lines,
+        ["standings after 2 games:", "standings after 4 games:"],
+        "{err}"
+    );
+    assert!(
+        err.contains("  ab3-offensive1 vs greedy(heuristic=defense): "),
+        "{err}"
+    );
+    let shown = run(&["show", live.to_str().expect("utf8")]);
+    let tables = stdout(&shown);
+    let body = tables.split_once("\n\n").expect("header").1;
+    assert!(stdout(&output).starts_with(body), "{}", stdout(&output));
 
     let output = run(&["match", "ab3-ofensive1", "random"]);
     assert_input_error(&output, &["unknown agent 'ab3-ofensive1': did you mean"]);

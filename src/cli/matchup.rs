@@ -40,6 +40,9 @@ pub struct MatchArgs {
     /// Print no progress and no summary.
     #[arg(long)]
     quiet: bool,
+    /// Print the standings (score, Elo) every N finished games; 0 never.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    standings: usize,
 }
 
 /// A TOML string literal (quoted and escaped).
@@ -89,6 +92,7 @@ pub fn play_match(args: MatchArgs) -> Result<i32> {
         max_jobs: None,
         time_limit: None,
         shard: None,
+        standings: args.standings,
     };
     let finished = experiment::run_text(
         Path::new("arbiter-match"),

@@ -59,6 +59,10 @@ pub struct RunArgs {
     /// With --out naming this shard's earlier folder, it resumes there.
     #[arg(long, value_name = "I/N|auto")]
     shard: Option<String>,
+    /// Print the standings (score, Elo and, with an SPRT, the LLR of each matchup) every
+    /// N finished games; 0 never.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    standings: usize,
 }
 
 /// Runs (or resumes) an experiment given on the command line; returns the exit code.
@@ -90,6 +94,7 @@ pub fn run(args: RunArgs) -> Result<i32> {
             None => None,
         },
         shard,
+        standings: args.standings,
     };
     if shard.is_some() && args.threads.is_none() {
         options.threads = scheduler_threads(options.threads);

@@ -135,9 +135,10 @@ impl<G: GameEntry> Kind for Games<'_, G> {
     const UNIT: &'static str = "games";
 
     fn describe(&self) -> String {
+        let matchups = self.experiment.matchups.len();
         format!(
-            "{} matchups, {} games of {}",
-            self.experiment.matchups.len(),
+            "{matchups} matchup{}, {} games of {}",
+            if matchups == 1 { "" } else { "s" },
             self.schedule.len(),
             self.experiment.game
         )

@@ -21,7 +21,9 @@ pub use pool::{Control, Earlier, Fresh, NoControl, Settings, Work};
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
 use crate::report::journal::{Journal, JournalIndex};
-use crate::report::{JobRecord, Meta, Progress, Reporter, Reporters, RunOutcome, show, unix_now};
+use crate::report::{
+    JobRecord, Meta, Progress, Reporter, Reporters, RunOutcome, WithStandings, show, unix_now,
+};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -90,6 +92,8 @@ pub struct Options {
     pub time_limit: Option<Duration>,
     /// Run only slice `I` of `N` of the plan (`[I, N]`, I from 0), see [`shard`].
     pub shard: Option<[u64; 2]>,
+    /// Show the standings every this many finished games (0: never).
+    pub standings: usize,
 }
 
 /// Values given on the command line in place of the experiment file's.
@@ -228,7 +232,11 @@ where
             .and_then(|limit| Instant::now().checked_add(limit)),
         max_jobs: options.max_jobs,
     };
-    let mut reporters = Reporters(vec![&mut journal, &mut recorder, &mut progress]);
+    let mut reporters = WithStandings {
+        inner: Reporters(vec![&mut journal, &mut recorder, &mut progress]),
+        every: options.standings,
+        count: 0,
+    };
     let outcome = match &sharded {
         None => pool::execute(
             kind,

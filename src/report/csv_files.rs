@@ -167,6 +167,41 @@ impl CsvRecorder {
 }
 
 impl Reporter<GameRecord> for CsvRecorder {
+    fn standings(&self) -> Vec<String> {
+        let rows = self.summary.rows();
+        let played: Vec<&super::SummaryRow> = rows
+            .chunks(2)
+            .filter_map(|pair| pair.first())
+            .filter(|r| r.games > 0)
+            .collect();
+        let total: u64 = played.iter().map(|r| r.games).sum();
+        let mut lines = vec![format!("standings after {total} games:")];
+        const SHOWN: usize = 8;
+        for r in played.iter().take(SHOWN) {
+            let mut line = format!(
+                "  {} vs {}: {}-{}-{} ({:.1}%), Elo {}",
+                r.agent,
+                r.opponent,
+                r.wins,
+                r.losses,
+                r.draws,
+                100.0 * r.score,
+                super::elo_text(r.elo, r.elo_low95, r.elo_high95)
+            );
+            if let Some(llr) = r.llr {
+                line.push_str(&format!(", LLR {llr:+.2} ({})", r.sprt));
+            }
+            lines.push(line);
+        }
+        if played.len() > SHOWN {
+            lines.push(format!(
+                "  ... and {} more matchups (arbiter show DIR for all)",
+                played.len() - SHOWN
+            ));
+        }
+        lines
+    }
+
     fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
         let job = &record.job;
         let context = &self.context;

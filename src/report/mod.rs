@@ -59,6 +59,52 @@ pub trait Reporter<R> {
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         Ok(())
     }
+
+    /// The standings so far as lines for a person (a game run's score, Elo and LLR per
+    /// matchup), if this reporter keeps them. Default: none.
+    fn standings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A line to show the person running (progress displays print it). Default: ignored.
+    fn show_line(&mut self, _line: &str) {}
+}
+
+/// Feeds `inner` and, every `every` newly finished jobs (0: never), shows the standings
+/// that one of its reporters keeps through the others (the progress display).
+pub struct WithStandings<'a, R> {
+    /// The reporters.
+    pub inner: Reporters<'a, R>,
+    /// Jobs between two standings.
+    pub every: usize,
+    /// Jobs finished in this invocation.
+    pub count: usize,
+}
+
+impl<R> Reporter<R> for WithStandings<'_, R> {
+    fn started(&mut self, total: usize) -> io::Result<()> {
+        self.inner.started(total)
+    }
+    fn finished(&mut self, record: &R) -> io::Result<()> {
+        self.inner.finished(record)?;
+        self.count += 1;
+        if self.every > 0 && self.count.is_multiple_of(self.every) {
+            let lines = self.inner.standings();
+            for line in lines {
+                self.inner.show_line(&line);
+            }
+        }
+        Ok(())
+    }
+    fn replayed(&mut self, record: &R) -> io::Result<()> {
+        self.inner.replayed(record)
+    }
+    fn skipped(&mut self, id: u64) -> io::Result<()> {
+        self.inner.skipped(id)
+    }
+    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
+        self.inner.ended(outcome)
+    }
 }
 
 /// Several reporters fed the same events, in order.
@@ -80,6 +126,12 @@ impl<R> Reporter<R> for Reporters<'_, R> {
     fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
         self.0.iter_mut().try_for_each(|r| r.ended(outcome))
     }
+    fn standings(&self) -> Vec<String> {
+        self.0.iter().flat_map(|r| r.standings()).collect()
+    }
+    fn show_line(&mut self, line: &str) {
+        self.0.iter_mut().for_each(|r| r.show_line(line));
+    }
 }
 
 impl<R, T: Reporter<R> + ?Sized> Reporter<R> for Box<T> {
@@ -97,6 +149,12 @@ impl<R, T: Reporter<R> + ?Sized> Reporter<R> for Box<T> {
     }
     fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
         (**self).ended(outcome)
+    }
+    fn standings(&self) -> Vec<String> {
+        (**self).standings()
+    }
+    fn show_line(&mut self, line: &str) {
+        (**self).show_line(line);
     }
 }
 

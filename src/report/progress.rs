@@ -111,6 +111,18 @@ impl<R> Reporter<R> for Progress {
         Ok(())
     }
 
+    fn show_line(&mut self, line: &str) {
+        if self.quiet {
+            return;
+        }
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => {
+                let _ = writeln!(io::stderr(), "{line}");
+            }
+        }
+    }
+
     fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
