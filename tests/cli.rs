@@ -1044,6 +1044,26 @@ fn a_stopped_run_resumes_to_the_same_files_as_an_uninterrupted_one() {
         shown.contains("ratings (Bradley-Terry") && shown.contains("off2[almost_win=10000]"),
         "{shown}"
     );
+    // The sweep is one table (a row per value, a column per opponent), not a table per
+    // matchup; the gauntlet's matchups keep theirs.
+    let sweep = shown
+        .split("sweep of almost_win: ")
+        .nth(1)
+        .expect("the sweep's table");
+    let sweep_lines: Vec<&str> = sweep.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(sweep_lines.len(), 4, "title, header, 2 values: {shown}");
+    assert!(
+        sweep_lines[1].contains("vs greedy(heuristic=defensive1)")
+            && sweep_lines[1].contains("vs random"),
+        "{shown}"
+    );
+    assert!(sweep_lines[2].trim_start().starts_with("100 "), "{shown}");
+    assert!(!shown.contains(": off2[almost_win=100] vs"), "{shown}");
+    assert_eq!(
+        shown.matches("\nmatchup ").count(),
+        2,
+        "the gauntlet's 2: {shown}"
+    );
     let (summary_header, summary) = read_csv(&whole.join("summary.csv"));
     let pairs = summary_header
         .iter()

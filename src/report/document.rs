@@ -3,8 +3,8 @@
 
 use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
 use super::load::{RunData, five_numbers, win_matrix};
-use super::summary_table;
 use super::table::{Table, escape};
+use super::{SummaryRow, summary_table};
 use crate::stats::ratings::{Results, bradley_terry};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -298,6 +298,39 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
     Ok(sections)
 }
 
+/// A sweep's answer as one table: a row per swept value, a column per opponent, each cell
+/// the variant's win rate with its 95% interval and Elo ("-" where not played).
+pub fn sweep_table(summary: &[SummaryRow], sweep: &crate::registry::SweepInfo) -> Table {
+    let find = |variant: &str, opponent: &str| {
+        summary
+            .iter()
+            .find(|r| r.agent == variant && r.opponent == opponent && r.games > 0)
+    };
+    let mut headers = vec![sweep.key.clone()];
+    headers.extend(sweep.opponents.iter().map(|o| format!("vs {o}")));
+    let rows = sweep
+        .values
+        .iter()
+        .zip(&sweep.variants)
+        .map(|(value, variant)| {
+            let mut row = vec![value.clone()];
+            row.extend(sweep.opponents.iter().map(|o| {
+                find(variant, o).map_or("-".to_string(), |r| {
+                    format!(
+                        "{:.1}% ({:.1}-{:.1}), Elo {}",
+                        100.0 * r.win_rate,
+                        100.0 * r.win_rate_low95,
+                        100.0 * r.win_rate_high95,
+                        super::elo_text(r.elo, r.elo_low95, r.elo_high95)
+                    )
+                })
+            }));
+            row
+        })
+        .collect();
+    Table { headers, rows }
+}
+
 /// One chart per parameter sweep (from meta.json): each opponent's line of the variants'
 /// win rates against the swept value, with a table of the same numbers.
 ///
@@ -339,32 +372,10 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
             &data.folder,
             &stem,
         )?;
-        let mut headers = vec![sweep.key.clone()];
-        headers.extend(sweep.opponents.iter().map(|o| format!("vs {o}")));
-        let rows = sweep
-            .values
-            .iter()
-            .zip(&sweep.variants)
-            .map(|(value, variant)| {
-                let mut row = vec![value.clone()];
-                row.extend(sweep.opponents.iter().map(|o| {
-                    find(variant, o).map_or("-".to_string(), |r| {
-                        format!(
-                            "{:.1}% ({:.1}-{:.1}), Elo {}",
-                            100.0 * r.win_rate,
-                            100.0 * r.win_rate_low95,
-                            100.0 * r.win_rate_high95,
-                            super::elo_text(r.elo, r.elo_low95, r.elo_high95)
-                        )
-                    })
-                }));
-                row
-            })
-            .collect();
         sections.push(Section {
             title: format!("Sweep of {}", sweep.key),
             text: vec!["Every variant met each opponent with the same seeds and openings (a paired comparison): win rate with its 95% interval.".to_string()],
-            tables: vec![Table { headers, rows }],
+            tables: vec![sweep_table(&data.summary, sweep)],
             charts: vec![(stem, format!("Win rate against {}", sweep.key))],
         });
     }

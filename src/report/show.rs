@@ -207,8 +207,29 @@ pub fn tables(folder: &Path) -> Result<String, String> {
             folder.display()
         ));
     }
-    let mut text = format_summary(&read_summary(&summary)?);
-    if let Ok(meta) = super::Meta::read(folder) {
+    let rows = read_summary(&summary)?;
+    let meta = super::Meta::read(folder).ok();
+    // A sweep's matchups are one table (value x opponent); the other matchups each get
+    // their own.
+    let sweeps = meta.as_ref().map_or(&[][..], |m| m.sweeps.as_slice());
+    let in_sweep = |r: &super::SummaryRow| {
+        sweeps.iter().any(|s| {
+            (s.variants.contains(&r.agent) && s.opponents.contains(&r.opponent))
+                || (s.variants.contains(&r.opponent) && s.opponents.contains(&r.agent))
+        })
+    };
+    let others: Vec<super::SummaryRow> = rows.iter().filter(|r| !in_sweep(r)).cloned().collect();
+    let mut text = String::new();
+    for sweep in sweeps {
+        text.push_str(&format!(
+            "sweep of {}: win rate (95%) and Elo of each value against each opponent\n",
+            sweep.key
+        ));
+        text.push_str(&super::document::sweep_table(&rows, sweep).aligned());
+        text.push('\n');
+    }
+    text.push_str(&format_summary(&others));
+    if let Some(meta) = meta {
         for note in super::external_note(&meta)
             .into_iter()
             .chain(super::reading_notes(&meta))
