@@ -47,6 +47,29 @@ fn assert_games_replay(run_dir: &Path, game: &str) {
         );
     }
     fs::remove_file(&moves).expect("remove");
+    // games.pgn holds the same games, opening included: a few replay from it by id.
+    let records = run_dir.join("games.pgn");
+    for record in games.iter().take(3) {
+        let replayed = run(&[
+            "replay",
+            game,
+            records.to_str().expect("utf8"),
+            "--id",
+            &record[column("game_id")],
+        ]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let expected = format!(
+            "result: {} ({})",
+            record[column("winner")],
+            record[column("reason")]
+        );
+        assert_eq!(
+            stdout(&replayed).lines().last(),
+            Some(expected.as_str()),
+            "games.pgn game {}",
+            record[0]
+        );
+    }
 }
 
 #[test]

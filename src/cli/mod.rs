@@ -68,7 +68,8 @@ enum Command {
     /// Play a move list from the start and print the final board and result.
     ///
     /// Moves are in the game's notation (`c2-d3`), one per line or separated by `;`;
-    /// blank lines and `#` comments are ignored. A games.csv `moves` cell replays as is.
+    /// blank lines and `#` comments are ignored. A games.csv `moves` cell replays as is,
+    /// and a run's games.pgn with `--id N`.
     Replay {
         /// The game, e.g. `breakthrough(rules=three-to-base)`.
         game: String,
@@ -78,6 +79,9 @@ enum Command {
         /// start), not only the final one.
         #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "0")]
         steps: Option<usize>,
+        /// In a record file (a run's games.pgn), the game to replay (its GameId).
+        #[arg(long)]
+        id: Option<u64>,
     },
     /// Play against an agent in the terminal.
     Play(play::PlayArgs),
@@ -243,7 +247,12 @@ pub fn main() -> i32 {
         Command::Compare(args) => compare::compare(args),
         Command::Solve(args) => solve::solve(args).map(|()| 0),
         Command::Perft { game, depth } => tools::perft(&game, depth).map(|()| 0),
-        Command::Replay { game, file, steps } => tools::replay(&game, &file, steps).map(|()| 0),
+        Command::Replay {
+            game,
+            file,
+            steps,
+            id,
+        } => tools::replay(&game, &file, steps, id).map(|()| 0),
         Command::Play(args) => play::play(args).map(|()| 0),
         Command::List { agents } => tools::list(agents.as_deref()).map(|()| 0),
         Command::Bench(args) => bench::bench(args).map(|()| 0),

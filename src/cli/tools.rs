@@ -5,6 +5,7 @@ use crate::core::read_moves;
 use crate::games::perft as count_leaves;
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
+use crate::report::records::{is_record_file, read_game_records};
 use crate::report::show::{header, resolve_run_folder, summary_json, tables, write_report};
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
@@ -111,7 +112,7 @@ impl GameTask for ReplayTask {
 }
 
 /// `arbiter replay`.
-pub fn replay(game: &str, file: &Path, steps: Option<usize>) -> Result<()> {
+pub fn replay(game: &str, file: &Path, steps: Option<usize>, id: Option<u64>) -> Result<()> {
     let spec = parse_game(game)?;
     let (source, text) = if file == Path::new("-") {
         let mut text = String::new();
@@ -124,10 +125,37 @@ pub fn replay(game: &str, file: &Path, steps: Option<usize>) -> Result<()> {
             .map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?;
         (file.display().to_string(), text)
     };
+    let moves = if is_record_file(&text) {
+        // A record file (a run's games.pgn): the game with --id, or its only game.
+        let games = read_game_records(&text).map_err(|e| anyhow!("{source}: {e}"))?;
+        let chosen = match id {
+            Some(id) => games
+                .into_iter()
+                .find(|g| g.tag("GameId") == Some(id.to_string().as_str()))
+                .ok_or_else(|| anyhow!("{source}: no game with GameId {id}"))?,
+            None if games.len() == 1 => games.into_iter().next().expect("one game"),
+            None => bail!(
+                "{source}: {} games in this record file: choose one with --id N (its GameId)",
+                games.len()
+            ),
+        };
+        if let Some(recorded) = chosen.tag("Game")
+            && let Ok(recorded_spec) = recorded.parse::<crate::registry::GameSpec>()
+            && recorded_spec != spec
+        {
+            bail!("{source}: the game was {recorded}, not {game}");
+        }
+        chosen.moves
+    } else {
+        if id.is_some() {
+            bail!("--id: {source} is a plain move list, not a record file (games.pgn)");
+        }
+        read_moves(&text)
+    };
     dispatch(
         spec,
         ReplayTask {
-            moves: read_moves(&text),
+            moves,
             source,
             steps,
         },

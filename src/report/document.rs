@@ -522,6 +522,7 @@ fn human_size(bytes: u64) -> String {
 fn file_description(name: &str) -> &'static str {
     match name {
         "games.csv" => ": one row per game (agents, seed, result, reason, counts, moves)",
+        "games.pgn" => ": every game as tags and moves (`arbiter replay GAME games.pgn --id N`)",
         "moves.csv" => ": one row per move (agent, ms, nodes, root value)",
         "summary.csv" => ": one row per matchup and agent (the results table)",
         "nodes_by_depth.csv" => ": nodes per search level per agent",

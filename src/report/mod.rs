@@ -10,6 +10,7 @@ pub mod journal;
 pub mod load;
 mod progress;
 pub mod puzzles;
+pub mod records;
 mod scaling;
 pub mod search;
 pub mod show;

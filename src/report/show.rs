@@ -45,7 +45,13 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
     } else if folder.join(SOLVES).is_file() {
         puzzles::write_puzzle_report(folder)?
     } else {
-        tournament_report(&RunData::load(folder)?)?
+        let data = RunData::load(folder)?;
+        // First, so that the documents list it.
+        let event = data.meta.as_ref().map_or("", |m| m.experiment.as_str());
+        let records = super::records::write_game_records(folder, event)?;
+        let mut written = tournament_report(&data)?;
+        written.push(records);
+        written
     };
     let path = folder.join(SUMMARY_JSON);
     let text = serde_json::to_string_pretty(&summary_json(folder)?)

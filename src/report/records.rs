@@ -1,0 +1,199 @@
+//! games.pgn: every game of a run as a block of tag lines and its moves, in the spirit of
+//! chess's PGN, made from games.csv (so `arbiter report` remakes it), and read back by
+//! `arbiter replay`.
+//!
+//! ```text
+//! [Event "quick"]
+//! [Game "breakthrough(rules=standard)"]
+//! [GameId "33"]
+//! ...
+//! [Result "P1"]
+//! [Reason "goal-row"]
+//!
+//! g2-g3; c7-b6   # 1
+//! g3-h4; b6-b5   # 2
+//! ```
+//!
+//! The moves are what `replay` reads anywhere: separated by `;` or new lines, `#` starting
+//! a comment (here the move number); an opening's moves come first, marked `# opening`.
+
+use crate::core::{MOVE_SEPARATOR, read_moves};
+use serde::Deserialize;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The file's name in a run folder.
+pub const GAME_RECORDS: &str = "games.pgn";
+
+/// The columns of games.csv a record needs.
+#[derive(Deserialize)]
+struct Row {
+    game_id: u64,
+    matchup: usize,
+    game_index: u64,
+    seed: u64,
+    game: String,
+    p1_agent: String,
+    p2_agent: String,
+    winner: String,
+    reason: String,
+    plies: u32,
+    opening: String,
+    moves: String,
+}
+
+/// A tag value with `"` and `\` escaped.
+fn tag(name: &str, value: &str) -> String {
+    format!(
+        "[{name} \"{}\"]\n",
+        value.replace('\\', "\\\\").replace('"', "\\\"")
+    )
+}
+
+/// Writes games.pgn in `folder` from its games.csv, one game at a time (nothing grows with
+/// the number of games).
+///
+/// # Errors
+/// games.csv that cannot be read, or the file that cannot be written, named.
+pub fn write_game_records(folder: &Path, event: &str) -> Result<PathBuf, String> {
+    let games = folder.join("games.csv");
+    let path = folder.join(GAME_RECORDS);
+    let fail_read = |e: csv::Error| format!("{}: {e}", games.display());
+    let fail_write = |e: io::Error| format!("{}: {e}", path.display());
+    let mut reader = csv::Reader::from_path(&games).map_err(fail_read)?;
+    let mut out = BufWriter::new(std::fs::File::create(&path).map_err(fail_write)?);
+    for (index, row) in reader.deserialize::<Row>().enumerate() {
+        let row = row.map_err(|e| format!("{}: line {}: {e}", games.display(), index + 2))?;
+        let mut text = String::new();
+        text.push_str(&tag("Event", event));
+        text.push_str(&tag("Game", &row.game));
+        text.push_str(&tag("GameId", &row.game_id.to_string()));
+        text.push_str(&tag("Matchup", &row.matchup.to_string()));
+        text.push_str(&tag("Round", &(row.game_index + 1).to_string()));
+        text.push_str(&tag("Seed", &row.seed.to_string()));
+        text.push_str(&tag("P1", &row.p1_agent));
+        text.push_str(&tag("P2", &row.p2_agent));
+        text.push_str(&tag("Result", &row.winner));
+        text.push_str(&tag("Reason", &row.reason));
+        text.push_str(&tag("Plies", &row.plies.to_string()));
+        text.push('\n');
+        let opening: Vec<&str> = row
+            .opening
+            .split(MOVE_SEPARATOR)
+            .filter(|m| !m.is_empty())
+            .collect();
+        if !opening.is_empty() {
+            text.push_str(&format!("{}   # opening\n", opening.join("; ")));
+        }
+        let moves: Vec<&str> = row
+            .moves
+            .split(MOVE_SEPARATOR)
+            .filter(|m| !m.is_empty())
+            .collect();
+        for (number, pair) in moves.chunks(2).enumerate() {
+            text.push_str(&format!("{}   # {}\n", pair.join("; "), number + 1));
+        }
+        text.push('\n');
+        out.write_all(text.as_bytes()).map_err(fail_write)?;
+    }
+    out.flush().map_err(fail_write)?;
+    Ok(path)
+}
+
+/// One game read from a record file: its tags and its moves with their line numbers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameRecordText {
+    /// Tag names and values, in file order.
+    pub tags: Vec<(String, String)>,
+    /// The moves (opening first) with their 1-based line numbers in the file.
+    pub moves: Vec<(usize, String)>,
+}
+
+impl GameRecordText {
+    /// A tag's value.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Whether `text` is a record file (its first line that is not blank or a comment is a tag).
+pub fn is_record_file(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|l| l.starts_with('['))
+}
+
+/// Reads one tag line: `[Name "value"]`.
+fn parse_tag(line: &str) -> Option<(String, String)> {
+    let inner = line.strip_prefix('[')?.strip_suffix(']')?;
+    let (name, value) = inner.split_once(' ')?;
+    let value = value.trim().strip_prefix('"')?.strip_suffix('"')?;
+    Some((
+        name.to_string(),
+        value.replace("\\\"", "\"").replace("\\\\", "\\"),
+    ))
+}
+
+/// The games of a record file, in file order.
+///
+/// # Errors
+/// A malformed tag line, with its line number.
+pub fn read_game_records(text: &str) -> Result<Vec<GameRecordText>, String> {
+    let mut games: Vec<GameRecordText> = Vec::new();
+    let mut in_moves = false;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            let tag = parse_tag(trimmed).ok_or_else(|| {
+                format!(
+                    "line {}: malformed tag (expected [Name \"value\"])",
+                    index + 1
+                )
+            })?;
+            if in_moves || games.is_empty() {
+                games.push(GameRecordText::default());
+                in_moves = false;
+            }
+            games.last_mut().expect("a game").tags.push(tag);
+        } else if let Some(game) = games.last_mut() {
+            let moves = read_moves(line);
+            if !moves.is_empty() {
+                in_moves = true;
+                game.moves
+                    .extend(moves.into_iter().map(|(_, m)| (index + 1, m)));
+            }
+        }
+    }
+    Ok(games)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_read_back_with_tags_moves_and_lines() {
+        let text = "[Event \"x\"]\n[GameId \"0\"]\n[P1 \"a \\\"b\\\"\"]\n\nc2-c3; c7-c6   # 1\nd2-d3   # 2\n\n[Event \"x\"]\n[GameId \"1\"]\n\n5 2 4 2; 1 3 2 3   # opening\n";
+        assert!(is_record_file(text));
+        assert!(!is_record_file("# a comment\nc2-c3\n"));
+        let games = read_game_records(text).expect("valid");
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].tag("GameId"), Some("0"));
+        assert_eq!(games[0].tag("P1"), Some("a \"b\""));
+        assert_eq!(
+            games[0].moves,
+            vec![
+                (5, "c2-c3".to_string()),
+                (5, "c7-c6".to_string()),
+                (6, "d2-d3".to_string())
+            ]
+        );
+        assert_eq!(games[1].moves[1], (11, "1 3 2 3".to_string()));
+        let err = read_game_records("[Event x]\n").expect_err("bad tag");
+        assert!(err.starts_with("line 1: malformed tag"), "{err}");
+    }
+}
