@@ -238,7 +238,8 @@ impl Chart for IntervalChart {
             .margin(15)
             .x_label_area_size(50)
             .y_label_area_size(text_width(labels.iter().map(|l| l.len())))
-            .build_cartesian_2d(0f64..1f64, (0..n - 1).into_segmented())
+            // A little room past 0% and 100%, so that a point there shows whole.
+            .build_cartesian_2d(-0.012f64..1.012f64, (0..n - 1).into_segmented())
             .map_err(fail)?;
         chart
             .configure_mesh()
@@ -251,6 +252,9 @@ impl Chart for IntervalChart {
                 _ => String::new(),
             })
             .x_label_formatter(&|x| format!("{:.0}%", 100.0 * x))
+            .x_labels(11)
+            .bold_line_style(RGBColor(215, 215, 215))
+            .light_line_style(RGBColor(245, 245, 245))
             .label_style(font(style::LABEL))
             .axis_desc_style(font(style::LABEL))
             .draw()
@@ -323,9 +327,20 @@ impl Chart for BoxChart {
             .build_cartesian_2d(low..high + pad, (0..n - 1).into_segmented())
             .map_err(fail)?;
         let log = self.log;
+        // On a log axis, one label per power of ten once the data spans two or more (no
+        // labels at 10^0.5 = 3.2).
+        let decades = high + pad - low;
+        let x_labels = if log && decades >= 2.0 {
+            decades.ceil() as usize + 1
+        } else {
+            10
+        };
         chart
             .configure_mesh()
             .y_labels(n as usize)
+            .x_labels(x_labels)
+            .bold_line_style(RGBColor(215, 215, 215))
+            .light_line_style(RGBColor(245, 245, 245))
             .x_desc(&self.x_desc)
             .x_label_formatter(&|x| {
                 let value = if log { 10f64.powf(*x) } else { *x };
@@ -334,7 +349,9 @@ impl Chart for BoxChart {
                 } else if value >= 1.0 {
                     format!("{value:.1}")
                 } else if value >= 0.01 {
-                    format!("{value:.2}")
+                    // 0.10 reads as 0.1.
+                    let text = format!("{value:.2}");
+                    text.trim_end_matches('0').to_string()
                 } else {
                     format!("{value:.0e}")
                 }
@@ -353,17 +370,33 @@ impl Chart for BoxChart {
             let y = n - 1 - index as i32;
             let colour = style::colour(index);
             let centre = SegmentValue::CenterOf(y);
+            // The range in dark grey with end ticks (a pale palette colour would vanish).
+            let whisker = RGBColor(90, 90, 90);
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(min, centre.clone()), (max, centre)],
-                    colour.stroke_width(1),
+                    whisker.stroke_width(1),
                 )))
                 .map_err(fail)?;
             let (top, bottom) = (SegmentValue::Exact(y), SegmentValue::Exact(y + 1));
+            for end in [min, max] {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(end, top.clone()), (end, bottom.clone())],
+                        whisker.stroke_width(1),
+                    )))
+                    .map_err(fail)?;
+            }
             chart
                 .draw_series(std::iter::once(Rectangle::new(
                     [(q1, top.clone()), (q3, bottom.clone())],
                     colour.mix(0.35).filled(),
+                )))
+                .map_err(fail)?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(q1, top.clone()), (q3, bottom.clone())],
+                    colour.stroke_width(1),
                 )))
                 .map_err(fail)?;
             chart
