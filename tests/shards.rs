@@ -196,7 +196,7 @@ fn merge_refuses_shards_that_do_not_belong_together() {
     assert_input_error(
         &merge(&out("m7"), &[s0.clone(), unfinished.clone()], &[]),
         &[
-            "unfinished: shard 1/2 is interrupted (1 of 2 jobs done)",
+            "unfinished: shard 1/2 is partial (1 of 2 jobs done)",
             "arbiter run --resume",
         ],
     );

@@ -528,6 +528,9 @@ fn file_description(name: &str) -> &'static str {
         "nodes_by_depth.csv" => ": nodes per search level per agent",
         "search.csv" => ": one row per position, algorithm and depth",
         "search_summary.csv" => ": the comparison table",
+        "search_levels.csv" => {
+            ": nodes per position, search and level (search.csv's nodes_by_level, tidy)"
+        }
         "solves.csv" => ": one row per solve",
         "meta.json" => ": what was run (experiment, seed, agents, status)",
         "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",

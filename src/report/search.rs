@@ -65,7 +65,8 @@ impl Reporter<PositionRecord> for SearchCsv {
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.writer.flush()?;
         let rows = read_search_csv(&self.folder).map_err(io::Error::other)?;
-        write_search_summary(&self.folder, &rows).map_err(io::Error::other)
+        write_search_summary(&self.folder, &rows).map_err(io::Error::other)?;
+        write_search_levels(&self.folder, &rows).map_err(io::Error::other)
     }
 }
 
@@ -358,6 +359,43 @@ pub fn branching_factor(rows: &[SearchRow]) -> f64 {
         }
     }
     mean(&level_one.values().copied().collect::<Vec<_>>())
+}
+
+/// search.csv's nodes per level, one row per position, search and level (tidy for data
+/// frames).
+#[derive(Serialize)]
+struct LevelRow<'a> {
+    position: usize,
+    algorithm: &'a str,
+    depth: u32,
+    level: usize,
+    nodes: u64,
+}
+
+/// Writes search_levels.csv into `folder` from the rows of its search.csv.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_search_levels(folder: &Path, rows: &[SearchRow]) -> Result<(), String> {
+    let path = folder.join("search_levels.csv");
+    let fail = |e: csv::Error| format!("{}: {e}", path.display());
+    let mut writer = csv::Writer::from_path(&path).map_err(fail)?;
+    for row in rows {
+        for (level, nodes) in row.level_nodes().into_iter().enumerate() {
+            writer
+                .serialize(LevelRow {
+                    position: row.position,
+                    algorithm: &row.algorithm,
+                    depth: row.depth,
+                    level,
+                    nodes: nodes as u64,
+                })
+                .map_err(fail)?;
+        }
+    }
+    writer
+        .flush()
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Writes search_summary.csv into `folder`, from the rows of its search.csv.

@@ -80,6 +80,21 @@ pub struct SummaryRow {
     pub los: f64,
     /// Colour-swapped pairs by its pair score 0, 1/4, 1/2, 3/4, 1 (`;`-separated).
     pub pairs: String,
+    /// The same counts, one column each (tidy for data frames): pairs scoring 0.
+    #[serde(rename = "pairs_score_0", default)]
+    pub pairs_score_0: u64,
+    /// Pairs scoring 1/4.
+    #[serde(rename = "pairs_score_0.25", default)]
+    pub pairs_score_quarter: u64,
+    /// Pairs scoring 1/2.
+    #[serde(rename = "pairs_score_0.5", default)]
+    pub pairs_score_half: u64,
+    /// Pairs scoring 3/4.
+    #[serde(rename = "pairs_score_0.75", default)]
+    pub pairs_score_three_quarters: u64,
+    /// Pairs scoring 1.
+    #[serde(rename = "pairs_score_1", default)]
+    pub pairs_score_1: u64,
     /// Lower end of the Elo's 95% interval from the pairs (empty without pairs).
     pub pair_elo_low95: Option<f64>,
     /// Upper end of the Elo's 95% interval from the pairs.
@@ -226,6 +241,11 @@ impl Summary {
                     elo_high95: round(elo.high, 1),
                     los: round(likelihood_of_superiority(t.wins, t.losses), 4),
                     pairs: tally.pairs.map(|c| c.to_string()).join(";"),
+                    pairs_score_0: tally.pairs[0],
+                    pairs_score_quarter: tally.pairs[1],
+                    pairs_score_half: tally.pairs[2],
+                    pairs_score_three_quarters: tally.pairs[3],
+                    pairs_score_1: tally.pairs[4],
                     pair_elo_low95: (tally.pair_count() > 0).then(|| round(pair_elo.low, 1)),
                     pair_elo_high95: (tally.pair_count() > 0).then(|| round(pair_elo.high, 1)),
                     sprt: llr.map_or(String::new(), |(s, llr)| s.decide(llr).label().to_string()),
