@@ -533,6 +533,7 @@ fn file_description(name: &str) -> &'static str {
         }
         "solves.csv" => ": one row per solve",
         "meta.json" => ": what was run (experiment, seed, agents, status)",
+        "summary.json" => ": the summary table as JSON (`arbiter show --json`)",
         "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
         "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
         "logs" => ": external agents' stderr",

@@ -40,6 +40,11 @@ pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
 pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    // summary.json first, so that the documents list it.
+    let path = folder.join(SUMMARY_JSON);
+    let text = serde_json::to_string_pretty(&summary_json(folder)?)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     let mut written = if folder.join(SEARCHES).is_file() {
         search::write_search_report(folder)?
     } else if folder.join(SOLVES).is_file() {
@@ -53,10 +58,6 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         written.push(records);
         written
     };
-    let path = folder.join(SUMMARY_JSON);
-    let text = serde_json::to_string_pretty(&summary_json(folder)?)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     written.push(path);
     Ok(written)
 }
