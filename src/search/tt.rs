@@ -12,8 +12,9 @@
 //!
 //! Moves are tried: the table's move, the level's two killer moves, then by the game's
 //! move-order score (captures and advances) and the history heuristic (depth² per
-//! cutoff), the last scored only when the first ones did not cut off; after the first, each move is searched with a null window first (principal
-//! variation search) and again with the whole window only if it may be better. A node
+//! cutoff), the last scored only when the first ones did not cut off. After the first,
+//! each move is searched with a null window first (principal variation search) and
+//! again with the whole window only if it may be better. A node
 //! answered by the table counts as evaluated. Nodes one ply above the leaves (most inner
 //! nodes) and the leaves do not use the table: a probe there is a cache miss that costs
 //! more than the few leaves it could save. An optional aspiration window (`aspiration=W`)
