@@ -1417,6 +1417,24 @@ fn word_sudoku_solves_inputs_and_proves_the_decoy_minimum() {
         5,
         "22 words, 17 placed:\n{text}"
     );
+    // Without --solver, the decoys are found (no placement holds every word) and fewest
+    // solves it, saying so; with --solver mrv-lcv the answer stays unsolvable, with a hint.
+    let grid = format!("{dir}/grid3.txt");
+    let bank = format!("{dir}/bank3.txt");
+    let text = stdout(&run(&["solve", &grid, "--bank", &bank]));
+    assert!(
+        text.starts_with(
+            "note: no placement uses every one of the 22 bank words: the bank has decoys"
+        ) && text.contains("status: solved (mrv-lcv, then fewest, 17 words placed)"),
+        "{text}"
+    );
+    let text = stdout(&run(&[
+        "solve", &grid, "--bank", &bank, "--solver", "mrv-lcv",
+    ]));
+    assert!(
+        text.contains("--solver fewest") && text.contains("status: unsolvable (mrv-lcv)"),
+        "{text}"
+    );
     let output = run(&[
         "solve",
         &format!("{dir}/grid2.txt"),

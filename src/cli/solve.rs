@@ -16,7 +16,8 @@ pub struct SolveArgs {
     /// values), smart-fc (plus forward checking), paths (path extension) or sat (clause
     /// learning; the fastest) [default: sat]. Word Sudoku:
     /// mrv-lcv (report 001's heuristics), plain (none), or fewest (the decoy input: as few
-    /// words as possible, branch and bound) [default: mrv-lcv].
+    /// words as possible, branch and bound) [default: mrv-lcv, then fewest when no
+    /// placement holds every bank word (decoys), with a note saying so].
     #[arg(long)]
     solver: Option<String>,
     /// The Word Sudoku word bank: makes FILE a Word Sudoku grid.
@@ -47,8 +48,9 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         stop: None,
     };
     if let Some(bank) = &args.bank {
+        let chosen = args.solver.is_some();
         let solver = args.solver.as_deref().unwrap_or("mrv-lcv");
-        return solve_word_sudoku(&args.file, bank, solver, limits);
+        return solve_word_sudoku(&args.file, bank, solver, chosen, limits);
     }
     let solver: Solver = args
         .solver
@@ -89,14 +91,16 @@ fn solve_word_sudoku(
     grid: &std::path::Path,
     bank: &std::path::Path,
     solver: &str,
+    chosen: bool,
     limits: Limits,
 ) -> Result<()> {
+    use crate::csp::flow::Status;
     use crate::csp::word_sudoku::{
         Puzzle as Words, Solver as WordSolver, solve as solve_words, solve_fewest_words,
     };
     let puzzle = Words::read(grid, bank)?;
     let clock = Instant::now();
-    let (status, solution, stats) = if solver == "fewest" {
+    let (mut status, mut solution, mut stats) = if solver == "fewest" {
         solve_fewest_words(&puzzle, limits)
     } else {
         let solver: WordSolver = solver
@@ -104,6 +108,28 @@ fn solve_word_sudoku(
             .map_err(|e: String| anyhow!("--solver: {e} (or fewest, for decoy inputs)"))?;
         solve_words(&puzzle, solver, limits)
     };
+    let mut solver = solver.to_string();
+    if status == Status::Unsolvable && solver != "fewest" {
+        // No placement holds every bank word: the bank has decoys (report 001's third
+        // input). Without a chosen solver, place as few words as possible instead.
+        if chosen {
+            println!(
+                "note: no placement uses every one of the {} bank words (decoys?); --solver fewest fills the grid with as few words as it can",
+                puzzle.words.len()
+            );
+        } else {
+            println!(
+                "note: no placement uses every one of the {} bank words: the bank has decoys, so fewest (as few words as possible, branch and bound) solves it instead",
+                puzzle.words.len()
+            );
+            let counts = stats;
+            (status, solution, stats) = solve_fewest_words(&puzzle, limits);
+            stats.assignments += counts.assignments;
+            stats.nodes += counts.nodes;
+            stats.backtracks += counts.backtracks;
+            solver = format!("{solver}, then fewest");
+        }
+    }
     let ms = clock.elapsed().as_secs_f64() * 1e3;
     if let Some(solution) = &solution {
         print!("{}", solution.render(&puzzle));
