@@ -380,7 +380,7 @@ fn list_shows_games_algorithms_heuristics_and_agents() {
         "greedy",
         "offensive2",
         "almost_win=10000",
-        "home_stage=16",
+        "home_stage=2",
         "defense",
         "ab4-offensive2",
         "agents/breakthrough.toml",
