@@ -1395,8 +1395,8 @@ fn word_sudoku_solves_inputs_and_proves_the_decoy_minimum() {
     let text = stdout(&output);
     assert_eq!(
         text.lines().count(),
-        9 + 19 + 5,
-        "grid, one line per word, counters:\n{text}"
+        9 + 19 + 6,
+        "grid, one line per word, status and five counters:\n{text}"
     );
     assert!(text.contains("status: solved (mrv-lcv"), "{text}");
     let output = run(&[

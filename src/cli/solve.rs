@@ -74,14 +74,12 @@ pub fn solve(args: SolveArgs) -> Result<()> {
         print!("{}", puzzle.render(grid));
     }
     println!(
-        "status: {} ({solver}, {}x{}, {} colours)\nassignments: {}\nnodes: {}\nbacktracks: {}\nms: {ms:.3}",
+        "status: {} ({solver}, {}x{}, {} colours)\n{}",
         status.label(),
         puzzle.rows,
         puzzle.cols,
         puzzle.colours.len(),
-        stats.assignments,
-        stats.nodes,
-        stats.backtracks
+        stats.lines(ms)
     );
     Ok(())
 }
@@ -124,9 +122,7 @@ fn solve_word_sudoku(
             );
             let counts = stats;
             (status, solution, stats) = solve_fewest_words(&puzzle, limits);
-            stats.assignments += counts.assignments;
-            stats.nodes += counts.nodes;
-            stats.backtracks += counts.backtracks;
+            stats += counts;
             solver = format!("{solver}, then fewest");
         }
     }
@@ -138,11 +134,9 @@ fn solve_word_sudoku(
         format!(", {} words placed", s.placed.len())
     });
     println!(
-        "status: {} ({solver}{words})\nassignments: {}\nnodes: {}\nbacktracks: {}\nms: {ms:.3}",
+        "status: {} ({solver}{words})\n{}",
         status.label(),
-        stats.assignments,
-        stats.nodes,
-        stats.backtracks
+        stats.lines(ms)
     );
     Ok(())
 }

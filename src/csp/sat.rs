@@ -234,6 +234,7 @@ impl Sat {
         self.reasons[var] = reason;
         self.trail.push(lit);
         self.stats.assignments += 1;
+        self.stats.placed += 1;
     }
 
     /// Unit propagation from the trail; the index of a falsified clause, if any.

@@ -256,17 +256,27 @@ impl Puzzle {
     }
 }
 
-/// The solvers of report 000 (and their counters).
+/// The solvers of report 000 (and their counters), and arbiter's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Solver {
     /// Row-major cell order, colours in order, consistency check only.
     Brute,
     /// Random cell order (shuffled once) and random colour order, seeded.
     Dumb,
-    /// Minimum remaining values: the cell with the fewest consistent colours first.
+    /// Report 000's smart: each cell's colours pruned once against the sources at the
+    /// start (static domains); the cell with the fewest such colours next, ties to the last
+    /// in row-major order; no pruning during the search.
     Smart,
-    /// Smart plus forward checking: neighbours' remaining colours pruned after each step.
+    /// Report 000's improved solver: smart's order on domains that forward checking
+    /// prunes: after each placement the four neighbours keep only the colours still
+    /// consistent, and a neighbour left with none fails the placement.
     SmartFc,
+    /// arbiter's minimum remaining values: each step, the cell with the fewest colours
+    /// consistent with the grid as it stands (domains recomputed, not static).
+    Mrv,
+    /// Mrv's order on forward-checked domains, pruning the neighbours and their
+    /// neighbours (every cell whose constraint counts a placement changes).
+    MrvFc,
     /// arbiter's own: paths grown from one source of each colour towards the other, the
     /// most constrained colour first, forced extensions without branching, and after every
     /// step dead-end cells, stranded colours, stranded empty regions and chokepoints (a cell
@@ -281,11 +291,13 @@ pub enum Solver {
 
 impl Solver {
     /// Every solver.
-    pub const ALL: [Solver; 6] = [
+    pub const ALL: [Solver; 8] = [
         Solver::Brute,
         Solver::Dumb,
         Solver::Smart,
         Solver::SmartFc,
+        Solver::Mrv,
+        Solver::MrvFc,
         Solver::Paths,
         Solver::Sat,
     ];
@@ -297,6 +309,8 @@ impl Solver {
             Solver::Dumb => "dumb",
             Solver::Smart => "smart",
             Solver::SmartFc => "smart-fc",
+            Solver::Mrv => "mrv",
+            Solver::MrvFc => "mrv-fc",
             Solver::Paths => "paths",
             Solver::Sat => "sat",
         }
@@ -308,9 +322,13 @@ impl Solver {
             Solver::Brute => "report 000's brute force: cells in row-major order, colours in order",
             Solver::Dumb => "report 000's dumb: random cell and colour orders (seeded)",
             Solver::Smart => {
-                "report 000's smart: the cell with the fewest consistent colours first"
+                "report 000's smart: fewest colours first, colours pruned once at the start"
             }
-            Solver::SmartFc => "smart plus forward checking of the neighbours' colours",
+            Solver::SmartFc => {
+                "report 000's improved: smart plus forward checking of the four neighbours"
+            }
+            Solver::Mrv => "fewest colours consistent with the current grid first (recomputed)",
+            Solver::MrvFc => "mrv plus forward checking of neighbours and their neighbours",
             Solver::Paths => {
                 "path extension from the sources: most constrained end first, dead-end, stranded-region and chokepoint cuts"
             }
@@ -335,7 +353,7 @@ impl FromStr for Solver {
             .find(|s| s.name() == text)
             .ok_or_else(|| {
                 format!(
-                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, paths, sat)"
+                    "unknown flow solver '{text}' (known: brute, dumb, smart, smart-fc, mrv, mrv-fc, paths, sat)"
                 )
             })
     }
@@ -431,12 +449,32 @@ impl Search<'_> {
         mask
     }
 
-    fn next_cell(&mut self) -> Option<usize> {
-        match self.solver {
-            Solver::Brute | Solver::Dumb => {
+    /// The next cell to fill: `Ok(None)` when the grid is full, `Err(())` when an empty
+    /// cell has no colour left (report 000's solvers fail the node then).
+    fn next_cell(&mut self) -> Result<Option<usize>, ()> {
+        Ok(match self.solver {
+            // Smart's domains never change: `order` is sorted by them once (fewest first,
+            // ties to the last cell in row-major order, as the report's scan picks).
+            Solver::Brute | Solver::Dumb | Solver::Smart => {
                 self.order.iter().copied().find(|&c| self.grid[c] == EMPTY)
             }
-            Solver::Smart => {
+            Solver::SmartFc => {
+                let mut best: Option<usize> = None;
+                for &c in &self.order {
+                    if self.grid[c] != EMPTY {
+                        continue;
+                    }
+                    let size = self.domains[c].count_ones();
+                    if size == 0 {
+                        return Err(());
+                    }
+                    if best.is_none_or(|b| size <= self.domains[b].count_ones()) {
+                        best = Some(c);
+                    }
+                }
+                best
+            }
+            Solver::Mrv => {
                 let empty: Vec<usize> = self
                     .order
                     .iter()
@@ -447,22 +485,25 @@ impl Search<'_> {
                     .into_iter()
                     .min_by_key(|&c| self.candidates(c).count_ones())
             }
-            Solver::SmartFc | Solver::Paths | Solver::Sat => self
+            Solver::MrvFc | Solver::Paths | Solver::Sat => self
                 .order
                 .iter()
                 .copied()
                 .filter(|&c| self.grid[c] == EMPTY)
                 .min_by_key(|&c| self.domains[c].count_ones()),
-        }
+        })
     }
 
-    /// Forward checking: prune the empty cells around `cell` (its neighbours and theirs,
-    /// whose counts it changed); false when a domain empties.
+    /// Forward checking after `cell` was filled: the empty cells it affects keep only the
+    /// colours still consistent; false when a domain empties. Report 000 prunes the four
+    /// neighbours; mrv-fc also their neighbours, whose counts the placement changed.
     fn forward_check(&mut self, cell: usize) -> bool {
         let mut affected: Vec<usize> = Vec::with_capacity(12);
         for n in self.puzzle.neighbours(cell) {
             affected.push(n);
-            affected.extend(self.puzzle.neighbours(n));
+            if self.solver == Solver::MrvFc {
+                affected.extend(self.puzzle.neighbours(n));
+            }
         }
         affected.sort_unstable();
         affected.dedup();
@@ -487,8 +528,13 @@ impl Search<'_> {
         if self.budget.spent(self.stats.nodes) {
             return false;
         }
-        let Some(cell) = self.next_cell() else {
-            return self.puzzle.check(&self.grid).is_ok();
+        let cell = match self.next_cell() {
+            Ok(Some(cell)) => cell,
+            Ok(None) => return self.puzzle.check(&self.grid).is_ok(),
+            Err(()) => {
+                self.stats.backtracks += 1;
+                return false;
+            }
         };
         let mut colours: Vec<u8> = (0..self.puzzle.colours.len() as u8)
             .filter(|&k| self.domains[cell] & (1 << k) != 0)
@@ -496,14 +542,16 @@ impl Search<'_> {
         if self.solver == Solver::Dumb {
             seeds::shuffle(&mut self.rng, &mut colours);
         }
+        let forward = matches!(self.solver, Solver::SmartFc | Solver::MrvFc);
         for colour in colours {
             self.stats.assignments += 1;
             if !self.consistent(cell, colour) {
                 continue;
             }
+            self.stats.placed += 1;
             self.grid[cell] = colour;
             let mark = self.trail.len();
-            let pruned_ok = self.solver != Solver::SmartFc || self.forward_check(cell);
+            let pruned_ok = !forward || self.forward_check(cell);
             if pruned_ok && self.solve() {
                 return true;
             }
@@ -553,13 +601,22 @@ pub fn solve(puzzle: &Puzzle, solver: Solver, seed: u64, limits: Limits) -> (Sta
         budget: Budget::new(limits),
         trail: Vec::new(),
     };
-    if matches!(solver, Solver::Smart | Solver::SmartFc) {
+    if matches!(
+        solver,
+        Solver::Smart | Solver::SmartFc | Solver::Mrv | Solver::MrvFc
+    ) {
         // Prune every domain against the sources once, as report 000's smart solver does.
         for cell in 0..cells {
             if search.grid[cell] == EMPTY {
                 search.domains[cell] = search.candidates(cell);
             }
         }
+    }
+    if solver == Solver::Smart {
+        let domains = &search.domains;
+        search
+            .order
+            .sort_by_key(|&c| (domains[c].count_ones(), std::cmp::Reverse(c)));
     }
     let found = search.solve();
     let status = Status::after_search(found, &search.grid, search.budget.exhausted);

@@ -282,6 +282,7 @@ impl PathSearch<'_> {
         let mut solved = false;
         for cell in options {
             self.stats.assignments += 1;
+            self.stats.placed += 1;
             self.grid[cell] = colour as u8;
             self.heads[colour] = cell;
             if self.search() {

@@ -94,7 +94,13 @@ fn the_checker_rejects_broken_solutions() {
 fn every_complete_solver_solves_the_small_course_inputs_and_the_checker_agrees() {
     for (input, _, rows, _) in &COURSE[..4] {
         let puzzle = course(input);
-        for solver in [Solver::Brute, Solver::Smart, Solver::SmartFc] {
+        for solver in [
+            Solver::Brute,
+            Solver::Smart,
+            Solver::SmartFc,
+            Solver::Mrv,
+            Solver::MrvFc,
+        ] {
             let limits = Limits {
                 max_nodes: Some(5_000_000),
                 max_time: None,
@@ -110,6 +116,54 @@ fn every_complete_solver_solves_the_small_course_inputs_and_the_checker_agrees()
     }
     let (status, _) = solve(&course("input55.txt"), Solver::Dumb, 3, Limits::default());
     assert!(matches!(status, Status::Solved(_)));
+}
+
+/// Report 000's tables of attempted assignments: its smart solver counted a colour once it
+/// passed the consistency check (our `placed`), its improved solver (smart-fc) every colour
+/// taken from the cell's domain before the check (our `assignments`).
+#[test]
+fn smart_and_smart_fc_count_what_report_000_published() {
+    for (input, published) in [
+        ("input55.txt", 15),
+        ("input77.txt", 440),
+        ("input88.txt", 18_387),
+        ("input991.txt", 47_662),
+    ] {
+        let (status, stats) = solve(&course(input), Solver::Smart, 1, Limits::default());
+        assert!(matches!(status, Status::Solved(_)), "{input}");
+        assert_eq!(stats.placed, published, "smart on {input}: {stats:?}");
+        // Every placed value opens a node; the root is one more.
+        assert_eq!(stats.nodes, published + 1);
+    }
+    for (input, published) in [("input10102.txt", 1_542), ("input1214.txt", 437)] {
+        let (status, stats) = solve(&course(input), Solver::SmartFc, 1, Limits::default());
+        assert!(matches!(status, Status::Solved(_)), "{input}");
+        assert_eq!(
+            stats.assignments, published,
+            "smart-fc on {input}: {stats:?}"
+        );
+    }
+}
+
+/// Smart's domains are static and its ties go to the last cell; mrv's are recomputed
+/// and far smaller: on the 8x8 it places a few dozen colours where smart places 18,387.
+#[test]
+fn mrv_recomputes_domains_and_beats_the_static_order() {
+    let puzzle = course("input88.txt");
+    let (_, smart) = solve(&puzzle, Solver::Smart, 1, Limits::default());
+    let (status, mrv) = solve(&puzzle, Solver::Mrv, 1, Limits::default());
+    assert!(matches!(status, Status::Solved(_)));
+    assert!(
+        mrv.placed * 100 < smart.placed,
+        "mrv {mrv:?}, smart {smart:?}"
+    );
+    let (_, fc) = solve(&puzzle, Solver::SmartFc, 1, Limits::default());
+    let (_, mrv_fc) = solve(&puzzle, Solver::MrvFc, 1, Limits::default());
+    // Pruning two rings of cells never needs more nodes than pruning one.
+    assert!(
+        mrv_fc.nodes <= fc.nodes,
+        "mrv-fc {mrv_fc:?}, smart-fc {fc:?}"
+    );
 }
 
 #[test]
@@ -147,6 +201,8 @@ fn unsolvable_puzzles_are_reported_unsolvable() {
             Solver::Brute,
             Solver::Smart,
             Solver::SmartFc,
+            Solver::Mrv,
+            Solver::MrvFc,
             Solver::Dumb,
             Solver::Paths,
             Solver::Sat,

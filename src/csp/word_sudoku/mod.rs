@@ -376,6 +376,7 @@ impl Search<'_> {
         }
         for (_, p) in options {
             self.stats.assignments += 1;
+            self.stats.placed += 1;
             let new = self
                 .try_place(&self.puzzle.words[word], &p)
                 .expect("consistent");
@@ -472,6 +473,7 @@ impl Search<'_> {
         options.sort_by_key(|(_, _, new)| usize::MAX - new.len());
         for (word, p, new) in options {
             self.stats.assignments += 1;
+            self.stats.placed += 1;
             for &c in &new {
                 let offset = if p.vertical {
                     c / N - p.row
