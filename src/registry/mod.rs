@@ -7,6 +7,7 @@
 mod agents;
 pub mod experiment;
 pub mod puzzle_experiment;
+pub mod reference;
 pub mod search_experiment;
 pub mod spec;
 

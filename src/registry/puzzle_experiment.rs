@@ -1,5 +1,6 @@
 //! Puzzle-solver experiments (`kind = "puzzles"`): solvers x puzzle files x repetitions.
 
+use super::reference::{ReferenceKind, parse_references};
 use super::{InputError, line_of_key, toml_error};
 use crate::csp::flow::Solver;
 use serde::Deserialize;
@@ -67,6 +68,9 @@ struct PuzzleFile {
     seed: Option<u64>,
     max_nodes: Option<u64>,
     time_limit: Option<f64>,
+    /// Published values, read by [`super::reference::parse_references`].
+    #[serde(default, rename = "reference")]
+    _reference: Vec<toml::Table>,
 }
 
 impl PuzzleExperiment {
@@ -155,6 +159,43 @@ impl PuzzleExperiment {
             && let Err(e) = crate::core::time_limit(t)
         {
             return Err(fail("time_limit", format!("time_limit = {e}")));
+        }
+        let file_name = |p: &PathBuf| {
+            p.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        };
+        let puzzle_names: Vec<String> = puzzles
+            .iter()
+            .chain(word_sudoku.iter().map(|w| &w.grid))
+            .map(file_name)
+            .collect();
+        let solver_names: Vec<String> = solvers
+            .iter()
+            .map(|s| s.name().to_string())
+            .chain(word_solvers.iter().cloned())
+            .collect();
+        let references = parse_references(&source, ReferenceKind::Puzzles)
+            .map_err(|(line, message)| InputError::in_file(path, line, message))?;
+        for (index, reference) in references.iter().enumerate() {
+            let [puzzle, solver] = &reference.row;
+            let problem = if !puzzle_names.contains(puzzle) {
+                format!(
+                    "puzzle '{puzzle}' is not one of the experiment's ({})",
+                    puzzle_names.join(", ")
+                )
+            } else if !solver_names.contains(solver) {
+                format!(
+                    "solver '{solver}' is not one of the experiment's ({})",
+                    solver_names.join(", ")
+                )
+            } else {
+                continue;
+            };
+            return Err(InputError::in_file(
+                path,
+                reference.line,
+                format!("reference {}: {problem}", index + 1),
+            ));
         }
         Ok(PuzzleExperiment {
             name: super::run_name(file.name, path, "puzzles").map_err(|e| fail("name", e))?,

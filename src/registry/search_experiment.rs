@@ -2,6 +2,7 @@
 //! compare`): algorithms x depths on the same positions, built-in algorithms and external
 //! programs (told the depth in their `depth` option).
 
+use super::reference::{ReferenceKind, parse_references};
 use super::spec::Spec;
 use super::{AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, line_of_key, toml_error};
 use crate::search::{Algorithm, MAX_DEPTH};
@@ -86,6 +87,9 @@ struct SearchFile {
     iterations: Option<Vec<i64>>,
     #[serde(default)]
     max_depth: BTreeMap<String, i64>,
+    /// Published values, read by [`super::reference::parse_references`].
+    #[serde(default, rename = "reference")]
+    _reference: Vec<toml::Table>,
 }
 
 /// Reads depths written `3`, `1..5` or `1,2,4`.
@@ -293,6 +297,26 @@ impl SearchExperiment {
             })
             .collect();
         let name = super::run_name(file.name, path, "search").map_err(|e| fail("name", e))?;
+        let references = parse_references(&source, ReferenceKind::Search)
+            .map_err(|(line, message)| InputError::in_file(path, line, message))?;
+        for (index, reference) in references.iter().enumerate() {
+            let [algorithm, depth] = &reference.row;
+            let problem = if !file.algorithms.contains(algorithm) {
+                format!(
+                    "algorithm '{algorithm}' is not one of the experiment's ({})",
+                    file.algorithms.join(", ")
+                )
+            } else if !file.depths.iter().any(|d| d.to_string() == *depth) {
+                format!("depth {depth} is not one of the experiment's depths")
+            } else {
+                continue;
+            };
+            return Err(InputError::in_file(
+                path,
+                reference.line,
+                format!("reference {}: {problem}", index + 1),
+            ));
+        }
         Ok(SearchExperiment {
             name,
             description: file.description.unwrap_or_default(),

@@ -532,6 +532,9 @@ fn file_description(name: &str) -> &'static str {
             ": nodes per position, search and level (search.csv's nodes_by_level, tidy)"
         }
         "solves.csv" => ": one row per solve",
+        "reproduction.csv" => {
+            ": the published numbers beside arbiter's, with the check made and the verdict"
+        }
         "meta.json" => ": what was run (experiment, seed, agents, status)",
         "summary.json" => ": the summary table as JSON (`arbiter show --json`)",
         "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
@@ -564,7 +567,9 @@ pub fn write_documents(
     for line in &header {
         let _ = writeln!(html, "<p>{}</p>", prose(line));
     }
-    for section in sections {
+    // The published numbers first, when the experiment reproduces some.
+    let reproduction = super::reproduce::section(folder)?;
+    for section in reproduction.iter().chain(sections) {
         let _ = write!(markdown, "## {}\n\n", section.title);
         let _ = writeln!(html, "<h2>{}</h2>", escape(&section.title));
         for text in &section.text {

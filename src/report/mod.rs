@@ -11,6 +11,7 @@ pub mod load;
 mod progress;
 pub mod puzzles;
 pub mod records;
+pub mod reproduce;
 mod scaling;
 pub mod search;
 pub mod show;

@@ -45,6 +45,7 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
     let text = serde_json::to_string_pretty(&summary_json(folder)?)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+    let reproduction = super::reproduce::write_csv(folder)?;
     let mut written = if folder.join(SEARCHES).is_file() {
         search::write_search_report(folder)?
     } else if folder.join(SOLVES).is_file() {
@@ -59,6 +60,7 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         written
     };
     written.push(path);
+    written.extend(reproduction);
     Ok(written)
 }
 
@@ -180,11 +182,25 @@ pub fn header(meta: &Meta) -> String {
     )
 }
 
-/// The summary tables of a run folder of any kind, as `show` prints them.
+/// The summary tables of a run folder of any kind, as `show` prints them, then the
+/// published numbers beside arbiter's when the experiment gives them.
 ///
 /// # Errors
 /// A file that cannot be read, named in the message.
 pub fn tables(folder: &Path) -> Result<String, String> {
+    let mut text = kind_tables(folder)?;
+    if let Some(reproduction) = super::reproduce::text(folder)? {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push('\n');
+        text.push_str(&reproduction);
+    }
+    Ok(text)
+}
+
+/// The summary tables of the run's own kind.
+fn kind_tables(folder: &Path) -> Result<String, String> {
     if folder.join(SOLVES).is_file() {
         let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
         return Ok(format!(
