@@ -50,6 +50,7 @@ impl ReferenceKind {
                 ("mean_evaluated", Measure::Count),
                 ("mean_generated", Measure::Count),
                 ("effective_branching", Measure::Count),
+                ("share_of_minimax_nodes", Measure::Count),
                 ("mean_ms", Measure::Time),
             ],
             ReferenceKind::Puzzles => &[
