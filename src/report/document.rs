@@ -21,6 +21,8 @@ pub struct Section {
     pub tables: Vec<Table>,
     /// Chart stems (`<stem>.svg` and `.png` in the folder) with a caption.
     pub charts: Vec<(String, String)>,
+    /// Paragraphs after the tables and charts (notes on their rows).
+    pub after: Vec<String>,
 }
 
 /// Draws per matchup arranged as a grid: first-listed agent (row) by second-listed agent
@@ -373,6 +375,7 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
             &stem,
         )?;
         sections.push(Section {
+            after: Vec::new(),
             title: format!("Sweep of {}", sweep.key),
             text: vec!["Every variant met each opponent with the same seeds and openings (a paired comparison): win rate with its 95% interval.".to_string()],
             tables: vec![sweep_table(&data.summary, sweep)],
@@ -593,6 +596,10 @@ pub fn write_documents(
                 escape(caption)
             );
         }
+        for text in &section.after {
+            let _ = write!(markdown, "{text}\n\n");
+            let _ = writeln!(html, "<p>{}</p>", prose(text));
+        }
     }
     // Every file of the folder, linked (the documents themselves excepted).
     // A complete run's journal is removed once the documents are written.
@@ -649,6 +656,7 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         text.extend(super::reading_notes(meta));
     }
     let mut sections = vec![Section {
+        after: Vec::new(),
         title: "Results per matchup".to_string(),
         text,
         tables: vec![summary_table(&data.summary)],
@@ -656,6 +664,7 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
     }];
     if let Some(grid) = draw_grid(data) {
         sections.push(Section {
+            after: Vec::new(),
             title: "Draws by matchup".to_string(),
             text: vec!["Draws out of games played, first-listed agent (row) against second-listed agent (column).".to_string()],
             tables: vec![grid],
@@ -664,6 +673,7 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
     }
     if let Some(ratings) = ratings_table(data) {
         sections.push(Section {
+            after: Vec::new(),
             title: "Ratings".to_string(),
             text: vec!["Bradley-Terry ratings fitted to every game of the run (draws count half), on the Elo scale with the agents averaging 0; one virtual draw between every two agents keeps them finite. The interval is 95% from the Fisher information.".to_string()],
             tables: vec![ratings],

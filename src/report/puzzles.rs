@@ -185,6 +185,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             .collect()
     };
     let mut sections = vec![Section {
+        after: Vec::new(),
         title: "Solvers".to_string(),
         text: vec!["Every solution reported as solved passed the rule checker. Assignments count every colour tried on a cell, placed the colours that passed the consistency check; report 000's attempted assignments are placed for brute, dumb and smart and assignments for smart-fc (where the report counted before the check). The paths solver counts every path extension tried, the sat solver every boolean variable set (decided or propagated), with decisions as nodes and conflicts as backtracks; both place all they try.".to_string()],
         tables: vec![summary_table(&rows)],
@@ -259,6 +260,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         ];
     }
     sections.push(Section {
+        after: Vec::new(),
         title: "Time per puzzle".to_string(),
         text: vec![
             "Median milliseconds per solve; a status is given when the solves did not end solved."

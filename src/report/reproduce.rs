@@ -410,13 +410,27 @@ pub fn table(kind: ReferenceKind, checks: &[Check]) -> Table {
     }
 }
 
-/// The notes of the references that have one: `Note 3: why it differs`.
+/// The notes of the references that have one, each text once with the rows it belongs
+/// to: `Note 3: why it differs`, `Notes 17, 19, 20: the same reason for three rows`.
 pub fn notes(checks: &[Check]) -> Vec<String> {
-    checks
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| !c.reference.note.is_empty())
-        .map(|(i, c)| format!("Note {}: {}", i + 1, c.reference.note))
+    let mut grouped: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, c) in checks.iter().enumerate() {
+        let note = c.reference.note.as_str();
+        if note.is_empty() {
+            continue;
+        }
+        match grouped.iter_mut().find(|(text, _)| *text == note) {
+            Some((_, rows)) => rows.push(i + 1),
+            None => grouped.push((note, vec![i + 1])),
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(note, rows)| {
+            let list: Vec<String> = rows.iter().map(ToString::to_string).collect();
+            let word = if rows.len() == 1 { "Note" } else { "Notes" };
+            format!("{word} {}: {note}", list.join(", "))
+        })
         .collect()
 }
 
@@ -431,13 +445,12 @@ pub fn section(folder: &Path) -> Result<Option<Section>, String> {
     let Some((kind, checks)) = checks(folder)? else {
         return Ok(None);
     };
-    let mut text = vec![summary_line(&checks), METHOD.to_string()];
-    text.extend(notes(&checks));
     Ok(Some(Section {
         title: "Reproduction of the published numbers".to_string(),
-        text,
+        text: vec![summary_line(&checks), METHOD.to_string()],
         tables: vec![table(kind, &checks)],
         charts: vec![],
+        after: notes(&checks),
     }))
 }
 
@@ -641,6 +654,21 @@ mod tests {
             summary_line(&checks),
             "2 of 3 published numbers reproduced (1 differ; 1 more not comparable)."
         );
+    }
+
+    #[test]
+    fn a_note_shared_by_several_rows_is_printed_once() {
+        let with = |note: &str| {
+            check(
+                &Reference {
+                    note: note.to_string(),
+                    ..reference("nodes", Measure::Count, 1.0, None)
+                },
+                value(1.0),
+            )
+        };
+        let checks = [with("a"), with(""), with("b"), with("a")];
+        assert_eq!(notes(&checks), ["Notes 1, 4: a", "Note 3: b"]);
     }
 
     #[test]

@@ -166,6 +166,7 @@ pub fn scaling_sections(data: &RunData) -> Result<Vec<Section>, String> {
             })
             .collect();
         sections.push(Section {
+            after: Vec::new(),
             title: effort.title().to_string(),
             text: vec![
                 "Each line is one pair of agents given the same budget per move in each matchup; a point is the first agent's share of games won, with its 95% Wilson interval.".to_string(),

@@ -549,6 +549,7 @@ pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>
         "nodes_vs_depth",
     )?;
     Ok(vec![Section {
+        after: Vec::new(),
         title: "Search comparison".to_string(),
         text: vec![format!(
             "Every algorithm searched the same {} positions at each depth; b = {b:.2} is the mean number of legal moves there. Effective branching is (nodes at the last level / nodes at the root)^(1/depth) over all positions. 'Same move' and 'same value' compare each decision with the reference algorithm's at that depth: plain alpha-beta must agree 100% on both; move ordering may pick another move of the same value.",
