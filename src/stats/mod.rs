@@ -54,7 +54,7 @@ pub fn fisher_exact(a: u64, b: u64, c: u64, d: u64) -> f64 {
     // The probability of the table whose top-left cell is x.
     let fixed = lf(row) + lf(n - row) + lf(column) + lf(n - column) - lf(n);
     let probability =
-        |x: u64| (fixed - lf(x) - lf(row - x) - lf(column - x) - lf(n - row - column + x)).exp();
+        |x: u64| (fixed - lf(x) - lf(row - x) - lf(column - x) - lf(n + x - row - column)).exp();
     let observed = probability(a);
     let lowest = (row + column).saturating_sub(n);
     let highest = row.min(column);
