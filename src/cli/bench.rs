@@ -98,6 +98,36 @@ impl GameTask for BenchTask {
                 if sink.is_nan() { ", NaN seen" } else { "" }
             );
         }
+        // The named heuristics the linear heuristic expresses: both, on the same positions.
+        for &(name, weights) in G::linear_forms() {
+            let weights: Vec<(String, String)> = weights
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            let mut ns = [0.0; 2];
+            for (slot, (heuristic, params)) in ns
+                .iter_mut()
+                .zip([(name, &[][..]), ("linear", &weights[..])])
+            {
+                let evaluator = G::heuristic(heuristic, params).map_err(anyhow::Error::msg)?;
+                let rounds = (200_000 / positions.len()).max(1);
+                let clock = Instant::now();
+                let mut sink = 0.0;
+                for _ in 0..rounds {
+                    for position in &positions {
+                        sink += evaluator.evaluate(position, position.to_move(), 7);
+                    }
+                }
+                *slot = clock.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
+                std::hint::black_box(sink);
+            }
+            println!(
+                "heuristic {name} as linear: {:.0} ns per call against {:.0} ns ({:.2}x)",
+                ns[1],
+                ns[0],
+                ns[1] / ns[0]
+            );
+        }
         for heuristic in ["offensive2", "material"] {
             if !G::heuristics().iter().any(|h| h.name == heuristic) {
                 continue;

@@ -116,6 +116,10 @@ pub fn lookup(
     resolve_params(name, info.params, params)
 }
 
+/// A named heuristic written as the `linear` heuristic: its name and the weights
+/// (`own_pieces`, `opp_max_advance_sq`, ...) that give the same value.
+pub type LinearForm = (&'static str, &'static [(&'static str, &'static str)]);
+
 /// A heuristic's name, one-line description and parameters, for `list`.
 #[derive(Clone, Copy, Debug)]
 pub struct HeuristicInfo {

@@ -398,6 +398,12 @@ pub trait GameEntry: Game {
 
     /// The game and rule set of this position, as a spec.
     fn game_spec(&self) -> GameSpec;
+
+    /// The game's named heuristics that the `linear` heuristic can express, each with its
+    /// weights (for tests and `arbiter bench`); none by default.
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        &[]
+    }
 }
 
 impl GameEntry for Wights {
@@ -457,6 +463,10 @@ impl GameEntry for Breakthrough {
 
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::breakthrough::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::breakthrough::LINEAR_FORMS
     }
 
     fn game_spec(&self) -> GameSpec {
