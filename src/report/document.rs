@@ -601,6 +601,11 @@ pub fn write_documents(
             let _ = writeln!(html, "<p>{}</p>", prose(text));
         }
     }
+    // The game viewer (index.html only: it is a script).
+    if let Some(viewer) = super::viewer::html(folder)? {
+        markdown.push_str("## Watch the games\n\nindex.html replays the games move by move.\n\n");
+        html.push_str(&viewer);
+    }
     // Every file of the folder, linked (the documents themselves excepted).
     // A complete run's journal is removed once the documents are written.
     let complete = data.meta.as_ref().is_some_and(|m| m.status == "complete");
