@@ -1,6 +1,6 @@
 // arbiter's game viewer: replays the games embedded in index.html (ARBITER_GAMES) move by
 // move. Self-contained: no network, no libraries. boardFromMoves is the pure part, checked
-// against `arbiter replay --steps` in a real browser (tests/viewer.rs).
+// against arbiter replay --steps in a real browser (tests/viewer.rs).
 "use strict";
 
 // Breakthrough geometry from the rules name: rows, columns, rows of pieces per side.
@@ -8,7 +8,7 @@ function breakthroughShape(rules) {
   return rules === "long" ? { rows: 5, cols: 10, start: 2 } : { rows: 8, cols: 8, start: 2 };
 }
 
-// The board after the first `ply` moves: an array of rows (row 0 is rank 1, P1's home),
+// The board after the first ply moves: an array of rows (row 0 is rank 1, P1's home),
 // each an array of "0", "1" (P1) or "2" (P2). Throws on a move it cannot read.
 function boardFromMoves(game, rules, moves, ply) {
   if (game !== "breakthrough") {
@@ -44,7 +44,7 @@ function boardFromMoves(game, rules, moves, ply) {
   return board;
 }
 
-// The board as `arbiter replay --steps` prints it (files header, ranks 1.. down).
+// The board as arbiter replay --steps prints it (files header, ranks 1.. down).
 function boardText(board) {
   const files = board[0].map((_, c) => String.fromCharCode(97 + c));
   let text = "   " + files.join(" ") + "\n";

@@ -36,7 +36,7 @@ pub fn html(folder: &Path) -> Result<Option<String>, String> {
     let total = count_games(folder)?;
     let shown = if games.len() < total {
         format!(
-            "{} of the {total} games (the first {SAMPLE}, the shortest and the longest); `arbiter replay` plays any game of games.csv.",
+            "{} of the {total} games (the first {SAMPLE}, the shortest and the longest); <code>arbiter replay</code> plays any game of games.csv.",
             games.len()
         )
     } else {
