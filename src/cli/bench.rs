@@ -61,6 +61,22 @@ fn per_second(count: u64, seconds: f64) -> String {
     format!("{rate:.3e}")
 }
 
+/// Nanoseconds per call of `evaluator` over `positions` (about 200,000 calls), the calls
+/// made, and whether a NaN was returned.
+fn evaluation_cost<G: GameEntry>(evaluator: &G::Heuristic, positions: &[G]) -> (f64, usize, bool) {
+    let rounds = (200_000 / positions.len().max(1)).max(1);
+    let clock = Instant::now();
+    let mut sink = 0.0;
+    for _ in 0..rounds {
+        for position in positions {
+            sink += evaluator.evaluate(position, position.to_move(), 7);
+        }
+    }
+    let calls = rounds * positions.len();
+    let ns = clock.elapsed().as_secs_f64() * 1e9 / calls.max(1) as f64;
+    (ns, calls, std::hint::black_box(sink).is_nan())
+}
+
 impl GameTask for BenchTask {
     type Output = Result<()>;
 
@@ -81,21 +97,11 @@ impl GameTask for BenchTask {
         // The cost of one call of every heuristic of the game, on the same positions.
         for info in G::heuristics() {
             let evaluator = G::heuristic(info.name, &[]).map_err(anyhow::Error::msg)?;
-            let rounds = (200_000 / positions.len()).max(1);
-            let clock = Instant::now();
-            let mut sink = 0.0;
-            for _ in 0..rounds {
-                for position in &positions {
-                    sink += evaluator.evaluate(position, position.to_move(), 7);
-                }
-            }
-            let calls = (rounds * positions.len()) as f64;
+            let (ns, calls, nan) = evaluation_cost(&evaluator, &positions);
             println!(
-                "heuristic {}: {:.0} ns per call ({} calls{})",
+                "heuristic {}: {ns:.0} ns per call ({calls} calls{})",
                 info.name,
-                clock.elapsed().as_secs_f64() * 1e9 / calls,
-                calls,
-                if sink.is_nan() { ", NaN seen" } else { "" }
+                if nan { ", NaN seen" } else { "" }
             );
         }
         // The named heuristics the linear heuristic expresses: both, on the same positions.
@@ -110,16 +116,7 @@ impl GameTask for BenchTask {
                 .zip([(name, &[][..]), ("linear", &weights[..])])
             {
                 let evaluator = G::heuristic(heuristic, params).map_err(anyhow::Error::msg)?;
-                let rounds = (200_000 / positions.len()).max(1);
-                let clock = Instant::now();
-                let mut sink = 0.0;
-                for _ in 0..rounds {
-                    for position in &positions {
-                        sink += evaluator.evaluate(position, position.to_move(), 7);
-                    }
-                }
-                *slot = clock.elapsed().as_secs_f64() * 1e9 / (rounds * positions.len()) as f64;
-                std::hint::black_box(sink);
+                *slot = evaluation_cost(&evaluator, &positions).0;
             }
             println!(
                 "heuristic {name} as linear: {:.0} ns per call against {:.0} ns ({:.2}x)",

@@ -639,10 +639,7 @@ fn feature(
         2 => max_advance(geometry, side, own),
         3 => (0..geometry.rows)
             .map(|row| {
-                let advance = match side {
-                    Player::P1 => row,
-                    Player::P2 => geometry.rows - 1 - row,
-                };
+                let advance = geometry.advance(side, row * geometry.cols);
                 (own & geometry.row_masks[row as usize]).count_ones() * advance
             })
             .sum(),

@@ -1,7 +1,7 @@
 //! Experiment files (`matchups/*.toml`): a game, agents paired in matchups, how many
 //! games, the seed and the colour policy.
 
-use super::reference::{ReferenceKind, parse_references};
+use super::reference::{ReferenceKind, checked_references};
 use super::spec::{Spec, list_values};
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
@@ -514,31 +514,23 @@ impl Experiment {
                 ));
             }
         }
-        let references = parse_references(&source, ReferenceKind::Games)
-            .map_err(|(line, message)| fail(line, message))?;
-        for (index, reference) in references.iter().enumerate() {
-            let at = |message: String| {
-                fail(
-                    reference.line,
-                    format!("reference {}: {message}", index + 1),
-                )
-            };
+        checked_references(path, &source, ReferenceKind::Games, |reference| {
             let matchup: usize = reference.row[0].parse().unwrap_or(usize::MAX);
             let Some(spec) = matchups.get(matchup) else {
-                return Err(at(format!(
+                return Some(format!(
                     "matchup = {}: the experiment has matchups 0 to {}",
                     reference.row[0],
                     matchups.len() - 1
-                )));
+                ));
             };
             let names = spec.agents.map(|a| agents[a].name.as_str());
-            if !names.contains(&reference.row[1].as_str()) {
-                return Err(at(format!(
+            (!names.contains(&reference.row[1].as_str())).then(|| {
+                format!(
                     "agent '{}' does not play matchup {matchup} ({} vs {})",
                     reference.row[1], names[0], names[1]
-                )));
-            }
-        }
+                )
+            })
+        })?;
         Ok(Experiment {
             name,
             description: file.description.unwrap_or_default(),

@@ -1,6 +1,6 @@
 //! Puzzle-solver experiments (`kind = "puzzles"`): solvers x puzzle files x repetitions.
 
-use super::reference::{ReferenceKind, parse_references};
+use super::reference::{ReferenceKind, checked_references};
 use super::{InputError, line_of_key, toml_error};
 use crate::csp::flow::Solver;
 use serde::Deserialize;
@@ -174,29 +174,22 @@ impl PuzzleExperiment {
             .map(|s| s.name().to_string())
             .chain(word_solvers.iter().cloned())
             .collect();
-        let references = parse_references(&source, ReferenceKind::Puzzles)
-            .map_err(|(line, message)| InputError::in_file(path, line, message))?;
-        for (index, reference) in references.iter().enumerate() {
+        checked_references(path, &source, ReferenceKind::Puzzles, |reference| {
             let [puzzle, solver] = &reference.row;
-            let problem = if !puzzle_names.contains(puzzle) {
-                format!(
+            if !puzzle_names.contains(puzzle) {
+                Some(format!(
                     "puzzle '{puzzle}' is not one of the experiment's ({})",
                     puzzle_names.join(", ")
-                )
+                ))
             } else if !solver_names.contains(solver) {
-                format!(
+                Some(format!(
                     "solver '{solver}' is not one of the experiment's ({})",
                     solver_names.join(", ")
-                )
+                ))
             } else {
-                continue;
-            };
-            return Err(InputError::in_file(
-                path,
-                reference.line,
-                format!("reference {}: {problem}", index + 1),
-            ));
-        }
+                None
+            }
+        })?;
         Ok(PuzzleExperiment {
             name: super::run_name(file.name, path, "puzzles").map_err(|e| fail("name", e))?,
             description: file.description.unwrap_or_default(),

@@ -64,7 +64,9 @@ impl ReferenceKind {
         }
     }
 
-    fn selectors(self) -> [&'static str; 2] {
+    /// The two keys that select a reference's row (and name reproduction.csv's first
+    /// columns).
+    pub fn selectors(self) -> [&'static str; 2] {
         match self {
             ReferenceKind::Games => ["matchup", "agent"],
             ReferenceKind::Search => ["algorithm", "depth"],
@@ -118,6 +120,32 @@ impl Reference {
             ReferenceKind::Puzzles => format!("{a}, {b}: {}", self.quantity),
         }
     }
+}
+
+/// The references of an experiment read from `path`, each checked against the experiment
+/// by `problem` (what is wrong with its row, if anything).
+///
+/// # Errors
+/// The first reference that is malformed or whose row the experiment does not have, with
+/// the file and line.
+pub fn checked_references(
+    path: &std::path::Path,
+    source: &str,
+    kind: ReferenceKind,
+    problem: impl Fn(&Reference) -> Option<String>,
+) -> Result<Vec<Reference>, super::InputError> {
+    let references = parse_references(source, kind)
+        .map_err(|(line, message)| super::InputError::in_file(path, line, message))?;
+    for (index, reference) in references.iter().enumerate() {
+        if let Some(problem) = problem(reference) {
+            return Err(super::InputError::in_file(
+                path,
+                reference.line,
+                format!("reference {}: {problem}", index + 1),
+            ));
+        }
+    }
+    Ok(references)
 }
 
 /// The line of the `index`-th `[[reference]]` header of `source` (0-based), if written so.

@@ -2,7 +2,7 @@
 //! compare`): algorithms x depths on the same positions, built-in algorithms and external
 //! programs (told the depth in their `depth` option).
 
-use super::reference::{ReferenceKind, parse_references};
+use super::reference::{ReferenceKind, checked_references};
 use super::spec::Spec;
 use super::{AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, line_of_key, toml_error};
 use crate::search::{Algorithm, MAX_DEPTH};
@@ -297,26 +297,21 @@ impl SearchExperiment {
             })
             .collect();
         let name = super::run_name(file.name, path, "search").map_err(|e| fail("name", e))?;
-        let references = parse_references(&source, ReferenceKind::Search)
-            .map_err(|(line, message)| InputError::in_file(path, line, message))?;
-        for (index, reference) in references.iter().enumerate() {
+        checked_references(path, &source, ReferenceKind::Search, |reference| {
             let [algorithm, depth] = &reference.row;
-            let problem = if !file.algorithms.contains(algorithm) {
-                format!(
+            if !file.algorithms.contains(algorithm) {
+                Some(format!(
                     "algorithm '{algorithm}' is not one of the experiment's ({})",
                     file.algorithms.join(", ")
-                )
+                ))
             } else if !file.depths.iter().any(|d| d.to_string() == *depth) {
-                format!("depth {depth} is not one of the experiment's depths")
+                Some(format!(
+                    "depth {depth} is not one of the experiment's depths"
+                ))
             } else {
-                continue;
-            };
-            return Err(InputError::in_file(
-                path,
-                reference.line,
-                format!("reference {}: {problem}", index + 1),
-            ));
-        }
+                None
+            }
+        })?;
         Ok(SearchExperiment {
             name,
             description: file.description.unwrap_or_default(),

@@ -14,7 +14,6 @@
 
 use super::load::csv_rows;
 use super::puzzles::{SOLVES, SolveRow};
-use super::search::SEARCHES;
 use super::table::Table;
 use super::{Meta, document::Section};
 use crate::registry::reference::{Measure, Reference, ReferenceKind, parse_references};
@@ -189,10 +188,8 @@ pub fn checks(folder: &Path) -> Result<Option<(ReferenceKind, Vec<Check>)>, Stri
                 .collect()
         }
         ReferenceKind::Search => {
+            // A search run stopped before its summary has no figures yet.
             let path = folder.join("search_summary.csv");
-            if !path.is_file() && !folder.join(SEARCHES).is_file() {
-                return Ok(None);
-            }
             let rows: Vec<BTreeMap<String, String>> = if path.is_file() {
                 csv_rows(&path)?
             } else {
@@ -491,11 +488,7 @@ pub fn write_csv(folder: &Path) -> Result<Option<std::path::PathBuf>, String> {
     let path = folder.join(REPRODUCTION);
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
-    let [a, b] = match kind {
-        ReferenceKind::Games => ["matchup", "agent"],
-        ReferenceKind::Search => ["algorithm", "depth"],
-        ReferenceKind::Puzzles => ["puzzle", "solver"],
-    };
+    let [a, b] = kind.selectors();
     writer
         .write_record([
             a,

@@ -24,14 +24,12 @@ function boardFromMoves(game, rules, moves, ply) {
     board.push(row);
   }
   const square = (text) => {
-    const m = /^([a-z])(\d+)$/.exec(text);
-    if (!m) throw new Error("unreadable square " + text);
-    const col = m[1].charCodeAt(0) - 97;
-    const row = parseInt(m[2], 10) - 1;
-    if (row < 0 || row >= shape.rows || col < 0 || col >= shape.cols) {
+    const at = squareOf(text);
+    if (!at) throw new Error("unreadable square " + text);
+    if (at[0] >= shape.rows || at[1] < 0 || at[1] >= shape.cols) {
       throw new Error("square off the board: " + text);
     }
-    return [row, col];
+    return at;
   };
   for (let i = 0; i < ply && i < moves.length; i++) {
     const parts = moves[i].split(/[-x]/);
@@ -54,8 +52,9 @@ function boardText(board) {
   return text;
 }
 
+// A square written file letter and rank number (e2) as [row, column], or null.
 function squareOf(text) {
-  const m = /^([a-z])(\d+)$/.exec(text);
+  const m = /^([a-z])([1-9]\d*)$/.exec(text);
   return m ? [parseInt(m[2], 10) - 1, m[1].charCodeAt(0) - 97] : null;
 }
 

@@ -26,14 +26,13 @@ fn game_name(spec: &str) -> &str {
 /// # Errors
 /// games.csv or moves.csv cannot be read.
 pub fn html(folder: &Path) -> Result<Option<String>, String> {
-    let games = sample(folder)?;
+    let (games, total) = sample(folder)?;
     if games.is_empty() {
         return Ok(None);
     }
     let data = serde_json::to_string(&games)
         .map_err(|e| format!("viewer: {e}"))?
         .replace("</", "<\\/");
-    let total = count_games(folder)?;
     let shown = if games.len() < total {
         format!(
             "{} of the {total} games (the first {SAMPLE}, the shortest and the longest); <code>arbiter replay</code> plays any game of games.csv.",
@@ -47,24 +46,19 @@ pub fn html(folder: &Path) -> Result<Option<String>, String> {
     )))
 }
 
-fn count_games(folder: &Path) -> Result<usize, String> {
-    let path = folder.join("games.csv");
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(reader.records().count())
-}
-
-/// The sampled games as the viewer reads them, in games.csv order.
-fn sample(folder: &Path) -> Result<Vec<Value>, String> {
+/// The sampled games as the viewer reads them, in games.csv order, and how many games
+/// the viewer could draw in all.
+fn sample(folder: &Path) -> Result<(Vec<Value>, usize), String> {
     let path = folder.join("games.csv");
     if !path.is_file() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let mut reader =
         csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
     let mut shortest: Option<BTreeMap<String, String>> = None;
     let mut longest: Option<BTreeMap<String, String>> = None;
+    let mut total = 0;
     let plies = |row: &BTreeMap<String, String>| -> u64 {
         row.get("plies").and_then(|p| p.parse().ok()).unwrap_or(0)
     };
@@ -74,6 +68,7 @@ fn sample(folder: &Path) -> Result<Vec<Value>, String> {
         if !DRAWN.contains(&game) {
             continue;
         }
+        total += 1;
         if shortest.as_ref().is_none_or(|s| plies(&row) < plies(s)) {
             shortest = Some(row.clone());
         }
@@ -97,7 +92,7 @@ fn sample(folder: &Path) -> Result<Vec<Value>, String> {
         .filter_map(|k| k.get("game_id").cloned())
         .collect();
     let stats = move_stats(folder, &ids)?;
-    Ok(kept
+    let games = kept
         .iter()
         .map(|row| {
             let get = |k: &str| row.get(k).cloned().unwrap_or_default();
@@ -125,7 +120,8 @@ fn sample(folder: &Path) -> Result<Vec<Value>, String> {
                 "stats": stats.get(&id).cloned().unwrap_or_default(),
             })
         })
-        .collect())
+        .collect();
+    Ok((games, total))
 }
 
 /// Per game id, each move's agent, ms, nodes expanded and root value (from moves.csv).

@@ -159,7 +159,8 @@ fn mrv_recomputes_domains_and_beats_the_static_order() {
     );
     let (_, fc) = solve(&puzzle, Solver::SmartFc, 1, Limits::default());
     let (_, mrv_fc) = solve(&puzzle, Solver::MrvFc, 1, Limits::default());
-    // Pruning two rings of cells never needs more nodes than pruning one.
+    // On this puzzle forward checking two rings deep needs fewer nodes than one ring
+    // (51 against 74; the tie orders differ, so this is a measurement, not a theorem).
     assert!(
         mrv_fc.nodes <= fc.nodes,
         "mrv-fc {mrv_fc:?}, smart-fc {fc:?}"
