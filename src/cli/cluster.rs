@@ -93,6 +93,10 @@ pub fn emit(what: Emit) -> Result<()> {
         AnyExperiment::Tournament(e) => e.name,
         AnyExperiment::Search(e) => e.name,
         AnyExperiment::Puzzles(e) => e.name,
+        AnyExperiment::Tune(_) => bail!(
+            "{}: a tuning experiment runs on one machine (each iteration needs the one before): use arbiter run, which uses every core",
+            args.experiment.display()
+        ),
     };
     let absolute = |path: &Path| -> Result<PathBuf> {
         std::path::absolute(path).map_err(|e| anyhow!("{}: {e}", path.display()))

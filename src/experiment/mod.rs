@@ -13,11 +13,13 @@ pub mod shard;
 pub mod slurm;
 #[cfg(test)]
 mod tests;
+mod tune;
 
 pub use folder::{FolderLock, LOCK, create_run_folder};
 pub use games::{play_all, read_openings};
 pub use pool::{Control, Earlier, Fresh, NoControl, Settings, Work};
 
+use crate::registry::tune_experiment::TuneExperiment;
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
 use crate::report::journal::{Journal, JournalIndex};
@@ -427,6 +429,18 @@ fn run_experiment(
             }
             puzzles::run(experiment, start, options)
         }
+        AnyExperiment::Tune(mut experiment) => {
+            refuse_games(
+                overrides,
+                "a tuning experiment: set iterations and pairs",
+                path,
+            )?;
+            refuse_shards(options, path)?;
+            if let Some(seed) = overrides.seed {
+                experiment.seed = seed;
+            }
+            on_game(experiment.game, *experiment, start, options)
+        }
     }
 }
 
@@ -435,6 +449,17 @@ fn refuse_games(overrides: Overrides, kind: &str, path: &Path) -> Result<(), Err
     match overrides.games {
         Some(_) => Err(Error::Message(format!(
             "--games does not apply to {kind} in {}",
+            path.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A tuning run's iterations follow one another: an error for `--shard`.
+fn refuse_shards(options: &Options, path: &Path) -> Result<(), Error> {
+    match options.shard {
+        Some(_) => Err(Error::Message(format!(
+            "--shard does not apply to {}: each tuning iteration needs the one before, so it runs on one machine (on all its cores)",
             path.display()
         ))),
         None => Ok(()),
@@ -564,6 +589,19 @@ fn continue_run(
             let recorded = AgentRegistry::recorded(&programs, &meta_file)
                 .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
             let mut experiment = SearchExperiment::parse(&path, source, &recorded)?;
+            experiment.seed = seed;
+            on_game(
+                experiment.game,
+                experiment,
+                Start::Resume(locked, Box::new(meta)),
+                options,
+            )
+        }
+        "tune" => {
+            let meta_file = folder.join("meta.json");
+            let recorded = AgentRegistry::recorded(&meta.agents, &meta_file)
+                .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
+            let mut experiment = TuneExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
             on_game(
                 experiment.game,

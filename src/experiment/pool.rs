@@ -1,14 +1,15 @@
 //! Runs the jobs of a plan on a pool of worker threads and hands their records to a
 //! reporter in plan order, whatever the thread count: finished jobs of an earlier
 //! invocation are handed in, not run again; a group decided early (a matchup stopped by
-//! its SPRT) skips its later jobs; a stop flag, a deadline and a job budget stop starting
-//! new jobs. Knows no kind of run.
+//! its SPRT) skips its later jobs; a job may wait for every job before a barrier to be
+//! reported (a tuning iteration needs the previous one's result); a stop flag, a deadline
+//! and a job budget stop starting new jobs. Knows no kind of run.
 
 use crate::report::{Reporter, RunOutcome};
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 /// Jobs a worker collects before handing them to the writer.
@@ -47,6 +48,13 @@ pub trait Work: Sync {
     /// colour-swapped pair), when the plan is split over machines. Default: no.
     fn joined_to_previous(&self, _id: u64) -> bool {
         false
+    }
+
+    /// Job `id` starts only once every job before this id has been reported (and so seen
+    /// by the [`Control`]): a plan whose later jobs depend on earlier results. Default: 0,
+    /// no wait.
+    fn barrier(&self, _id: u64) -> u64 {
+        0
     }
 
     /// Whether job `id` can run: `false` leaves it unplayed (the run ends incomplete and
@@ -120,6 +128,56 @@ enum Finished<R> {
     Skipped,
 }
 
+/// How far the reporting has got, for jobs that wait at a barrier.
+struct Barrier {
+    position: Mutex<u64>,
+    moved: Condvar,
+    stopping: AtomicBool,
+}
+
+impl Barrier {
+    /// Whether every job before `barrier` has been reported.
+    fn reached(&self, barrier: u64) -> bool {
+        *self.position.lock().unwrap_or_else(|e| e.into_inner()) >= barrier
+    }
+
+    /// Every job before `position` has been reported.
+    fn advance(&self, position: u64) {
+        let mut reported = self.position.lock().unwrap_or_else(|e| e.into_inner());
+        if position > *reported {
+            *reported = position;
+            self.moved.notify_all();
+        }
+    }
+
+    /// No more jobs will start: waiting workers give up.
+    fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        let _guard = self.position.lock().unwrap_or_else(|e| e.into_inner());
+        self.moved.notify_all();
+    }
+
+    /// Waits until every job before `barrier` has been reported: `false` if the run stops
+    /// first (a worker stopped starting jobs, Ctrl-C, the deadline).
+    fn wait(&self, barrier: u64, cancel: &AtomicBool, deadline: Option<Instant>) -> bool {
+        let mut reported = self.position.lock().unwrap_or_else(|e| e.into_inner());
+        while *reported < barrier {
+            let over = self.stopping.load(Ordering::SeqCst)
+                || cancel.load(Ordering::Relaxed)
+                || deadline.is_some_and(|d| Instant::now() >= d);
+            if over {
+                return false;
+            }
+            reported = self
+                .moved
+                .wait_timeout(reported, Duration::from_millis(50))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        true
+    }
+}
+
 /// Runs the jobs of `work` and reports them in plan order. Jobs in `earlier` (from an
 /// interrupted run) are replayed to the reporter, not run again. Setting `cancel` stops
 /// workers from starting new jobs; jobs in progress finish and are reported.
@@ -144,11 +202,18 @@ pub fn execute<W: Work>(
     let decided: Vec<AtomicBool> = (0..work.groups()).map(|_| AtomicBool::new(false)).collect();
     let next_job = AtomicU64::new(0);
     let started = AtomicUsize::new(0);
+    // Jobs reported so far, for jobs that wait at a barrier; `stopping` is raised when a
+    // worker stops starting jobs, so that none waits for a job that will not run.
+    let reported = Barrier {
+        position: Mutex::new(0),
+        moved: Condvar::new(),
+        stopping: AtomicBool::new(false),
+    };
     let (sender, receiver) = mpsc::sync_channel::<Vec<(u64, Finished<W::Record>)>>(64);
     let (mut position, mut played, mut skipped) = (0u64, 0usize, 0usize);
     let mut pending: BTreeMap<u64, Finished<W::Record>> = BTreeMap::new();
     let result = std::thread::scope(|scope| -> io::Result<()> {
-        let (next_job, started, decided) = (&next_job, &started, &decided);
+        let (next_job, started, decided, reported) = (&next_job, &started, &decided, &reported);
         scope.spawn(move || {
             pool.broadcast(|_| {
                 let sender = sender.clone();
@@ -159,6 +224,7 @@ pub fn execute<W: Work>(
                 loop {
                     let out_of_time = settings.deadline.is_some_and(|d| Instant::now() >= d);
                     if cancel.load(Ordering::Relaxed) || out_of_time {
+                        reported.stop();
                         break;
                     }
                     let id = next_job.fetch_add(1, Ordering::Relaxed);
@@ -178,12 +244,32 @@ pub fn execute<W: Work>(
                         if settings.max_jobs.is_some_and(|max| {
                             started.fetch_add(1, Ordering::Relaxed) as u64 >= max
                         }) {
+                            reported.stop();
                             break;
+                        }
+                        let barrier = work.barrier(id);
+                        if barrier > 0 && !reported.reached(barrier) {
+                            // The jobs it waits for may be in this worker's batch.
+                            if !batch.is_empty() {
+                                let full =
+                                    std::mem::replace(&mut batch, Vec::with_capacity(BATCH_JOBS));
+                                if sender.send(full).is_err() {
+                                    return;
+                                }
+                            }
+                            if !reported.wait(barrier, cancel, settings.deadline) {
+                                reported.stop();
+                                break;
+                            }
+                            batch_started = Instant::now();
                         }
                         match work.execute(id) {
                             Some(record) => Some(Finished::Ran(Box::new(record))),
                             // Abandoned: not finished, and nothing more is started.
-                            None => break,
+                            None => {
+                                reported.stop();
+                                break;
+                            }
                         }
                     };
                     if let Some(finished) = finished {
@@ -244,6 +330,7 @@ pub fn execute<W: Work>(
                 deliver(position, finished)?;
                 position += 1;
             }
+            reported.advance(position);
             Ok(())
         };
         flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;

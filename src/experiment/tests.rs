@@ -395,3 +395,90 @@ fn earlier_jobs_after_a_gap_are_replayed_in_order_when_nothing_new_runs() {
     let ids: Vec<u64> = replayed.records.iter().map(|r| r.job.id).collect();
     assert_eq!(ids, vec![0, 1, 2, 3, 4, 5, 8, 9, 10, 11]);
 }
+
+/// A plan in rounds of 4 jobs whose values depend on the previous round's total, as a
+/// tuning iteration depends on the one before: the total is folded in plan order by the
+/// control and read by the jobs after the barrier.
+struct Chained {
+    total: std::sync::Mutex<Vec<u64>>,
+    rounds: u64,
+}
+
+impl Work for Chained {
+    type Record = (u64, u64);
+    fn jobs(&self) -> u64 {
+        4 * self.rounds
+    }
+    fn barrier(&self, id: u64) -> u64 {
+        id / 4 * 4
+    }
+    fn execute(&self, id: u64) -> Option<(u64, u64)> {
+        // Slow and uneven, so that the workers would run ahead without the barrier.
+        std::thread::sleep(std::time::Duration::from_millis((id * 7) % 5));
+        let before = *self.total.lock().ok()?.get((id / 4) as usize)?;
+        Some((id, before * 3 + id))
+    }
+}
+
+struct Fold<'a>(&'a Chained, u64);
+
+impl Control<(u64, u64)> for Fold<'_> {
+    fn decided(&mut self, id: u64, record: &(u64, u64)) -> bool {
+        self.1 = (self.1 + record.1) % 1_000_003;
+        if id % 4 == 3
+            && let Ok(mut total) = self.0.total.lock()
+        {
+            total.push(self.1);
+        }
+        false
+    }
+}
+
+#[derive(Default)]
+struct Values(Vec<(u64, u64)>);
+
+impl Reporter<(u64, u64)> for Values {
+    fn finished(&mut self, record: &(u64, u64)) -> io::Result<()> {
+        self.0.push(*record);
+        Ok(())
+    }
+}
+
+fn chained(threads: usize, max_jobs: Option<u64>) -> (Vec<(u64, u64)>, RunOutcome) {
+    let work = Chained {
+        total: std::sync::Mutex::new(vec![1]),
+        rounds: 6,
+    };
+    let mut values = Values::default();
+    let outcome = execute(
+        &work,
+        &Settings {
+            threads,
+            deadline: None,
+            max_jobs,
+        },
+        &Fresh,
+        &AtomicBool::new(false),
+        &mut Fold(&work, 0),
+        &mut values,
+    )
+    .expect("run");
+    (values.0, outcome)
+}
+
+#[test]
+fn jobs_behind_a_barrier_see_every_earlier_result_on_any_thread_count() {
+    let (one, outcome) = chained(1, None);
+    assert_eq!((outcome.played, outcome.cancelled), (24, false));
+    // Round 0 reads the initial 1; every later round the fold of all before it.
+    assert_eq!(one[0], (0, 3));
+    assert_eq!(one[5].1, 3 * (3 + 4 + 5 + 6) + 5);
+    for threads in [2, 4] {
+        assert_eq!(chained(threads, None).0, one, "{threads} threads");
+    }
+    // A job budget that ends inside a round stops the waiting workers too.
+    let (some, outcome) = chained(4, Some(10));
+    assert!(outcome.cancelled);
+    assert_eq!(some[..], one[..some.len()]);
+    assert!(some.len() <= 10);
+}

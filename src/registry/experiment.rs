@@ -128,22 +128,87 @@ struct SweepTable {
     opponents: Vec<String>,
 }
 
+/// An `openings = { ... }` table.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct OpeningsTable {
+pub(super) struct OpeningsTable {
     random_plies: Option<i64>,
     file: Option<PathBuf>,
 }
 
+/// An `sprt = { ... }` table.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SprtTable {
+pub(super) struct SprtTable {
     elo0: f64,
     elo1: f64,
     alpha: Option<f64>,
     beta: Option<f64>,
     max_games: Option<i64>,
     model: Option<String>,
+}
+
+/// Where games start, from an `openings` table; a relative file is looked for beside the
+/// experiment file first.
+pub(super) fn openings_spec(
+    table: Option<&OpeningsTable>,
+    path: &Path,
+) -> Result<OpeningSpec, String> {
+    match table {
+        None => Ok(OpeningSpec::Start),
+        Some(OpeningsTable {
+            random_plies: Some(plies),
+            file: None,
+        }) if (0..=1000).contains(plies) => Ok(if *plies == 0 {
+            OpeningSpec::Start
+        } else {
+            OpeningSpec::RandomPlies(*plies as u32)
+        }),
+        Some(OpeningsTable {
+            random_plies: None,
+            file: Some(openings),
+        }) => {
+            let beside = path.parent().map(|dir| dir.join(openings));
+            Ok(match beside {
+                Some(beside) if openings.is_relative() && beside.exists() => {
+                    OpeningSpec::File(beside)
+                }
+                _ => OpeningSpec::File(openings.clone()),
+            })
+        }
+        Some(_) => {
+            Err("openings: give random_plies = N (0-1000) or file = \"path\", not both".to_string())
+        }
+    }
+}
+
+/// A sequential test from an `sprt` table, with the games it may run at most
+/// (`default_games` unless `max_games` is given).
+pub(super) fn sprt_spec(table: &SprtTable, default_games: i64) -> Result<(Sprt, u64), String> {
+    let model = match table.model.as_deref() {
+        None | Some("logistic") => EloModel::Logistic,
+        Some("normalized") => EloModel::Normalized,
+        Some(other) => {
+            return Err(format!(
+                "sprt: model = '{other}': expected 'logistic' (the default) or 'normalized'"
+            ));
+        }
+    };
+    let sprt = Sprt {
+        elo0: table.elo0,
+        elo1: table.elo1,
+        alpha: table.alpha.unwrap_or(0.05),
+        beta: table.beta.unwrap_or(0.05),
+        model,
+    };
+    sprt.validate()?;
+    let max_games = table.max_games.unwrap_or(default_games);
+    if !(2..=MAX_GAMES as i64).contains(&max_games) {
+        return Err(format!(
+            "sprt: max_games = {max_games}: must be from 2 to {MAX_GAMES}"
+        ));
+    }
+    Ok((sprt, max_games as u64))
 }
 
 #[derive(Deserialize)]
@@ -425,38 +490,8 @@ impl Experiment {
                 opponents: opponents.iter().map(|&o| agents[o].name.clone()).collect(),
             });
         }
-        let openings = match &file.openings {
-            None => OpeningSpec::Start,
-            Some(OpeningsTable {
-                random_plies: Some(plies),
-                file: None,
-            }) if (0..=1000).contains(plies) => {
-                if *plies == 0 {
-                    OpeningSpec::Start
-                } else {
-                    OpeningSpec::RandomPlies(*plies as u32)
-                }
-            }
-            Some(OpeningsTable {
-                random_plies: None,
-                file: Some(openings),
-            }) => {
-                let beside = path.parent().map(|dir| dir.join(openings));
-                match beside {
-                    Some(beside) if openings.is_relative() && beside.exists() => {
-                        OpeningSpec::File(beside)
-                    }
-                    _ => OpeningSpec::File(openings.clone()),
-                }
-            }
-            Some(_) => {
-                return Err(fail(
-                    at_key("openings"),
-                    "openings: give random_plies = N (0-1000) or file = \"path\", not both"
-                        .to_string(),
-                ));
-            }
-        };
+        let openings =
+            openings_spec(file.openings.as_ref(), path).map_err(|e| fail(at_key("openings"), e))?;
         let move_time_ms = match file.move_time_ms {
             None => None,
             Some(ms) => match crate::core::time_limit_ms(i128::from(ms)) {
@@ -468,36 +503,7 @@ impl Experiment {
         };
         let sprt = match &file.sprt {
             None => None,
-            Some(table) => {
-                let model = match table.model.as_deref() {
-                    None | Some("logistic") => EloModel::Logistic,
-                    Some("normalized") => EloModel::Normalized,
-                    Some(other) => {
-                        return Err(fail(
-                            at_key("sprt"),
-                            format!(
-                                "sprt: model = '{other}': expected 'logistic' (the default) or 'normalized'"
-                            ),
-                        ));
-                    }
-                };
-                let sprt = Sprt {
-                    elo0: table.elo0,
-                    elo1: table.elo1,
-                    alpha: table.alpha.unwrap_or(0.05),
-                    beta: table.beta.unwrap_or(0.05),
-                    model,
-                };
-                sprt.validate().map_err(|e| fail(at_key("sprt"), e))?;
-                let max_games = table.max_games.unwrap_or(games);
-                if !(2..=MAX_GAMES as i64).contains(&max_games) {
-                    return Err(fail(
-                        at_key("sprt"),
-                        format!("sprt: max_games = {max_games}: must be from 2 to {MAX_GAMES}"),
-                    ));
-                }
-                Some((sprt, max_games as u64))
-            }
+            Some(table) => Some(sprt_spec(table, games).map_err(|e| fail(at_key("sprt"), e))?),
         };
         if matchups.is_empty() {
             return Err(fail(

@@ -10,6 +10,7 @@ pub mod puzzle_experiment;
 pub mod reference;
 pub mod search_experiment;
 pub mod spec;
+pub mod tune_experiment;
 
 #[cfg(test)]
 pub use agents::test_factories;
@@ -26,6 +27,8 @@ pub enum AnyExperiment {
     Search(SearchExperiment),
     /// Puzzle solvers x puzzles (`kind = "puzzles"`).
     Puzzles(puzzle_experiment::PuzzleExperiment),
+    /// An agent's parameters tuned by SPSA (`kind = "tune"`).
+    Tune(Box<tune_experiment::TuneExperiment>),
 }
 
 impl AnyExperiment {
@@ -35,6 +38,7 @@ impl AnyExperiment {
             AnyExperiment::Tournament(e) => &e.source,
             AnyExperiment::Search(e) => &e.source,
             AnyExperiment::Puzzles(e) => &e.source,
+            AnyExperiment::Tune(e) => &e.source,
         }
     }
 
@@ -86,12 +90,14 @@ impl AnyExperiment {
             Some(Some("puzzles")) => {
                 puzzle_experiment::PuzzleExperiment::parse(path, source).map(AnyExperiment::Puzzles)
             }
+            Some(Some("tune")) => tune_experiment::TuneExperiment::parse(path, source, registry)
+                .map(|e| AnyExperiment::Tune(Box::new(e))),
             _ => {
                 let line = line_of_key(&source, "kind");
                 Err(InputError::in_file(
                     path,
                     line,
-                    "kind must be \"tournament\" (the default), \"search\" or \"puzzles\"",
+                    "kind must be \"tournament\" (the default), \"search\", \"puzzles\" or \"tune\"",
                 ))
             }
         }

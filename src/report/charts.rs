@@ -61,7 +61,7 @@ fn register_font() {
     });
 }
 
-fn fail(error: impl std::fmt::Debug) -> String {
+pub(super) fn fail(error: impl std::fmt::Debug) -> String {
     format!("chart: {error:?}")
 }
 
@@ -104,7 +104,7 @@ fn text_width(texts: impl IntoIterator<Item = usize>) -> u32 {
     (longest * style::CHAR_WIDTH + 20).clamp(60, 520)
 }
 
-fn font(size: u32) -> TextStyle<'static> {
+pub(super) fn font(size: u32) -> TextStyle<'static> {
     (style::FONT, size).into_font().into()
 }
 

@@ -18,6 +18,7 @@ pub mod show;
 mod summary;
 pub mod table;
 pub mod tally;
+pub mod tune;
 pub mod viewer;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};

@@ -46,7 +46,9 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     let reproduction = super::reproduce::write_csv(folder)?;
-    let mut written = if folder.join(SEARCHES).is_file() {
+    let mut written = if folder.join(super::tune::TUNE).is_file() {
+        super::tune::write_tune_report(folder)?
+    } else if folder.join(SEARCHES).is_file() {
         search::write_search_report(folder)?
     } else if folder.join(SOLVES).is_file() {
         puzzles::write_puzzle_report(folder)?
@@ -146,6 +148,8 @@ pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
             .collect()
     } else if folder.join(SEARCHES).is_file() {
         csv_json(&folder.join("search_summary.csv"))?
+    } else if folder.join(super::tune::TUNE).is_file() {
+        csv_json(&folder.join(super::tune::TUNE))?
     } else {
         csv_json(&folder.join("summary.csv"))?
     };
@@ -201,6 +205,9 @@ pub fn tables(folder: &Path) -> Result<String, String> {
 
 /// The summary tables of the run's own kind.
 fn kind_tables(folder: &Path) -> Result<String, String> {
+    if folder.join(super::tune::TUNE).is_file() {
+        return super::tune::tables(folder);
+    }
     if folder.join(SOLVES).is_file() {
         let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
         return Ok(format!(

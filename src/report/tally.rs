@@ -31,28 +31,29 @@ impl Tally {
             Player::P2
         };
         let halves = match record.winner {
-            None => {
-                self.draws += 1;
-                1
-            }
-            Some(winner) if winner == seat => {
-                self.wins += 1;
-                2
-            }
-            Some(_) => {
-                self.losses += 1;
-                0
-            }
+            None => 1,
+            Some(winner) if winner == seat => 2,
+            Some(_) => 0,
         };
+        self.add_result(record.job.seed, record.job.first_is_p1, halves)
+    }
+
+    /// Adds a game given by its seed, whether the first agent played P1, and the first
+    /// agent's score in half points (0, 1 or 2); returns whether it completed a pair.
+    pub fn add_result(&mut self, seed: u64, first_is_p1: bool, halves: u8) -> bool {
+        match halves {
+            0 => self.losses += 1,
+            1 => self.draws += 1,
+            _ => self.wins += 1,
+        }
+        let halves = halves.min(2);
         match self.open_pair.take() {
-            Some((seed, first, first_is_p1))
-                if seed == record.job.seed && first_is_p1 != record.job.first_is_p1 =>
-            {
+            Some((open_seed, first, open_p1)) if open_seed == seed && open_p1 != first_is_p1 => {
                 self.pairs[usize::from(first + halves)] += 1;
                 true
             }
             _ => {
-                self.open_pair = Some((record.job.seed, halves, record.job.first_is_p1));
+                self.open_pair = Some((seed, halves, first_is_p1));
                 false
             }
         }

@@ -1,8 +1,9 @@
-//! Pure statistics used by summaries and reports (intervals, Elo, SPRT, ratings); uses no
-//! other layer and touches no file.
+//! Pure statistics used by summaries and reports (intervals, Elo, SPRT, ratings, SPSA steps);
+//! uses no other layer and touches no file.
 
 pub mod elo;
 pub mod ratings;
+pub mod spsa;
 
 /// The two-sided 95% normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
