@@ -91,7 +91,7 @@ fn a_tuning_run_moves_its_parameters_and_beats_its_start() {
     assert_eq!(count("checkpoint"), 60);
     let verify = count("verify");
     assert!(
-        verify >= 2 && verify < 200,
+        (2..200).contains(&verify),
         "the SPRT ends it early: {verify}"
     );
     let show = stdout(&common::run(&["show", text(&run)]));
