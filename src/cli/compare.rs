@@ -60,11 +60,16 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
         .heuristic
         .parse()
         .map_err(|e: String| anyhow!("--heuristic: {e}"))?;
+    // A named heuristic of the agent files stands for its base and parameters.
+    let mut registry = None;
+    let heuristic = {
+        let loaded = registry.insert(super::load_agents(args.agents.as_deref(), None)?);
+        loaded.0.expand_heuristic(&heuristic)
+    };
     let depths = parse_depths(&args.depths).map_err(|e| anyhow!("--depths: {e}"))?;
     let mut algorithms = Vec::new();
     let mut programs = Vec::new();
     let mut names = Vec::new();
-    let mut registry = None;
     let iterations: Vec<u64> = args
         .iterations
         .split(',')

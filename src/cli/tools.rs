@@ -234,5 +234,30 @@ pub fn list(agents: Option<&Path>) -> Result<()> {
             agent.file.display()
         );
     }
+    if !registry.heuristics.is_empty() {
+        println!(
+            "
+named heuristics ([[heuristic]] in the agent files; heuristic=NAME anywhere):"
+        );
+    }
+    for (name, named) in &registry.heuristics {
+        let base = crate::registry::spec::Spec {
+            name: named.base.clone(),
+            params: named.params.clone(),
+        };
+        println!(
+            "  {name:<24} {base}{}{}  [{}]",
+            named
+                .game
+                .as_ref()
+                .map_or(String::new(), |g| format!(" for {g}")),
+            if named.description.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", named.description)
+            },
+            named.file.display()
+        );
+    }
     Ok(())
 }

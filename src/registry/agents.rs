@@ -514,6 +514,36 @@ impl std::str::FromStr for AgentSpec {
 struct AgentFile {
     #[serde(default)]
     agent: Vec<AgentEntry>,
+    #[serde(default)]
+    heuristic: Vec<HeuristicEntry>,
+}
+
+/// A `[[heuristic]]` table: a built-in heuristic (`linear`, `offensive2`, ...) with
+/// parameters, under a name of its own.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeuristicEntry {
+    name: String,
+    base: String,
+    game: Option<String>,
+    #[serde(default)]
+    params: BTreeMap<String, toml::Value>,
+    description: Option<String>,
+}
+
+/// A named heuristic from an agent file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedHeuristic {
+    /// The built-in heuristic it sets.
+    pub base: String,
+    /// Its parameters, as written.
+    pub params: Vec<(String, String)>,
+    /// The game it is for, when the file says.
+    pub game: Option<String>,
+    /// Free text.
+    pub description: String,
+    /// Where it is defined.
+    pub file: PathBuf,
 }
 
 #[derive(Deserialize)]
@@ -552,6 +582,18 @@ struct AgentEntry {
     strict: Option<bool>,
     max_startup_failures: Option<toml::Value>,
     stderr_bytes: Option<toml::Value>,
+}
+
+/// `base` with `over`'s keys replaced or added, in order.
+fn merged(base: &[(String, String)], over: &[(String, String)]) -> Vec<(String, String)> {
+    let mut params = base.to_vec();
+    for (key, value) in over {
+        match params.iter_mut().find(|(k, _)| k == key) {
+            Some(entry) => entry.1 = value.clone(),
+            None => params.push((key.clone(), value.clone())),
+        }
+    }
+    params
 }
 
 /// A TOML value as JSON (for an external agent's `options`).
@@ -672,6 +714,8 @@ pub struct RegisteredAgent {
 pub struct AgentRegistry {
     /// Agents by name, sorted.
     pub agents: BTreeMap<String, RegisteredAgent>,
+    /// Named heuristics (`[[heuristic]]` tables), by name.
+    pub heuristics: BTreeMap<String, NamedHeuristic>,
 }
 
 fn value_text(value: &toml::Value) -> String {
@@ -708,23 +752,128 @@ impl AgentRegistry {
             .filter(|p| p.extension().is_some_and(|e| e == "toml"))
             .collect();
         files.sort();
+        let mut texts = Vec::new();
         for file in files {
-            registry.load_file(&file)?;
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| InputError::in_file(&file, None, format!("cannot read: {e}")))?;
+            // Every file's heuristics first: an agent may use one defined in another file.
+            registry.add_heuristics(&file, &text)?;
+            texts.push((file, text));
+        }
+        for (file, text) in texts {
+            registry.add_agents(&file, &text)?;
         }
         Ok(registry)
     }
 
-    fn load_file(&mut self, file: &Path) -> Result<(), InputError> {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| InputError::in_file(file, None, format!("cannot read: {e}")))?;
-        self.add_text(file, &text)
+    /// Registers the heuristics and agents of an agent file's text (`file` names it in
+    /// errors).
+    ///
+    /// # Errors
+    /// A malformed text, a bad heuristic or agent, or a name defined twice.
+    pub fn add_text(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
+        self.add_heuristics(file, text)?;
+        self.add_agents(file, text)
     }
 
-    /// Registers the agents of an agent file's text (`file` names it in errors).
+    /// Registers the `[[heuristic]]` tables of an agent file's text, each checked against
+    /// the games it may be for.
+    ///
+    /// # Errors
+    /// A malformed text, an unknown base or parameter, or a name defined twice.
+    fn add_heuristics(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
+        let parsed: AgentFile = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
+        for entry in parsed.heuristic {
+            let line = line_of_string(text, &entry.name);
+            let fail = |message: String| {
+                InputError::in_file(file, line, format!("heuristic '{}': {message}", entry.name))
+            };
+            let valid_name = !entry.name.is_empty()
+                && entry
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c));
+            if !valid_name {
+                return Err(fail("a name is letters, digits, '-' or '_'".to_string()));
+            }
+            let built_in = super::GAMES
+                .iter()
+                .any(|g| g.heuristics.iter().any(|h| h.name == entry.name));
+            if built_in {
+                return Err(fail("a built-in heuristic has this name".to_string()));
+            }
+            if let Some(previous) = self.heuristics.get(&entry.name) {
+                return Err(fail(format!(
+                    "already defined in {}",
+                    previous.file.display()
+                )));
+            }
+            let params: Vec<(String, String)> = entry
+                .params
+                .iter()
+                .map(|(k, v)| (k.clone(), value_text(v)))
+                .collect();
+            // Checked as a one-ply agent with it would be: on its game, or on any.
+            let probe = AgentSpec::from_parts(
+                None,
+                "greedy",
+                None,
+                Some(entry.base.clone()),
+                params.clone(),
+            )
+            .map_err(&fail)?;
+            match &entry.game {
+                Some(game) => {
+                    let game: super::GameSpec = game.parse().map_err(&fail)?;
+                    fits(&probe, game).map_err(&fail)?;
+                }
+                None => fits_a_game(&probe).map_err(&fail)?,
+            }
+            self.heuristics.insert(
+                entry.name.clone(),
+                NamedHeuristic {
+                    base: entry.base.clone(),
+                    params,
+                    game: entry.game.clone(),
+                    description: entry.description.clone().unwrap_or_default(),
+                    file: file.to_path_buf(),
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// `heuristic` with a named heuristic replaced by its base and parameters (the ones
+    /// given with it win); others unchanged.
+    pub fn expand_heuristic(&self, heuristic: &Spec) -> Spec {
+        match self.heuristics.get(&heuristic.name) {
+            None => heuristic.clone(),
+            Some(named) => Spec {
+                name: named.base.clone(),
+                params: merged(&named.params, &heuristic.params),
+            },
+        }
+    }
+
+    /// `agent` with a named heuristic replaced by its base and parameters; its display
+    /// name stays as written.
+    fn expanded(&self, mut agent: AgentSpec) -> AgentSpec {
+        if let Some(named) = agent
+            .heuristic
+            .as_ref()
+            .and_then(|h| self.heuristics.get(h))
+        {
+            agent.params = merged(&named.params, &agent.params);
+            agent.heuristic = Some(named.base.clone());
+        }
+        agent
+    }
+
+    /// Registers the `[[agent]]` tables of an agent file's text.
     ///
     /// # Errors
     /// A malformed text, a bad agent, or a name defined twice.
-    pub fn add_text(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
+    fn add_agents(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
         let parsed: AgentFile = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
         for entry in parsed.agent {
             let line = line_of_string(text, &entry.name);
@@ -804,6 +953,7 @@ impl AgentRegistry {
                 params,
             )
             .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+            let spec = self.expanded(spec);
             // Checked here, so that a mistake is blamed on this file and line (not on
             // the experiment that names the agent) and `list` refuses it too.
             fits_a_game(&spec).map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
@@ -905,7 +1055,7 @@ impl AgentRegistry {
                 .parse::<Algorithm>()
                 .is_ok_and(|a| !a.uses_heuristic() || a == Algorithm::Greedy);
         if looks_inline {
-            return text.parse();
+            return text.parse().map(|agent| self.expanded(agent));
         }
         let name = text.trim();
         let close = self

@@ -173,6 +173,8 @@ impl SearchExperiment {
             .heuristic
             .parse()
             .map_err(|e: String| fail("heuristic", e))?;
+        // A named heuristic of the agent files stands for its base and parameters.
+        let heuristic = registry.expand_heuristic(&heuristic);
         let positions = file.positions.unwrap_or(100);
         if !(1..=1_000_000).contains(&positions) {
             return Err(fail(

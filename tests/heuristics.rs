@@ -1,0 +1,156 @@
+//! Named heuristics (`[[heuristic]]` in agent files): usable by agents in files, inline
+//! specs, sweeps and `compare`, equal to their base with the same parameters, listed, and
+//! refused with one line when wrong.
+
+mod common;
+
+use common::*;
+use std::fs;
+use std::path::Path;
+
+const HEURISTICS: &str = r#"
+[[heuristic]]
+name = "my-offense"
+base = "linear"
+game = "breakthrough"
+description = "report 001's offense, as linear weights"
+params = { own_taken = 50, own_threatened = -10, own_max_advance_sq = 1 }
+"#;
+
+const AGENTS: &str = r#"
+[[agent]]
+name = "ab2-mine"
+algorithm = "alphabeta"
+heuristic = "my-offense"
+depth = 2
+"#;
+
+fn agents_folder(dir: &Path, heuristics: &str) -> String {
+    let folder = dir.join("agents");
+    fs::create_dir_all(&folder).expect("folder");
+    // The agent's file sorts before the heuristic's: the order of files does not matter.
+    fs::write(folder.join("a-agents.toml"), AGENTS).expect("write");
+    fs::write(folder.join("b-heuristics.toml"), heuristics).expect("write");
+    text(&folder).to_string()
+}
+
+#[test]
+fn a_named_heuristic_plays_as_its_base_with_its_parameters() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agents = agents_folder(dir.path(), HEURISTICS);
+    let listed = stdout(&run(&["list", "--agents", &agents]));
+    assert!(
+        listed.contains("my-offense")
+            && listed.contains(
+                "linear(own_max_advance_sq=1,own_taken=50,own_threatened=-10) for breakthrough"
+            ),
+        "{listed}"
+    );
+    // The named heuristic, by a file agent and inline (with one weight given again), and
+    // report 001's offense play the same games against the same opponent.
+    let games_of = |agent: &str, name: &str| -> Vec<String> {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{name}.toml"),
+            &format!(
+                "game = \"breakthrough\"\ngames = 6\nseed = 4\nopenings = {{ random_plies = 2 }}\nmatchups = [[\"{agent}\", \"greedy(heuristic=defense)\"]]\n"
+            ),
+        );
+        let out = dir.path().join(name);
+        let output = run(&[
+            "run",
+            text(&experiment),
+            "--out",
+            text(&out),
+            "--quiet",
+            "--agents",
+            &agents,
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let (header, rows) = read_csv(&out.join("games.csv"));
+        let moves = header.iter().position(|h| h == "moves").expect("moves");
+        rows.iter().map(|r| r[moves].clone()).collect()
+    };
+    let offense = games_of("alphabeta(heuristic=offense,depth=2)", "offense");
+    assert_eq!(offense.len(), 6);
+    assert_eq!(games_of("ab2-mine", "file"), offense);
+    assert_eq!(
+        games_of(
+            "alphabeta(heuristic=my-offense,depth=2,own_taken=50)",
+            "inline"
+        ),
+        offense
+    );
+    // A weight given with it wins over the named one's.
+    assert_ne!(
+        games_of(
+            "alphabeta(heuristic=my-offense,depth=2,own_max_advance_sq=-1)",
+            "changed"
+        ),
+        offense
+    );
+    // compare takes it too, and counts the same nodes as offense.
+    let nodes = |heuristic: &str| {
+        let out = dir.path().join(format!("compare-{heuristic}"));
+        let output = run(&[
+            "compare",
+            "breakthrough",
+            "--heuristic",
+            heuristic,
+            "--algorithms",
+            "alphabeta",
+            "--depths",
+            "2",
+            "--positions",
+            "5",
+            "--out",
+            text(&out),
+            "--quiet",
+            "--agents",
+            &agents,
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let (header, rows) = read_csv(&out.join("search.csv"));
+        let expanded = header
+            .iter()
+            .position(|h| h == "expanded")
+            .expect("expanded");
+        rows.iter().map(|r| r[expanded].clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(nodes("my-offense"), nodes("offense"));
+}
+
+#[test]
+fn bad_named_heuristics_are_refused_with_one_line() {
+    let bad = |heuristics: &str, fragments: &[&str]| {
+        let dir = tempfile::tempdir().expect("dir");
+        let agents = agents_folder(dir.path(), heuristics);
+        assert_input_error(&run(&["list", "--agents", &agents]), fragments);
+    };
+    bad(
+        &HEURISTICS.replace("base = \"linear\"", "base = \"lineal\""),
+        &[
+            "b-heuristics.toml: line 3: heuristic 'my-offense'",
+            "lineal",
+        ],
+    );
+    bad(
+        &HEURISTICS.replace("own_taken = 50", "own_takn = 50"),
+        &[
+            "line 3: heuristic 'my-offense'",
+            "unknown parameter 'own_takn'",
+        ],
+    );
+    bad(
+        &HEURISTICS.replace("name = \"my-offense\"", "name = \"offense\""),
+        &["heuristic 'offense': a built-in heuristic has this name"],
+    );
+    bad(
+        &format!("{HEURISTICS}{HEURISTICS}"),
+        &["heuristic 'my-offense': already defined in"],
+    );
+    bad(
+        &HEURISTICS.replace("game = \"breakthrough\"", "game = \"wights\""),
+        &["heuristic 'my-offense'", "linear"],
+    );
+}
