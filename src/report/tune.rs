@@ -10,6 +10,8 @@ use super::load::csv_rows;
 use super::table::Table;
 use super::tally::Tally;
 use super::{JobRecord, Meta, Reporter, RunOutcome};
+use crate::registry::AgentRegistry;
+use crate::registry::tune_experiment::TuneExperiment;
 use crate::stats::elo::{EloEstimate, Sprt, SprtDecision, elo_pentanomial, elo_trinomial};
 use crate::tournament::GameRecord;
 use plotters::coord::Shift;
@@ -332,16 +334,17 @@ fn signed(value: f64) -> String {
     }
 }
 
+/// The experiment a run's meta.json keeps, with the agents it recorded (`None` if it no
+/// longer parses: the tables then leave out what only the file says).
+fn experiment_of(meta: Option<&Meta>) -> Option<TuneExperiment> {
+    let meta = meta?;
+    let path = Path::new(&meta.experiment_file);
+    let agents = AgentRegistry::recorded(&meta.agents, path).ok()?;
+    TuneExperiment::parse(path, meta.experiment_source.clone(), &agents).ok()
+}
+
 /// The parameters: start, tuned (the last row), range and step.
-fn parameter_table(values: &TuneValues, meta: Option<&Meta>) -> Table {
-    let experiment = meta.and_then(|m| {
-        crate::registry::tune_experiment::TuneExperiment::parse(
-            Path::new(&m.experiment_file),
-            m.experiment_source.clone(),
-            &crate::registry::AgentRegistry::default(),
-        )
-        .ok()
-    });
+fn parameter_table(values: &TuneValues, experiment: Option<&TuneExperiment>) -> Table {
     let first = values.rows.first();
     let last = values.rows.last();
     Table {
@@ -354,9 +357,8 @@ fn parameter_table(values: &TuneValues, meta: Option<&Meta>) -> Table {
             .iter()
             .enumerate()
             .map(|(i, name)| {
-                let param = experiment
-                    .as_ref()
-                    .and_then(|e| e.spsa.parameters.iter().find(|p| p.name == *name));
+                let param =
+                    experiment.and_then(|e| e.spsa.parameters.iter().find(|p| p.name == *name));
                 let cell = |row: Option<&IterationRow>| {
                     row.and_then(|r| r.values.get(i))
                         .map_or(String::new(), |v| format!("{v:.2}"))
@@ -436,18 +438,6 @@ fn strength_table(strengths: &[Strength], sprt: Option<&Sprt>) -> Table {
     }
 }
 
-/// The verification's test, from the experiment text kept in meta.json.
-fn verify_sprt(meta: Option<&Meta>) -> Option<Sprt> {
-    let meta = meta?;
-    crate::registry::tune_experiment::TuneExperiment::parse(
-        Path::new(&meta.experiment_file),
-        meta.experiment_source.clone(),
-        &crate::registry::AgentRegistry::default(),
-    )
-    .ok()
-    .map(|e| e.verify.0)
-}
-
 /// The tables `show` prints for a tuning run.
 ///
 /// # Errors
@@ -455,11 +445,12 @@ fn verify_sprt(meta: Option<&Meta>) -> Option<Sprt> {
 pub fn tables(folder: &Path) -> Result<String, String> {
     let values = read_values(folder)?;
     let games: Vec<TuneGameRow> = csv_rows(&folder.join(TUNE_GAMES))?;
-    let meta = Meta::read(folder).ok();
+    let experiment = experiment_of(Meta::read(folder).ok().as_ref());
+    let sprt = experiment.as_ref().map(|e| e.verify.0);
     Ok(format!(
         "parameters:\n{}\nstrength (checkpoints and the verification):\n{}",
-        parameter_table(&values, meta.as_ref()).aligned(),
-        strength_table(&strengths(&games), verify_sprt(meta.as_ref()).as_ref()).aligned()
+        parameter_table(&values, experiment.as_ref()).aligned(),
+        strength_table(&strengths(&games), sprt.as_ref()).aligned()
     ))
 }
 
@@ -660,7 +651,7 @@ impl Chart for EloTrace {
 pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
     let values = read_values(folder)?;
     let games: Vec<TuneGameRow> = csv_rows(&folder.join(TUNE_GAMES))?;
-    let meta = Meta::read(folder).ok();
+    let experiment = experiment_of(Meta::read(folder).ok().as_ref());
     let strengths = strengths(&games);
     let mut charts_made = Vec::new();
     if !values.rows.is_empty() {
@@ -714,7 +705,7 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             text: vec![
                 "SPSA moved every parameter at once: each iteration played a version with every parameter nudged by +c or -c against the opposite nudge (or both against the opponents) in colour-swapped pairs, and stepped each parameter along the result. `tune.csv` holds the values at the start of every iteration; `tune_games.csv` every game.".to_string(),
             ],
-            tables: vec![parameter_table(&values, meta.as_ref())],
+            tables: vec![parameter_table(&values, experiment.as_ref())],
             charts: Vec::new(),
             after: Vec::new(),
         },
@@ -725,7 +716,7 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             ],
             tables: vec![strength_table(
                 &strengths,
-                verify_sprt(meta.as_ref()).as_ref(),
+                experiment.as_ref().map(|e| &e.verify.0),
             )],
             charts: charts_made,
             after: Vec::new(),
