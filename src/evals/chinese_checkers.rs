@@ -6,7 +6,7 @@
 //! distance in f4 is the report's "cube Manhattan" formula by default (`hex=1`: the true
 //! hex distance instead).
 
-use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
+use super::{HeuristicInfo, Linear, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Game, Player, score_by_child};
 use crate::games::chinese_checkers::{CELLS, ChineseCheckers, Move, cell, row_col};
 
@@ -31,7 +31,57 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
         formula: "opponent's remaining distance - own remaining distance (ordinary: rows to the target triangle; special: hex distance to the nearest special target)",
         params: &[],
     },
+    HeuristicInfo {
+        name: "linear",
+        formula: "sum of weight x feature over the features of both sides and their squares (own_distance=-1,opp_in_target=2,...; all 0 by default)",
+        params: &LINEAR_PARAMS,
+    },
 ];
+
+/// The named features of a Chinese Checkers position for a side.
+pub const FEATURES: [&str; 5] = [
+    "distance",
+    "ordinary_distance",
+    "special_distance",
+    "in_target",
+    "at_home",
+];
+
+/// The weights of the `linear` heuristic, 4 per feature, all 0 unless given.
+pub const LINEAR_PARAMS: [ParamSpec; 20] = linear_params!(
+    "distance": "what it still has to travel (ordinary_distance + special_distance)",
+    "ordinary_distance": "rows its ordinary marbles still have to go to the target triangle",
+    "special_distance": "hex distance of its special marbles to their nearest special target",
+    "in_target": "its marbles in the target triangle",
+    "at_home": "its marbles still in its start triangle",
+);
+
+/// The reports' state evaluation as `linear` weights: equal values, tested.
+pub const LINEAR_FORMS: &[super::LinearForm] =
+    &[("distance", &[("own_distance", "-1"), ("opp_distance", "1")])];
+
+/// The value of [`FEATURES`] for `player`; `triangles`: whether to count the marbles in
+/// the target and start triangles (the last two), else left 0.
+pub fn features(state: &ChineseCheckers, player: Player, triangles: bool) -> [f64; FEATURES.len()] {
+    let marbles = state.marbles(player);
+    let (ordinary, special) = distances(state, player);
+    let (mut in_target, mut at_home) = (0.0, 0.0);
+    for c in (0..CELLS).filter(|&c| triangles && has(marbles, c)) {
+        let row = frame(player, c).0;
+        if row <= 4 {
+            in_target += 1.0;
+        } else if row >= 16 {
+            at_home += 1.0;
+        }
+    }
+    [
+        f64::from(ordinary + special),
+        f64::from(ordinary),
+        f64::from(special),
+        in_target,
+        at_home,
+    ]
+}
 
 /// Ordinary targets of player 1, in the report's order.
 const ORDINARY_TARGETS: [(u32, u32); 7] = [(1, 1), (3, 1), (3, 3), (4, 1), (4, 2), (4, 3), (4, 4)];
@@ -48,6 +98,8 @@ pub enum Heuristic {
     },
     /// Remaining distances of both sides.
     Distance,
+    /// A weighted sum of [`FEATURES`].
+    Linear(Linear<{ FEATURES.len() }>),
 }
 
 impl Heuristic {
@@ -61,6 +113,7 @@ impl Heuristic {
             "report004" => Heuristic::Report004 {
                 hex: values[0] != 0.0,
             },
+            "linear" => Heuristic::Linear(Linear::new(&values)),
             _ => Heuristic::Distance,
         })
     }
@@ -191,32 +244,45 @@ pub fn report004_score(state: &ChineseCheckers, mv: Move, hex: bool) -> f64 {
 /// What `player` still has to travel: ordinary marbles, rows to the target triangle;
 /// specials, hex distance to the nearest special target.
 pub fn remaining_distance(state: &ChineseCheckers, player: Player) -> u32 {
+    let (ordinary, special) = distances(state, player);
+    ordinary + special
+}
+
+/// What `player`'s ordinary marbles and its special marbles still have to travel.
+fn distances(state: &ChineseCheckers, player: Player) -> (u32, u32) {
     let marbles = state.marbles(player);
     let specials = marbles & state.specials();
-    let special_targets: Vec<usize> = SPECIAL_TARGETS
-        .iter()
-        .map(|&t| unframe(player, t))
-        .collect();
-    (0..CELLS)
-        .filter(|&c| has(marbles, c))
-        .map(|c| {
-            if has(specials, c) {
-                special_targets
-                    .iter()
-                    .map(|&t| hex_distance(c, t))
-                    .min()
-                    .unwrap_or(0)
-            } else {
-                frame(player, c).0.saturating_sub(4)
-            }
-        })
-        .sum()
+    let special_targets = SPECIAL_TARGETS.map(|t| unframe(player, t));
+    let (mut ordinary, mut special) = (0, 0);
+    for c in (0..CELLS).filter(|&c| has(marbles, c)) {
+        if has(specials, c) {
+            special += special_targets
+                .iter()
+                .map(|&t| hex_distance(c, t))
+                .min()
+                .unwrap_or(0);
+        } else {
+            ordinary += frame(player, c).0.saturating_sub(4);
+        }
+    }
+    (ordinary, special)
 }
 
 impl Evaluator<ChineseCheckers> for Heuristic {
     fn evaluate(&self, state: &ChineseCheckers, root: Player, _noise_seed: u64) -> f64 {
-        f64::from(remaining_distance(state, root.opponent()))
-            - f64::from(remaining_distance(state, root))
+        match self {
+            Heuristic::Linear(linear) => {
+                let triangles = linear.uses(3..5);
+                linear.value(
+                    &features(state, root, triangles),
+                    &features(state, root.opponent(), triangles),
+                )
+            }
+            _ => {
+                f64::from(remaining_distance(state, root.opponent()))
+                    - f64::from(remaining_distance(state, root))
+            }
+        }
     }
 }
 
@@ -224,7 +290,9 @@ impl ActionEvaluator<ChineseCheckers> for Heuristic {
     fn score(&self, state: &ChineseCheckers, mv: Move, noise_seed: u64) -> f64 {
         match *self {
             Heuristic::Report004 { hex } => report004_score(state, mv, hex),
-            Heuristic::Distance => score_by_child(self, state, mv, noise_seed),
+            Heuristic::Distance | Heuristic::Linear(_) => {
+                score_by_child(self, state, mv, noise_seed)
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 //! goodness of every four-cell window with the 0.3 threshold). Both are
 //! `Score(root side) - Score(other side)`; every constant is a parameter.
 
-use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
+use super::{HeuristicInfo, Linear, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::double_card::{COLS, DoubleCard, Move, ROWS, Role};
 use std::sync::OnceLock;
@@ -52,9 +52,106 @@ pub const HEURISTICS: &[HeuristicInfo] = &[
             ParamSpec::new("own_danger", 1.0, "weight of the danger to oneself"),
         ],
     },
+    HeuristicInfo {
+        name: "linear",
+        formula: "sum of weight x feature over the features of both sides and their squares (own_four=100000,opp_alive_three=-10000,...; all 0 by default)",
+        params: &LINEAR_PARAMS,
+    },
 ];
 
-/// A Double Card heuristic with its constants.
+/// The named features of a Double Card position for a side (its role's value: a colour
+/// or a dot kind, both of its values counted): heuristic 1's line patterns and
+/// combinations, heuristic 2's goodness and danger at the report's constants.
+pub const FEATURES: [&str; 9] = [
+    "four",
+    "alive_three",
+    "dead_three",
+    "alive_two",
+    "dead_two",
+    "unavailable",
+    "combos",
+    "good",
+    "danger",
+];
+
+/// The weights of the `linear` heuristic, 4 per feature, all 0 unless given.
+pub const LINEAR_PARAMS: [ParamSpec; 36] = linear_params!(
+    "four": "its fours (OOOO)",
+    "alive_three": "its alive threes (XOOOX)",
+    "dead_three": "its dead threes (@ at one end, three O and one X)",
+    "alive_two": "its alive twos (X at both ends, two O and one X between)",
+    "dead_two": "its dead twos (@ at one end, two O and two X)",
+    "unavailable": "its walled-in runs (@OOO@, @OO@, @O@)",
+    "combos": "its combinations (double dead three, double alive two, dead three + alive two), 0-3",
+    "good": "heuristic 2's goodness of its windows (factors 100 and 50, threshold 0.3)",
+    "danger": "heuristic 2's danger to it from the other role's windows (same constants)",
+);
+
+/// Report 003's heuristics as `linear` weights (danger at its default constants): equal
+/// values, tested.
+pub const LINEAR_FORMS: &[super::LinearForm] = &[
+    (
+        "lines",
+        &[
+            ("own_four", "100000"),
+            ("own_alive_three", "10000"),
+            ("own_dead_three", "1000"),
+            ("own_alive_two", "1000"),
+            ("own_dead_two", "500"),
+            ("own_unavailable", "-100"),
+            ("own_combos", "100000"),
+            ("opp_four", "-100000"),
+            ("opp_alive_three", "-10000"),
+            ("opp_dead_three", "-1000"),
+            ("opp_alive_two", "-1000"),
+            ("opp_dead_two", "-500"),
+            ("opp_unavailable", "100"),
+            ("opp_combos", "-100000"),
+        ],
+    ),
+    (
+        "danger",
+        &[
+            ("own_good", "7"),
+            ("opp_good", "-7"),
+            ("own_danger", "-5"),
+            ("opp_danger", "5"),
+        ],
+    ),
+];
+
+/// The value of [`FEATURES`] for `player` and for its opponent; `lines` and `windows`:
+/// whether to compute the line patterns (the first seven) and the windows (the last two),
+/// else left 0. The windows are scanned once for both sides.
+pub fn features(
+    state: &DoubleCard,
+    player: Player,
+    lines: bool,
+    windows: bool,
+) -> [[f64; FEATURES.len()]; 2] {
+    let roles = [state.role(player), state.role(player.opponent())];
+    let mut both = [[0.0; FEATURES.len()]; 2];
+    if lines {
+        for (all, &role) in both.iter_mut().zip(&roles) {
+            all[..7].copy_from_slice(&line_counts(state, role));
+        }
+    }
+    if windows {
+        let (good_color, good_dot, danger_color, danger_dot) = danger_sums(state, 100.0, 50.0, 0.3);
+        for (all, &role) in both.iter_mut().zip(&roles) {
+            (all[7], all[8]) = match role {
+                Role::Colors => (good_color, danger_color),
+                Role::Dots => (good_dot, danger_dot),
+            };
+        }
+    }
+    both
+}
+
+/// A Double Card heuristic with its constants. `Linear` carries its 36 weights inline, as
+/// Breakthrough's does: a heuristic is made once per agent, and a box would cost an
+/// indirection on every evaluation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Heuristic {
     /// Heuristic 1.
@@ -69,6 +166,8 @@ pub enum Heuristic {
         /// Factors and weights as in [`HEURISTICS`].
         values: [f64; 7],
     },
+    /// A weighted sum of [`FEATURES`].
+    Linear(Linear<{ FEATURES.len() }>),
 }
 
 impl Heuristic {
@@ -83,6 +182,7 @@ impl Heuristic {
                 scores: [v[0], v[1], v[2], v[3], v[4], v[5]],
                 combo: v[6],
             },
+            "linear" => Heuristic::Linear(Linear::new(&v)),
             _ => Heuristic::Danger {
                 values: [v[0], v[1], v[2], v[3], v[4], v[5], v[6]],
             },
@@ -139,20 +239,26 @@ enum Symbol {
 
 /// Heuristic 1's score of one side: its feature's two values, all lines.
 fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) -> f64 {
+    let counts = line_counts(state, role);
+    scores
+        .iter()
+        .zip(&counts)
+        .map(|(score, count)| score * count)
+        .sum::<f64>()
+        + combo * counts[6]
+}
+
+/// Heuristic 1's counts for one side: fours, alive threes, dead threes, alive twos, dead
+/// twos, unavailable runs, and combinations (0-3).
+fn line_counts(state: &DoubleCard, role: Role) -> [f64; 7] {
     let (occupied, red, solid) = state.masks();
     let feature = match role {
         Role::Colors => red,
         Role::Dots => solid,
     };
-    let [
-        four,
-        alive_three,
-        dead_three,
-        alive_two,
-        dead_two,
-        unavailable,
-    ] = *scores;
-    let mut total = 0.0;
+    // Indices into the counts.
+    let (four, alive_three, dead_three, alive_two, dead_two, unavailable) = (0, 1, 2, 3, 4, 5);
+    let mut counts = [0.0; 7];
     // The distinct sets of own cells of dead threes and alive twos (for the combination
     // bonuses, two windows over the same cells count once); only whether there are 0, 1
     // or 2+ matters, so two are kept.
@@ -197,16 +303,16 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                     .map(|w| w.0)
                     .eq([Symbol::Blocked, Symbol::Own, Symbol::Blocked])
                 {
-                    total += unavailable;
+                    counts[unavailable] += 1.0;
                 }
             }
             for window in padded.windows(4) {
                 let s = [window[0].0, window[1].0, window[2].0, window[3].0];
                 if s == [Symbol::Own; 4] {
-                    total += four;
+                    counts[four] += 1.0;
                 }
                 if s == [Symbol::Blocked, Symbol::Own, Symbol::Own, Symbol::Blocked] {
-                    total += unavailable;
+                    counts[unavailable] += 1.0;
                 }
             }
             for window in padded.windows(5) {
@@ -225,7 +331,7 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                     Symbol::Own,
                     Symbol::Empty,
                 ] {
-                    total += alive_three;
+                    counts[alive_three] += 1.0;
                 }
                 if s == [
                     Symbol::Blocked,
@@ -234,14 +340,14 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                     Symbol::Own,
                     Symbol::Blocked,
                 ] {
-                    total += unavailable;
+                    counts[unavailable] += 1.0;
                 }
                 if first == Symbol::Empty
                     && last == Symbol::Empty
                     && count(&window[1..4], Symbol::Own) == 2
                     && count(&window[1..4], Symbol::Empty) == 1
                 {
-                    total += alive_two;
+                    counts[alive_two] += 1.0;
                     remember(&mut alive_twos, owned(window));
                 }
                 for (end, rest) in [(first, &window[1..5]), (last, &window[0..4])] {
@@ -250,11 +356,11 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
                     }
                     let (o, x) = (count(rest, Symbol::Own), count(rest, Symbol::Empty));
                     if o == 3 && x == 1 {
-                        total += dead_three;
+                        counts[dead_three] += 1.0;
                         remember(&mut dead_threes, owned(window));
                     }
                     if o == 2 && x == 2 {
-                        total += dead_two;
+                        counts[dead_two] += 1.0;
                     }
                 }
             }
@@ -266,7 +372,8 @@ fn lines_score(state: &DoubleCard, role: Role, scores: &[f64; 6], combo: f64) ->
         distinct(&alive_twos) >= 2,
         distinct(&dead_threes) >= 1 && distinct(&alive_twos) >= 1,
     ];
-    total + combo * combos.iter().filter(|&&c| c).count() as f64
+    counts[6] = combos.iter().filter(|&&c| c).count() as f64;
+    counts
 }
 
 /// Heuristic 2's four sums: (good_color, good_dot, danger_color, danger_dot).
@@ -309,6 +416,10 @@ impl Evaluator<DoubleCard> for Heuristic {
         match *self {
             Heuristic::Lines { ref scores, combo } => {
                 lines_score(state, me, scores, combo) - lines_score(state, them, scores, combo)
+            }
+            Heuristic::Linear(linear) => {
+                let [own, opp] = features(state, root, linear.uses(0..7), linear.uses(7..9));
+                linear.value(&own, &opp)
             }
             Heuristic::Danger { values } => {
                 let [factor, good, threshold, w1, w2, w3, w4] = values;

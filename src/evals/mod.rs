@@ -2,6 +2,19 @@
 //! games only. Every constant a heuristic uses is a named parameter with the report's value
 //! as default.
 
+/// The `linear` heuristic's parameters for features given as `"name": "what it counts"`:
+/// per feature `own_<name>`, `own_<name>_sq`, `opp_<name>`, `opp_<name>_sq`, all 0.
+macro_rules! linear_params {
+    ($($name:literal: $help:literal),* $(,)?) => {
+        [$(
+            crate::evals::ParamSpec::new(concat!("own_", $name), 0.0, concat!("the side evaluated: ", $help)),
+            crate::evals::ParamSpec::new(concat!("own_", $name, "_sq"), 0.0, concat!("the side evaluated: (", $help, ")^2")),
+            crate::evals::ParamSpec::new(concat!("opp_", $name), 0.0, concat!("its opponent: ", $help)),
+            crate::evals::ParamSpec::new(concat!("opp_", $name, "_sq"), 0.0, concat!("its opponent: (", $help, ")^2")),
+        )*]
+    };
+}
+
 pub mod breakthrough;
 pub mod chinese_checkers;
 pub mod double_card;
@@ -114,6 +127,38 @@ pub fn lookup(
                     .join(", "),
             })?;
     resolve_params(name, info.params, params)
+}
+
+/// The `linear` heuristic of a game with `N` features: per feature, the weights of the
+/// side evaluated's value, of its square, of the opponent's value and of its square.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Linear<const N: usize> {
+    weights: [[f64; 4]; N],
+}
+
+impl<const N: usize> Linear<N> {
+    /// The weights in the order of the game's `linear` parameters (4 per feature).
+    pub fn new(values: &[f64]) -> Linear<N> {
+        let mut weights = [[0.0; 4]; N];
+        for (feature, chunk) in weights.iter_mut().zip(values.chunks_exact(4)) {
+            feature.copy_from_slice(chunk);
+        }
+        Linear { weights }
+    }
+
+    /// The weighted sum for the side whose features are `own`, against `opp`'s.
+    pub fn value(&self, own: &[f64; N], opp: &[f64; N]) -> f64 {
+        let mut total = 0.0;
+        for (i, &[a, b, c, d]) in self.weights.iter().enumerate() {
+            total += a * own[i] + b * own[i] * own[i] + c * opp[i] + d * opp[i] * opp[i];
+        }
+        total
+    }
+
+    /// Whether any weight of a feature in `features` (indices) is not 0.
+    pub fn uses(&self, features: std::ops::Range<usize>) -> bool {
+        self.weights[features].iter().flatten().any(|&w| w != 0.0)
+    }
 }
 
 /// A named heuristic written as the `linear` heuristic: its name and the weights

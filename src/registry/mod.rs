@@ -413,14 +413,18 @@ pub trait GameEntry: Game {
 }
 
 impl GameEntry for Wights {
-    type Heuristic = evals::wights::Material;
+    type Heuristic = evals::wights::Heuristic;
 
     fn heuristics() -> &'static [HeuristicInfo] {
         evals::wights::HEURISTICS
     }
 
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
-        evals::wights::Material::from_spec(name, params)
+        evals::wights::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::wights::LINEAR_FORMS
     }
 
     fn game_spec(&self) -> GameSpec {
@@ -439,6 +443,10 @@ impl GameEntry for ChineseCheckers {
         evals::chinese_checkers::Heuristic::from_spec(name, params)
     }
 
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::chinese_checkers::LINEAR_FORMS
+    }
+
     fn game_spec(&self) -> GameSpec {
         GameSpec::ChineseCheckers(self.rules())
     }
@@ -453,6 +461,10 @@ impl GameEntry for DoubleCard {
 
     fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
         evals::double_card::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::double_card::LINEAR_FORMS
     }
 
     fn game_spec(&self) -> GameSpec {
@@ -505,6 +517,58 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Player;
+
+    /// Checks every game's `linear` forms against the named heuristics they stand for.
+    struct LinearForms;
+
+    impl GameTask for LinearForms {
+        type Output = usize;
+
+        /// The named heuristics and their `linear` forms give the same value (to rounding)
+        /// on 1,000 random positions, for either side; returns the forms checked.
+        fn run<G: GameEntry>(self, start: G) -> usize {
+            let owned = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+                list.iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect()
+            };
+            let positions = crate::games::random_positions(&start, 1000, 0, 80, 23);
+            for &(name, weights) in G::linear_forms() {
+                let named = G::heuristic(name, &[]).expect("named");
+                let linear = G::heuristic("linear", &owned(weights)).expect("linear");
+                for state in &positions {
+                    for root in [Player::P1, Player::P2] {
+                        let (a, b) = (
+                            named.evaluate(state, root, 7),
+                            linear.evaluate(state, root, 7),
+                        );
+                        assert!(
+                            (a - b).abs() <= 1e-9 * a.abs().max(1.0),
+                            "{name} {a} vs linear {b} for {root:?} on {}",
+                            start.game_spec()
+                        );
+                    }
+                }
+            }
+            G::linear_forms().len()
+        }
+    }
+
+    #[test]
+    fn every_game_writes_its_reports_heuristics_as_linear_weights() {
+        let checked: Vec<usize> = [
+            "breakthrough",
+            "breakthrough(rules=long)",
+            "wights",
+            "chinese-checkers",
+            "double-card",
+        ]
+        .iter()
+        .map(|game| dispatch(game.parse().expect("game"), LinearForms))
+        .collect();
+        assert_eq!(checked, vec![3, 3, 1, 1, 2]);
+    }
 
     #[test]
     fn game_specs_parse_and_print() {
