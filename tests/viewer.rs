@@ -196,4 +196,311 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
         &shots,
         "breakthrough-long",
     );
+    // The other games: boards replayed by arbiter's rules, embedded ply by ply.
+    for (game, opponent) in [
+        ("wights", "alphabeta(heuristic=material,depth=2)"),
+        ("double-card", "greedy(heuristic=lines)"),
+        ("chinese-checkers", "greedy(heuristic=report004)"),
+    ] {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{game}.toml"),
+            &format!(
+                "game = \"{game}\"\ngames = 4\nseed = 5\nmatchups = [[\"random\", \"{opponent}\"]]\n"
+            ),
+        );
+        // replay reads the game's full spec (with its rules) from games.pgn.
+        check_run(
+            &browser,
+            (&experiment, game),
+            &dir.path().join(game),
+            &shots,
+            game,
+        );
+    }
+}
+
+/// Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: the
+/// browser reads NUL-terminated JSON commands on fd 3 and answers on fd 4).
+struct DevTools {
+    child: std::process::Child,
+    to: std::fs::File,
+    from: std::io::BufReader<std::fs::File>,
+    next: u64,
+    session: Option<String>,
+}
+
+/// A pipe whose ends close on exec (the child gets its copies through dup2).
+fn pipe() -> (i32, i32) {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into the array it is given.
+    let result = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    assert_eq!(result, 0, "pipe: {}", std::io::Error::last_os_error());
+    (fds[0], fds[1])
+}
+
+impl DevTools {
+    fn start(browser: &str, profile: &Path) -> DevTools {
+        use std::os::fd::FromRawFd;
+        use std::os::unix::process::CommandExt;
+        let (commands_read, commands_write) = pipe();
+        let (answers_read, answers_write) = pipe();
+        let mut command = headless(browser, profile);
+        command
+            .arg("--remote-debugging-pipe")
+            .arg("--window-size=1100,900")
+            .arg("about:blank")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        // SAFETY: only async-signal-safe calls (dup2, fcntl) between fork and exec.
+        unsafe {
+            command.pre_exec(move || {
+                for (from, to) in [(commands_read, 3), (answers_write, 4)] {
+                    if from == to {
+                        // Already in place: keep it open across exec.
+                        if libc::fcntl(to, libc::F_SETFD, 0) < 0 {
+                            return Err(std::io::Error::last_os_error());
+                        }
+                    } else if libc::dup2(from, to) < 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+                Ok(())
+            });
+        }
+        let child = command.spawn().expect("chromium starts");
+        // SAFETY: the descriptors come from pipe() above and are owned here alone.
+        let (to, from) = unsafe {
+            libc::close(commands_read);
+            libc::close(answers_write);
+            (
+                std::fs::File::from_raw_fd(commands_write),
+                std::fs::File::from_raw_fd(answers_read),
+            )
+        };
+        DevTools {
+            child,
+            to,
+            from: std::io::BufReader::new(from),
+            next: 0,
+            session: None,
+        }
+    }
+
+    /// Sends `method` (to the attached page once there is one) and returns its result.
+    fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        use std::io::{BufRead, Write};
+        self.next += 1;
+        let mut message = serde_json::json!({"id": self.next, "method": method, "params": params});
+        if let Some(session) = &self.session {
+            message["sessionId"] = serde_json::Value::String(session.clone());
+        }
+        let mut bytes = serde_json::to_vec(&message).expect("json");
+        bytes.push(0);
+        self.to.write_all(&bytes).expect("send to chromium");
+        loop {
+            let mut answer = Vec::new();
+            let read = self.from.read_until(0, &mut answer).expect("read chromium");
+            assert!(read > 0, "chromium closed the pipe during {method}");
+            answer.pop();
+            let answer: serde_json::Value = serde_json::from_slice(&answer).expect("json answer");
+            if answer["id"] == self.next {
+                assert!(answer.get("error").is_none(), "{method}: {answer}");
+                return answer["result"].clone();
+            }
+        }
+    }
+
+    /// Evaluates `expression` in the page and returns its value.
+    fn eval(&mut self, expression: &str) -> serde_json::Value {
+        let result = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(
+            result.get("exceptionDetails").is_none(),
+            "{expression}: {result}"
+        );
+        result["result"]["value"].clone()
+    }
+
+    /// Opens `url` in a new page and waits until the viewer has drawn a board.
+    fn open(&mut self, url: &str) {
+        let target = self.call("Target.createTarget", serde_json::json!({"url": url}));
+        let attached = self.call(
+            "Target.attachToTarget",
+            serde_json::json!({"targetId": target["targetId"], "flatten": true}),
+        );
+        self.session = attached["sessionId"].as_str().map(str::to_string);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while self.eval("document.readyState === 'complete' && !!document.querySelector('#viewer-board [data-cell]')") != serde_json::Value::Bool(true) {
+            assert!(std::time::Instant::now() < deadline, "the viewer never drew a board");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// A real mouse click in the middle of the element `selector`.
+    fn click(&mut self, selector: &str) {
+        let at = self.eval(&format!(
+            "(() => {{ const e = document.querySelector('{selector}'); const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2; const hit = document.elementFromPoint(x, y); return [x, y, hit ? hit.id : '']; }})()"
+        ));
+        assert_eq!(
+            at[2],
+            selector.trim_start_matches('#'),
+            "{selector} is under the pointer"
+        );
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.call(
+                "Input.dispatchMouseEvent",
+                serde_json::json!({"type": kind, "x": at[0], "y": at[1], "button": "left", "clickCount": 1}),
+            );
+        }
+    }
+
+    /// A real key press (`ArrowRight`, `Home`, ...).
+    fn key(&mut self, key: &str, code: u32) {
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                serde_json::json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+            );
+        }
+    }
+
+    /// The ply shown and the board drawn: per row, its label and its cells' tokens.
+    fn shown(&mut self) -> (usize, BTreeMap<String, Vec<String>>) {
+        let value = self.eval(
+            "(() => ({ply: document.querySelector('#viewer-ply').value, rows: Array.from(document.querySelectorAll('#viewer-board tr, #viewer-board .star-row')).map((row) => [(row.querySelector('th, .star-label') || {}).textContent || '', Array.from(row.querySelectorAll('[data-cell]')).map((c) => c.dataset.cell)]).filter((row) => row[1].length > 0)}))()",
+        );
+        let ply = value["ply"]
+            .as_str()
+            .and_then(|p| p.parse().ok())
+            .expect("ply");
+        let rows = value["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .map(|row| {
+                let cells = row[1].as_array().expect("cells");
+                (
+                    row[0].as_str().unwrap_or("").to_string(),
+                    cells
+                        .iter()
+                        .map(|c| c.as_str().unwrap_or("").to_string())
+                        .collect(),
+                )
+            })
+            .collect();
+        (ply, rows)
+    }
+}
+
+impl Drop for DevTools {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A board as `arbiter replay --steps` prints it, as rows: label and cell tokens (the
+/// column labels line left out: the first for Breakthrough, the Dragon Queen and Chinese
+/// Checkers, the last for Double Card).
+fn replay_rows(game: &str, board: &str) -> BTreeMap<String, Vec<String>> {
+    let lines: Vec<&str> = board.lines().collect();
+    let rows = if game.starts_with("double-card") {
+        &lines[..lines.len() - 1]
+    } else {
+        &lines[1..]
+    };
+    rows.iter()
+        .map(|line| {
+            let mut words = line.split_whitespace().map(str::to_string);
+            let label = words.next().unwrap_or_default();
+            (label, words.collect())
+        })
+        .collect()
+}
+
+#[test]
+fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        eprintln!(
+            "\n*** SKIPPED: no Chromium found (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM); .ci/run installs Debian's chromium ***\n"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    for (game, opponent) in [
+        ("breakthrough", "greedy(heuristic=offensive2)"),
+        ("wights", "alphabeta(heuristic=material,depth=2)"),
+        ("double-card", "greedy(heuristic=lines)"),
+        ("chinese-checkers", "greedy(heuristic=report004)"),
+    ] {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{game}.toml"),
+            &format!(
+                "game = \"{game}\"\ngames = 2\nseed = 8\nmatchups = [[\"random\", \"{opponent}\"]]\n"
+            ),
+        );
+        let out = dir.path().join(game);
+        run_quietly(&experiment, &out);
+        // The page of one game (`report --game`): the viewer alone, no scrolling needed.
+        let id = 1;
+        let output = run(&["report", text(&out), "--game", "1"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let page = out.join("game-1.html");
+        assert_eq!(stdout(&output).trim(), text(&page));
+        let mut tools = DevTools::start(&browser, &out.join("profile"));
+        tools.open(&format!("file://{}", page.display()));
+        assert_eq!(
+            tools.eval("document.querySelector('#viewer-game').value"),
+            serde_json::json!("1")
+        );
+        let replayed = replay_boards(game, &out.join("games.pgn"), id);
+        let last = replayed.len() - 1;
+        assert!(last >= 4, "{game}: game {id} is too short to step through");
+        // Each step: what to do, and the ply the viewer must then show.
+        let steps: Vec<(&str, usize)> = vec![
+            ("click start", 0),
+            ("key ArrowRight", 1),
+            ("key ArrowRight", 2),
+            ("click forward", 3),
+            ("click forward", 4),
+            ("key ArrowLeft", 3),
+            ("click back", 2),
+            ("key End", last),
+            ("click back", last - 1),
+            ("key Home", 0),
+            ("click end", last),
+        ];
+        for (action, ply) in steps {
+            match action.split_once(' ') {
+                Some(("click", button)) => tools.click(&format!("#viewer-{button}")),
+                Some(("key", key)) => {
+                    let code = match key {
+                        "ArrowLeft" => 37,
+                        "ArrowRight" => 39,
+                        "Home" => 36,
+                        _ => 35,
+                    };
+                    tools.key(key, code);
+                }
+                _ => unreachable!("{action}"),
+            }
+            // Input events reach the page's handlers asynchronously: wait for the change.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+            let (mut shown_ply, mut rows) = tools.shown();
+            while shown_ply != ply && std::time::Instant::now() < deadline {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                (shown_ply, rows) = tools.shown();
+            }
+            assert_eq!(shown_ply, ply, "{game}: after {action}");
+            assert_eq!(
+                rows,
+                replay_rows(game, &replayed[&ply]),
+                "{game}: the board shown at ply {ply} (after {action}) differs from arbiter replay"
+            );
+        }
+    }
 }

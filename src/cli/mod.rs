@@ -48,6 +48,10 @@ enum Command {
         /// A run folder (results/<experiment>/<run-id>) or an experiment folder (its
         /// newest run).
         results_dir: PathBuf,
+        /// Write only game-N.html: the game viewer with game N of games.csv (its
+        /// `game_id`), for a game the index.html sample leaves out.
+        #[arg(long, value_name = "N")]
+        game: Option<u64>,
     },
     /// Play one matchup without an experiment file: `arbiter match AGENT AGENT --game G
     /// --games N` (results/match/<run-id>, like `run`).
@@ -242,7 +246,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Run(args) => run::run(args),
         Command::Show { results_dir, json } => tools::show(&results_dir, json).map(|()| 0),
-        Command::Report { results_dir } => tools::report(&results_dir).map(|()| 0),
+        Command::Report { results_dir, game } => tools::report(&results_dir, game).map(|()| 0),
         Command::Match(args) => matchup::play_match(args),
         Command::Compare(args) => compare::compare(args),
         Command::Solve(args) => solve::solve(args).map(|()| 0),

@@ -13,8 +13,13 @@ use std::io::Read;
 use std::path::Path;
 
 /// `arbiter report`.
-pub fn report(folder: &Path) -> Result<()> {
+pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    if let Some(id) = game {
+        let page = crate::report::viewer::game_page(&folder, id).map_err(|e| anyhow!(e))?;
+        println!("{}", page.display());
+        return Ok(());
+    }
     for path in write_report(&folder).map_err(|e| anyhow!(e))? {
         println!("{}", path.display());
     }

@@ -543,6 +543,8 @@ fn file_description(name: &str) -> &'static str {
         "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
         "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
         "logs" => ": external agents' stderr",
+        "tune.csv" => ": the tuned parameters' values at the start of every iteration, and its result",
+        "tune_games.csv" => ": one row per game of the tuning run (stage, iteration, players, score)",
         _ => "",
     }
 }

@@ -1,6 +1,7 @@
 // arbiter's game viewer: replays the games embedded in index.html (ARBITER_GAMES) move by
-// move. Self-contained: no network, no libraries. boardFromMoves is the pure part, checked
-// against arbiter replay --steps in a real browser (tests/viewer.rs).
+// move. Self-contained: no network, no libraries. boardFromMoves (Breakthrough, by its
+// rules) and displayAt (the other games, from the board lines arbiter embedded per ply) are
+// the pure part, checked against arbiter replay --steps in a real browser (tests/viewer.rs).
 "use strict";
 
 // Breakthrough geometry from the rules name: rows, columns, rows of pieces per side.
@@ -58,6 +59,70 @@ function squareOf(text) {
   return m ? [parseInt(m[2], 10) - 1, m[1].charCodeAt(0) - 97] : null;
 }
 
+// The board lines of an embedded game (not Breakthrough) after the first ply moves, as
+// arbiter replay --steps prints them: the start's lines with each ply's changed lines put in.
+function displayAt(g, ply) {
+  const lines = g.boards.start.slice();
+  for (let i = 0; i < ply && i < g.boards.plies.length; i++) {
+    for (const [index, line] of g.boards.plies[i]) lines[index] = line;
+  }
+  return lines;
+}
+
+// What to draw at a ply: rows (top first) of a label and cell tokens, the column labels,
+// and the layout ("grid" or "star": rows of different widths, centred).
+function viewOf(g, ply) {
+  if (g.game === "breakthrough") {
+    const board = boardFromMoves(g.game, g.rules, g.moves, ply);
+    const rows = [];
+    for (let r = board.length - 1; r >= 0; r--) rows.push({ label: String(r + 1), cells: board[r] });
+    return { rows, columns: board[0].map((_, c) => String.fromCharCode(97 + c)), layout: "grid" };
+  }
+  const lines = displayAt(g, ply);
+  const split = (line) => {
+    const words = line.trim().split(/\s+/);
+    return { label: words[0], cells: words.slice(1) };
+  };
+  if (g.game === "wights") {
+    return { rows: lines.slice(1).map(split), columns: lines[0].trim().split(/\s+/), layout: "grid" };
+  }
+  if (g.game === "double-card") {
+    return {
+      rows: lines.slice(0, -1).map(split),
+      columns: lines[lines.length - 1].trim().split(/\s+/),
+      layout: "grid",
+    };
+  }
+  if (g.game === "chinese-checkers") {
+    return { rows: lines.slice(1).map(split), columns: null, layout: "star" };
+  }
+  throw new Error("no viewer for " + g.game);
+}
+
+// What the colours mean, per game.
+const LEGENDS = {
+  breakthrough: "White: P1, moving up the board; black: P2.",
+  wights: "P1: the Queen (Q) and her Dragons (D); P2: the Wights (W).",
+  "double-card": "Card halves: red or white, with a solid or a hollow dot.",
+  "chinese-checkers": "Blue: P1, orange: P2; ringed marbles are special.",
+};
+
+// A cell's look: its class and text, by game and token.
+function cellLook(game, token) {
+  if (game === "breakthrough") return token === "0" ? null : { cls: "piece p" + token, text: "" };
+  if (game === "wights") {
+    return token === "." ? null : { cls: "piece " + { Q: "queen", D: "dragon", W: "wight" }[token], text: token };
+  }
+  if (game === "double-card") {
+    if (token === "..") return null;
+    return { cls: "half " + (token[0] === "R" ? "red" : "white") + (token[1] === "X" ? " solid" : " hollow"), text: "" };
+  }
+  // Chinese Checkers: 0 empty, 1/2 ordinary marbles of P1/P2, 3/4 their special marbles.
+  if (token === "0") return { cls: "hole", text: "" };
+  const owner = token === "1" || token === "3" ? "p1" : "p2";
+  return { cls: "marble " + owner + (token === "3" || token === "4" ? " special" : ""), text: "" };
+}
+
 function startViewer() {
   const games = window.ARBITER_GAMES || [];
   const root = document.getElementById("viewer");
@@ -67,7 +132,10 @@ function startViewer() {
     const out = [];
     for (const g of games) {
       for (let ply = 0; ply <= g.moves.length; ply++) {
-        out.push("game " + g.id + " ply " + ply + "\n" + boardText(boardFromMoves(g.game, g.rules, g.moves, ply)));
+        const board = g.game === "breakthrough"
+          ? boardText(boardFromMoves(g.game, g.rules, g.moves, ply))
+          : displayAt(g, ply).join("\n") + "\n";
+        out.push("game " + g.id + " ply " + ply + "\n" + board);
       }
     }
     const pre = document.createElement("pre");
@@ -112,39 +180,71 @@ function startViewer() {
       list.innerHTML = "";
       return;
     }
-    const board = boardFromMoves(current.game, current.rules, current.moves, ply);
-    const last = ply > 0 ? current.moves[ply - 1].split(/[-x]/).map(squareOf) : [];
-    const table = document.createElement("table");
-    table.className = "board";
-    for (let r = board.length - 1; r >= 0; r--) {
-      const tr = document.createElement("tr");
-      const label = document.createElement("th");
-      label.textContent = String(r + 1);
-      tr.appendChild(label);
-      board[r].forEach((cell, c) => {
-        const td = document.createElement("td");
-        td.className = ((r + c) % 2 ? "light" : "dark") +
-          (last.some((s) => s && s[0] === r && s[1] === c) ? " last" : "");
-        td.dataset.cell = cell;
-        if (cell !== "0") {
-          const piece = document.createElement("span");
-          piece.className = "piece p" + cell;
-          td.appendChild(piece);
-        }
-        tr.appendChild(td);
+    const view = viewOf(current, ply);
+    // The last move: the cells that changed since the ply before.
+    const before = ply > 0 ? viewOf(current, ply - 1) : view;
+    const changed = (r, c) => before.rows[r] && before.rows[r].cells[c] !== view.rows[r].cells[c];
+    const game = current.game;
+    let table;
+    if (view.layout === "star") {
+      table = document.createElement("div");
+      table.className = "star";
+      view.rows.forEach((row, r) => {
+        const line = document.createElement("div");
+        line.className = "star-row";
+        const label = document.createElement("span");
+        label.className = "star-label";
+        label.textContent = row.label;
+        line.appendChild(label);
+        row.cells.forEach((cell, c) => {
+          const look = cellLook(game, cell);
+          const span = document.createElement("span");
+          span.className = look.cls + (changed(r, c) ? " last" : "");
+          span.dataset.cell = cell;
+          line.appendChild(span);
+        });
+        table.appendChild(line);
       });
-      table.appendChild(tr);
+    } else {
+      table = document.createElement("table");
+      table.className = "board " + game;
+      view.rows.forEach((row, r) => {
+        const tr = document.createElement("tr");
+        const label = document.createElement("th");
+        label.textContent = row.label;
+        tr.appendChild(label);
+        row.cells.forEach((cell, c) => {
+          const td = document.createElement("td");
+          const rank = parseInt(row.label, 10) - 1;
+          const shade = game === "breakthrough" ? ((rank + c) % 2 ? "light" : "dark") : "plain";
+          td.className = shade + (changed(r, c) ? " last" : "");
+          td.dataset.cell = cell;
+          const look = cellLook(game, cell);
+          if (look) {
+            const piece = document.createElement("span");
+            piece.className = look.cls;
+            piece.textContent = look.text;
+            td.appendChild(piece);
+          }
+          tr.appendChild(td);
+        });
+        table.appendChild(tr);
+      });
+      const files = document.createElement("tr");
+      files.appendChild(document.createElement("th"));
+      for (const name of view.columns) {
+        const th = document.createElement("th");
+        th.textContent = name;
+        files.appendChild(th);
+      }
+      table.appendChild(files);
     }
-    const files = document.createElement("tr");
-    files.appendChild(document.createElement("th"));
-    board[0].forEach((_, c) => {
-      const th = document.createElement("th");
-      th.textContent = String.fromCharCode(97 + c);
-      files.appendChild(th);
-    });
-    table.appendChild(files);
     boardBox.innerHTML = "";
     boardBox.appendChild(table);
+    const legend = document.createElement("p");
+    legend.className = "legend";
+    legend.textContent = LEGENDS[game] || "";
+    boardBox.appendChild(legend);
     plyInput.value = String(ply);
     plyInput.max = String(current.moves.length);
     let text = "Ply " + ply + " of " + current.moves.length;

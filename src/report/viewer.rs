@@ -1,8 +1,11 @@
 //! The game viewer of index.html: a bounded sample of the run's games (the first
 //! [`SAMPLE`] and the shortest and longest) with their moves and per-move figures, embedded
 //! as JSON beside `viewer.js`, which replays them in the browser. Made from games.csv and
-//! moves.csv alone. Breakthrough only for now; other games get no viewer section.
+//! moves.csv alone. Breakthrough's boards are replayed by the script's own rules; the
+//! other games' are replayed here, by arbiter's rules, and embedded as the lines of the
+//! board (as `arbiter replay --steps` prints it) that each ply changes.
 
+use crate::registry::{GameEntry, GameSpec, GameTask, dispatch};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,12 +13,52 @@ use std::path::Path;
 /// Games embedded from the start of games.csv.
 pub const SAMPLE: usize = 200;
 
+/// Games embedded from the start of games.csv for the games whose boards are embedded
+/// ply by ply (bigger than a move list).
+pub const SAMPLE_WITH_BOARDS: usize = 60;
+
 /// The games the viewer can draw.
-const DRAWN: [&str; 1] = ["breakthrough"];
+const DRAWN: [&str; 4] = ["breakthrough", "wights", "double-card", "chinese-checkers"];
+
+/// The games whose boards the script replays itself.
+const REPLAYED_BY_SCRIPT: [&str; 1] = ["breakthrough"];
+
+/// Replays a game's moves by arbiter's rules: the board as `replay --steps` prints it at
+/// the start, then per ply the lines that changed (index, new text).
+struct Displays<'a> {
+    moves: &'a [&'a str],
+}
+
+impl GameTask for Displays<'_> {
+    type Output = Result<Value, String>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<Value, String> {
+        let first = start.board_display();
+        let mut previous: Vec<String> = first.lines().map(str::to_string).collect();
+        let mut state = start;
+        let mut plies = Vec::with_capacity(self.moves.len());
+        for (index, text) in self.moves.iter().enumerate() {
+            let mv = state
+                .parse_move(text)
+                .map_err(|e| format!("viewer: ply {}: {e}", index + 1))?;
+            state.apply(mv);
+            let lines: Vec<String> = state.board_display().lines().map(str::to_string).collect();
+            let changed: Vec<Value> = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, line)| previous.get(*i) != Some(*line))
+                .map(|(i, line)| json!([i, line]))
+                .collect();
+            plies.push(Value::Array(changed));
+            previous = lines;
+        }
+        Ok(json!({"start": first.lines().collect::<Vec<_>>(), "plies": plies}))
+    }
+}
 
 const SCRIPT: &str = include_str!("viewer.js");
 
-const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,7.5em);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}";
+const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{line-height:24px;font:bold 14px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}";
 
 fn game_name(spec: &str) -> &str {
     spec.split('(').next().unwrap_or(spec)
@@ -26,33 +69,73 @@ fn game_name(spec: &str) -> &str {
 /// # Errors
 /// games.csv or moves.csv cannot be read.
 pub fn html(folder: &Path) -> Result<Option<String>, String> {
-    let (games, total) = sample(folder)?;
+    let (games, total, first) = sample(folder, None)?;
     if games.is_empty() {
         return Ok(None);
     }
-    let data = serde_json::to_string(&games)
-        .map_err(|e| format!("viewer: {e}"))?
-        .replace("</", "<\\/");
     let shown = if games.len() < total {
         format!(
-            "{} of the {total} games (the first {SAMPLE}, the shortest and the longest); <code>arbiter replay</code> plays any game of games.csv.",
+            "{} of the {total} games (the first {first}, the shortest and the longest); <code>arbiter report DIR --game N</code> writes a page for any game of games.csv.",
             games.len()
         )
     } else {
         format!("All {total} games.")
     };
-    Ok(Some(format!(
-        "<h2>Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. Figures per move come from moves.csv.</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label><select id=\"viewer-game\"></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
-    )))
+    section(&games, &shown).map(Some)
 }
 
-/// The sampled games as the viewer reads them, in games.csv order, and how many games
-/// the viewer could draw in all.
-fn sample(folder: &Path) -> Result<(Vec<Value>, usize), String> {
+/// Writes `game-<id>.html` into the run folder: the viewer with game `id` of games.csv
+/// alone, self-contained like index.html; returns its path.
+///
+/// # Errors
+/// No such game in games.csv, a game the viewer cannot draw, or a file that cannot be
+/// read or written.
+pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
+    let csv = folder.join("games.csv");
+    if !csv.is_file() {
+        return Err(format!(
+            "{}: no games.csv: --game N shows a game of a game run",
+            folder.display()
+        ));
+    }
+    let (games, total, _) = sample(folder, Some(id))?;
+    if games.is_empty() {
+        return Err(format!(
+            "{}: no game {id} the viewer can draw (it holds {total} games of {}; ids count from 0)",
+            csv.display(),
+            DRAWN.join(", ")
+        ));
+    }
+    let body = section(&games, &format!("Game {id} of the run."))?;
+    let title = format!("game {id}: {}", folder.display());
+    let page = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>body{{font-family:sans-serif;margin:1em 2em}}</style></head><body>\n{body}</body></html>\n",
+        super::table::escape(&title)
+    );
+    let path = folder.join(format!("game-{id}.html"));
+    std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// The viewer's HTML for `games`, with `shown` saying which games they are.
+fn section(games: &[Value], shown: &str) -> Result<String, String> {
+    let data = serde_json::to_string(games)
+        .map_err(|e| format!("viewer: {e}"))?
+        .replace("</", "<\\/");
+    Ok(format!(
+        "<h2>Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. Figures per move come from moves.csv.</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label><select id=\"viewer-game\"></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
+    ))
+}
+
+/// The sampled games as the viewer reads them, in games.csv order (only game `only`
+/// when given), how many games the viewer could draw in all, and how many were taken
+/// from the start.
+fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize), String> {
     let path = folder.join("games.csv");
     if !path.is_file() {
-        return Ok((Vec::new(), 0));
+        return Ok((Vec::new(), 0, 0));
     }
+    let mut first = SAMPLE;
     let mut reader =
         csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
@@ -75,11 +158,24 @@ fn sample(folder: &Path) -> Result<(Vec<Value>, usize), String> {
         if longest.as_ref().is_none_or(|l| plies(&row) > plies(l)) {
             longest = Some(row.clone());
         }
-        if kept.len() < SAMPLE {
+        if !REPLAYED_BY_SCRIPT.contains(&game) {
+            first = SAMPLE_WITH_BOARDS;
+        }
+        if let Some(only) = only {
+            if row.get("game_id").and_then(|id| id.parse::<u64>().ok()) == Some(only) {
+                kept.push(row);
+            }
+            continue;
+        }
+        if kept.len() < first {
             kept.push(row);
         }
     }
-    for extra in [shortest, longest].into_iter().flatten() {
+    for extra in [shortest, longest]
+        .into_iter()
+        .flatten()
+        .filter(|_| only.is_none())
+    {
         if !kept
             .iter()
             .any(|k| k.get("game_id") == extra.get("game_id"))
@@ -94,7 +190,7 @@ fn sample(folder: &Path) -> Result<(Vec<Value>, usize), String> {
     let stats = move_stats(folder, &ids)?;
     let games = kept
         .iter()
-        .map(|row| {
+        .map(|row| -> Result<Value, String> {
             let get = |k: &str| row.get(k).cloned().unwrap_or_default();
             let id = get("game_id");
             let moves: Vec<&str> = row
@@ -106,10 +202,20 @@ fn sample(folder: &Path) -> Result<(Vec<Value>, usize), String> {
                 "P1" | "P2" => format!("{} won as {winner}", get("winner_agent")),
                 _ => "draw".to_string(),
             };
-            json!({
+            let name = game_name(&get("game")).to_string();
+            let boards = if REPLAYED_BY_SCRIPT.contains(&name.as_str()) {
+                Value::Null
+            } else {
+                let spec: GameSpec = get("game")
+                    .parse()
+                    .map_err(|e: String| format!("{}: game {id}: {e}", path.display()))?;
+                dispatch(spec, Displays { moves: &moves })
+                    .map_err(|e| format!("{}: game {id}: {e}", path.display()))?
+            };
+            Ok(json!({
                 "id": id.parse::<u64>().unwrap_or(0),
                 "matchup": get("matchup"),
-                "game": game_name(&get("game")),
+                "game": name,
                 "rules": get("rules"),
                 "p1": get("p1_agent"),
                 "p2": get("p2_agent"),
@@ -118,10 +224,11 @@ fn sample(folder: &Path) -> Result<(Vec<Value>, usize), String> {
                 "result": result,
                 "moves": moves,
                 "stats": stats.get(&id).cloned().unwrap_or_default(),
-            })
+                "boards": boards,
+            }))
         })
-        .collect();
-    Ok((games, total))
+        .collect::<Result<Vec<Value>, String>>()?;
+    Ok((games, total, first))
 }
 
 /// Per game id, each move's agent, ms, nodes expanded and root value (from moves.csv).
