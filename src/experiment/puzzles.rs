@@ -81,6 +81,10 @@ impl Work for Puzzles<'_> {
                 let clock = Instant::now();
                 let (status, stats) = flow::solve(puzzle, solver, seed, self.limits);
                 let ms = millis_since(clock);
+                let solution = match &status {
+                    flow::Status::Solved(grid) => puzzle.compact(grid),
+                    _ => String::new(),
+                };
                 SolveRow {
                     puzzle: name.clone(),
                     rows: puzzle.rows,
@@ -94,17 +98,19 @@ impl Work for Puzzles<'_> {
                     nodes: stats.nodes,
                     backtracks: stats.backtracks,
                     ms,
+                    solution,
                 }
             }
             None => {
                 let (w, solver) = self.word_jobs[index - self.flow_jobs.len()];
                 let (name, puzzle) = &self.words[w];
                 let clock = Instant::now();
-                let (status, _, stats) = match solver {
+                let (status, found, stats) = match solver {
                     WordSolver::Fewest => word_sudoku::solve_fewest_words(puzzle, self.limits),
                     WordSolver::All(solver) => word_sudoku::solve(puzzle, solver, self.limits),
                 };
                 let ms = millis_since(clock);
+                let solution = found.map_or(String::new(), |s| s.compact(puzzle));
                 SolveRow {
                     puzzle: name.clone(),
                     rows: 9,
@@ -118,6 +124,7 @@ impl Work for Puzzles<'_> {
                     nodes: stats.nodes,
                     backtracks: stats.backtracks,
                     ms,
+                    solution,
                 }
             }
         };

@@ -534,7 +534,7 @@ fn file_description(name: &str) -> &'static str {
         "search_levels.csv" => {
             ": nodes per position, search and level (search.csv's nodes_by_level, tidy)"
         }
-        "solves.csv" => ": one row per solve",
+        "solves.csv" => ": one row per solve (with its solution in one line)",
         "reproduction.csv" => {
             ": the published numbers beside arbiter's, with the check made and the verdict"
         }
@@ -543,8 +543,12 @@ fn file_description(name: &str) -> &'static str {
         "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
         "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
         "logs" => ": external agents' stderr",
-        "tune.csv" => ": the tuned parameters' values at the start of every iteration, and its result",
-        "tune_games.csv" => ": one row per game of the tuning run (stage, iteration, players, score)",
+        "tune.csv" => {
+            ": the tuned parameters' values at the start of every iteration, and its result"
+        }
+        "tune_games.csv" => {
+            ": one row per game of the tuning run (stage, iteration, players, score)"
+        }
         _ => "",
     }
 }

@@ -6,6 +6,7 @@
 pub mod charts;
 mod csv_files;
 pub mod document;
+mod drawings;
 pub mod journal;
 pub mod load;
 mod progress;

@@ -45,6 +45,11 @@ pub struct SolveRow {
     pub backtracks: u64,
     /// Milliseconds.
     pub ms: f64,
+    /// The solution in one line (empty when not solved; absent from older files): Flow
+    /// Free, rows of colour letters joined by `/` with `*` after each source; Word Sudoku,
+    /// the grid's rows joined by `/`, `|`, and the placed words `O,R,C:WORD` joined by `;`.
+    #[serde(default)]
+    pub solution: String,
 }
 
 /// Per solver: solves, solved, unsolvable, limit, median and max ms, assignments and
@@ -259,6 +264,29 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             ("cactus".to_string(), "Cactus plot".to_string()),
         ];
     }
+    let panels = super::drawings::panels(&rows);
+    if !panels.is_empty() {
+        charts::save(&super::drawings::Solutions { panels }, folder, "solutions")?;
+        let puzzles = rows
+            .iter()
+            .map(|r| r.puzzle.as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        sections.push(Section {
+            after: Vec::new(),
+            title: "Solutions".to_string(),
+            text: vec![format!(
+                "Each puzzle as the first solver that solved it left it (from solves.csv's `solution` column{}): Flow Free as pipes between the sources (dots), Word Sudoku as letters, the cells the placed words cover shaded. A crossed panel is a puzzle no solver solved.",
+                if puzzles > super::drawings::MAX_PANELS {
+                    format!("; the first {} of {puzzles} puzzles", super::drawings::MAX_PANELS)
+                } else {
+                    String::new()
+                }
+            )],
+            tables: Vec::new(),
+            charts: vec![("solutions".to_string(), "Solutions".to_string())],
+        });
+    }
     sections.push(Section {
         after: Vec::new(),
         title: "Time per puzzle".to_string(),
@@ -316,6 +344,7 @@ impl SolvesCsv {
                 "nodes",
                 "backtracks",
                 "ms",
+                "solution",
             ])
             .map_err(io::Error::other)?;
         Ok(SolvesCsv { writer })

@@ -161,6 +161,25 @@ impl Puzzle {
         text
     }
 
+    /// A solution grid in one line, as solves.csv keeps it: rows of colour letters joined
+    /// by `/`, each source cell followed by `*`.
+    pub fn compact(&self, grid: &[u8]) -> String {
+        let mut text = String::with_capacity(self.rows * (self.cols * 2 + 1));
+        for r in 0..self.rows {
+            if r > 0 {
+                text.push('/');
+            }
+            for c in 0..self.cols {
+                let cell = r * self.cols + c;
+                text.push(self.colours[usize::from(grid[cell])]);
+                if self.sources[cell].is_some() {
+                    text.push('*');
+                }
+            }
+        }
+        text
+    }
+
     /// Reads a solution grid (letters, one row per line) for this puzzle.
     ///
     /// # Errors

@@ -269,6 +269,34 @@ pub struct Solution {
 }
 
 impl Solution {
+    /// The solution in one line, as solves.csv keeps it: the grid's rows joined by `/`,
+    /// then `|` and the placed words as `O,R,C:WORD` joined by `;` (orientation H or V,
+    /// row and column from 0).
+    pub fn compact(&self, puzzle: &Puzzle) -> String {
+        let rows: Vec<String> = (0..N)
+            .map(|r| {
+                self.grid[r * N..r * N + N]
+                    .iter()
+                    .map(|&b| b as char)
+                    .collect()
+            })
+            .collect();
+        let words: Vec<String> = self
+            .placed
+            .iter()
+            .map(|&(w, p)| {
+                format!(
+                    "{},{},{}:{}",
+                    if p.vertical { 'V' } else { 'H' },
+                    p.row,
+                    p.col,
+                    String::from_utf8_lossy(&puzzle.words[w])
+                )
+            })
+            .collect();
+        format!("{}|{}", rows.join("/"), words.join(";"))
+    }
+
     /// The assignment's output: the grid, then `O,R,C: WORD` per placement and
     /// `(N/A): WORD` for words not placed.
     pub fn render(&self, puzzle: &Puzzle) -> String {
