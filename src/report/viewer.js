@@ -145,6 +145,7 @@ function startViewer() {
   }
   const pick = root.querySelector("#viewer-game");
   const filter = root.querySelector("#viewer-filter");
+  const order = root.querySelector("#viewer-order");
   const boardBox = root.querySelector("#viewer-board");
   const info = root.querySelector("#viewer-info");
   const list = root.querySelector("#viewer-moves");
@@ -156,8 +157,11 @@ function startViewer() {
   function fill() {
     const want = filter.value;
     pick.innerHTML = "";
-    for (const g of games) {
-      if (want && g.winner_agent !== want && g.reason !== want) continue;
+    const shown = games.filter((g) => !want || g.winner_agent === want || g.reason === want);
+    // By length when asked (stable: games.csv order among equals).
+    if (order.value === "shortest") shown.sort((a, b) => a.moves.length - b.moves.length);
+    if (order.value === "longest") shown.sort((a, b) => b.moves.length - a.moves.length);
+    for (const g of shown) {
       const o = document.createElement("option");
       o.value = String(g.id);
       o.textContent = "game " + g.id + ": " + g.p1 + " vs " + g.p2 + " (" + g.result + ", " + g.moves.length + " plies)";
@@ -304,6 +308,7 @@ function startViewer() {
     filter.appendChild(o);
   }
   filter.addEventListener("change", fill);
+  order.addEventListener("change", fill);
   pick.addEventListener("change", choose);
   root.querySelector("#viewer-start").addEventListener("click", () => go(0));
   root.querySelector("#viewer-back").addEventListener("click", () => go(ply - 1));
