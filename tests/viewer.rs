@@ -440,7 +440,7 @@ fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
             dir.path(),
             &format!("{game}.toml"),
             &format!(
-                "game = \"{game}\"\ngames = 2\nseed = 8\nmatchups = [[\"random\", \"{opponent}\"]]\n"
+                "game = \"{game}\"\ngames = 2\nseed = 8\nmatchups = [[\"random\", \"{opponent}\"], [\"{opponent}\", \"random\"]]\n"
             ),
         );
         let out = dir.path().join(game);
@@ -502,5 +502,17 @@ fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
                 "{game}: the board shown at ply {ply} (after {action}) differs from arbiter replay"
             );
         }
+        // index.html: the games of one matchup, longest first.
+        tools.open(&format!("file://{}", out.join("index.html").display()));
+        let listed = tools.eval(
+            "(() => { const f = document.querySelector('#viewer-filter'); f.value = 'matchup:1'; f.dispatchEvent(new Event('change')); const o = document.querySelector('#viewer-order'); o.value = 'longest'; o.dispatchEvent(new Event('change')); return Array.from(document.querySelector('#viewer-game').options).map((option) => { const g = window.ARBITER_GAMES.find((g) => String(g.id) === option.value); return [g.matchup, g.moves.length]; }); })()",
+        );
+        let listed: Vec<(String, u64)> = serde_json::from_value(listed).expect("pairs");
+        assert_eq!(listed.len(), 2, "{game}: matchup 1's two games: {listed:?}");
+        assert!(listed.iter().all(|(m, _)| m == "1"), "{game}: {listed:?}");
+        assert!(
+            listed[0].1 >= listed[1].1,
+            "{game}: longest first: {listed:?}"
+        );
     }
 }

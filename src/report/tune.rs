@@ -324,16 +324,6 @@ fn strengths(games: &[TuneGameRow]) -> Vec<Strength> {
     out
 }
 
-fn signed(value: f64) -> String {
-    if value.is_finite() {
-        format!("{value:+.0}")
-    } else if value > 0.0 {
-        "+inf".to_string()
-    } else {
-        "-inf".to_string()
-    }
-}
-
 /// The experiment a run's meta.json keeps, with the agents it recorded (`None` if it no
 /// longer parses: the tables then leave out what only the file says).
 fn experiment_of(meta: Option<&Meta>) -> Option<TuneExperiment> {
@@ -425,12 +415,7 @@ fn strength_table(strengths: &[Strength], sprt: Option<&Sprt>) -> Table {
                     s.against.clone(),
                     t.games().to_string(),
                     format!("{}-{}-{}", t.wins, t.draws, t.losses),
-                    format!(
-                        "{} ({} .. {})",
-                        signed(elo.elo),
-                        signed(elo.low),
-                        signed(elo.high)
-                    ),
+                    super::summary::elo_text(elo.elo, elo.low, elo.high),
                     verdict,
                 ]
             })

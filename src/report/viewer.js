@@ -157,7 +157,8 @@ function startViewer() {
   function fill() {
     const want = filter.value;
     pick.innerHTML = "";
-    const shown = games.filter((g) => !want || g.winner_agent === want || g.reason === want);
+    const shown = games.filter((g) => !want || g.winner_agent === want || g.reason === want ||
+      want === "matchup:" + g.matchup);
     // By length when asked (stable: games.csv order among equals).
     if (order.value === "shortest") shown.sort((a, b) => a.moves.length - b.moves.length);
     if (order.value === "longest") shown.sort((a, b) => b.moves.length - a.moves.length);
@@ -296,17 +297,25 @@ function startViewer() {
     }, 500);
   }
 
+  // Filters: a matchup, a winner or a reason.
+  const matchups = new Map();
   const winners = new Set();
   for (const g of games) {
+    // Labelled by its first game, in which the first-listed agent plays P1.
+    if (g.matchup !== "" && !matchups.has(g.matchup)) matchups.set(g.matchup, g.p1 + " vs " + g.p2);
     winners.add(g.winner_agent);
     winners.add(g.reason);
   }
-  for (const w of [...winners].filter((w) => w).sort()) {
+  const option = (value, text) => {
     const o = document.createElement("option");
-    o.value = w;
-    o.textContent = w;
+    o.value = value;
+    o.textContent = text;
     filter.appendChild(o);
+  };
+  if (matchups.size > 1) {
+    for (const [m, label] of matchups) option("matchup:" + m, "matchup " + m + ": " + label);
   }
+  for (const w of [...winners].filter((w) => w).sort()) option(w, w);
   filter.addEventListener("change", fill);
   order.addEventListener("change", fill);
   pick.addEventListener("change", choose);
