@@ -154,3 +154,33 @@ fn bad_named_heuristics_are_refused_with_one_line() {
         &["heuristic 'my-offense'", "linear"],
     );
 }
+
+#[test]
+fn a_search_run_with_a_named_heuristic_resumes_without_the_agent_files() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agents = agents_folder(dir.path(), HEURISTICS);
+    let experiment = write_experiment(
+        dir.path(),
+        "s.toml",
+        "kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"my-offense\"\npositions = 12\nseed = 2\nalgorithms = [\"alphabeta\"]\ndepths = [2]\n",
+    );
+    let out = dir.path().join("run");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--out",
+        text(&out),
+        "--quiet",
+        "--agents",
+        &agents,
+        "--max-games",
+        "5",
+    ]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    // The agent files are gone: the run goes on with the heuristic it recorded.
+    fs::remove_dir_all(dir.path().join("agents")).expect("remove");
+    let output = run(&["run", "--resume", text(&out), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, rows) = read_csv(&out.join("search.csv"));
+    assert_eq!(rows.len(), 12);
+}

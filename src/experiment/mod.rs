@@ -590,6 +590,15 @@ fn continue_run(
                 .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
             let mut experiment = SearchExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
+            // The heuristic as it ran (a named heuristic of the agent files expanded).
+            if let Some(heuristic) = meta
+                .agents
+                .iter()
+                .find(|(_, spec)| !crate::registry::is_external_spec(spec))
+                .and_then(|(_, spec)| spec.parse().ok())
+            {
+                experiment.heuristic = heuristic;
+            }
             on_game(
                 experiment.game,
                 experiment,
