@@ -184,3 +184,69 @@ fn a_search_run_with_a_named_heuristic_resumes_without_the_agent_files() {
     let (_, rows) = read_csv(&out.join("search.csv"));
     assert_eq!(rows.len(), 12);
 }
+
+#[test]
+fn fitted_weights_come_from_the_recorded_games_and_play() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = dir.path().join("quick");
+    run_quietly(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("matchups/quick.toml"),
+        &out,
+    );
+    let output = run(&["fit", text(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    // The fit explains the results far better than the base rate.
+    let losses: Vec<f64> = printed
+        .lines()
+        .next()
+        .expect("first line")
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(losses.len() >= 4, "{printed}");
+    let (loss, base) = (losses[losses.len() - 2], losses[losses.len() - 1]);
+    assert!(loss < 0.8 * base, "{loss} vs {base}: {printed}");
+    let (header, rows) = read_csv(&out.join("fit.csv"));
+    assert_eq!(header, ["parameter", "weight"]);
+    assert_eq!(rows.len(), 16, "own and opponent forms of the 8 features");
+    let weight = |name: &str| -> f64 {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .and_then(|r| r[1].parse().ok())
+            .expect(name)
+    };
+    // A runner (one row before the goal, unattacked) wins games; the opponent's loses them.
+    assert!(
+        weight("own_runners") > 0.0 && weight("opp_runners") < 0.0,
+        "{rows:?}"
+    );
+    // The printed heuristic is an agent spec that plays.
+    let heuristic = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("heuristic: linear("))
+        .and_then(|h| h.strip_suffix(')'))
+        .expect("heuristic line");
+    let output = run(&[
+        "match",
+        &format!("alphabeta(heuristic=linear,depth=1,{heuristic})"),
+        "random",
+        "--game",
+        "breakthrough",
+        "--games",
+        "4",
+        "--out",
+        text(&dir.path().join("match")),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Not a game run; no position that late.
+    let tune = dir.path().join("tune");
+    fs::create_dir_all(&tune).expect("folder");
+    fs::write(tune.join("meta.json"), "{}").expect("meta");
+    assert_input_error(&run(&["fit", text(&tune)]), &["no games.csv"]);
+    assert_input_error(
+        &run(&["fit", text(&out), "--from-ply", "5000"]),
+        &["no positions from ply 5000 on"],
+    );
+}

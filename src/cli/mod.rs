@@ -87,6 +87,18 @@ enum Command {
         #[arg(long)]
         id: Option<u64>,
     },
+    /// Fit `linear` weights to a run's recorded games (logistic regression of each game's
+    /// result on the features of its positions, the "Texel" method); writes fit.csv.
+    Fit {
+        /// A game run's folder (or an experiment folder: its newest run).
+        results_dir: PathBuf,
+        /// Positions from this ply on (openings carry little of the result).
+        #[arg(long, default_value_t = 4)]
+        from_ply: usize,
+        /// Gradient steps (Adam, full batch).
+        #[arg(long, default_value_t = 400)]
+        iterations: usize,
+    },
     /// Play against an agent in the terminal.
     Play(play::PlayArgs),
     /// List games and their rule sets, algorithms, heuristics, puzzle solvers and registered
@@ -257,6 +269,11 @@ pub fn main() -> i32 {
             steps,
             id,
         } => tools::replay(&game, &file, steps, id).map(|()| 0),
+        Command::Fit {
+            results_dir,
+            from_ply,
+            iterations,
+        } => tools::fit(&results_dir, from_ply, iterations).map(|()| 0),
         Command::Play(args) => play::play(args).map(|()| 0),
         Command::List { agents } => tools::list(agents.as_deref()).map(|()| 0),
         Command::Bench(args) => bench::bench(args).map(|()| 0),

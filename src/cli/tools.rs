@@ -26,6 +26,26 @@ pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
     Ok(())
 }
 
+/// `arbiter fit`.
+pub fn fit(folder: &Path, from_ply: usize, iterations: usize) -> Result<()> {
+    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    let fitted =
+        crate::report::fit::fit_run(&folder, from_ply, iterations).map_err(|e| anyhow!(e))?;
+    let path = crate::report::fit::write_fit(&folder, &fitted).map_err(|e| anyhow!(e))?;
+    let fit = &fitted.fit;
+    println!(
+        "{} positions of {} games (from ply {from_ply}): cross-entropy {:.4} against {:.4} for the base rate alone",
+        fitted.positions, fitted.games, fit.loss, fit.base_loss
+    );
+    println!("weights (hundredths of a logit per unit, for the side to move):");
+    for (name, w) in fitted.names.iter().zip(&fit.weights) {
+        println!("  {name:<26} {:>10.2}", w * 100.0);
+    }
+    println!("heuristic: {}", fitted.heuristic());
+    println!("{}", path.display());
+    Ok(())
+}
+
 /// `arbiter show`.
 pub fn show(folder: &Path, json: bool) -> Result<()> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;

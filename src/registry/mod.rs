@@ -104,7 +104,7 @@ impl AnyExperiment {
     }
 }
 
-use crate::core::{ActionEvaluator, Agent, Evaluator, Game};
+use crate::core::{ActionEvaluator, Agent, Evaluator, Game, Player};
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
@@ -410,6 +410,12 @@ pub trait GameEntry: Game {
     fn linear_forms() -> &'static [evals::LinearForm] {
         &[]
     }
+
+    /// The names of the features the game's `linear` heuristic weighs, in order.
+    fn feature_names() -> &'static [&'static str];
+
+    /// This position's features for `side`, in the order of [`GameEntry::feature_names`].
+    fn features_of(&self, side: Player) -> Vec<f64>;
 }
 
 impl GameEntry for Wights {
@@ -425,6 +431,14 @@ impl GameEntry for Wights {
 
     fn linear_forms() -> &'static [evals::LinearForm] {
         evals::wights::LINEAR_FORMS
+    }
+
+    fn feature_names() -> &'static [&'static str] {
+        &evals::wights::FEATURES
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::wights::features(self, side).to_vec()
     }
 
     fn game_spec(&self) -> GameSpec {
@@ -447,6 +461,14 @@ impl GameEntry for ChineseCheckers {
         evals::chinese_checkers::LINEAR_FORMS
     }
 
+    fn feature_names() -> &'static [&'static str] {
+        &evals::chinese_checkers::FEATURES
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::chinese_checkers::features(self, side, true).to_vec()
+    }
+
     fn game_spec(&self) -> GameSpec {
         GameSpec::ChineseCheckers(self.rules())
     }
@@ -467,6 +489,15 @@ impl GameEntry for DoubleCard {
         evals::double_card::LINEAR_FORMS
     }
 
+    fn feature_names() -> &'static [&'static str] {
+        &evals::double_card::FEATURES
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        let [own, _] = evals::double_card::features(self, side, true, true);
+        own.to_vec()
+    }
+
     fn game_spec(&self) -> GameSpec {
         GameSpec::DoubleCard(self.params())
     }
@@ -485,6 +516,14 @@ impl GameEntry for Breakthrough {
 
     fn linear_forms() -> &'static [evals::LinearForm] {
         evals::breakthrough::LINEAR_FORMS
+    }
+
+    fn feature_names() -> &'static [&'static str] {
+        &evals::breakthrough::FEATURES
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::breakthrough::features(self, side).to_vec()
     }
 
     fn game_spec(&self) -> GameSpec {
@@ -517,7 +556,6 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Player;
 
     /// Checks every game's `linear` forms against the named heuristics they stand for.
     struct LinearForms;

@@ -7,6 +7,7 @@ pub mod charts;
 mod csv_files;
 pub mod document;
 mod drawings;
+pub mod fit;
 pub mod journal;
 pub mod load;
 mod progress;

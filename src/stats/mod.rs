@@ -1,7 +1,8 @@
-//! Pure statistics used by summaries and reports (intervals, Elo, SPRT, ratings, SPSA steps);
-//! uses no other layer and touches no file.
+//! Pure statistics used by summaries and reports (intervals, Elo, SPRT, ratings, SPSA steps,
+//! logistic fits); uses no other layer and touches no file.
 
 pub mod elo;
+pub mod logistic;
 pub mod ratings;
 pub mod spsa;
 
