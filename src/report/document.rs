@@ -543,6 +543,7 @@ fn file_description(name: &str) -> &'static str {
         "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
         "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
         "logs" => ": external agents' stderr",
+        "fit.csv" => ": linear weights fitted to the games (`arbiter fit`)",
         "tune.csv" => {
             ": the tuned parameters' values at the start of every iteration, and its result"
         }
