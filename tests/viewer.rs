@@ -26,6 +26,17 @@ fn chromium() -> Option<String> {
     })
 }
 
+/// The browser, or `None` after saying loudly that the test is skipped.
+fn chromium_or_skip() -> Option<String> {
+    let browser = chromium();
+    if browser.is_none() {
+        eprintln!(
+            "\n*** SKIPPED: no Chromium found (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM); .ci/run installs Debian's chromium ***\n"
+        );
+    }
+    browser
+}
+
 fn headless(browser: &str, profile: &Path) -> Command {
     let mut command = Command::new(browser);
     command.args([
@@ -167,10 +178,7 @@ fn check_run(
 
 #[test]
 fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
-    let Some(browser) = chromium() else {
-        eprintln!(
-            "\n*** SKIPPED: no Chromium found (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM); .ci/run installs Debian's chromium ***\n"
-        );
+    let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().expect("dir");
@@ -423,10 +431,7 @@ fn replay_rows(game: &str, board: &str) -> BTreeMap<String, Vec<String>> {
 
 #[test]
 fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
-    let Some(browser) = chromium() else {
-        eprintln!(
-            "\n*** SKIPPED: no Chromium found (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM); .ci/run installs Debian's chromium ***\n"
-        );
+    let Some(browser) = chromium_or_skip() else {
         return;
     };
     let dir = tempfile::tempdir().expect("dir");

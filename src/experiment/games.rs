@@ -69,6 +69,18 @@ pub fn read_openings<G: GameEntry>(start: &G, path: &Path) -> Result<Vec<(G, Str
     Ok(openings)
 }
 
+/// The openings an experiment names, read (and checked) from their file when they are one.
+///
+/// # Errors
+/// As [`read_openings`].
+pub fn openings_of<G: GameEntry>(spec: &OpeningSpec, start: &G) -> Result<Openings<G>, Error> {
+    Ok(match spec {
+        OpeningSpec::Start => Openings::Start,
+        OpeningSpec::RandomPlies(plies) => Openings::RandomPlies(*plies),
+        OpeningSpec::File(path) => Openings::List(read_openings(start, path)?),
+    })
+}
+
 /// A game experiment ready to play on game `G`.
 struct Games<'a, G: GameEntry> {
     experiment: &'a Experiment,
@@ -249,11 +261,7 @@ impl GameTask for Task<'_, Experiment> {
         } = self;
         // Everything is checked before anything is written.
         let factories = experiment.factories::<G>()?;
-        let openings = match &experiment.openings {
-            OpeningSpec::Start => Openings::Start,
-            OpeningSpec::RandomPlies(plies) => Openings::RandomPlies(*plies),
-            OpeningSpec::File(path) => Openings::List(read_openings(&start_position, path)?),
-        };
+        let openings = openings_of(&experiment.openings, &start_position)?;
         let plans: Vec<MatchupPlan> = experiment
             .matchups
             .iter()

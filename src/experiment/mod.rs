@@ -531,6 +531,14 @@ pub fn resume(
     continue_run(locked, meta, Some(registry), options)
 }
 
+/// The agents a run recorded in its meta.json (`agents`: name and inline spec), as a
+/// registry naming that file in errors.
+fn recorded_agents(folder: &Path, agents: &[(String, String)]) -> Result<AgentRegistry, Error> {
+    let meta_file = folder.join("meta.json");
+    AgentRegistry::recorded(agents, &meta_file)
+        .map_err(|e| Error::Message(format!("{}: agents: {e}", meta_file.display())))
+}
+
 /// Runs the jobs of `folder`'s plan (as its meta.json describes it) that its journal does
 /// not hold: a resume, or a merge's replay of its shards' records.
 ///
@@ -555,15 +563,13 @@ fn continue_run(
     match meta.kind.as_str() {
         "tournament" => {
             // The agents as they were when the run started, not as agents/ holds them now.
-            let meta_file = folder.join("meta.json");
-            let recorded = AgentRegistry::recorded(&meta.agents, &meta_file)
-                .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
+            let recorded = recorded_agents(&folder, &meta.agents)?;
             let changed = registry.map_or(Vec::new(), |r| r.differences(&recorded));
             if !changed.is_empty() && !options.quiet {
                 eprintln!(
                     "note: agents changed since the run started ({}); resuming with the specs kept in {}",
                     changed.join(", "),
-                    meta_file.display()
+                    folder.join("meta.json").display()
                 );
             }
             let mut experiment = Experiment::parse(&path, source, &recorded)?;
@@ -579,15 +585,13 @@ fn continue_run(
         }
         "search" => {
             // External programs as they were when the run started.
-            let meta_file = folder.join("meta.json");
             let programs: Vec<(String, String)> = meta
                 .agents
                 .iter()
                 .filter(|(_, spec)| crate::registry::is_external_spec(spec))
                 .cloned()
                 .collect();
-            let recorded = AgentRegistry::recorded(&programs, &meta_file)
-                .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
+            let recorded = recorded_agents(&folder, &programs)?;
             let mut experiment = SearchExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
             // The heuristic as it ran (a named heuristic of the agent files expanded).
@@ -607,9 +611,7 @@ fn continue_run(
             )
         }
         "tune" => {
-            let meta_file = folder.join("meta.json");
-            let recorded = AgentRegistry::recorded(&meta.agents, &meta_file)
-                .map_err(|e| format!("{}: agents: {e}", meta_file.display()))?;
+            let recorded = recorded_agents(&folder, &meta.agents)?;
             let mut experiment = TuneExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
             on_game(

@@ -8,7 +8,7 @@
 use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{Agent, ByPlayer, Player, seeds};
 use crate::registry::tune_experiment::TuneExperiment;
-use crate::registry::{AgentFactory, GameEntry, GameTask, OpeningSpec};
+use crate::registry::{AgentFactory, GameEntry, GameTask};
 use crate::report::tally::Tally;
 use crate::report::tune::{History, IterationRow, Stage, TuneCsv, TuneRecord};
 use crate::report::{Meta, Reporter};
@@ -361,11 +361,7 @@ impl GameTask for Task<'_, TuneExperiment> {
         } = self;
         // Everything is checked before anything is written.
         let opponents = experiment.factories::<G>()?;
-        let openings = match &experiment.openings {
-            OpeningSpec::Start => Openings::Start,
-            OpeningSpec::RandomPlies(plies) => Openings::RandomPlies(*plies),
-            OpeningSpec::File(path) => Openings::List(super::read_openings(&start_position, path)?),
-        };
+        let openings = super::games::openings_of(&experiment.openings, &start_position)?;
         let iteration_games = experiment.iteration_games();
         let (blocks, iteration_ends) = plan(&experiment, iteration_games);
         let tuning = Tuning {
