@@ -106,7 +106,7 @@ fn a_tuning_run_moves_its_parameters_and_beats_its_start() {
         assert!(run.join(file).is_file(), "{file}");
     }
     let report = fs::read_to_string(run.join("report.md")).expect("report");
-    assert!(report.contains("Strength against the starting values"));
+    assert!(report.contains("Strength: checkpoints and verification"));
     // One thread gives the same files.
     let output = tune(dir.path(), "one", &["--threads", "1"]);
     assert!(output.status.success(), "{}", stderr(&output));

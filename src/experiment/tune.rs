@@ -392,6 +392,7 @@ impl GameTask for Task<'_, TuneExperiment> {
             game: experiment.game.to_string(),
             seed: experiment.seed,
             games_per_matchup: iteration_games,
+            max_plies: experiment.max_plies,
             agents: std::iter::once((experiment.agent_text.clone(), experiment.agent_canonical()))
                 .chain(
                     experiment

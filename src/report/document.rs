@@ -404,6 +404,17 @@ fn header_lines(data: &RunData) -> Vec<String> {
                 meta.status_text(),
                 meta.seed
             ));
+        } else if meta.kind == "tune" {
+            lines.push(format!(
+                "Game: {}; {} games per SPSA iteration; {} games played of {} planned ({}; the verification stops once its SPRT decides); seed {}; ply cap {}.",
+                meta.game,
+                meta.games_per_matchup,
+                meta.games_played,
+                meta.games_total,
+                meta.status_text(),
+                meta.seed,
+                meta.max_plies
+            ));
         } else if meta.kind == "puzzles" {
             lines.push(format!(
                 "{} solves done of {} ({}); {} per puzzle and solver; seed {}{}.",

@@ -695,7 +695,7 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             after: Vec::new(),
         },
         Section {
-            title: "Strength against the starting values".to_string(),
+            title: "Strength: checkpoints and verification".to_string(),
             text: vec![
                 "Checkpoints play the values reached at an iteration against the starting values, or against the experiment's yardstick (then also at the start and the end); the verification plays the final values against the starting values until its SPRT decides (or its most games). Elo from colour-swapped pairs (pentanomial); an interval reaching infinity means every game was won (or lost).".to_string(),
             ],
