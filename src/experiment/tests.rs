@@ -476,9 +476,13 @@ fn jobs_behind_a_barrier_see_every_earlier_result_on_any_thread_count() {
     for threads in [2, 4] {
         assert_eq!(chained(threads, None).0, one, "{threads} threads");
     }
-    // A job budget that ends inside a round stops the waiting workers too.
+    // A job budget that ends inside a round stops the waiting workers too. The jobs that
+    // ran need not be a prefix (a worker may drop the job it fetched when the budget ran
+    // out while a later one finishes), but each has its uninterrupted value.
     let (some, outcome) = chained(4, Some(10));
     assert!(outcome.cancelled);
-    assert_eq!(some[..], one[..some.len()]);
-    assert!(some.len() <= 10);
+    assert!(!some.is_empty() && some.len() <= 10);
+    for record in &some {
+        assert_eq!(*record, one[record.0 as usize]);
+    }
 }

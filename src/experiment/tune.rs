@@ -247,7 +247,10 @@ impl<G: GameEntry> super::Control<TuneRecord> for Stepper<'_, '_, G> {
                     (false, false) => -score / 2.0,
                 };
                 self.games += 1;
-                if id + 1 == self.tuning.iteration_ends[k as usize] {
+                // Stepped once every game of the iteration is in: a run stopped with a
+                // gap (a job dropped at the budget) hands in the games after it too.
+                let complete = self.games == self.tuning.experiment.iteration_games();
+                if complete && id + 1 == self.tuning.iteration_ends[k as usize] {
                     let spsa = &self.tuning.experiment.spsa;
                     let mut rows = self
                         .tuning
