@@ -153,32 +153,50 @@ impl GameTask for BenchTask {
         }
 
         // The table variant against the killer variant: nodes and nodes/s, same positions.
+        // The two search each position in turn (one searcher each, kept across positions
+        // as an agent keeps it across moves), so a machine that slows down or speeds up
+        // during the measurement weighs on both alike.
         {
             let evaluator =
                 G::heuristic(G::heuristics()[0].name, &[]).map_err(anyhow::Error::msg)?;
-            for algorithm in [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt] {
-                let mut searcher = Searcher::new(evaluator.clone(), 7);
-                let mut rng = seeds::rng(7);
+            let algorithms = [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt];
+            let mut searchers = algorithms.map(|_| Searcher::new(evaluator.clone(), 7));
+            let mut rngs = algorithms.map(|_| seeds::rng(7));
+            let (mut nodes, mut expanded, mut seconds) = ([0u64; 2], [0u64; 2], [0f64; 2]);
+            for (i, &algorithm) in algorithms.iter().enumerate() {
                 // Warm-up (the table is allocated once per agent, not per move).
-                let _ = searcher.search(&positions[0], algorithm, 1, &mut rng);
-                let (mut nodes, mut expanded) = (0, 0);
-                let clock = Instant::now();
-                for position in &positions {
-                    if let Some(result) = searcher.search(position, algorithm, args.depth, &mut rng)
-                    {
-                        nodes += result.stats.nodes();
-                        expanded += result.stats.expanded;
+                let _ = searchers[i].search(&positions[0], algorithm, 1, &mut rngs[i]);
+            }
+            for position in &positions {
+                for (i, &algorithm) in algorithms.iter().enumerate() {
+                    let clock = Instant::now();
+                    let result = searchers[i].search(position, algorithm, args.depth, &mut rngs[i]);
+                    seconds[i] += clock.elapsed().as_secs_f64();
+                    if let Some(result) = result {
+                        nodes[i] += result.stats.nodes();
+                        expanded[i] += result.stats.expanded;
                     }
                 }
-                let seconds = clock.elapsed().as_secs_f64();
+            }
+            for (i, algorithm) in algorithms.iter().enumerate() {
                 println!(
-                    "{algorithm} depth {} {}: {nodes} nodes ({expanded} expanded) on {} positions: {seconds:.3} s, {} nodes/s (1 thread)",
+                    "{algorithm} depth {} {}: {} nodes ({} expanded) on {} positions: {:.3} s, {} nodes/s (1 thread)",
                     args.depth,
                     G::heuristics()[0].name,
+                    nodes[i],
+                    expanded[i],
                     positions.len(),
-                    per_second(nodes, seconds)
+                    seconds[i],
+                    per_second(nodes[i], seconds[i])
                 );
             }
+            let rate = |i: usize| nodes[i] as f64 / seconds[i].max(1e-9);
+            println!(
+                "alphabeta-tt against alphabeta-killer: {:.2}x the nodes, {:.2}x the nodes/s, {:.2}x the time",
+                nodes[1] as f64 / nodes[0].max(1) as f64,
+                rate(1) / rate(0),
+                seconds[1] / seconds[0].max(1e-9)
+            );
             // MCTS from the start position, random rollouts to the end: simulations/s.
             let iterations = 20_000;
             let mut mcts = Mcts::new(

@@ -198,14 +198,17 @@ const CACHE_SIZE: usize = 1 << 16;
 
 /// Sorts `moves` by `scores`, largest first, ties keeping their order (a stable insertion
 /// sort: move lists are short and it allocates nothing).
-fn insertion_sort_descending<M>(scores: &mut [f64], moves: &mut [M]) {
-    for i in 1..moves.len() {
+fn insertion_sort_descending<M: Copy>(scores: &mut [f64], moves: &mut [M]) {
+    for i in 1..moves.len().min(scores.len()) {
+        let (score, mv) = (scores[i], moves[i]);
         let mut j = i;
-        while j > 0 && scores[j - 1] < scores[j] {
-            scores.swap(j - 1, j);
-            moves.swap(j - 1, j);
+        while j > 0 && scores[j - 1] < score {
+            scores[j] = scores[j - 1];
+            moves[j] = moves[j - 1];
             j -= 1;
         }
+        scores[j] = score;
+        moves[j] = mv;
     }
 }
 
@@ -637,6 +640,33 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.stats.generated += moves.len() as u64;
         self.order(state, &mut moves, level);
         (moves, state.to_move() == self.root)
+    }
+
+    /// Like `expand` for a position not known to be unfinished: the move list tells
+    /// (a finished game has none), so the game's end is not tested twice. A finished
+    /// position counts as evaluated and gives its score.
+    #[inline]
+    fn expand_unless_finished(
+        &mut self,
+        state: &G,
+        level: usize,
+    ) -> Result<(Vec<G::Move>, bool), f64> {
+        let mut moves = std::mem::take(&mut self.buffers[level]);
+        state.legal_moves(&mut moves);
+        if moves.is_empty() {
+            self.buffers[level] = moves;
+            self.stats.count_evaluated(level);
+            // Every game's contract (tested per game): no moves means finished.
+            let outcome = state.outcome().unwrap_or(Outcome {
+                winner: None,
+                reason: "no-moves",
+            });
+            return Err(terminal_score(outcome, self.root));
+        }
+        self.stats.count_expanded(level);
+        self.stats.generated += moves.len() as u64;
+        self.order(state, &mut moves, level);
+        Ok((moves, state.to_move() == self.root))
     }
 
     fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {

@@ -174,9 +174,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if use_table {
             prefetch(&self.tt[slot]);
         }
-        if let Some(value) = self.leaf_value(state, depth, level) {
-            return value;
+        if self.out_of_time() {
+            return 0.0;
         }
+        // The table holds only positions that were expanded, never a finished one, so
+        // it is read before the game's end is tested: that test comes free with the
+        // move list below (a finished game has no moves).
         let entry = self.tt[slot];
         let mut table_move = None;
         if use_table && entry.key == key {
@@ -197,7 +200,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             }
         }
         let (window_alpha, window_beta) = (alpha, beta);
-        let (mut moves, maximizing) = self.expand(state, level);
+        let (mut moves, maximizing) = match self.expand_unless_finished(state, level) {
+            Ok(expanded) => expanded,
+            Err(value) => return value,
+        };
         // Staged ordering: the table's move, then the level's killers, go first without
         // scoring anything; the other moves are scored only if none of those cuts off
         // (most cutoffs come from the first move tried).
@@ -233,13 +239,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let mut best_move = None;
         for index in 0..moves.len() {
-            if index >= front {
-                if index == front {
-                    self.score_tt(state, &moves[front..], &mut scores);
-                }
-                // The best-scored move left goes next: a cutoff usually comes within
-                // the first few moves, so selecting them one at a time beats sorting.
-                select_best(&mut scores, &mut moves[front..], index - front);
+            if index == front {
+                self.score_tt(state, &moves[front..], &mut scores);
+                super::insertion_sort_descending(&mut scores, &mut moves[front..]);
             }
             let mv = moves[index];
             let mut child = state.clone();
@@ -248,7 +250,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             // others with a null window proving them no better, searched again with the
             // whole window when the proof fails (so values stay exact). A leaf's value is
             // exact whatever the window, so one ply above the leaves there is no probe.
-            let value = if index == 0 || depth == 1 {
+            let value = if depth == 1 {
+                // The children are leaves: valued here, without a call of this (large)
+                // function per leaf.
+                self.leaf_value(&child, 0, level + 1).unwrap_or(0.0)
+            } else if index == 0 {
                 self.alphabeta_tt(&child, depth - 1, level + 1, alpha, beta)
             } else if maximizing {
                 let probe = self.alphabeta_tt(&child, depth - 1, level + 1, alpha, alpha.next_up());
@@ -328,19 +334,4 @@ fn prefetch<T>(entry: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = entry;
-}
-
-/// Moves the highest-scored of `moves[from..]` (the first of equals) to `from`.
-#[inline]
-fn select_best<M>(scores: &mut [f64], moves: &mut [M], from: usize) {
-    let mut best = from;
-    for i in from + 1..scores.len() {
-        if scores[i] > scores[best] {
-            best = i;
-        }
-    }
-    if best != from {
-        scores.swap(from, best);
-        moves.swap(from, best);
-    }
 }
