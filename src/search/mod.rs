@@ -267,6 +267,9 @@ pub struct Searcher<G: Game, E> {
     tt: Vec<tt::Entry<G::Move>>,
     tt_mb: u32,
     history: Vec<u32>,
+    /// What the table's keys mix into the position hash: the root player and the noise
+    /// seed (a value depends on both), set at the start of each search.
+    table_salt: u64,
     /// The aspiration half-width (0: none) and how often a root iteration was redone.
     aspiration: f64,
     aspiration_researches: u64,
@@ -314,6 +317,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             tt: Vec::new(),
             tt_mb: tt::DEFAULT_TT_MB,
             history: Vec::new(),
+            table_salt: 0,
             aspiration: 0.0,
             aspiration_researches: 0,
             use_tt: false,
@@ -378,6 +382,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         seeds::shuffle(rng, &mut moves);
         if self.use_tt {
             self.ensure_table();
+            self.table_salt = (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ seeds::mix64(self.noise_seed);
             let result = self.deepen_with_table(state, &mut moves, depth);
             self.buffers[0] = moves;
             return result;

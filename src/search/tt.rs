@@ -133,10 +133,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// The position, the root player and the evaluator's noise seed: what a value depends on.
+    #[inline]
     fn table_key(&self, state: &G) -> u64 {
-        state.position_hash()
-            ^ (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ crate::core::seeds::mix64(self.noise_seed)
+        state.position_hash() ^ self.table_salt
     }
 
     /// The table slot of `key` (the table's length is a power of two).
@@ -204,32 +203,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             Ok(expanded) => expanded,
             Err(value) => return value,
         };
-        // Staged ordering: the table's move, then the level's killers, go first without
-        // scoring anything; the other moves are scored only if none of those cuts off
-        // (most cutoffs come from the first move tried).
+        // Staged ordering: the table's move first, then the level's killers, then the
+        // other moves by score; each stage is prepared only when the ones before it did
+        // not cut off (most cutoffs come from the first move tried).
         let mut front = 0;
-        if let Some(first) = table_move
-            && moves.contains(&first)
-        {
-            move_to_front(&mut moves, first);
+        if let Some(at) = table_move.and_then(|first| moves.iter().position(|&m| m == first)) {
+            moves[..=at].rotate_right(1);
             front = 1;
         }
-        let killers = self.killers[level];
-        let mut placed = front;
-        for index in front..moves.len() {
-            let mv = moves[index];
-            if Some(mv) != table_move && killers.contains(&Some(mv)) {
-                moves[placed..=index].rotate_right(1);
-                placed += 1;
-            }
-        }
-        // Two killers: the one with the better move-order score first.
-        if placed == front + 2
-            && state.move_order_score(moves[front + 1]) > state.move_order_score(moves[front])
-        {
-            moves.swap(front, front + 1);
-        }
-        front = placed;
+        let (mut killers_placed, mut sorted) = (false, false);
         let mut scores = std::mem::take(&mut self.scores[level]);
         scores.clear();
         let mut best = if maximizing {
@@ -239,7 +221,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         };
         let mut best_move = None;
         for index in 0..moves.len() {
-            if index == front {
+            if index == front && !killers_placed {
+                killers_placed = true;
+                front = self.place_killers(state, &mut moves, front, table_move, level);
+            }
+            if index == front && !sorted {
+                sorted = true;
                 self.score_tt(state, &moves[front..], &mut scores);
                 super::insertion_sort_descending(&mut scores, &mut moves[front..]);
             }
@@ -309,6 +296,35 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             };
         }
         best
+    }
+
+    /// Moves the level's killer moves found in `moves[front..]` (other than the table's
+    /// move, already searched) to `front`, the one with the better move-order score first;
+    /// returns the index after them.
+    fn place_killers(
+        &self,
+        state: &G,
+        moves: &mut [G::Move],
+        front: usize,
+        table_move: Option<G::Move>,
+        level: usize,
+    ) -> usize {
+        let mut placed = front;
+        for killer in self.killers[level].into_iter().flatten() {
+            if Some(killer) == table_move {
+                continue;
+            }
+            if let Some(at) = moves[placed..].iter().position(|&m| m == killer) {
+                moves[placed..=placed + at].rotate_right(1);
+                placed += 1;
+            }
+        }
+        if placed == front + 2
+            && state.move_order_score(moves[front + 1]) > state.move_order_score(moves[front])
+        {
+            moves.swap(front, front + 1);
+        }
+        placed
     }
 
     /// Scores `moves` for the table variant into `scores` (highest is searched first):
