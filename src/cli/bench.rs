@@ -99,7 +99,7 @@ impl GameTask for BenchTask {
             let evaluator = G::heuristic(info.name, &[]).map_err(anyhow::Error::msg)?;
             let (ns, calls, nan) = evaluation_cost(&evaluator, &positions);
             println!(
-                "heuristic {}: {ns:.0} ns per call ({calls} calls{})",
+                "heuristic {}: {ns:.1} ns per call ({calls} calls{})",
                 info.name,
                 if nan { ", NaN seen" } else { "" }
             );
@@ -119,7 +119,7 @@ impl GameTask for BenchTask {
                 *slot = evaluation_cost(&evaluator, &positions).0;
             }
             println!(
-                "heuristic {name} as linear: {:.0} ns per call against {:.0} ns ({:.2}x)",
+                "heuristic {name} as linear: {:.1} ns per call against {:.1} ns ({:.2}x)",
                 ns[1],
                 ns[0],
                 ns[1] / ns[0]

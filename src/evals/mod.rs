@@ -147,12 +147,19 @@ impl<const N: usize> Linear<N> {
     }
 
     /// The weighted sum for the side whose features are `own`, against `opp`'s.
+    #[inline]
     pub fn value(&self, own: &[f64; N], opp: &[f64; N]) -> f64 {
-        let mut total = 0.0;
-        for (i, &[a, b, c, d]) in self.weights.iter().enumerate() {
-            total += a * own[i] + b * own[i] * own[i] + c * opp[i] + d * opp[i] * opp[i];
+        // Four sums, one per kind of weight, kept apart until the end: one running total
+        // would chain every addition to the one before (floating point is not
+        // reassociated), four independent ones run side by side (and as vectors).
+        let mut sums = [0.0; 4];
+        for (i, weights) in self.weights.iter().enumerate() {
+            let terms = [own[i], own[i] * own[i], opp[i], opp[i] * opp[i]];
+            for lane in 0..4 {
+                sums[lane] += weights[lane] * terms[lane];
+            }
         }
-        total
+        (sums[0] + sums[1]) + (sums[2] + sums[3])
     }
 
     /// Whether any weight of a feature in `features` (indices) is not 0.
