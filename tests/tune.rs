@@ -153,6 +153,74 @@ fn a_stopped_tuning_run_resumes_to_the_same_files() {
 }
 
 #[test]
+fn the_versions_can_play_the_current_values() {
+    // Against "current", each nudged version plays the values of the iteration's start
+    // (the current best) on the same seeds, colours swapped.
+    let source = TUNE
+        .replace(
+            "iterations = 40",
+            "opponents = [\"current\"]\niterations = 10",
+        )
+        .replace("checkpoints = 1", "checkpoints = 0");
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(dir.path(), "current.toml", &source);
+    for (out, threads) in [("two", "2"), ("one", "1")] {
+        let out = dir.path().join(out);
+        let output = common::run(&[
+            "run",
+            text(&experiment),
+            "--out",
+            text(&out),
+            "--quiet",
+            "--threads",
+            threads,
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let run = dir.path().join("two");
+    let (_, rows) = read_csv(&run.join("tune.csv"));
+    assert_eq!(rows.len(), 11);
+    // Two versions, each two colour-swapped pairs against the current values.
+    assert!(rows[..10].iter().all(|r| r[1] == "8"), "{rows:?}");
+    let (header, games) = read_csv(&run.join("tune_games.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect("column");
+    let (stage, iteration, first, second, seed) = (
+        column("stage"),
+        column("iteration"),
+        column("first"),
+        column("second"),
+        column("seed"),
+    );
+    let first_iteration: Vec<&Vec<String>> = games
+        .iter()
+        .filter(|g| g[stage] == "iteration" && g[iteration] == "0")
+        .collect();
+    assert_eq!(first_iteration.len(), 8);
+    assert!(first_iteration.iter().all(|g| g[second] == "current"));
+    let seeds_of = |version: &str| -> Vec<&String> {
+        first_iteration
+            .iter()
+            .filter(|g| g[first] == version)
+            .map(|g| &g[seed])
+            .collect()
+    };
+    assert_eq!(seeds_of("plus").len(), 4);
+    assert_eq!(
+        seeds_of("plus"),
+        seeds_of("minus"),
+        "paired on the same seeds"
+    );
+    // A result that is not 0 moves the values.
+    let moved = rows
+        .windows(2)
+        .any(|pair| pair[0][2] != "0" && pair[0][3..] != pair[1][3..]);
+    assert!(moved, "{rows:?}");
+    for file in RECORDS {
+        assert_same_csv(&run.join(file), &dir.path().join("one").join(file), file);
+    }
+}
+
+#[test]
 fn bad_tuning_files_and_options_are_refused_with_one_line() {
     let dir = tempfile::tempdir().expect("dir");
     let bad = |name: &str, source: &str, fragments: &[&str]| {
@@ -184,6 +252,14 @@ fn bad_tuning_files_and_options_are_refused_with_one_line() {
         "depth.toml",
         &TUNE.replace("\"own_advance_sum\"\nstart = -2", "\"depth\"\nstart = 1"),
         &["depth.toml: line 22: param 'depth' = -10"],
+    );
+    bad(
+        "twice.toml",
+        &TUNE.replace(
+            "iterations = 40",
+            "opponents = [\"current\", \"current\"]\niterations = 40",
+        ),
+        &["twice.toml: line 6", "opponents: 'current' is given twice"],
     );
     let experiment = write_experiment(dir.path(), "tune.toml", TUNE);
     let output = common::run(&["run", text(&experiment), "--shard", "0/2"]);

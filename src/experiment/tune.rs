@@ -40,6 +40,8 @@ enum Side {
     Perturbed(f64),
     /// The values at the game's iteration.
     Current,
+    /// The same, as an opponent of the perturbed versions in an iteration.
+    CurrentOpponent,
     /// The starting values.
     Start,
     /// The yardstick agent.
@@ -73,7 +75,7 @@ impl<G: GameEntry> Tuning<'_, G> {
     fn sides(&self, block: &Block, index: u64) -> ([Side; 2], u64) {
         let pair = index / 2;
         match block.stage {
-            Stage::Iteration if self.experiment.opponents.is_empty() => {
+            Stage::Iteration if self.experiment.iteration_opponents() == 0 => {
                 ([Side::Perturbed(1.0), Side::Perturbed(-1.0)], pair)
             }
             Stage::Iteration => {
@@ -87,7 +89,12 @@ impl<G: GameEntry> Tuning<'_, G> {
                     -1.0
                 };
                 let pair = opponent as u64 * self.experiment.pairs + (index % per_version) / 2;
-                ([Side::Perturbed(version), Side::Opponent(opponent)], pair)
+                let side = if opponent < self.experiment.opponents.len() {
+                    Side::Opponent(opponent)
+                } else {
+                    Side::CurrentOpponent
+                };
+                ([Side::Perturbed(version), side], pair)
             }
             Stage::Checkpoint if self.experiment.yardstick.is_some() => {
                 ([Side::Current, Side::Yardstick], pair)
@@ -101,6 +108,7 @@ impl<G: GameEntry> Tuning<'_, G> {
             Side::Perturbed(sign) if sign > 0.0 => "plus".to_string(),
             Side::Perturbed(_) => "minus".to_string(),
             Side::Current => "tuned".to_string(),
+            Side::CurrentOpponent => crate::registry::tune_experiment::CURRENT.to_string(),
             Side::Start => "start".to_string(),
             Side::Yardstick => self
                 .experiment
@@ -138,7 +146,7 @@ impl<G: GameEntry> Tuning<'_, G> {
             Side::Opponent(o) => return Some(self.opponents[o](seed)),
             Side::Yardstick => return self.opponents.last().map(|f| f(seed)),
             Side::Start => spsa.start(),
-            Side::Current => self.values(k)?,
+            Side::Current | Side::CurrentOpponent => self.values(k)?,
             Side::Perturbed(sign) => spsa.perturbed(&self.values(k)?, k, &self.flips(k), sign),
         };
         let factory = self
@@ -241,7 +249,7 @@ impl<G: GameEntry> super::Control<TuneRecord> for Stepper<'_, '_, G> {
                 // version's counts the other way, each half.
                 let score = f64::from(record.halves()) - 1.0;
                 let plus = record.first == "plus";
-                self.result += match (self.tuning.experiment.opponents.is_empty(), plus) {
+                self.result += match (self.tuning.experiment.iteration_opponents() == 0, plus) {
                     (true, _) => score,
                     (false, true) => score / 2.0,
                     (false, false) => -score / 2.0,

@@ -42,6 +42,9 @@ pub struct TuneExperiment {
     pub opponents: Vec<AgentSpec>,
     /// The opponents as written.
     pub opponent_texts: Vec<String>,
+    /// Whether the versions also play the current values (`"current"` among the
+    /// opponents), after the fixed opponents.
+    pub against_current: bool,
     /// The parameters and the schedule.
     pub spsa: Spsa,
     /// Colour-swapped pairs per iteration (per opponent).
@@ -62,6 +65,9 @@ pub struct TuneExperiment {
     /// most games.
     pub verify: (Sprt, u64),
 }
+
+/// The opponent name that stands for the tuned agent at the iteration's values.
+pub const CURRENT: &str = "current";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -229,7 +235,20 @@ impl TuneExperiment {
             });
         }
         let mut opponents = Vec::new();
+        let mut opponent_texts = Vec::new();
+        let mut against_current = false;
         for text in &file.opponents {
+            if text.trim() == CURRENT {
+                if against_current {
+                    return Err(fail(
+                        line_of_string(&source, text),
+                        format!("opponents: '{CURRENT}' is given twice"),
+                    ));
+                }
+                against_current = true;
+                continue;
+            }
+            opponent_texts.push(text.clone());
             opponents.push(
                 registry
                     .resolve(text)
@@ -257,7 +276,8 @@ impl TuneExperiment {
             agent_text: file.agent.clone(),
             template,
             opponents,
-            opponent_texts: file.opponents.clone(),
+            opponent_texts,
+            against_current,
             spsa: Spsa {
                 parameters,
                 iterations,
@@ -352,7 +372,13 @@ impl TuneExperiment {
     /// Games of one iteration: colour-swapped pairs of the plus against the minus
     /// version, or for each opponent, pairs of each version against it.
     pub fn iteration_games(&self) -> u64 {
-        2 * self.pairs * (self.opponents.len() as u64 * 2).max(1)
+        2 * self.pairs * (self.iteration_opponents() as u64 * 2).max(1)
+    }
+
+    /// The opponents each version plays in an iteration: the fixed ones and the current
+    /// values if asked (0: the two versions play each other).
+    pub fn iteration_opponents(&self) -> usize {
+        self.opponents.len() + usize::from(self.against_current)
     }
 
     /// The values as a person reads them: `name=value` joined by commas.

@@ -48,7 +48,8 @@ pub struct TuneRecord {
     pub iteration: u64,
     /// The first agent: `plus`, `minus` or `tuned`.
     pub first: String,
-    /// The second agent: `minus`, `start` or an opponent's name.
+    /// The second agent: `minus`, `start`, `current` (the values at the iteration) or an
+    /// opponent's name.
     pub second: String,
     /// The game (without per-move records).
     pub game: GameRecord,
@@ -688,7 +689,7 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         Section {
             title: "Tuned parameters".to_string(),
             text: vec![
-                "SPSA moved every parameter at once: each iteration played a version with every parameter nudged by +c or -c against the opposite nudge (or both against the opponents) in colour-swapped pairs, and stepped each parameter along the result. `tune.csv` holds the values at the start of every iteration; `tune_games.csv` every game.".to_string(),
+                "SPSA moved every parameter at once: each iteration played a version with every parameter nudged by +c or -c against the opposite nudge (or both against the opponents, `current` being the values at the iteration's start) in colour-swapped pairs, and stepped each parameter along the result. `tune.csv` holds the values at the start of every iteration; `tune_games.csv` every game.".to_string(),
             ],
             tables: vec![parameter_table(&values, experiment.as_ref())],
             charts: Vec::new(),
