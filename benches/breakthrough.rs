@@ -1,6 +1,7 @@
 //! Speed of the Breakthrough path: perft, alpha-beta with a costly and a cheap evaluation,
-//! and random games through the whole scheduler with CSV output. Each benchmark checks
-//! what it measured (perft count, alpha-beta = minimax) so a faster wrong program fails.
+//! random games through the whole scheduler with CSV output, and the `linear` heuristic
+//! against the hand-written ones it expresses. Each benchmark checks what it measured
+//! (perft count, alpha-beta = minimax, equal values) so a faster wrong program fails.
 
 use arbiter::core::Limits;
 use arbiter::core::{Game, seeds};
@@ -164,9 +165,40 @@ fn bench_mcts_and_table(c: &mut Criterion) {
     group.finish();
 }
 
+/// Each of report 001's heuristics (and material) against the same weights given to
+/// `linear`: one call each on 40 positions, both sides. The values are checked equal first.
+fn bench_linear(c: &mut Criterion) {
+    use arbiter::core::{Evaluator, Player};
+    let positions = random_positions(&Breakthrough::new(Rules::Standard), 40, 10, 40, 2024);
+    let mut group = c.benchmark_group("heuristic cost");
+    group.throughput(Throughput::Elements(2 * positions.len() as u64));
+    for &(name, weights) in arbiter::evals::breakthrough::LINEAR_FORMS {
+        let weights: Vec<(String, String)> = weights
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let named = Heuristic::from_spec(name, &[]).expect("known heuristic");
+        let linear = Heuristic::from_spec("linear", &weights).expect("linear");
+        let total = |h: &Heuristic| {
+            positions
+                .iter()
+                .flat_map(|p| [Player::P1, Player::P2].map(|root| h.evaluate(p, root, 7)))
+                .sum::<f64>()
+        };
+        assert_eq!(total(&named), total(&linear), "{name} as linear");
+        for (label, heuristic) in [
+            (name.to_string(), named),
+            (format!("{name} as linear"), linear),
+        ] {
+            group.bench_function(label, |b| b.iter(|| total(black_box(&heuristic))));
+        }
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = bench_perft, bench_alphabeta, bench_random_games, bench_mcts_and_table
+    targets = bench_perft, bench_alphabeta, bench_random_games, bench_mcts_and_table, bench_linear
 }
 criterion_main!(benches);

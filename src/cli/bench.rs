@@ -61,10 +61,14 @@ fn per_second(count: u64, seconds: f64) -> String {
     format!("{rate:.3e}")
 }
 
-/// Nanoseconds per call of `evaluator` over `positions` (about 200,000 calls), the calls
+/// Nanoseconds per call of `evaluator` over `positions` (about `calls` calls), the calls
 /// made, and whether a NaN was returned.
-fn evaluation_cost<G: GameEntry>(evaluator: &G::Heuristic, positions: &[G]) -> (f64, usize, bool) {
-    let rounds = (200_000 / positions.len().max(1)).max(1);
+fn evaluation_cost<G: GameEntry>(
+    evaluator: &G::Heuristic,
+    positions: &[G],
+    calls: usize,
+) -> (f64, usize, bool) {
+    let rounds = (calls / positions.len().max(1)).max(1);
     let clock = Instant::now();
     let mut sink = 0.0;
     for _ in 0..rounds {
@@ -97,7 +101,7 @@ impl GameTask for BenchTask {
         // The cost of one call of every heuristic of the game, on the same positions.
         for info in G::heuristics() {
             let evaluator = G::heuristic(info.name, &[]).map_err(anyhow::Error::msg)?;
-            let (ns, calls, nan) = evaluation_cost(&evaluator, &positions);
+            let (ns, calls, nan) = evaluation_cost(&evaluator, &positions, 200_000);
             println!(
                 "heuristic {}: {ns:.1} ns per call ({calls} calls{})",
                 info.name,
@@ -110,13 +114,18 @@ impl GameTask for BenchTask {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
+            let evaluators = [(name, &[][..]), ("linear", &weights[..])]
+                .map(|(heuristic, params)| G::heuristic(heuristic, params));
+            let [Ok(named), Ok(linear)] = evaluators else {
+                anyhow::bail!("{name} as linear: not a heuristic of the game");
+            };
+            // In turns of a few thousand calls each, so that the machine's drift weighs on
+            // both alike.
             let mut ns = [0.0; 2];
-            for (slot, (heuristic, params)) in ns
-                .iter_mut()
-                .zip([(name, &[][..]), ("linear", &weights[..])])
-            {
-                let evaluator = G::heuristic(heuristic, params).map_err(anyhow::Error::msg)?;
-                *slot = evaluation_cost(&evaluator, &positions).0;
+            for _ in 0..20 {
+                for (slot, evaluator) in ns.iter_mut().zip([&named, &linear]) {
+                    *slot += evaluation_cost(evaluator, &positions, 10_000).0 / 20.0;
+                }
             }
             println!(
                 "heuristic {name} as linear: {:.1} ns per call against {:.1} ns ({:.2}x)",

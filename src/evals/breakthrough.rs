@@ -556,16 +556,17 @@ impl Evaluator<Breakthrough> for Heuristic {
     fn evaluate(&self, state: &Breakthrough, root: Player, noise_seed: u64) -> f64 {
         let me = root;
         let enemy = root.opponent();
-        let own = f64::from(state.pieces(me).count_ones());
-        let opp = f64::from(state.pieces(enemy).count_ones());
+        // Counted by the heuristics that use them (the linear one computes its own).
+        let own = || f64::from(state.pieces(me).count_ones());
+        let opp = || f64::from(state.pieces(enemy).count_ones());
         let u = || unit_noise(state_hash(state), noise_seed);
         match *self {
-            Heuristic::Defensive1 { own_weight, noise } => own_weight * own + noise * u(),
+            Heuristic::Defensive1 { own_weight, noise } => own_weight * own() + noise * u(),
             Heuristic::Offensive1 {
                 opp_weight,
                 base,
                 noise,
-            } => opp_weight * (base - opp) + noise * u(),
+            } => opp_weight * (base - opp()) + noise * u(),
             Heuristic::BoardValue {
                 own_weight,
                 enemy_weight,
@@ -582,7 +583,7 @@ impl Evaluator<Breakthrough> for Heuristic {
                 advance_weight,
             } => {
                 let geometry = state.geometry();
-                let captured = f64::from(geometry.start[enemy].count_ones()) - opp;
+                let captured = f64::from(geometry.start[enemy].count_ones()) - opp();
                 let advance = f64::from(max_advance(geometry, me, state.pieces(me)));
                 capture_weight * captured - threat_weight * f64::from(threatened(state, me))
                     + advance_weight * advance * advance
@@ -594,9 +595,9 @@ impl Evaluator<Breakthrough> for Heuristic {
                 threat_weight,
             } => {
                 let geometry = state.geometry();
-                let captured = f64::from(geometry.start[enemy].count_ones()) - opp;
+                let captured = f64::from(geometry.start[enemy].count_ones()) - opp();
                 let closest = f64::from(max_advance(geometry, enemy, state.pieces(enemy)));
-                capture_weight * captured + own_weight * own
+                capture_weight * captured + own_weight * own()
                     - advance_weight * closest * closest
                     - threat_weight * f64::from(threatened(state, me))
             }
@@ -604,81 +605,98 @@ impl Evaluator<Breakthrough> for Heuristic {
                 side_value(state, me, weights, 0, used[0])
                     + side_value(state, enemy, weights, 2, used[1])
             }
-            Heuristic::Material => own - opp,
+            Heuristic::Material => own() - opp(),
         }
     }
 }
 
 /// The value of [`FEATURES`] for `side`, in their order.
 pub fn features(state: &Breakthrough, side: Player) -> [f64; FEATURES.len()] {
-    let mut all = [0.0; FEATURES.len()];
-    let mut attacks = None;
-    for (index, value) in all.iter_mut().enumerate() {
-        *value = feature(state, side, index, &mut attacks);
-    }
-    all
+    let all = u8::MAX >> (8 - FEATURES.len());
+    let mut values = [0.0; FEATURES.len()];
+    for_each_feature(state, side, all, |index, count| {
+        values[index] = f64::from(count);
+    });
+    values
 }
 
-/// Feature `index` of [`FEATURES`] for `side`; `attacks` caches the squares the other
-/// side attacks between calls on one position.
-#[inline]
-fn feature(
+/// The features of [`FEATURES`] that need the squares the other side attacks
+/// (threatened, safe, runners).
+const ATTACK_FEATURES: u8 = 1 << 4 | 1 << 5 | 1 << 7;
+
+/// Calls `take(index, count)` for each feature of [`FEATURES`] in `used` (a bit per
+/// feature), counted for `side`; the attacked squares are computed once, and only if a
+/// feature needs them. Written out feature by feature: a loop dispatching on the index
+/// measured 1.7-3x slower in the `linear` heuristic.
+#[inline(always)]
+fn for_each_feature(
     state: &Breakthrough,
     side: Player,
-    index: usize,
-    attacks: &mut Option<(u64, u64)>,
-) -> f64 {
+    used: u8,
+    mut take: impl FnMut(usize, u32),
+) {
+    let own = state.pieces(side);
+    if used & 1 != 0 {
+        take(0, own.count_ones());
+    }
+    // Pieces alone (material) is the common cheap case: done.
+    if used < 1 << 1 {
+        return;
+    }
     let geometry = state.geometry();
     let enemy = side.opponent();
-    let own = state.pieces(side);
-    let mut attacked =
-        || *attacks.get_or_insert_with(|| geometry.attacks(enemy, state.pieces(enemy)));
-    let count = match index {
-        0 => own.count_ones(),
-        1 => geometry.start[enemy].count_ones() - state.pieces(enemy).count_ones(),
-        2 => max_advance(geometry, side, own),
-        3 => (0..geometry.rows)
+    let theirs = state.pieces(enemy);
+    let (up, down) = if used & ATTACK_FEATURES != 0 {
+        geometry.attacks(enemy, theirs)
+    } else {
+        (0, 0)
+    };
+    if used & 1 << 1 != 0 {
+        take(1, geometry.start[enemy].count_ones() - theirs.count_ones());
+    }
+    if used & 1 << 2 != 0 {
+        take(2, max_advance(geometry, side, own));
+    }
+    if used & 1 << 3 != 0 {
+        let sum = (0..geometry.rows)
             .map(|row| {
                 let advance = geometry.advance(side, row * geometry.cols);
                 (own & geometry.row_masks[row as usize]).count_ones() * advance
             })
-            .sum(),
-        4 => {
-            let (up, down) = attacked();
-            (up & own).count_ones() + (down & own).count_ones()
-        }
-        5 => {
-            let (up, down) = attacked();
-            (own & !(up | down)).count_ones()
-        }
-        6 => (own & geometry.home_row[side]).count_ones(),
-        _ => {
-            let (up, down) = attacked();
-            let before_goal = geometry.forward(enemy, geometry.goal_row[side]);
-            (own & before_goal & !(up | down)).count_ones()
-        }
-    };
-    f64::from(count)
+            .sum();
+        take(3, sum);
+    }
+    if used & 1 << 4 != 0 {
+        take(4, (up & own).count_ones() + (down & own).count_ones());
+    }
+    if used & 1 << 5 != 0 {
+        take(5, (own & !(up | down)).count_ones());
+    }
+    if used & 1 << 6 != 0 {
+        take(6, (own & geometry.home_row[side]).count_ones());
+    }
+    if used & 1 << 7 != 0 {
+        let before_goal = geometry.forward(enemy, geometry.goal_row[side]);
+        take(7, (own & before_goal & !(up | down)).count_ones());
+    }
 }
 
 /// The `linear` heuristic's terms for `side`: the weights at `offset` (0 own, 2 opponent)
 /// and after it (squares) of the features in `used`.
+#[inline(always)]
 fn side_value(
     state: &Breakthrough,
     side: Player,
     weights: &[f64; 4 * FEATURES.len()],
     offset: usize,
-    mut used: u8,
+    used: u8,
 ) -> f64 {
     let mut total = 0.0;
-    let mut attacks = None;
-    while used != 0 {
-        let index = used.trailing_zeros() as usize;
-        used &= used - 1;
-        let value = feature(state, side, index, &mut attacks);
+    for_each_feature(state, side, used, |index, count| {
+        let value = f64::from(count);
         total +=
             weights[4 * index + offset] * value + weights[4 * index + offset + 1] * value * value;
-    }
+    });
     total
 }
 
