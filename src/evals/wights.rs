@@ -3,7 +3,7 @@
 //! report never defines it, this is the spec's reading. Also `linear`, over
 //! [`FEATURES`].
 
-use super::{HeuristicInfo, Linear, ParamError, ParamSpec, lookup};
+use super::{HeuristicInfo, ParamError, ParamSpec, lookup};
 use crate::core::{ActionEvaluator, Evaluator, Player, score_by_child};
 use crate::games::wights::Wights;
 
@@ -87,7 +87,7 @@ pub enum Heuristic {
     /// Report 002's material.
     Material(Material),
     /// A weighted sum of [`FEATURES`].
-    Linear(Linear<{ FEATURES.len() }>),
+    Linear(LinearWeights),
 }
 
 impl Heuristic {
@@ -97,7 +97,7 @@ impl Heuristic {
     /// An unknown name or parameter, or a value that is not a number.
     pub fn from_spec(name: &str, params: &[(String, String)]) -> Result<Heuristic, ParamError> {
         match name {
-            "linear" => Ok(Heuristic::Linear(Linear::new(&lookup(
+            "linear" => Ok(Heuristic::Linear(LinearWeights::new(&lookup(
                 "wights", HEURISTICS, name, params,
             )?))),
             _ => Material::from_spec(name, params).map(Heuristic::Material),
@@ -109,14 +109,70 @@ impl Evaluator<Wights> for Heuristic {
     fn evaluate(&self, state: &Wights, root: Player, noise_seed: u64) -> f64 {
         match self {
             Heuristic::Material(material) => material.evaluate(state, root, noise_seed),
-            Heuristic::Linear(linear) => {
-                linear.value(&features(state, root), &features(state, root.opponent()))
-            }
+            Heuristic::Linear(linear) => linear.value(state, root),
         }
     }
 }
 
 /// A move scores the evaluation of the position it leads to, for the mover.
+/// The `linear` heuristic's weights folded onto the position's own counts. A side's
+/// features count only its own pieces (the other side's are 0: Wights for one side, Dragons
+/// and the Queen for the other), so the weighted sum of both sides' features and squares is
+/// a sum over the counts W (Wights), D (Dragons), Q (1 with the Queen), R (her row) and
+/// their products, with coefficients that depend only on which side is evaluated: eight
+/// products instead of twenty, the same value (`Q * Q = Q`, `pieces = D + Q`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LinearWeights {
+    /// Per side evaluated (the Queen's, the Wights'): the coefficients of W, W^2, D, D^2,
+    /// Q, R, R^2 and D * Q.
+    coefficients: [[f64; 8]; 2],
+}
+
+impl LinearWeights {
+    /// From the weights in the order of [`LINEAR_PARAMS`] (four per feature: own, own
+    /// squared, opponent, opponent squared).
+    pub fn new(values: &[f64]) -> LinearWeights {
+        let weight =
+            |feature: usize, kind: usize| values.get(4 * feature + kind).copied().unwrap_or(0.0);
+        // `wights` and `queen` say which weights (0: own, 2: opponent's) each side's
+        // features take.
+        let fold = |wights: usize, queen: usize| {
+            let (w, q) = (wights, queen);
+            [
+                weight(0, w) + weight(4, w),
+                weight(0, w + 1) + weight(4, w + 1),
+                weight(1, q) + weight(4, q),
+                weight(1, q + 1) + weight(4, q + 1),
+                weight(2, q) + weight(2, q + 1) + weight(4, q) + weight(4, q + 1),
+                weight(3, q),
+                weight(3, q + 1),
+                2.0 * weight(4, q + 1),
+            ]
+        };
+        LinearWeights {
+            coefficients: [fold(2, 0), fold(0, 2)],
+        }
+    }
+
+    /// The weighted sum for `root`.
+    #[inline]
+    pub fn value(&self, state: &Wights, root: Player) -> f64 {
+        let coefficients = &self.coefficients[root.index()];
+        let count = |mask: u32| f64::from(mask.count_ones());
+        let (w, d) = (count(state.wights()), count(state.dragons()));
+        let (q, r) = state
+            .queen_row()
+            .map_or((0.0, 0.0), |row| (1.0, f64::from(row)));
+        let counts = [w, w * w, d, d * d, q, r, r * r, d * q];
+        // Four partial sums: independent additions run side by side.
+        let mut sums = [0.0; 4];
+        for (i, (c, x)) in coefficients.iter().zip(counts).enumerate() {
+            sums[i % 4] += c * x;
+        }
+        (sums[0] + sums[1]) + (sums[2] + sums[3])
+    }
+}
+
 impl ActionEvaluator<Wights> for Heuristic {
     fn score(&self, state: &Wights, mv: crate::games::wights::Move, noise_seed: u64) -> f64 {
         score_by_child(self, state, mv, noise_seed)
@@ -207,6 +263,41 @@ mod tests {
             Material::from_spec("material", &[("queen".into(), "500".into())]).expect("valid");
         assert_eq!(heavier.evaluate(&start, Player::P1, 0), 500.0);
         assert!(Material::from_spec("mobility", &[]).is_err());
+    }
+
+    #[test]
+    fn folded_weights_equal_the_sum_over_features() {
+        // Any weights (squares included, not whole numbers), random positions, both sides:
+        // the folded sum equals the weighted sum of every feature and its square.
+        let mut rng = crate::core::seeds::rng(5);
+        let positions = crate::games::random_positions(&Wights::new(), 300, 0, 40, 3);
+        for _ in 0..20 {
+            let values: Vec<f64> = (0..LINEAR_PARAMS.len())
+                .map(|_| crate::core::seeds::below(&mut rng, 2001) as f64 / 10.0 - 100.0)
+                .collect();
+            let folded = LinearWeights::new(&values);
+            let weighted = |own: [f64; 5], opp: [f64; 5]| -> f64 {
+                (0..5)
+                    .map(|i| {
+                        values[4 * i] * own[i]
+                            + values[4 * i + 1] * own[i] * own[i]
+                            + values[4 * i + 2] * opp[i]
+                            + values[4 * i + 3] * opp[i] * opp[i]
+                    })
+                    .sum()
+            };
+            for state in &positions {
+                for root in [Player::P1, Player::P2] {
+                    let expected =
+                        weighted(features(state, root), features(state, root.opponent()));
+                    let got = folded.value(state, root);
+                    assert!(
+                        (got - expected).abs() <= 1e-9 * expected.abs().max(1.0),
+                        "{got} against {expected} for {values:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
