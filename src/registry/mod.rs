@@ -564,14 +564,14 @@ mod tests {
         type Output = usize;
 
         /// The named heuristics and their `linear` forms give the same value (to rounding)
-        /// on 1,000 random positions, for either side; returns the forms checked.
+        /// on 3,000 random positions, for either side; returns the forms checked.
         fn run<G: GameEntry>(self, start: G) -> usize {
             let owned = |list: &[(&str, &str)]| -> Vec<(String, String)> {
                 list.iter()
                     .map(|(k, v)| (k.to_string(), v.to_string()))
                     .collect()
             };
-            let positions = crate::games::random_positions(&start, 1000, 0, 80, 23);
+            let positions = crate::games::random_positions(&start, 3000, 0, 80, 23);
             for &(name, weights) in G::linear_forms() {
                 let named = G::heuristic(name, &[]).expect("named");
                 let linear = G::heuristic("linear", &owned(weights)).expect("linear");
