@@ -94,11 +94,14 @@ impl Hasher for MoveHasher {
     }
 }
 
-/// Puts `mv` first in `moves` (if there), the others keeping their order.
-pub(super) fn move_to_front<M: PartialEq>(moves: &mut [M], mv: M) {
-    if let Some(at) = moves.iter().position(|m| *m == mv) {
+/// Puts `mv` first in `moves` if it is there (the others keeping their order), and
+/// says whether it was.
+pub(super) fn move_to_front<M: PartialEq>(moves: &mut [M], mv: M) -> bool {
+    let at = moves.iter().position(|m| *m == mv);
+    if let Some(at) = at {
         moves[..=at].rotate_right(1);
     }
+    at.is_some()
 }
 
 pub(super) fn history_slot<M: Hash>(mv: &M) -> usize {
@@ -207,8 +210,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         // other moves by score; each stage is prepared only when the ones before it did
         // not cut off (most cutoffs come from the first move tried).
         let mut front = 0;
-        if let Some(at) = table_move.and_then(|first| moves.iter().position(|&m| m == first)) {
-            moves[..=at].rotate_right(1);
+        if let Some(first) = table_move
+            && move_to_front(&mut moves, first)
+        {
             front = 1;
         }
         let (mut killers_placed, mut sorted) = (false, false);
@@ -223,7 +227,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         for index in 0..moves.len() {
             if index == front && !killers_placed {
                 killers_placed = true;
-                front = self.place_killers(state, &mut moves, front, table_move, level);
+                front = self.place_killers(state, &mut moves, front, level);
             }
             if index == front && !sorted {
                 sorted = true;
@@ -298,24 +302,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         best
     }
 
-    /// Moves the level's killer moves found in `moves[front..]` (other than the table's
-    /// move, already searched) to `front`, the one with the better move-order score first;
-    /// returns the index after them.
-    fn place_killers(
-        &self,
-        state: &G,
-        moves: &mut [G::Move],
-        front: usize,
-        table_move: Option<G::Move>,
-        level: usize,
-    ) -> usize {
+    /// Moves the level's killer moves found in `moves[front..]` (the moves not searched
+    /// yet: a killer that is the table's move is not there) to `front`, the one with the
+    /// better move-order score first; returns the index after them.
+    fn place_killers(&self, state: &G, moves: &mut [G::Move], front: usize, level: usize) -> usize {
         let mut placed = front;
         for killer in self.killers[level].into_iter().flatten() {
-            if Some(killer) == table_move {
-                continue;
-            }
-            if let Some(at) = moves[placed..].iter().position(|&m| m == killer) {
-                moves[placed..=placed + at].rotate_right(1);
+            if move_to_front(&mut moves[placed..], killer) {
                 placed += 1;
             }
         }
