@@ -114,11 +114,8 @@ impl GameTask for BenchTask {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
-            let evaluators = [(name, &[][..]), ("linear", &weights[..])]
-                .map(|(heuristic, params)| G::heuristic(heuristic, params));
-            let [Ok(named), Ok(linear)] = evaluators else {
-                anyhow::bail!("{name} as linear: not a heuristic of the game");
-            };
+            let named = G::heuristic(name, &[]).map_err(anyhow::Error::msg)?;
+            let linear = G::heuristic("linear", &weights).map_err(anyhow::Error::msg)?;
             // In turns of a few thousand calls each, so that the machine's drift weighs on
             // both alike.
             let mut ns = [0.0; 2];

@@ -533,11 +533,17 @@ pub fn board_value_by_piece(state: &Breakthrough, side: Player, values: &PieceVa
 /// Report 001's `threatened`: (own piece, enemy piece) pairs where the own piece stands on
 /// one of the enemy piece's forward diagonals.
 pub fn threatened(state: &Breakthrough, side: Player) -> u32 {
-    let (up, down) = state
+    let attacks = state
         .geometry()
         .attacks(side.opponent(), state.pieces(side.opponent()));
-    let own = state.pieces(side);
-    (up & own).count_ones() + (down & own).count_ones()
+    attacked(state.pieces(side), attacks)
+}
+
+/// The (piece, attacker) pairs among `pieces` on the attacked squares `(up, down)`, the
+/// squares attacked from either diagonal: a piece attacked from both counts twice.
+#[inline]
+fn attacked(pieces: u64, (up, down): (u64, u64)) -> u32 {
+    (up & pieces).count_ones() + (down & pieces).count_ones()
 }
 
 /// The largest advance among `side`'s pieces (0 with no pieces).
@@ -624,6 +630,9 @@ pub fn features(state: &Breakthrough, side: Player) -> [f64; FEATURES.len()] {
 /// (threatened, safe, runners).
 const ATTACK_FEATURES: u8 = 1 << 4 | 1 << 5 | 1 << 7;
 
+// A bit per feature in a `u8`.
+const _: () = assert!(FEATURES.len() <= 8);
+
 /// Calls `take(index, count)` for each feature of [`FEATURES`] in `used` (a bit per
 /// feature), counted for `side`; the attacked squares are computed once, and only if a
 /// feature needs them. Written out feature by feature: a loop dispatching on the index
@@ -667,7 +676,7 @@ fn for_each_feature(
         take(3, sum);
     }
     if used & 1 << 4 != 0 {
-        take(4, (up & own).count_ones() + (down & own).count_ones());
+        take(4, attacked(own, (up, down)));
     }
     if used & 1 << 5 != 0 {
         take(5, (own & !(up | down)).count_ones());
