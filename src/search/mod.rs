@@ -342,6 +342,20 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.aspiration_researches
     }
 
+    /// Allocates the tables `algorithm` uses (the cached variant's evaluations, the table
+    /// variant's transposition table), if not done yet. A search does it on first use; a
+    /// caller timing single searches of fresh searchers calls this before the clock
+    /// starts, as an agent allocates them once per game, not per move.
+    pub fn allocate_tables(&mut self, algorithm: Algorithm) {
+        match algorithm {
+            Algorithm::AlphaBetaCached if self.cache.is_empty() => {
+                self.cache = vec![(0, 0.0); CACHE_SIZE];
+            }
+            Algorithm::AlphaBetaTt => self.ensure_table(),
+            _ => {}
+        }
+    }
+
     /// Searches `state` (not finished) to `depth` plies with `algorithm` (minimax,
     /// alpha-beta or greedy; greedy ignores `depth`), shuffling the root moves with `rng`.
     /// Returns `None` when the position has no legal move.
@@ -372,16 +386,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.use_killers = algorithm == Algorithm::AlphaBetaKiller;
         self.eval_order = algorithm == Algorithm::AlphaBetaSorted;
         self.use_cache = algorithm == Algorithm::AlphaBetaCached;
-        if self.use_cache && self.cache.is_empty() {
-            self.cache = vec![(0, 0.0); CACHE_SIZE];
-        }
         self.use_tt = algorithm == Algorithm::AlphaBetaTt;
+        self.allocate_tables(algorithm);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         let mut moves = std::mem::take(&mut self.buffers[0]);
         state.legal_moves(&mut moves);
         seeds::shuffle(rng, &mut moves);
         if self.use_tt {
-            self.ensure_table();
             self.table_salt = (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ seeds::mix64(self.noise_seed);
             let result = self.deepen_with_table(state, &mut moves, depth);

