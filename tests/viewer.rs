@@ -167,7 +167,7 @@ fn check_run(
     .expect("viewer page");
     let shot = shots.join(format!("{name}.png"));
     let status = headless(browser, &profile)
-        .arg("--window-size=1100,650")
+        .arg("--window-size=1100,900")
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", alone.display()))
         .output()
