@@ -589,15 +589,29 @@ impl Chart for EloTrace {
             }
         };
         let colour = style::colour(0);
-        for (band, y, text) in [
-            (lost, all_lost, "every game lost (Elo -inf)"),
-            (won, all_won, "every game won (Elo +inf)"),
+        // The bands are shaded (they are not a series): from past the finite values to the
+        // axis's edge, with what they mean written inside.
+        for (band, from, to, y, text) in [
+            (
+                lost,
+                bottom,
+                low - pad / 2.0,
+                all_lost,
+                "every game lost (Elo -inf)",
+            ),
+            (
+                won,
+                high + pad / 2.0,
+                top,
+                all_won,
+                "every game won (Elo +inf)",
+            ),
         ] {
             if band {
                 chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(0.0, y), (self.iterations.max(1.0), y)],
-                        style::colour(1).mix(0.6).stroke_width(2),
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(0.0, from), (self.iterations.max(1.0), to)],
+                        style::GREY.mix(0.15).filled(),
                     )))
                     .map_err(fail)?;
                 let (x, y) = chart.backend_coord(&(self.iterations.max(1.0), y));
@@ -628,6 +642,22 @@ impl Chart for EloTrace {
         }
         Ok(())
     }
+}
+
+/// Whom the nudged versions played in the iterations, as the report says it.
+fn opponents_text(experiment: Option<&TuneExperiment>) -> String {
+    let Some(experiment) = experiment.filter(|e| e.iteration_opponents() > 0) else {
+        return "against each other".to_string();
+    };
+    let mut names: Vec<String> = experiment
+        .opponent_texts
+        .iter()
+        .map(|text| format!("`{text}`"))
+        .collect();
+    if experiment.against_current {
+        names.push("`current` (the values at the iteration's start)".to_string());
+    }
+    format!("each against {}", names.join(" and "))
 }
 
 /// Charts, report.md and index.html of a tuning run, from its files.
@@ -689,7 +719,10 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         Section {
             title: "Tuned parameters".to_string(),
             text: vec![
-                "SPSA moved every parameter at once: each iteration played a version with every parameter nudged by +c or -c against the opposite nudge (or both against the opponents, `current` being the values at the iteration's start) in colour-swapped pairs, and stepped each parameter along the result. `tune.csv` holds the values at the start of every iteration; `tune_games.csv` every game.".to_string(),
+                format!(
+                    "SPSA moved every parameter at once: each iteration played a version with every parameter nudged by +c and one with every parameter nudged by -c, {}, in colour-swapped pairs, and stepped each parameter along the result. `tune.csv` holds the values at the start of every iteration; `tune_games.csv` every game.",
+                    opponents_text(experiment.as_ref())
+                ),
             ],
             tables: vec![parameter_table(&values, experiment.as_ref())],
             charts: Vec::new(),
