@@ -57,15 +57,7 @@ fn a_named_heuristic_plays_as_its_base_with_its_parameters() {
             ),
         );
         let out = dir.path().join(name);
-        let output = run(&[
-            "run",
-            text(&experiment),
-            "--out",
-            text(&out),
-            "--quiet",
-            "--agents",
-            &agents,
-        ]);
+        let output = run_experiment(&experiment, &out, &["--agents", &agents]);
         assert!(output.status.success(), "{}", stderr(&output));
         let (header, rows) = read_csv(&out.join("games.csv"));
         let moves = header.iter().position(|h| h == "moves").expect("moves");
@@ -165,17 +157,11 @@ fn a_search_run_with_a_named_heuristic_resumes_without_the_agent_files() {
         "kind = \"search\"\ngame = \"breakthrough\"\nheuristic = \"my-offense\"\npositions = 12\nseed = 2\nalgorithms = [\"alphabeta\"]\ndepths = [2]\n",
     );
     let out = dir.path().join("run");
-    let output = run(&[
-        "run",
-        text(&experiment),
-        "--out",
-        text(&out),
-        "--quiet",
-        "--agents",
-        &agents,
-        "--max-games",
-        "5",
-    ]);
+    let output = run_experiment(
+        &experiment,
+        &out,
+        &["--agents", &agents, "--max-games", "5"],
+    );
     assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
     // The agent files are gone: the run goes on with the heuristic it recorded.
     fs::remove_dir_all(dir.path().join("agents")).expect("remove");

@@ -43,10 +43,7 @@ const RECORDS: [&str; 2] = ["tune.csv", "tune_games.csv"];
 
 fn tune(dir: &Path, out: &str, extra: &[&str]) -> std::process::Output {
     let experiment = write_experiment(dir, "tune.toml", TUNE);
-    let out = dir.join(out);
-    let mut args = vec!["run", text(&experiment), "--out", text(&out), "--quiet"];
-    args.extend_from_slice(extra);
-    run(&args)
+    run_experiment(&experiment, &dir.join(out), extra)
 }
 
 #[test]
@@ -165,16 +162,7 @@ fn the_versions_can_play_the_current_values() {
     let dir = tempfile::tempdir().expect("dir");
     let experiment = write_experiment(dir.path(), "current.toml", &source);
     for (out, threads) in [("two", "2"), ("one", "1")] {
-        let out = dir.path().join(out);
-        let output = common::run(&[
-            "run",
-            text(&experiment),
-            "--out",
-            text(&out),
-            "--quiet",
-            "--threads",
-            threads,
-        ]);
+        let output = run_experiment(&experiment, &dir.path().join(out), &["--threads", threads]);
         assert!(output.status.success(), "{}", stderr(&output));
     }
     let run = dir.path().join("two");

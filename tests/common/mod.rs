@@ -88,15 +88,16 @@ pub fn assert_same_csv(a: &Path, b: &Path, what: &str) {
     }
 }
 
+/// Runs an experiment quietly into `out` with `extra` options.
+pub fn run_experiment(experiment: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["run", text(experiment), "--out", text(out), "--quiet"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 /// Runs an experiment quietly into `out` and asserts it succeeded.
 pub fn run_quietly(experiment: &Path, out: &Path) {
-    let output = run(&[
-        "run",
-        experiment.to_str().expect("utf8"),
-        "--out",
-        out.to_str().expect("utf8"),
-        "--quiet",
-    ]);
+    let output = run_experiment(experiment, out, &[]);
     assert!(output.status.success(), "{}", stderr(&output));
 }
 
