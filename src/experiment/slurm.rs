@@ -62,7 +62,9 @@ pub fn script(job: &SlurmJob<'_>) -> String {
         ),
         "# folder (made by `arbiter emit slurm`). Submit it from a login node:".to_string(),
         "#     bash THIS_SCRIPT            # submit and return".to_string(),
-        "#     bash THIS_SCRIPT --wait     # submit and wait for the merge (exit code: the merge's)"
+        "#     bash THIS_SCRIPT --wait     # submit and wait for the merge: exit 0 once it is done,"
+            .to_string(),
+        "#                                 # 1 naming each failed shard and its log"
             .to_string(),
         format!(
             "# Each task writes {}/shards/shard-<i>; a task run again (requeued) resumes its shard.",
@@ -96,6 +98,7 @@ pub fn script(job: &SlurmJob<'_>) -> String {
             job.shards
         ),
         "echo \"the merge runs once they have all succeeded, into $OUT/merged\"".to_string(),
+        "merge_code=0".to_string(),
         format!(
             "merge=$(sbatch --parsable \"${{WAIT[@]}}\" --job-name={job_name}-merge --dependency=afterok:\"$array\" \\"
         ),
@@ -103,12 +106,35 @@ pub fn script(job: &SlurmJob<'_>) -> String {
         "#!/bin/bash".to_string(),
         "exec \"$ARBITER\" merge \"$OUT/merged\" \"$OUT\"/shards/shard-*".to_string(),
         "EOF".to_string(),
-        ")".to_string(),
-        "if [ ${#WAIT[@]} -gt 0 ]; then".to_string(),
-        "    echo \"the merge (job ${merge%%;*}) is done: $OUT/merged\"".to_string(),
-        "else".to_string(),
-        "    echo \"the merge is job ${merge%%;*}: squeue shows the jobs\"".to_string(),
+        ") || merge_code=$?".to_string(),
+        "merge=${merge%%;*}".to_string(),
+        "if [ ${#WAIT[@]} -eq 0 ]; then".to_string(),
+        "    echo \"the merge is job $merge: squeue shows the jobs\"".to_string(),
+        "    exit 0".to_string(),
         "fi".to_string(),
+        "# sbatch --wait also returns 0 for a merge Slurm cancelled unrun (a shard failed, so".to_string(),
+        "# afterok could not be met): the merged folder, not the exit code, says it is done.".to_string(),
+        "complete() { grep -qs '\"status\": \"complete\"' \"$1/meta.json\"; }".to_string(),
+        "if [ \"$merge_code\" = 0 ] && complete \"$OUT/merged\"; then".to_string(),
+        "    echo \"the merge (job $merge) is done: $OUT/merged\"".to_string(),
+        "    exit 0".to_string(),
+        "fi".to_string(),
+        "failed=0".to_string(),
+        format!("for ((i = 0; i < {}; i++)); do", job.shards),
+        "    if ! complete \"$OUT/shards/shard-$i\"; then".to_string(),
+        format!(
+            "        echo \"shard $i of {} (array task ${{array}}_$i) failed: its log is $OUT/logs/shard-$i.out\" >&2",
+            job.shards
+        ),
+        "        failed=$((failed + 1))".to_string(),
+        "    fi".to_string(),
+        "done".to_string(),
+        "if [ \"$failed\" -gt 0 ]; then".to_string(),
+        "    echo \"the merge (job $merge) did not run: $failed shard(s) failed. Fix the cause and run this script again: finished shards are kept, the others resume, then the merge runs\" >&2".to_string(),
+        "else".to_string(),
+        "    echo \"the merge (job $merge) failed (exit code $merge_code): its log is $OUT/logs/merge.out; merge by hand with: $ARBITER merge $OUT/merged $OUT/shards/shard-*\" >&2".to_string(),
+        "fi".to_string(),
+        "exit 1".to_string(),
     ];
     lines.join("\n") + "\n"
 }
@@ -143,5 +169,10 @@ mod tests {
         assert!(text.contains("--dependency=afterok:\"$array\""));
         assert!(text.contains("merge \"$OUT/merged\" \"$OUT\"/shards/shard-*"));
         assert_eq!(quote("it's"), r"'it'\''s'");
+        // --wait trusts the merged folder, not sbatch's exit code, and names failed shards.
+        assert!(text.contains("if [ \"$merge_code\" = 0 ] && complete \"$OUT/merged\"; then"));
+        assert!(text.contains("for ((i = 0; i < 4; i++)); do"));
+        assert!(text.contains("its log is $OUT/logs/shard-$i.out"));
+        assert!(text.trim_end().ends_with("exit 1"));
     }
 }

@@ -120,3 +120,62 @@ pub fn without_timing(path: &Path) -> Vec<Vec<String>> {
 pub fn text(path: &Path) -> &str {
     path.to_str().expect("utf8")
 }
+
+/// Whether a component a test needs (python3, a JDK, Chromium, Slurm) is here. Without it the
+/// test is skipped, loudly, naming what to install; when `ARBITER_REQUIRE_COMPONENTS` is set
+/// (`.ci/run` sets it after installing them) a missing component fails the test instead, so
+/// CI never passes by skipping.
+pub fn component(found: bool, what: &str, install: &str) -> bool {
+    if found {
+        return true;
+    }
+    assert!(
+        std::env::var_os("ARBITER_REQUIRE_COMPONENTS").is_none(),
+        "{what} is missing and ARBITER_REQUIRE_COMPONENTS is set: {install}"
+    );
+    eprintln!("\n*** SKIPPED: {what} is missing; {install} ***\n");
+    false
+}
+
+/// Whether `program --version` (or `args`) runs and succeeds.
+pub fn runs(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The Python 3 interpreter's own path (its `sys.executable`), or `None` after a loud skip
+/// (see `component`). Tests start it directly: a version manager's shell shim in front of
+/// `python3` costs seconds per start on a loaded machine.
+pub fn python3() -> Option<&'static str> {
+    static PYTHON: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let found = PYTHON.get_or_init(|| {
+        let output = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        let path = String::from_utf8(output.stdout).ok()?.trim().to_string();
+        (output.status.success() && !path.is_empty()).then_some(path)
+    });
+    let install = "install Python 3 (Debian: apt-get install python3), as .ci/run does";
+    component(found.is_some(), "python3", install).then(|| found.as_deref().unwrap_or("python3"))
+}
+
+/// A JDK that runs a `.java` source file (`java File.java`), or `false` after a loud skip.
+pub fn jdk_or_skip() -> bool {
+    let compiler = Command::new("java")
+        .arg("--list-modules")
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && String::from_utf8_lossy(&o.stdout).contains("jdk.compiler")
+        });
+    component(
+        compiler,
+        "a JDK (java with its compiler)",
+        "install one (Debian: apt-get install default-jdk-headless), as .ci/run does",
+    )
+}

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # A real one-node Slurm cluster on this machine, for tests/slurm.rs:
 #     tests/slurm/cluster.sh ARBITER_BINARY [EXPERIMENT]
-# Installs Debian's slurm-wlm and munge when missing, starts munged, slurmctld and slurmd
-# from a configuration in a temporary folder (nothing in /etc is used or changed), submits
-# the script `arbiter emit slurm` writes for EXPERIMENT (default matchups/quick.toml) in 4
-# shards, waits for its merge, and checks that the merged CSV files equal a single-machine
-# run's (timing columns aside). The daemons are stopped by PID at the end, also on failure or interruption.
-# Exit codes: 0 equal, 1 a failure, 77 Slurm cannot be installed or run here (skipped).
+# Starts munged, slurmctld and slurmd (Debian's slurm-wlm and munge, which it never installs:
+# .ci/run does) from a configuration in a temporary folder (nothing in /etc is used or
+# changed), submits the script `arbiter emit slurm` writes for EXPERIMENT (default
+# matchups/quick.toml) in 4 shards, waits for its merge, and checks that the merged CSV files
+# equal a single-machine run's (timing columns aside). Then it submits the same experiment
+# with one shard made to fail and checks that `job.sh --wait` says so and exits non-zero, and
+# that running the script again finishes the run.
+# Everything runs in a PID namespace of its own when unshare(1) can make one: when the script
+# ends, the kernel ends every process it started (slurmstepd included, which leaves slurmd's
+# process tree and ignores SIGTERM), and nothing else. Otherwise the daemons are stopped by
+# the PIDs it started, and a slurmstepd only if its files are in this script's folder.
+# Exit codes: 0 all checks hold, 1 a failure, 77 Slurm is not installed or cannot run here.
 set -euo pipefail
 ARBITER=$(realpath "$1")
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
@@ -16,17 +22,19 @@ SHARDS=4
 say() { echo "slurm test: $*" >&2; }
 
 if [ "$(id -u)" != 0 ]; then
-    say "SKIPPED: needs root to install and run the Slurm daemons"
+    say "SKIPPED: needs root to run the Slurm daemons"
     exit 77
 fi
-if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
-    ! command -v munged >/dev/null || ! command -v sbatch >/dev/null; then
-    say "installing slurm-wlm and munge from Debian"
-    if ! { apt-get update -q >/dev/null &&
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q slurm-wlm munge >/dev/null; }; then
-        say "SKIPPED: slurm-wlm and munge cannot be installed here"
+for program in slurmctld slurmd munged sbatch sinfo mungekey; do
+    if ! command -v "$program" >/dev/null; then
+        say "SKIPPED: $program is not installed; install Debian's slurm-wlm and munge (apt-get install slurm-wlm munge), as .ci/run does"
         exit 77
     fi
+done
+if [ -z "${ARBITER_SLURM_NAMESPACE:-}" ] &&
+    unshare --pid --fork --kill-child --mount-proc true 2>/dev/null; then
+    export ARBITER_SLURM_NAMESPACE=1
+    exec unshare --pid --fork --kill-child --mount-proc bash "$0" "$@"
 fi
 
 T=$(mktemp -d /tmp/arbiter-slurm.XXXXXX)
@@ -43,8 +51,15 @@ cleanup() {
         done
         kill -9 "${PIDS[i]}" 2>/dev/null || true
     done
-    # slurmstepd outlives slurmd (a child of PID 1 that ignores SIGTERM).
-    pkill -9 -x slurmstepd 2>/dev/null || true
+    # slurmstepd outlives slurmd (a child of PID 1 that ignores SIGTERM). In a namespace of
+    # our own the kernel ends it with us; otherwise end only those working in our folder.
+    if [ -z "${ARBITER_SLURM_NAMESPACE:-}" ]; then
+        for pid in $(pgrep -x slurmstepd 2>/dev/null || true); do
+            if ls -l "/proc/$pid/fd" "/proc/$pid/cwd" 2>/dev/null | grep -q -- "$T/"; then
+                kill -9 "$pid" 2>/dev/null || true
+            fi
+        done
+    fi
     if [ "$code" != 0 ] && [ "$code" != 77 ]; then
         for log in "$T"/*.out "$T"/slurmctld.log "$T"/slurmd.log "$T"/run/logs/*.out; do
             [ -f "$log" ] && { say "--- $log"; tail -n 20 "$log" >&2; }
@@ -148,4 +163,45 @@ for name in sorted(os.listdir(single)):
     compared += 1
 assert compared >= 4, compared
 print("slurm test: %d CSV files of the merged run equal the single-machine run's" % compared, file=sys.stderr)
+PY
+
+# A shard that fails (its output folder is taken by a file): `job.sh --wait` must say which
+# shard and where its log is, and exit non-zero, though Slurm cancels the merge unrun.
+"$ARBITER" emit slurm "$EXPERIMENT" --shards "$SHARDS" --out "$T/fail" \
+    --agents "$REPO/agents" --time 0:10:00 >"$T/fail.sh"
+mkdir -p "$T/fail/shards"
+echo "not a folder" >"$T/fail/shards/shard-2"
+code=0
+bash "$T/fail.sh" --wait >"$T/fail.stdout" 2>"$T/fail.stderr" &
+wait $! || code=$?
+said=$(cat "$T/fail.stderr")
+if [ "$code" = 0 ]; then
+    say "job.sh --wait exited 0 with shard 2 failed; it printed: $(cat "$T/fail.stdout") $said"
+    exit 1
+fi
+for expected in "shard 2 of 4" "its log is $T/fail/logs/shard-2.out" "did not run: 1 shard(s) failed"; do
+    if [[ "$said" != *"$expected"* ]]; then
+        say "job.sh --wait (exit $code) did not say '$expected': $said"
+        exit 1
+    fi
+done
+if [[ "$said" == *"shard 0 of 4"* ]] || [ -e "$T/fail/merged/meta.json" ]; then
+    say "job.sh --wait blamed a shard that succeeded, or a merge ran: $said"
+    exit 1
+fi
+if [ ! -s "$T/fail/logs/shard-2.out" ]; then
+    say "the failed shard's log $T/fail/logs/shard-2.out is missing or empty"
+    exit 1
+fi
+say "a failed shard is reported (exit $code): $said"
+# As the message advises: fix the cause and run the script again.
+rm "$T/fail/shards/shard-2"
+bash "$T/fail.sh" --wait >&2 &
+wait $!
+python3 - "$T/fail/merged" "$SHARDS" <<'PY'
+import json, os, sys
+meta = json.load(open(os.path.join(sys.argv[1], "meta.json")))
+assert meta["status"] == "complete", meta["status"]
+assert len(meta["merged_from"]) == int(sys.argv[2]), meta["merged_from"]
+print("slurm test: the script run again after the fix merged all shards", file=sys.stderr)
 PY
