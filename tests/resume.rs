@@ -188,7 +188,11 @@ fn a_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_room() {
     let disk = dir.path().join("disk");
     fs::create_dir(&disk).expect("mkdir");
     if !mount_tmpfs(&disk, "400k") {
-        eprintln!("skipped: cannot mount a tmpfs here (needs root and mount rights)");
+        component(
+            false,
+            "a tmpfs mount (root and mount rights)",
+            "run the tests as root, as CI does",
+        );
         return;
     }
     struct Unmount<'a>(&'a Path);
@@ -309,8 +313,9 @@ fn interrupt_when_started(args: &[&str], out: &Path) -> Duration {
     let output = child.wait_with_output().expect("wait");
     let waited = interrupted.elapsed();
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
-    // Half a second is the goal (measured far below); the bound leaves room for a slow CI.
-    assert!(waited < Duration::from_secs(3), "Ctrl-C took {waited:?}");
+    // Half a second is the goal (measured far below); the bound leaves room for a fully
+    // loaded machine, and is still far below the hours the interrupted work would take.
+    assert!(waited < Duration::from_secs(60), "Ctrl-C took {waited:?}");
     let meta = meta(out);
     assert_eq!(
         (meta["status"].as_str(), meta["games_played"].as_u64()),

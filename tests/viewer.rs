@@ -29,11 +29,11 @@ fn chromium() -> Option<String> {
 /// The browser, or `None` after saying loudly that the test is skipped.
 fn chromium_or_skip() -> Option<String> {
     let browser = chromium();
-    if browser.is_none() {
-        eprintln!(
-            "\n*** SKIPPED: no Chromium found (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM); .ci/run installs Debian's chromium ***\n"
-        );
-    }
+    component(
+        browser.is_some(),
+        "Chromium (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM)",
+        "install Debian's chromium, as .ci/run does",
+    );
     browser
 }
 

@@ -2,7 +2,8 @@
 //! (a compliance check of a program).
 
 use super::parse_game;
-use crate::external::{ExternalSpec, check::check, serve::serve};
+use crate::external::check::{CHECK_MOVE_MS, CheckTimes, GAME_MOVE_MS, check};
+use crate::external::{ExternalSpec, serve::serve};
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
@@ -37,6 +38,21 @@ pub struct CheckArgs {
     /// (its folder or the one above), else ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
+    /// Time per move in each checked position, in ms [default: the agent's `time_ms`, else
+    /// 1000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    move_ms: Option<u64>,
+    /// Time per move in the two whole games against random moves, in ms [default: the
+    /// agent's `time_ms`, else 200].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    game_move_ms: Option<u64>,
+    /// Time to answer `hello`, in ms [default: the agent's `startup_ms`, else 10000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    startup_ms: Option<u64>,
+    /// How late after its time a move still counts, in ms [default: the agent's
+    /// `tolerance_ms`, else 50]; raise it on a loaded machine.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(0..=1_000_000_000))]
+    tolerance_ms: Option<u64>,
 }
 
 struct ServeTask {
@@ -91,6 +107,7 @@ struct CheckTask {
     name: String,
     spec: ExternalSpec,
     game: String,
+    times: CheckTimes,
 }
 
 impl GameTask for CheckTask {
@@ -103,6 +120,7 @@ impl GameTask for CheckTask {
             &self.spec,
             &start,
             &self.game,
+            self.times,
             &logs,
             &mut std::io::stdout(),
         )?;
@@ -129,7 +147,7 @@ impl GameTask for CheckTask {
 pub fn check_agent(args: CheckArgs) -> Result<i32> {
     let game = parse_game(&args.game)?;
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
-    let (name, spec) = match args.agent.as_slice() {
+    let (name, mut spec) = match args.agent.as_slice() {
         [one] if registry.agents.contains_key(one.as_str()) => {
             let agent = registry.resolve(one).map_err(|e| anyhow!(e))?;
             match agent.external {
@@ -150,12 +168,23 @@ pub fn check_agent(args: CheckArgs) -> Result<i32> {
             (name, ExternalSpec::new(command, cwd))
         }
     };
+    if let Some(ms) = args.startup_ms {
+        spec.startup_ms = ms;
+    }
+    if let Some(ms) = args.tolerance_ms {
+        spec.tolerance_ms = ms;
+    }
+    let times = CheckTimes {
+        position_ms: args.move_ms.or(spec.time_ms).unwrap_or(CHECK_MOVE_MS),
+        game_ms: args.game_move_ms.or(spec.time_ms).unwrap_or(GAME_MOVE_MS),
+    };
     dispatch(
         game,
         CheckTask {
             name,
             spec,
             game: game.to_string(),
+            times,
         },
     )
 }

@@ -10,10 +10,20 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Time per move in the check's positions when the agent sets none.
-const CHECK_MOVE_MS: u64 = 1_000;
-/// Time per move in the check's whole games when the agent sets none.
-const GAME_MOVE_MS: u64 = 200;
+/// Time per move in the check's positions when neither the agent nor `--move-ms` sets one.
+pub const CHECK_MOVE_MS: u64 = 1_000;
+/// Time per move in the check's whole games when neither the agent nor `--game-move-ms`
+/// sets one.
+pub const GAME_MOVE_MS: u64 = 200;
+
+/// The time per move a check gives the agent, in ms.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckTimes {
+    /// In each of the check's positions.
+    pub position_ms: u64,
+    /// In the whole games against random moves.
+    pub game_ms: u64,
+}
 
 /// What the check found.
 pub struct Verdict {
@@ -91,6 +101,7 @@ pub fn check<G: Game>(
     spec: &ExternalSpec,
     start: &G,
     game_name: &str,
+    times: CheckTimes,
     logs: &Path,
     out: &mut dyn Write,
 ) -> io::Result<Verdict> {
@@ -105,7 +116,7 @@ pub fn check<G: Game>(
         spec.command_line(),
         spec.cwd.display()
     )?;
-    let move_ms = spec.time_ms.unwrap_or(CHECK_MOVE_MS);
+    let move_ms = times.position_ms;
     let hello = json!({
         "type": "hello", "protocol": PROTOCOL_VERSION, "game": game_name, "seat": "P1",
         "seed": 1, "time": {"move_ms": move_ms, "margin_ms": spec.tolerance_ms},
@@ -234,7 +245,7 @@ pub fn check<G: Game>(
         }),
     );
     for seat in Player::BOTH {
-        let game_ms = spec.time_ms.unwrap_or(GAME_MOVE_MS);
+        let game_ms = times.game_ms;
         let mut agent = shared.agent(11);
         let outcome = play_against_random(&mut agent, start, seat, game_ms, logs);
         match outcome {

@@ -242,7 +242,7 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
     assert_eq!((record.reason.as_ref(), record.plies), (TIMEOUT_REASON, 0));
     let spent = Duration::from_nanos(record.sides[Player::P1].nanos);
     assert!(
-        spent >= Duration::from_millis(50) && spent < Duration::from_secs(5),
+        spent >= Duration::from_millis(50) && spent < Duration::from_secs(60),
         "{spent:?}"
     );
     // The stop flag, raised while the first move is being searched, abandons the game.
@@ -260,6 +260,7 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
     let clock = Instant::now();
     let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
     assert!(play_from(start, String::new(), jobs[0], &mut seats, &limits).is_none());
-    assert!(clock.elapsed() < Duration::from_secs(5));
+    // Far below the hours the search would take (generous for a loaded machine).
+    assert!(clock.elapsed() < Duration::from_secs(60));
     raiser.join().expect("join");
 }

@@ -1,9 +1,9 @@
 """Deliberately broken agents for arbiter's tests: `broken.py MODE MARKER`.
 
-MODE: ok (random moves), crash (exits with code 3 at its third move), slow (sleeps past
-every deadline), garbage (prints a line that is not JSON before every move), illegal
-(answers a move that is not legal), silent (never answers hello), orphan (starts a child
-that ignores SIGTERM, then never answers a move). MARKER only makes the processes findable.
+MODE: ok (random moves), crash (exits with code 3 at its third move), slow (sleeps 10 s
+before every move, past every deadline the tests set), garbage (prints a line that is not
+JSON before every move), illegal (answers a move that is not legal), silent (never answers
+hello), orphan (starts a child that ignores SIGTERM, then never answers a move). MARKER only makes the processes findable.
 """
 
 import json
@@ -39,7 +39,7 @@ for line in sys.stdin:
             print("crashing on purpose", file=sys.stderr, flush=True)
             sys.exit(3)
         if mode == "slow":
-            time.sleep(1.0)
+            time.sleep(10.0)
         if mode == "garbage":
             sys.stdout.write("thinking very hard...\n")
         if mode == "illegal" and moves_made == 2:
