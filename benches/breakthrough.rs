@@ -75,7 +75,11 @@ fn bench_alphabeta(c: &mut Criterion) {
 fn bench_random_games(c: &mut Criterion) {
     let start = Breakthrough::new(Rules::Standard);
     let random: AgentSpec = "random".parse().expect("valid");
-    let factories = vec![random.factory::<Breakthrough>().expect("valid")];
+    let factories = vec![
+        random
+            .factory(&Breakthrough::new(Rules::Standard))
+            .expect("valid"),
+    ];
     let games = 2000;
     let schedule = Schedule::new(
         1,

@@ -66,7 +66,7 @@ impl GameTask for ServeTask {
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
         let factory = self
             .agent
-            .factory::<G>()
+            .factory(&start)
             .map_err(|e| anyhow!("agent '{}': {e}", self.agent.name))?;
         let stdin = std::io::stdin();
         let stdout = std::io::stdout();

@@ -100,7 +100,9 @@ impl GameTask for BenchTask {
         let positions = random_positions(&start, args.positions, 10, 40, 2024);
         // The cost of one call of every heuristic of the game, on the same positions.
         for info in G::heuristics() {
-            let evaluator = G::heuristic(info.name, &[]).map_err(anyhow::Error::msg)?;
+            let evaluator = start
+                .heuristic(info.name, &[])
+                .map_err(anyhow::Error::msg)?;
             let (ns, calls, nan) = evaluation_cost(&evaluator, &positions, 200_000);
             println!(
                 "heuristic {}: {ns:.1} ns per call ({calls} calls{})",
@@ -114,8 +116,10 @@ impl GameTask for BenchTask {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect();
-            let named = G::heuristic(name, &[]).map_err(anyhow::Error::msg)?;
-            let linear = G::heuristic("linear", &weights).map_err(anyhow::Error::msg)?;
+            let named = start.heuristic(name, &[]).map_err(anyhow::Error::msg)?;
+            let linear = start
+                .heuristic("linear", &weights)
+                .map_err(anyhow::Error::msg)?;
             // In turns of a few thousand calls each, so that the machine's drift weighs on
             // both alike.
             let mut ns = [0.0; 2];
@@ -135,7 +139,9 @@ impl GameTask for BenchTask {
             if !G::heuristics().iter().any(|h| h.name == heuristic) {
                 continue;
             }
-            let evaluator = G::heuristic(heuristic, &[]).map_err(anyhow::Error::msg)?;
+            let evaluator = start
+                .heuristic(heuristic, &[])
+                .map_err(anyhow::Error::msg)?;
             let mut searcher = Searcher::new(evaluator, 7);
             let mut rng = seeds::rng(7);
             let mut nodes = 0;
@@ -163,8 +169,9 @@ impl GameTask for BenchTask {
         // as an agent keeps it across moves), so a machine that slows down or speeds up
         // during the measurement weighs on both alike.
         {
-            let evaluator =
-                G::heuristic(G::heuristics()[0].name, &[]).map_err(anyhow::Error::msg)?;
+            let evaluator = start
+                .heuristic(G::heuristics()[0].name, &[])
+                .map_err(anyhow::Error::msg)?;
             let algorithms = [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt];
             let mut searchers = algorithms.map(|_| Searcher::new(evaluator.clone(), 7));
             let mut rngs = algorithms.map(|_| seeds::rng(7));
@@ -227,7 +234,7 @@ impl GameTask for BenchTask {
         }
 
         let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
-        let factories = vec![random.factory::<G>().map_err(anyhow::Error::msg)?];
+        let factories = vec![random.factory(&start).map_err(anyhow::Error::msg)?];
         let schedule = Schedule::new(
             1,
             vec![MatchupPlan {
@@ -298,8 +305,8 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
             ExternalSpec::new(command, std::env::current_dir()?),
         );
         let factories = vec![
-            external.factory::<G>().map_err(anyhow::Error::msg)?,
-            random.factory::<G>().map_err(anyhow::Error::msg)?,
+            external.factory(start).map_err(anyhow::Error::msg)?,
+            random.factory(start).map_err(anyhow::Error::msg)?,
         ];
         let schedule = Schedule::new(
             1,

@@ -94,7 +94,7 @@ impl GameTask for PlayTask {
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
         let factory = self
             .agent
-            .factory::<G>()
+            .factory(&start)
             .map_err(|e| anyhow!("agent '{}': {e}", self.agent.name))?;
         let mut history: Vec<G::Move> = Vec::new();
         let mut agent = self.agent_after(&factory, &start, &history);

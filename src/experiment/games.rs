@@ -260,7 +260,7 @@ impl GameTask for Task<'_, Experiment> {
             options,
         } = self;
         // Everything is checked before anything is written.
-        let factories = experiment.factories::<G>()?;
+        let factories = experiment.factories(&start_position)?;
         let openings = openings_of(&experiment.openings, &start_position)?;
         let plans: Vec<MatchupPlan> = experiment
             .matchups

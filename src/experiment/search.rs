@@ -222,7 +222,7 @@ impl GameTask for Task<'_, SearchExperiment> {
             start,
             options,
         } = self;
-        let heuristic = experiment.heuristic_for::<G>()?;
+        let heuristic = experiment.heuristic_for(&start_position)?;
         let positions = match &experiment.source_of_positions {
             PositionSource::Random {
                 min_plies,
@@ -250,7 +250,7 @@ impl GameTask for Task<'_, SearchExperiment> {
                     name: spec.name.clone(),
                     depth: Some(depth),
                     factory: at_depth(spec, depth)
-                        .factory::<G>()
+                        .factory(&start_position)
                         .map_err(|e| Error::Message(format!("program '{}': {e}", spec.name)))?,
                 });
             }
@@ -259,7 +259,7 @@ impl GameTask for Task<'_, SearchExperiment> {
             programs.push(Program {
                 name: spec.name.clone(),
                 depth: None,
-                factory: spec.factory::<G>().map_err(Error::Message)?,
+                factory: spec.factory(&start_position).map_err(Error::Message)?,
             });
         }
         let mut search = Search {

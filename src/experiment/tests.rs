@@ -18,7 +18,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
-    crate::registry::test_factories(specs)
+    crate::registry::test_factories(
+        &Breakthrough::new(crate::games::breakthrough::Rules::Standard),
+        specs,
+    )
 }
 
 #[derive(Default)]

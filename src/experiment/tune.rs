@@ -153,7 +153,7 @@ impl<G: GameEntry> Tuning<'_, G> {
             .experiment
             .agent_with(&values)
             .ok()?
-            .factory::<G>()
+            .factory(&self.start)
             .ok()?;
         Some(factory(seed))
     }
@@ -371,7 +371,7 @@ impl GameTask for Task<'_, TuneExperiment> {
             options,
         } = self;
         // Everything is checked before anything is written.
-        let opponents = experiment.factories::<G>()?;
+        let opponents = experiment.factories(&start_position)?;
         let openings = super::games::openings_of(&experiment.openings, &start_position)?;
         let iteration_games = experiment.iteration_games();
         let (blocks, iteration_ends) = plan(&experiment, iteration_games);

@@ -421,7 +421,7 @@ impl AgentSpec {
     ///
     /// # Errors
     /// An unknown heuristic for this game, or a bad parameter.
-    pub fn factory<G: GameEntry>(&self) -> Result<AgentFactory<G>, String> {
+    pub fn factory<G: GameEntry>(&self, game: &G) -> Result<AgentFactory<G>, String> {
         if let Some(external) = &self.external {
             let shared = Shared::<G>::new(
                 self.name.clone(),
@@ -450,10 +450,13 @@ impl AgentSpec {
                         known.join(", ")
                     ));
                 }
-                G::heuristic(name, &self.params).map_err(|e| e.to_string())?
+                game.heuristic(name, &self.params)
+                    .map_err(|e| e.to_string())?
             }
             // Random never evaluates; any heuristic of the game will do as a placeholder.
-            None => G::heuristic(G::heuristics()[0].name, &[]).map_err(|e| e.to_string())?,
+            None => game
+                .heuristic(G::heuristics()[0].name, &[])
+                .map_err(|e| e.to_string())?,
         };
         if self.algorithm == Algorithm::Mcts {
             return Ok(Box::new(move |seed| {
@@ -480,12 +483,12 @@ impl AgentSpec {
 /// # Panics
 /// On a spec that is not valid for `G`.
 #[cfg(test)]
-pub fn test_factories<G: GameEntry>(specs: &[&str]) -> Vec<AgentFactory<G>> {
+pub fn test_factories<G: GameEntry>(start: &G, specs: &[&str]) -> Vec<AgentFactory<G>> {
     specs
         .iter()
         .map(|s| {
             s.parse::<AgentSpec>()
-                .and_then(|a| a.factory::<G>())
+                .and_then(|a| a.factory(start))
                 .unwrap_or_else(|e| panic!("{s}: {e}"))
         })
         .collect()
@@ -1088,8 +1091,8 @@ pub fn fits(spec: &AgentSpec, game: super::GameSpec) -> Result<(), String> {
     struct Fits<'a>(&'a AgentSpec);
     impl GameTask for Fits<'_> {
         type Output = Result<(), String>;
-        fn run<G: GameEntry>(self, _start: G) -> Result<(), String> {
-            self.0.factory::<G>().map(|_| ())
+        fn run<G: GameEntry>(self, start: G) -> Result<(), String> {
+            self.0.factory(&start).map(|_| ())
         }
     }
     super::dispatch(game, Fits(spec))
@@ -1210,7 +1213,12 @@ mod tests {
         assert_eq!(greedy.depth, 1);
         let random: AgentSpec = "random".parse().expect("valid");
         assert_eq!((random.depth, random.heuristic), (0, None));
-        assert!(spec.factory::<Breakthrough>().is_ok());
+        assert!(
+            spec.factory(&Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard
+            ))
+            .is_ok()
+        );
     }
 
     #[test]
@@ -1232,7 +1240,13 @@ mod tests {
             heuristic.canonical(),
             "mcts(heuristic=offensive2,iterations=1000,c=0.7,rollout=heuristic,rollout_plies=20,epsilon=0.2)"
         );
-        assert!(heuristic.factory::<Breakthrough>().is_ok());
+        assert!(
+            heuristic
+                .factory(&Breakthrough::new(
+                    crate::games::breakthrough::Rules::Standard
+                ))
+                .is_ok()
+        );
         let err = |t: &str| spec(t).expect_err(t);
         assert!(err("mcts(rollout=heuristic)").contains("needs a heuristic"));
         assert!(err("mcts(iterations=0)").contains("iterations '0'"));
@@ -1294,7 +1308,9 @@ mod tests {
         assert!(err("random(heuristic=offense)").contains("no heuristic"));
         let unknown: AgentSpec = "minimax(heuristic=chess)".parse().expect("parses");
         let message = unknown
-            .factory::<Breakthrough>()
+            .factory(&Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard,
+            ))
             .err()
             .expect("unknown heuristic");
         assert!(message.contains("unknown heuristic 'chess'") && message.contains("offensive2"));
@@ -1302,7 +1318,9 @@ mod tests {
             .parse()
             .expect("parses");
         let message = bad_key
-            .factory::<Breakthrough>()
+            .factory(&Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard,
+            ))
             .err()
             .expect("unknown key");
         assert!(message.contains("unknown parameter 'wieght'"), "{message}");

@@ -562,12 +562,12 @@ impl Experiment {
     ///
     /// # Errors
     /// The first agent whose heuristic or parameters do not fit the game, naming the line.
-    pub fn factories<G: GameEntry>(&self) -> Result<Vec<AgentFactory<G>>, InputError> {
+    pub fn factories<G: GameEntry>(&self, game: &G) -> Result<Vec<AgentFactory<G>>, InputError> {
         self.agents
             .iter()
             .zip(&self.agent_texts)
             .map(|(agent, text)| {
-                agent.factory::<G>().map_err(|e| {
+                agent.factory(game).map_err(|e| {
                     InputError::in_file(
                         &self.path,
                         line_of_string(&self.source, text),
@@ -633,8 +633,10 @@ mod tests {
         assert_eq!(pairs, vec![[0, 1], [0, 2], [0, 3], [2, 3]]);
         assert_eq!(e.matchup_label(0), "random vs greedy(heuristic=offense)");
         assert!(
-            e.factories::<crate::games::breakthrough::Breakthrough>()
-                .is_ok()
+            e.factories(&crate::games::breakthrough::Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard
+            ))
+            .is_ok()
         );
     }
 
@@ -675,7 +677,9 @@ mod tests {
         )
         .expect("syntax is fine");
         let message = bad_heuristic
-            .factories::<crate::games::breakthrough::Breakthrough>()
+            .factories(&crate::games::breakthrough::Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard,
+            ))
             .err()
             .expect("unknown heuristic")
             .to_string();

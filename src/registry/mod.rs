@@ -396,11 +396,16 @@ pub trait GameEntry: Game {
     /// The game's heuristics, for messages and `list`.
     fn heuristics() -> &'static [HeuristicInfo];
 
-    /// The heuristic called `name` with parameters.
+    /// The heuristic called `name` with parameters, for the game this position belongs to
+    /// (a program game's `linear` heuristic weighs the features its program names).
     ///
     /// # Errors
     /// An unknown heuristic, key or value.
-    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError>;
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError>;
 
     /// The game and rule set of this position, as a spec.
     fn game_spec(&self) -> GameSpec;
@@ -412,7 +417,7 @@ pub trait GameEntry: Game {
     }
 
     /// The names of the features the game's `linear` heuristic weighs, in order.
-    fn feature_names() -> &'static [&'static str];
+    fn feature_names(&self) -> Vec<String>;
 
     /// This position's features for `side`, in the order of [`GameEntry::feature_names`].
     fn features_of(&self, side: Player) -> Vec<f64>;
@@ -425,7 +430,11 @@ impl GameEntry for Wights {
         evals::wights::HEURISTICS
     }
 
-    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
         evals::wights::Heuristic::from_spec(name, params)
     }
 
@@ -433,8 +442,11 @@ impl GameEntry for Wights {
         evals::wights::LINEAR_FORMS
     }
 
-    fn feature_names() -> &'static [&'static str] {
-        &evals::wights::FEATURES
+    fn feature_names(&self) -> Vec<String> {
+        evals::wights::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
     }
 
     fn features_of(&self, side: Player) -> Vec<f64> {
@@ -453,7 +465,11 @@ impl GameEntry for ChineseCheckers {
         evals::chinese_checkers::HEURISTICS
     }
 
-    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
         evals::chinese_checkers::Heuristic::from_spec(name, params)
     }
 
@@ -461,8 +477,11 @@ impl GameEntry for ChineseCheckers {
         evals::chinese_checkers::LINEAR_FORMS
     }
 
-    fn feature_names() -> &'static [&'static str] {
-        &evals::chinese_checkers::FEATURES
+    fn feature_names(&self) -> Vec<String> {
+        evals::chinese_checkers::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
     }
 
     fn features_of(&self, side: Player) -> Vec<f64> {
@@ -481,7 +500,11 @@ impl GameEntry for DoubleCard {
         evals::double_card::HEURISTICS
     }
 
-    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
         evals::double_card::Heuristic::from_spec(name, params)
     }
 
@@ -489,8 +512,11 @@ impl GameEntry for DoubleCard {
         evals::double_card::LINEAR_FORMS
     }
 
-    fn feature_names() -> &'static [&'static str] {
-        &evals::double_card::FEATURES
+    fn feature_names(&self) -> Vec<String> {
+        evals::double_card::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
     }
 
     fn features_of(&self, side: Player) -> Vec<f64> {
@@ -510,7 +536,11 @@ impl GameEntry for Breakthrough {
         evals::breakthrough::HEURISTICS
     }
 
-    fn heuristic(name: &str, params: &[(String, String)]) -> Result<Self::Heuristic, ParamError> {
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
         evals::breakthrough::Heuristic::from_spec(name, params)
     }
 
@@ -518,8 +548,11 @@ impl GameEntry for Breakthrough {
         evals::breakthrough::LINEAR_FORMS
     }
 
-    fn feature_names() -> &'static [&'static str] {
-        &evals::breakthrough::FEATURES
+    fn feature_names(&self) -> Vec<String> {
+        evals::breakthrough::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
     }
 
     fn features_of(&self, side: Player) -> Vec<f64> {
@@ -573,8 +606,8 @@ mod tests {
             };
             let positions = crate::games::random_positions(&start, 3000, 0, 80, 23);
             for &(name, weights) in G::linear_forms() {
-                let named = G::heuristic(name, &[]).expect("named");
-                let linear = G::heuristic("linear", &owned(weights)).expect("linear");
+                let named = start.heuristic(name, &[]).expect("named");
+                let linear = start.heuristic("linear", &owned(weights)).expect("linear");
                 for state in &positions {
                     for root in [Player::P1, Player::P2] {
                         let (a, b) = (

@@ -366,7 +366,7 @@ impl SearchExperiment {
     ///
     /// # Errors
     /// An unknown heuristic or parameter, naming the file's `heuristic` line.
-    pub fn heuristic_for<G: GameEntry>(&self) -> Result<G::Heuristic, InputError> {
+    pub fn heuristic_for<G: GameEntry>(&self, game: &G) -> Result<G::Heuristic, InputError> {
         let line = line_of_key(&self.source, "heuristic");
         let known: Vec<&str> = G::heuristics().iter().map(|h| h.name).collect();
         if !known.contains(&self.heuristic.name.as_str()) {
@@ -381,7 +381,7 @@ impl SearchExperiment {
                 ),
             ));
         }
-        G::heuristic(&self.heuristic.name, &self.heuristic.params)
+        game.heuristic(&self.heuristic.name, &self.heuristic.params)
             .map_err(|e| InputError::in_file(&self.path, line, e.to_string()))
     }
 }
@@ -464,8 +464,10 @@ mod tests {
             }
         );
         assert!(
-            e.heuristic_for::<crate::games::breakthrough::Breakthrough>()
-                .is_ok()
+            e.heuristic_for(&crate::games::breakthrough::Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard
+            ))
+            .is_ok()
         );
     }
 
@@ -485,7 +487,7 @@ mod tests {
         );
         let bad = parse("kind = \"search\"\ngame = \"wights\"\nheuristic = \"offense\"\nalgorithms = [\"minimax\"]\ndepths = [1]\n").expect("syntax ok");
         let message = bad
-            .heuristic_for::<crate::games::wights::Wights>()
+            .heuristic_for(&crate::games::wights::Wights::new())
             .expect_err("unknown")
             .to_string();
         assert!(

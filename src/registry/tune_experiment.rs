@@ -299,7 +299,7 @@ impl TuneExperiment {
     ///
     /// # Errors
     /// The first value or opponent the game's agents do not take, naming the line.
-    pub fn factories<G: GameEntry>(&self) -> Result<Vec<AgentFactory<G>>, InputError> {
+    pub fn factories<G: GameEntry>(&self, game: &G) -> Result<Vec<AgentFactory<G>>, InputError> {
         let start = self.spsa.start();
         let fail = |text: &str, message: String| {
             InputError::in_file(&self.path, line_of_string(&self.source, text), message)
@@ -309,7 +309,7 @@ impl TuneExperiment {
                 let mut values = start.clone();
                 values[i] = value;
                 self.agent_with(&values)
-                    .and_then(|agent| agent.factory::<G>().map(|_| ()))
+                    .and_then(|agent| agent.factory(game).map(|_| ()))
                     .map_err(|e| {
                         fail(
                             &param.name,
@@ -324,7 +324,7 @@ impl TuneExperiment {
             .chain(self.yardstick.iter().map(|(text, spec)| (text, spec)))
             .map(|(text, opponent)| {
                 opponent
-                    .factory::<G>()
+                    .factory(game)
                     .map_err(|e| fail(text, format!("opponent '{text}': {e}")))
             })
             .collect()
@@ -416,7 +416,9 @@ mod tests {
         )
         .map_err(|e| e.to_string())?;
         experiment
-            .factories::<crate::games::breakthrough::Breakthrough>()
+            .factories(&crate::games::breakthrough::Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard,
+            ))
             .map_err(|e| e.to_string())?;
         Ok(experiment)
     }

@@ -735,7 +735,11 @@ mod tests {
             .iter()
             .map(|n| {
                 n.parse::<AgentSpec>()
-                    .and_then(|a| a.factory::<Breakthrough>())
+                    .and_then(|a| {
+                        a.factory(&Breakthrough::new(
+                            crate::games::breakthrough::Rules::Standard,
+                        ))
+                    })
                     .expect("agent")
             })
             .collect();

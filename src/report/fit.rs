@@ -93,8 +93,9 @@ impl GameTask for Fitting {
         let names: Vec<String> = ["own", "opp"]
             .iter()
             .flat_map(|side| {
-                G::feature_names()
-                    .iter()
+                start
+                    .feature_names()
+                    .into_iter()
                     .map(move |f| format!("{side}_{f}"))
             })
             .collect();

@@ -3,7 +3,10 @@ use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::registry::AgentSpec;
 
 fn factories(specs: &[&str]) -> Vec<AgentFactory<Breakthrough>> {
-    crate::registry::test_factories(specs)
+    crate::registry::test_factories(
+        &Breakthrough::new(crate::games::breakthrough::Rules::Standard),
+        specs,
+    )
 }
 
 #[test]
@@ -109,7 +112,10 @@ fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
         .parse()
         .expect("valid");
     let agents = [
-        slow.factory::<Breakthrough>().expect("valid"),
+        slow.factory(&Breakthrough::new(
+            crate::games::breakthrough::Rules::Standard,
+        ))
+        .expect("valid"),
         factories(&["random"]).remove(0),
     ];
     let jobs = schedule(1, &[[0, 1]], 1, Colours::AsListed);
@@ -134,8 +140,11 @@ fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
         .expect("valid");
     let quick: AgentSpec = "simple-greedy".parse().expect("valid");
     let agents = [
-        slow.factory::<ChineseCheckers>().expect("valid"),
-        quick.factory::<ChineseCheckers>().expect("valid"),
+        slow.factory(&ChineseCheckers::new(Default::default()))
+            .expect("valid"),
+        quick
+            .factory(&ChineseCheckers::new(Default::default()))
+            .expect("valid"),
     ];
     let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
     let rules = CcRules {
@@ -226,7 +235,10 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
         .parse()
         .expect("valid");
     let agents = [
-        deep.factory::<Breakthrough>().expect("valid"),
+        deep.factory(&Breakthrough::new(
+            crate::games::breakthrough::Rules::Standard,
+        ))
+        .expect("valid"),
         factories(&["random"]).remove(0),
     ];
     let jobs = schedule(1, &[[0, 1]], 1, Colours::AsListed);
