@@ -85,8 +85,8 @@ impl GameTask for ServeTask {
 
 /// `arbiter serve-agent`.
 pub fn serve_agent(args: ServeArgs) -> Result<()> {
-    let game = parse_game(&args.game)?;
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
+    let game = parse_game(&args.game, &registry)?;
     let agent = registry.resolve(&args.agent).map_err(|e| anyhow!(e))?;
     if agent.external.is_some() {
         bail!(
@@ -95,7 +95,7 @@ pub fn serve_agent(args: ServeArgs) -> Result<()> {
         );
     }
     dispatch(
-        game,
+        game.clone(),
         ServeTask {
             agent,
             game: game.to_string(),
@@ -145,8 +145,8 @@ impl GameTask for CheckTask {
 
 /// `arbiter check-agent`: exit 0 when every step passed, 1 when one failed.
 pub fn check_agent(args: CheckArgs) -> Result<i32> {
-    let game = parse_game(&args.game)?;
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
+    let game = parse_game(&args.game, &registry)?;
     let (name, mut spec) = match args.agent.as_slice() {
         [one] if registry.agents.contains_key(one.as_str()) => {
             let agent = registry.resolve(one).map_err(|e| anyhow!(e))?;
@@ -179,7 +179,7 @@ pub fn check_agent(args: CheckArgs) -> Result<i32> {
         game_ms: args.game_move_ms.or(spec.time_ms).unwrap_or(GAME_MOVE_MS),
     };
     dispatch(
-        game,
+        game.clone(),
         CheckTask {
             name,
             spec,

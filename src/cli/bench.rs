@@ -49,6 +49,10 @@ pub struct BenchArgs {
     /// protocol's cost per move. 0 skips it.
     #[arg(long, default_value_t = 200)]
     external_games: u64,
+    /// Folder of agent files, where games served by programs are declared [default:
+    /// $ARBITER_AGENTS, else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
 }
 
 struct BenchTask {
@@ -344,7 +348,8 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
 
 /// `arbiter bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
-    let spec = parse_game(&args.game)?;
+    let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
+    let spec = parse_game(&args.game, &registry)?;
     if !(1..=8).contains(&args.perft_depth) || !(1..=8).contains(&args.depth) {
         bail!("--perft-depth and --depth must be from 1 to 8");
     }

@@ -55,17 +55,21 @@ pub struct CompareArgs {
 
 /// `arbiter compare`; returns the exit code.
 pub fn compare(args: CompareArgs) -> Result<i32> {
-    let game = parse_game(&args.game)?;
+    let mut registry = None;
+    let game = {
+        let loaded = registry.insert(super::load_agents(args.agents.as_deref(), None)?);
+        parse_game(&args.game, &loaded.0)?
+    };
     let heuristic: Spec = args
         .heuristic
         .parse()
         .map_err(|e: String| anyhow!("--heuristic: {e}"))?;
     // A named heuristic of the agent files stands for its base and parameters.
-    let mut registry = None;
-    let heuristic = {
-        let loaded = registry.insert(super::load_agents(args.agents.as_deref(), None)?);
-        loaded.0.expand_heuristic(&heuristic)
-    };
+    let heuristic = registry
+        .as_ref()
+        .expect("loaded above")
+        .0
+        .expand_heuristic(&heuristic);
     let depths = parse_depths(&args.depths).map_err(|e| anyhow!("--depths: {e}"))?;
     let mut algorithms = Vec::new();
     let mut programs = Vec::new();

@@ -78,12 +78,13 @@ pub fn play_match(args: MatchArgs) -> Result<i32> {
     if args.games == 0 {
         bail!("--games 0: play at least one game");
     }
-    let game = super::parse_game(&args.game)?;
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
+    let game = super::parse_game(&args.game, &registry)?;
     // Checked here so that a mistake names the argument, not a line of the text below.
     for agent in [&args.first, &args.second] {
         let spec = registry.resolve(agent).map_err(anyhow::Error::msg)?;
-        fits(&spec, game).map_err(|e| anyhow::anyhow!("agent '{agent}' in {}: {e}", args.game))?;
+        fits(&spec, game.clone())
+            .map_err(|e| anyhow::anyhow!("agent '{agent}' in {}: {e}", args.game))?;
     }
     let options = Options {
         threads: resolve_threads(args.threads)?,

@@ -6,6 +6,7 @@ mod agents;
 mod bench;
 mod cluster;
 mod compare;
+mod games;
 mod matchup;
 mod play;
 mod run;
@@ -68,6 +69,10 @@ enum Command {
         /// Deepest depth to count, in plies.
         #[arg(long, default_value_t = 4)]
         depth: u32,
+        /// Folder of agent files, where games served by programs are declared [default:
+        /// $ARBITER_AGENTS, else ./agents].
+        #[arg(long)]
+        agents: Option<PathBuf>,
     },
     /// Play a move list from the start and print the final board and result.
     ///
@@ -86,6 +91,10 @@ enum Command {
         /// In a record file (a run's games.pgn), the game to replay (its GameId).
         #[arg(long)]
         id: Option<u64>,
+        /// Folder of agent files, where games served by programs are declared [default:
+        /// $ARBITER_AGENTS, else ./agents].
+        #[arg(long)]
+        agents: Option<PathBuf>,
     },
     /// Fit `linear` weights to a run's recorded games (logistic regression of each game's
     /// result on the features of its positions, the "Texel" method); writes fit.csv.
@@ -118,6 +127,9 @@ enum Command {
     /// Serve a built-in agent over arbiter's agent protocol on stdin/stdout, for other
     /// harnesses (or another arbiter) to play against.
     ServeAgent(agents::ServeArgs),
+    /// Serve a game's rules over arbiter's game protocol (docs/game-protocol.md) on
+    /// stdin/stdout: any game as a rules program, for a `[[game]]` entry or another harness.
+    ServeGame(games::ServeGameArgs),
     /// Join the shards of a run spread over machines (`run --shard I/N`) into one results
     /// folder, equal to a single machine's run (timing columns aside).
     Merge(cluster::MergeArgs),
@@ -188,9 +200,14 @@ fn usage_error(error: &clap::Error) -> i32 {
     }
 }
 
-/// Parses a game spec given on the command line.
-pub fn parse_game(text: &str) -> anyhow::Result<crate::registry::GameSpec> {
-    text.parse::<crate::registry::GameSpec>()
+/// Parses a game spec given on the command line: a built-in game, or one `registry`'s
+/// agent files declare (its rules program is started and checked).
+pub fn parse_game(
+    text: &str,
+    registry: &crate::registry::AgentRegistry,
+) -> anyhow::Result<crate::registry::GameSpec> {
+    registry
+        .game(text)
         .map_err(|e| anyhow::anyhow!("game '{text}': {e}"))
 }
 
@@ -262,13 +279,18 @@ pub fn main() -> i32 {
         Command::Match(args) => matchup::play_match(args),
         Command::Compare(args) => compare::compare(args),
         Command::Solve(args) => solve::solve(args).map(|()| 0),
-        Command::Perft { game, depth } => tools::perft(&game, depth).map(|()| 0),
+        Command::Perft {
+            game,
+            depth,
+            agents,
+        } => tools::perft(&game, depth, agents.as_deref()).map(|()| 0),
         Command::Replay {
             game,
             file,
             steps,
             id,
-        } => tools::replay(&game, &file, steps, id).map(|()| 0),
+            agents,
+        } => tools::replay(&game, &file, steps, id, agents.as_deref()).map(|()| 0),
         Command::Fit {
             results_dir,
             from_ply,
@@ -279,9 +301,12 @@ pub fn main() -> i32 {
         Command::Bench(args) => bench::bench(args).map(|()| 0),
         Command::CheckAgent(args) => agents::check_agent(args),
         Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),
+        Command::ServeGame(args) => games::serve(args).map(|()| 0),
         Command::Merge(args) => cluster::merge(args),
         Command::Emit(what) => cluster::emit(what).map(|()| 0),
     };
+    // Rules programs of program games live as long as their threads; none outlives us.
+    crate::external::rules::stop_rules_programs();
     match result {
         Ok(code) => code,
         Err(error) => {

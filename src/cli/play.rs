@@ -212,8 +212,8 @@ fn replay_to_state<G: GameEntry>(start: &G, history: &[G::Move]) -> G {
 
 /// `arbiter play`.
 pub fn play(args: PlayArgs) -> Result<()> {
-    let spec = parse_game(&args.game)?;
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
+    let spec = parse_game(&args.game, &registry)?;
     let name = args
         .agent
         .clone()

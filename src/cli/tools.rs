@@ -79,8 +79,9 @@ impl GameTask for PerftTask {
 }
 
 /// `arbiter perft`.
-pub fn perft(game: &str, depth: u32) -> Result<()> {
-    let spec = parse_game(game)?;
+pub fn perft(game: &str, depth: u32, agents: Option<&Path>) -> Result<()> {
+    let (registry, _) = super::load_agents(agents, None)?;
+    let spec = parse_game(game, &registry)?;
     if !(1..=12).contains(&depth) {
         bail!("--depth {depth}: must be from 1 to 12");
     }
@@ -137,8 +138,15 @@ impl GameTask for ReplayTask {
 }
 
 /// `arbiter replay`.
-pub fn replay(game: &str, file: &Path, steps: Option<usize>, id: Option<u64>) -> Result<()> {
-    let spec = parse_game(game)?;
+pub fn replay(
+    game: &str,
+    file: &Path,
+    steps: Option<usize>,
+    id: Option<u64>,
+    agents: Option<&Path>,
+) -> Result<()> {
+    let (registry, _) = super::load_agents(agents, None)?;
+    let spec = parse_game(game, &registry)?;
     let (source, text) = if file == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
@@ -165,7 +173,7 @@ pub fn replay(game: &str, file: &Path, steps: Option<usize>, id: Option<u64>) ->
             ),
         };
         if let Some(recorded) = chosen.tag("Game")
-            && let Ok(recorded_spec) = recorded.parse::<crate::registry::GameSpec>()
+            && let Ok(recorded_spec) = registry.game(recorded)
             && recorded_spec != spec
         {
             bail!("{source}: the game was {recorded}, not {game}");

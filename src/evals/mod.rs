@@ -53,6 +53,15 @@ pub enum ParamError {
         /// The keys it has.
         known: String,
     },
+    /// A heuristic the game cannot offer (a rules program that does not supply what it
+    /// needs).
+    #[error("heuristic {heuristic}: {why}")]
+    Unavailable {
+        /// The heuristic.
+        heuristic: String,
+        /// Why not.
+        why: String,
+    },
     /// A value that is not a finite number.
     #[error("parameter '{key}' of heuristic {heuristic}: '{value}' is not a number")]
     NotANumber {

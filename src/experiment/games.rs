@@ -292,6 +292,7 @@ impl GameTask for Task<'_, Experiment> {
             experiment_file: experiment.path.display().to_string(),
             experiment_source: experiment.source.clone(),
             game: experiment.game.to_string(),
+            game_program: experiment.game.program(),
             seed: experiment.seed,
             games_per_matchup: experiment.games_per_matchup,
             colours: experiment.colours.name().to_string(),

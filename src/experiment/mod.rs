@@ -409,7 +409,7 @@ fn run_experiment(
             if overrides.no_moves {
                 experiment.moves_csv = false;
             }
-            on_game(experiment.game, experiment, start, options)
+            on_game(experiment.game.clone(), experiment, start, options)
         }
         _ if overrides.no_moves => Err(Error::Message(format!(
             "--no-moves: {} is not a game experiment (it writes no moves.csv)",
@@ -420,7 +420,7 @@ fn run_experiment(
             if let Some(seed) = overrides.seed {
                 experiment.seed = seed;
             }
-            on_game(experiment.game, experiment, start, options)
+            on_game(experiment.game.clone(), experiment, start, options)
         }
         AnyExperiment::Puzzles(mut experiment) => {
             refuse_games(overrides, "a puzzle experiment: set repetitions", path)?;
@@ -439,7 +439,7 @@ fn run_experiment(
             if let Some(seed) = overrides.seed {
                 experiment.seed = seed;
             }
-            on_game(experiment.game, *experiment, start, options)
+            on_game(experiment.game.clone(), *experiment, start, options)
         }
     }
 }
@@ -472,7 +472,7 @@ fn refuse_shards(options: &Options, path: &Path) -> Result<(), Error> {
 /// As [`run_file`].
 pub fn run_search(experiment: SearchExperiment, options: &Options) -> Result<Finished, Error> {
     let start = Start::New(options.out.clone());
-    on_game(experiment.game, experiment, start, options)
+    on_game(experiment.game.clone(), experiment, start, options)
 }
 
 /// An experiment of a kind played on a game, waiting for [`dispatch`] to name the game's
@@ -533,10 +533,18 @@ pub fn resume(
 
 /// The agents a run recorded in its meta.json (`agents`: name and inline spec), as a
 /// registry naming that file in errors.
-fn recorded_agents(folder: &Path, agents: &[(String, String)]) -> Result<AgentRegistry, Error> {
+fn recorded_agents(
+    folder: &Path,
+    agents: &[(String, String)],
+    meta: &Meta,
+) -> Result<AgentRegistry, Error> {
     let meta_file = folder.join("meta.json");
-    AgentRegistry::recorded(agents, &meta_file)
-        .map_err(|e| Error::Message(format!("{}: agents: {e}", meta_file.display())))
+    let mut registry = AgentRegistry::recorded(agents, &meta_file)
+        .map_err(|e| Error::Message(format!("{}: agents: {e}", meta_file.display())))?;
+    if let Some((name, spec)) = &meta.game_program {
+        registry.record_game(name, spec.clone(), &meta_file);
+    }
+    Ok(registry)
 }
 
 /// Runs the jobs of `folder`'s plan (as its meta.json describes it) that its journal does
@@ -563,7 +571,7 @@ fn continue_run(
     match meta.kind.as_str() {
         "tournament" => {
             // The agents as they were when the run started, not as agents/ holds them now.
-            let recorded = recorded_agents(&folder, &meta.agents)?;
+            let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let changed = registry.map_or(Vec::new(), |r| r.differences(&recorded));
             if !changed.is_empty() && !options.quiet {
                 eprintln!(
@@ -577,7 +585,7 @@ fn continue_run(
             experiment.seed = seed;
             experiment.moves_csv = !meta.no_moves_csv;
             on_game(
-                experiment.game,
+                experiment.game.clone(),
                 experiment,
                 Start::Resume(locked, Box::new(meta)),
                 options,
@@ -591,7 +599,7 @@ fn continue_run(
                 .filter(|(_, spec)| crate::registry::is_external_spec(spec))
                 .cloned()
                 .collect();
-            let recorded = recorded_agents(&folder, &programs)?;
+            let recorded = recorded_agents(&folder, &programs, &meta)?;
             let mut experiment = SearchExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
             // The heuristic as it ran (a named heuristic of the agent files expanded).
@@ -604,18 +612,18 @@ fn continue_run(
                 experiment.heuristic = heuristic;
             }
             on_game(
-                experiment.game,
+                experiment.game.clone(),
                 experiment,
                 Start::Resume(locked, Box::new(meta)),
                 options,
             )
         }
         "tune" => {
-            let recorded = recorded_agents(&folder, &meta.agents)?;
+            let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let mut experiment = TuneExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
             on_game(
-                experiment.game,
+                experiment.game.clone(),
                 experiment,
                 Start::Resume(locked, Box::new(meta)),
                 options,

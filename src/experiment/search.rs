@@ -281,6 +281,7 @@ impl GameTask for Task<'_, SearchExperiment> {
             experiment_file: experiment.path.display().to_string(),
             experiment_source: experiment.source.clone(),
             game: experiment.game.to_string(),
+            game_program: experiment.game.program(),
             seed: experiment.seed,
             agents: search
                 .runs

@@ -401,6 +401,7 @@ impl GameTask for Task<'_, TuneExperiment> {
             experiment_file: experiment.path.display().to_string(),
             experiment_source: experiment.source.clone(),
             game: experiment.game.to_string(),
+            game_program: experiment.game.program(),
             seed: experiment.seed,
             games_per_matchup: iteration_games,
             max_plies: experiment.max_plies,

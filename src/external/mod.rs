@@ -5,7 +5,10 @@
 
 pub mod check;
 mod program;
+pub mod rules;
+pub mod rules_heuristics;
 pub mod serve;
+pub mod serve_game;
 
 pub use program::{Program, Received, describe_status};
 

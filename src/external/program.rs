@@ -32,7 +32,11 @@ pub enum Received {
     Stopped,
 }
 
-/// Where the program's stderr goes: the current game's log file, created on first write.
+/// The most bytes of a program's latest stderr kept in memory (for error messages).
+const TAIL_BYTES: usize = 2048;
+
+/// Where the program's stderr goes: the current game's log file, created on first write,
+/// and the last [`TAIL_BYTES`] kept in memory.
 #[derive(Debug, Default)]
 struct Sink {
     path: Option<PathBuf>,
@@ -40,10 +44,17 @@ struct Sink {
     written: u64,
     cap: u64,
     capped: bool,
+    tail: Vec<u8>,
 }
 
 impl Sink {
     fn write(&mut self, bytes: &[u8]) {
+        let keep = bytes.len().min(TAIL_BYTES);
+        self.tail.extend_from_slice(&bytes[bytes.len() - keep..]);
+        if self.tail.len() > TAIL_BYTES {
+            let excess = self.tail.len() - TAIL_BYTES;
+            self.tail.drain(..excess);
+        }
         let Some(path) = &self.path else {
             return;
         };
@@ -208,6 +219,18 @@ impl Program {
         sink.file = None;
         sink.written = 0;
         sink.capped = false;
+    }
+
+    /// The last non-empty line the program wrote to stderr (at most 200 characters), if
+    /// any: what an error message quotes.
+    pub fn last_stderr_line(&self) -> Option<String> {
+        let sink = lock(&self.sink);
+        let text = String::from_utf8_lossy(&sink.tail);
+        text.lines()
+            .rev()
+            .map(str::trim)
+            .find(|l| !l.is_empty() && !l.starts_with("[arbiter]"))
+            .map(|l| l.chars().take(200).collect())
     }
 
     /// Writes a note of arbiter's into the program's log (`[arbiter] ...`).

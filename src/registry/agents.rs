@@ -3,6 +3,7 @@
 
 use super::spec::Spec;
 use super::{AgentFactory, GameEntry, GameTask, InputError, line_of_string, toml_error};
+use crate::external::rules::{ProgramGameDef, RulesSpec};
 use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
@@ -297,11 +298,8 @@ impl AgentSpec {
             );
         }
         let takes_heuristic = algorithm.uses_heuristic() || algorithm == Algorithm::Mcts;
-        if algorithm.uses_heuristic() && heuristic.is_none() {
-            return Err(format!(
-                "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
-            ));
-        }
+        // A searching agent without a heuristic is refused for a game that has no default
+        // one (every built-in game), when it meets the game: see `factory`.
         if !takes_heuristic && (heuristic.is_some() || !params.is_empty()) {
             return Err(format!("{algorithm} takes no heuristic or parameters"));
         }
@@ -442,6 +440,16 @@ impl AgentSpec {
             aspiration: self.aspiration,
         };
         let heuristic = match &self.heuristic {
+            None if self.algorithm.uses_heuristic() => {
+                let Some(name) = G::default_heuristic() else {
+                    let algorithm = self.algorithm;
+                    return Err(format!(
+                        "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
+                    ));
+                };
+                game.heuristic(name, &self.params)
+                    .map_err(|e| e.to_string())?
+            }
             Some(name) => {
                 if !G::heuristics().iter().any(|h| h.name == name) {
                     let known: Vec<&str> = G::heuristics().iter().map(|h| h.name).collect();
@@ -519,6 +527,35 @@ struct AgentFile {
     agent: Vec<AgentEntry>,
     #[serde(default)]
     heuristic: Vec<HeuristicEntry>,
+    #[serde(default)]
+    game: Vec<GameTable>,
+}
+
+/// A `[[game]]` table: a game served by a rules program (docs/game-protocol.md).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameTable {
+    name: String,
+    command: Vec<String>,
+    cwd: Option<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    startup_ms: Option<toml::Value>,
+    request_ms: Option<toml::Value>,
+    description: Option<String>,
+}
+
+/// A game served by a program, as an agent file declares it.
+#[derive(Clone, Debug)]
+pub struct RegisteredGame {
+    /// How to run its rules program.
+    pub spec: RulesSpec,
+    /// Free text.
+    pub description: String,
+    /// The file it came from.
+    pub file: PathBuf,
+    /// Its line there.
+    pub line: Option<usize>,
 }
 
 /// A `[[heuristic]]` table: a built-in heuristic (`linear`, `offensive2`, ...) with
@@ -719,6 +756,8 @@ pub struct AgentRegistry {
     pub agents: BTreeMap<String, RegisteredAgent>,
     /// Named heuristics (`[[heuristic]]` tables), by name.
     pub heuristics: BTreeMap<String, NamedHeuristic>,
+    /// Games served by programs (`[[game]]` tables), by name.
+    pub games: BTreeMap<String, RegisteredGame>,
 }
 
 fn value_text(value: &toml::Value) -> String {
@@ -759,12 +798,16 @@ impl AgentRegistry {
         for file in files {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| InputError::in_file(&file, None, format!("cannot read: {e}")))?;
-            // Every file's heuristics first: an agent may use one defined in another file.
-            registry.add_heuristics(&file, &text)?;
+            // Every file's games, then every file's heuristics, then the agents: each may
+            // use what another file defines.
+            registry.add_games(&file, &text)?;
             texts.push((file, text));
         }
-        for (file, text) in texts {
-            registry.add_agents(&file, &text)?;
+        for (file, text) in &texts {
+            registry.add_heuristics(file, text)?;
+        }
+        for (file, text) in &texts {
+            registry.add_agents(file, text)?;
         }
         Ok(registry)
     }
@@ -775,8 +818,95 @@ impl AgentRegistry {
     /// # Errors
     /// A malformed text, a bad heuristic or agent, or a name defined twice.
     pub fn add_text(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
+        self.add_games(file, text)?;
         self.add_heuristics(file, text)?;
         self.add_agents(file, text)
+    }
+
+    /// Registers the `[[game]]` tables of an agent file's text (the programs are started
+    /// only when a game is named).
+    ///
+    /// # Errors
+    /// A malformed text or table, or a name defined twice or taken by a built-in game.
+    fn add_games(&mut self, file: &Path, text: &str) -> Result<(), InputError> {
+        let parsed: AgentFile = toml::from_str(text).map_err(|e| toml_error(file, text, &e))?;
+        for entry in parsed.game {
+            let line = line_of_string(text, &entry.name);
+            let fail = |message: String| {
+                InputError::in_file(file, line, format!("game '{}': {message}", entry.name))
+            };
+            let valid_name = !entry.name.is_empty()
+                && entry
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+            if !valid_name {
+                return Err(fail(
+                    "a name is letters, digits, '-', '_' or '.'".to_string(),
+                ));
+            }
+            if super::GAMES.iter().any(|g| g.name == entry.name) {
+                return Err(fail("a built-in game has this name".to_string()));
+            }
+            if let Some(previous) = self.games.get(&entry.name) {
+                return Err(fail(format!(
+                    "already defined in {}",
+                    previous.file.display()
+                )));
+            }
+            if entry.command.is_empty() || entry.command[0].trim().is_empty() {
+                return Err(fail(
+                    "command must list the program and its arguments, e.g. command = [\"python3\", \"games/connect4.py\"]"
+                        .to_string(),
+                ));
+            }
+            let folder = file.parent().unwrap_or(Path::new("."));
+            let cwd = folder.join(entry.cwd.as_deref().unwrap_or("."));
+            let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+            let mut spec = RulesSpec::new(entry.command.clone(), cwd);
+            spec.env = entry.env.clone();
+            let most_ms = crate::core::MAX_SECONDS * 1000;
+            for (key, value, target) in [
+                ("startup_ms", &entry.startup_ms, &mut spec.startup_ms),
+                ("request_ms", &entry.request_ms, &mut spec.request_ms),
+            ] {
+                if let Some(value) = value {
+                    *target = whole(key, value, 1, most_ms).map_err(&fail)?;
+                }
+            }
+            self.games.insert(
+                entry.name.clone(),
+                RegisteredGame {
+                    spec,
+                    description: entry.description.clone().unwrap_or_default(),
+                    file: file.to_path_buf(),
+                    line,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The game a spec names: a built-in game (`breakthrough(rules=long)`) or one declared
+    /// with `[[game]]` (`connect4-py(rows=6)`), whose program is then started and checked
+    /// (or found already started, for the same spec).
+    ///
+    /// # Errors
+    /// An unknown game or parameter, or a rules program that fails its start, in one line.
+    pub fn game(&self, text: &str) -> Result<super::GameSpec, String> {
+        let spec: Spec = text.parse()?;
+        match self.games.get(&spec.name) {
+            Some(game) => ProgramGameDef::start(&spec.name, spec.params, game.spec.clone())
+                .map(|def| super::GameSpec::Program(super::ProgramSpec(def))),
+            None => text.parse::<super::GameSpec>().map_err(|e| {
+                if self.games.is_empty() {
+                    e
+                } else {
+                    let declared: Vec<&str> = self.games.keys().map(String::as_str).collect();
+                    format!("{e}; declared: {}", declared.join(", "))
+                }
+            }),
+        }
     }
 
     /// Registers the `[[heuristic]]` tables of an agent file's text, each checked against
@@ -826,11 +956,17 @@ impl AgentRegistry {
             )
             .map_err(&fail)?;
             match &entry.game {
+                // A program game is checked when an experiment names it (its program
+                // says which features it has).
+                Some(game)
+                    if game
+                        .parse::<Spec>()
+                        .is_ok_and(|g| self.games.contains_key(&g.name)) => {}
                 Some(game) => {
                     let game: super::GameSpec = game.parse().map_err(&fail)?;
                     fits(&probe, game).map_err(&fail)?;
                 }
-                None => fits_a_game(&probe).map_err(&fail)?,
+                None => fits_a_game(&probe, !self.games.is_empty()).map_err(&fail)?,
             }
             self.heuristics.insert(
                 entry.name.clone(),
@@ -959,7 +1095,8 @@ impl AgentRegistry {
             let spec = self.expanded(spec);
             // Checked here, so that a mistake is blamed on this file and line (not on
             // the experiment that names the agent) and `list` refuses it too.
-            fits_a_game(&spec).map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+            fits_a_game(&spec, !self.games.is_empty())
+                .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
             self.insert(spec, file, line)?;
         }
         Ok(())
@@ -1015,6 +1152,20 @@ impl AgentRegistry {
             }
         }
         Ok(registry)
+    }
+
+    /// Registers the game served by a program that a run recorded (meta.json's
+    /// `game_program`).
+    pub fn record_game(&mut self, name: &str, spec: RulesSpec, file: &Path) {
+        self.games.insert(
+            name.to_string(),
+            RegisteredGame {
+                spec,
+                description: String::new(),
+                file: file.to_path_buf(),
+                line: None,
+            },
+        );
     }
 
     /// The agents of `recorded` that this registry defines differently or not at all.
@@ -1104,7 +1255,20 @@ pub fn fits(spec: &AgentSpec, game: super::GameSpec) -> Result<(), String> {
 /// # Errors
 /// The most telling reason when no game does: a parameter or value the heuristic does not
 /// take, rather than "unknown heuristic" from the games without it.
-fn fits_a_game(spec: &AgentSpec) -> Result<(), String> {
+///
+/// With `program_games` (the files declare games served by programs), a heuristic that
+/// program games have (`outcome`, `program`, `linear`), or none, is accepted here: it is
+/// checked against the game's program when an experiment names both.
+fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
+    let for_programs = match spec.heuristic.as_deref() {
+        None => true,
+        Some(name) => crate::external::rules_heuristics::HEURISTICS
+            .iter()
+            .any(|h| h.name == name),
+    };
+    if program_games && for_programs {
+        return Ok(());
+    }
     let mut reasons = Vec::new();
     for game in super::GAMES {
         match fits(spec, game.name.parse()?) {
@@ -1303,7 +1467,13 @@ mod tests {
         assert!(err("minimax(heuristic=offense,depth=0)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=99)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=two)").contains("from 1 to 12"));
-        assert!(err("minimax(depth=2)").contains("needs a heuristic"));
+        // Without a heuristic, refused where the game has no default one (every built-in).
+        let no_heuristic: AgentSpec = "minimax(depth=2)".parse().expect("parses");
+        let refused = no_heuristic
+            .factory(&Breakthrough::new(crate::games::breakthrough::Rules::Standard))
+            .err()
+            .expect("refused for breakthrough");
+        assert!(refused.contains("minimax needs a heuristic"), "{refused}");
         assert!(err("greedy(heuristic=offense,depth=3)").contains("exactly one ply"));
         assert!(err("random(heuristic=offense)").contains("no heuristic"));
         let unknown: AgentSpec = "minimax(heuristic=chess)".parse().expect("parses");

@@ -261,9 +261,8 @@ impl Experiment {
             toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
         let at_key = |key: &str| line_of_key(&source, key);
         let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
-        let game: GameSpec = file
-            .game
-            .parse()
+        let game: GameSpec = registry
+            .game(&file.game)
             .map_err(|e: String| fail(at_key("game"), e))?;
         let games = file.games.unwrap_or(DEFAULT_GAMES as i64);
         if games < 1 || games as u64 > MAX_GAMES {

@@ -106,6 +106,8 @@ impl AnyExperiment {
 
 use crate::core::{ActionEvaluator, Agent, Evaluator, Game, Player};
 use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::external::rules::{ProgramGame, ProgramGameDef};
+use crate::external::rules_heuristics::{self, ProgramHeuristic};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
 use crate::games::double_card::{self as dc, DoubleCard};
@@ -114,6 +116,7 @@ use spec::Spec;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 
 /// Something wrong with user input, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -208,7 +211,7 @@ pub fn toml_error(file: &Path, text: &str, error: &toml::de::Error) -> InputErro
 }
 
 /// A game chosen by name, with its parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameSpec {
     /// Breakthrough with a rule set.
     Breakthrough(Rules),
@@ -218,7 +221,23 @@ pub enum GameSpec {
     ChineseCheckers(cc::Rules),
     /// Double Card.
     DoubleCard(dc::Params),
+    /// A game served by a rules program (`[[game]]` in an agent file), started and checked.
+    Program(ProgramSpec),
 }
+
+/// A rules program's game with its parameters, as a [`GameSpec`] holds it: two are equal
+/// when they name the same game with the same parameters and program.
+#[derive(Clone, Debug)]
+pub struct ProgramSpec(pub Arc<ProgramGameDef>);
+
+impl PartialEq for ProgramSpec {
+    fn eq(&self, other: &ProgramSpec) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.to_string() == other.0.to_string() && self.0.spec == other.0.spec)
+    }
+}
+
+impl Eq for ProgramSpec {}
 
 /// A game as `list` shows it.
 pub struct GameInfo {
@@ -332,7 +351,7 @@ impl FromStr for GameSpec {
             other => {
                 let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
                 return Err(format!(
-                    "unknown game '{other}' (known: {})",
+                    "unknown game '{other}' (known: {}; a game served by a program is declared as [[game]] in an agent file)",
                     known.join(", ")
                 ));
             }
@@ -343,6 +362,7 @@ impl FromStr for GameSpec {
                 GameSpec::Wights => "none",
                 GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
                 GameSpec::DoubleCard(_) => "p1, cards, moves, neighbours_only",
+                GameSpec::Program(_) => "those of its program",
             };
             return Err(format!(
                 "unknown parameter '{key}' for game {} (known: {known})",
@@ -360,6 +380,7 @@ impl fmt::Display for GameSpec {
             GameSpec::Wights => f.write_str("wights"),
             GameSpec::ChineseCheckers(rules) => write!(f, "chinese-checkers({rules})"),
             GameSpec::DoubleCard(params) => write!(f, "double-card({params})"),
+            GameSpec::Program(program) => write!(f, "{}", program.0),
         }
     }
 }
@@ -373,6 +394,16 @@ impl GameSpec {
             GameSpec::Wights => "alphabeta(heuristic=material,depth=4)",
             GameSpec::ChineseCheckers(_) => "alphabeta(heuristic=distance,depth=3)",
             GameSpec::DoubleCard(_) => "alphabeta(heuristic=lines,depth=2)",
+            GameSpec::Program(_) => "mcts(iterations=2000)",
+        }
+    }
+
+    /// For a game served by a program: its declared name and how to run it (recorded in
+    /// meta.json).
+    pub fn program(&self) -> Option<(String, crate::external::rules::RulesSpec)> {
+        match self {
+            GameSpec::Program(program) => Some((program.0.name.clone(), program.0.spec.clone())),
+            _ => None,
         }
     }
 
@@ -383,6 +414,19 @@ impl GameSpec {
             GameSpec::Wights => "default".to_string(),
             GameSpec::ChineseCheckers(rules) => rules.to_string(),
             GameSpec::DoubleCard(params) => params.to_string(),
+            GameSpec::Program(program) => {
+                let params: Vec<String> = program
+                    .0
+                    .params
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                if params.is_empty() {
+                    "default".to_string()
+                } else {
+                    params.join(",")
+                }
+            }
         }
     }
 }
@@ -418,6 +462,12 @@ pub trait GameEntry: Game {
 
     /// The names of the features the game's `linear` heuristic weighs, in order.
     fn feature_names(&self) -> Vec<String>;
+
+    /// The heuristic an alpha-beta or minimax agent uses when it names none, if the game
+    /// has one (a program game's `outcome`); built-in games want one named.
+    fn default_heuristic() -> Option<&'static str> {
+        None
+    }
 
     /// This position's features for `side`, in the order of [`GameEntry::feature_names`].
     fn features_of(&self, side: Player) -> Vec<f64>;
@@ -564,6 +614,39 @@ impl GameEntry for Breakthrough {
     }
 }
 
+impl GameEntry for ProgramGame {
+    type Heuristic = ProgramHeuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        rules_heuristics::HEURISTICS
+    }
+
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
+        ProgramHeuristic::new(self, name, params)
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        self.def().features.clone()
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        self.features(side)
+            .map_or_else(|| vec![0.0; self.def().features.len()], |(own, _)| own)
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::Program(ProgramSpec(Arc::clone(self.def())))
+    }
+
+    fn default_heuristic() -> Option<&'static str> {
+        Some("outcome")
+    }
+}
+
 /// Builds an agent for game `G` from a validated spec with its seed.
 pub type AgentFactory<G> = Box<dyn Fn(u64) -> Box<dyn Agent<G>> + Send + Sync>;
 
@@ -583,6 +666,7 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
         GameSpec::Wights => task.run(Wights::new()),
         GameSpec::ChineseCheckers(rules) => task.run(ChineseCheckers::new(rules)),
         GameSpec::DoubleCard(params) => task.run(DoubleCard::new(params)),
+        GameSpec::Program(program) => task.run(program.0.start_position()),
     }
 }
 
@@ -653,7 +737,7 @@ mod tests {
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
         assert!(err("chess").contains(
-            "unknown game 'chess' (known: breakthrough, chinese-checkers, double-card, wights)"
+            "unknown game 'chess' (known: breakthrough, chinese-checkers, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
         ));
         let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
             .parse()

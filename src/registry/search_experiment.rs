@@ -168,7 +168,9 @@ impl SearchExperiment {
             toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
         let at_key = |key: &str| line_of_key(&source, key);
         let fail = |key: &str, message: String| InputError::in_file(path, at_key(key), message);
-        let game: GameSpec = file.game.parse().map_err(|e: String| fail("game", e))?;
+        let game: GameSpec = registry
+            .game(&file.game)
+            .map_err(|e: String| fail("game", e))?;
         let heuristic: Spec = file
             .heuristic
             .parse()

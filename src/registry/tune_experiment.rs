@@ -119,9 +119,8 @@ impl TuneExperiment {
         let file: TuneFile = toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
         let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
         let at_key = |key: &str| line_of_key(&source, key);
-        let game: GameSpec = file
-            .game
-            .parse()
+        let game: GameSpec = registry
+            .game(&file.game)
             .map_err(|e: String| fail(at_key("game"), e))?;
         let count = |key: &str, value: Option<i64>, default: u64, max: u64| match value {
             None => Ok(default),

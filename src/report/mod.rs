@@ -251,6 +251,10 @@ pub struct Meta {
     pub experiment_source: String,
     /// The game spec.
     pub game: String,
+    /// For a game served by a program: its declared name and how to run it, so that a
+    /// resume or a report needs no agent file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_program: Option<(String, crate::external::rules::RulesSpec)>,
     /// The experiment seed in force (after `--seed`).
     pub seed: u64,
     /// Games per matchup in force (after `--games`).

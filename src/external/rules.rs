@@ -1,0 +1,1053 @@
+//! Games served by programs (docs/game-protocol.md): a rules program in any language
+//! answers JSON lines about positions it gave as opaque strings, and [`ProgramGame`]
+//! implements core's [`Game`] by asking it. Search, tournament and reports play it like
+//! any built-in game.
+//!
+//! One program per thread: each thread that touches a program game starts its own copy on
+//! first use and keeps it (a thread-local client), so games on different worker threads
+//! never wait for each other and a request needs no lock held by another thread. Each client
+//! caches what it was told (legal moves, children, status, features, values) by position,
+//! so a search does not ask twice.
+//!
+//! A failure (the program crashed, answered garbage or nothing in time, refused a legal
+//! move) is never a panic: the position asked about becomes a finished game with reason
+//! `rules_failure`, the program is restarted for the next request, and every position of a
+//! game in progress on that thread reads as failed too (its client's failure count moved
+//! past the one the position was made under), so the game is recorded as `rules_failure`
+//! and the run goes on. Start positions (ply 0) never read as failed: the next game starts
+//! afresh.
+
+use super::clip;
+use super::program::{Program, Received, describe_status};
+use crate::core::{Game, MoveError, Outcome, Player, seeds};
+use serde_json::{Value, json};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+/// The version of the game protocol this arbiter speaks.
+pub const GAME_PROTOCOL_VERSION: u64 = 1;
+
+/// The reason recorded for a game whose rules program failed.
+pub const RULES_FAILURE: &str = "rules_failure";
+
+/// Positions a client remembers before it forgets them all and starts again.
+const CACHE_POSITIONS: usize = 100_000;
+
+/// Failure messages printed per game before the rest are only counted.
+const SHOWN_FAILURES: u64 = 10;
+
+/// Distinct end-of-game reasons a program may name (more read as `other`).
+const MAX_REASONS: usize = 64;
+
+/// How to run a rules program (a `[[game]]` table of an agent file).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSpec {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The folder it runs in (absolute once registered).
+    pub cwd: PathBuf,
+    /// Environment variables added to arbiter's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// Time to answer `hello`, in ms.
+    pub startup_ms: u64,
+    /// Time to answer any other request, in ms.
+    pub request_ms: u64,
+}
+
+impl RulesSpec {
+    /// `command` in `cwd` with every setting at its default.
+    pub fn new(command: Vec<String>, cwd: PathBuf) -> RulesSpec {
+        RulesSpec {
+            command,
+            cwd,
+            env: BTreeMap::new(),
+            startup_ms: 10_000,
+            request_ms: 10_000,
+        }
+    }
+
+    /// The command line as one would type it.
+    pub fn command_line(&self) -> String {
+        self.command.join(" ")
+    }
+}
+
+/// Where a position stands: who moves, or how the game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Status {
+    to_move: Player,
+    /// `Some((winner, reason))` once the game is over (`winner`: `None` for a draw).
+    over: Option<(Option<Player>, &'static str)>,
+}
+
+/// A rules program with its game parameters, checked by starting it once: what it said in
+/// `ready` and its start position. Shared by every position of its games.
+pub struct ProgramGameDef {
+    /// Tells the clients of different definitions apart.
+    id: u64,
+    /// The name it was declared under (`[[game]] name`).
+    pub name: String,
+    /// The parameters given with the name, in order.
+    pub params: Vec<(String, String)>,
+    /// How to run it.
+    pub spec: RulesSpec,
+    /// The name the program gave in `ready`.
+    pub title: String,
+    /// The names of the numbers `features` returns (empty: it offers none).
+    pub features: Vec<String>,
+    /// Whether it answers `render` (a board for people).
+    pub render: bool,
+    /// Whether it answers `evaluate` (its own heuristic).
+    pub evaluate: bool,
+    /// Whether it answers `view` (a JSON form of a position for agents).
+    pub view: bool,
+    initial: Arc<str>,
+    initial_status: Status,
+    /// Failures of its programs so far (all threads), for the messages.
+    failures: AtomicU64,
+}
+
+impl fmt::Debug for ProgramGameDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ProgramGameDef({self})")
+    }
+}
+
+impl fmt::Display for ProgramGameDef {
+    /// The spec it was named by: `connect4-py(rows=6)`, or the bare name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.params.is_empty() {
+            let params: Vec<String> = self
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            write!(f, "({})", params.join(","))?;
+        }
+        Ok(())
+    }
+}
+
+/// A parameter's value as sent in `hello`: a number or boolean when it reads as one, else
+/// the text.
+fn param_value(text: &str) -> Value {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value @ (Value::Number(_) | Value::Bool(_))) => value,
+        _ => Value::String(text.to_string()),
+    }
+}
+
+impl ProgramGameDef {
+    /// Starts `spec`'s program for game `name` with `params`, completes the handshake and
+    /// reads the start position; the program stays as this thread's client.
+    ///
+    /// # Errors
+    /// One line saying what went wrong, naming the program and the request.
+    pub fn start(
+        name: &str,
+        params: Vec<(String, String)>,
+        spec: RulesSpec,
+    ) -> Result<Arc<ProgramGameDef>, String> {
+        // One definition per game, parameters and program in a process: resolving the same
+        // spec again (an experiment read twice, a resume) reuses it and its clients.
+        static STARTED: Mutex<Vec<Arc<ProgramGameDef>>> = Mutex::new(Vec::new());
+        let mut started = STARTED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(def) = started
+            .iter()
+            .find(|d| d.name == name && d.params == params && d.spec == spec)
+        {
+            return Ok(Arc::clone(def));
+        }
+        let def = Self::start_new(name, params, spec)?;
+        started.push(Arc::clone(&def));
+        Ok(def)
+    }
+
+    fn start_new(
+        name: &str,
+        params: Vec<(String, String)>,
+        spec: RulesSpec,
+    ) -> Result<Arc<ProgramGameDef>, String> {
+        static IDS: AtomicU64 = AtomicU64::new(1);
+        let mut def = ProgramGameDef {
+            id: IDS.fetch_add(1, Ordering::Relaxed),
+            name: name.to_string(),
+            params,
+            spec,
+            title: String::new(),
+            features: Vec::new(),
+            render: false,
+            evaluate: false,
+            view: false,
+            initial: Arc::from(""),
+            initial_status: Status {
+                to_move: Player::P1,
+                over: None,
+            },
+            failures: AtomicU64::new(0),
+        };
+        let who = format!("game '{def}' (`{}`)", def.spec.command_line());
+        let mut connection = Connection::start(&def).map_err(|e| format!("{who}: {e}"))?;
+        let ready = connection.ready.take().unwrap_or(Value::Null);
+        def.title = ready["name"].as_str().unwrap_or(&def.name).to_string();
+        if let Some(players) = ready.get("players")
+            && players.as_u64() != Some(2)
+        {
+            return Err(format!(
+                "{who}: `ready` says players = {players}; arbiter plays two-player games"
+            ));
+        }
+        match &ready["features"] {
+            Value::Null => {}
+            Value::Array(names) => {
+                for name in names {
+                    let Some(name) = name.as_str().filter(|n| is_feature_name(n)) else {
+                        return Err(format!(
+                            "{who}: `ready`: features must be names of letters, digits and '_' (got {name})"
+                        ));
+                    };
+                    def.features.push(name.to_string());
+                }
+            }
+            other => {
+                return Err(format!(
+                    "{who}: `ready`: features must be a list of names (got {other})"
+                ));
+            }
+        }
+        let flag = |key: &str| ready[key].as_bool().unwrap_or(false);
+        (def.render, def.evaluate, def.view) = (flag("render"), flag("evaluate"), flag("view"));
+        let reply = connection
+            .ask(&json!({"type": "initial"}), "position", def.spec.request_ms)
+            .map_err(|e| format!("{who}: {e}"))?;
+        let position = position_of(&reply, "initial").map_err(|e| format!("{who}: {e}"))?;
+        let mut reasons = Vec::new();
+        let reply = connection
+            .ask(
+                &json!({"type": "status", "position": &*position}),
+                "status",
+                def.spec.request_ms,
+            )
+            .map_err(|e| format!("{who}: {e}"))?;
+        def.initial_status = status_of(&reply, &mut reasons)
+            .map_err(|e| format!("{who}: `status` of the start position: {e}"))?;
+        def.initial = position;
+        let def = Arc::new(def);
+        let client = Client {
+            def: Arc::clone(&def),
+            connection: Some(connection),
+            epoch: 0,
+            cache: HashMap::new(),
+            reasons,
+        };
+        install(client);
+        Ok(def)
+    }
+
+    /// The start position of its games.
+    pub fn start_position(self: &Arc<Self>) -> ProgramGame {
+        ProgramGame {
+            def: Arc::clone(self),
+            hash: hash_of(&self.initial),
+            position: Arc::clone(&self.initial),
+            status: self.initial_status,
+            ply: 0,
+            epoch: 0,
+            failed: false,
+        }
+    }
+
+    /// How many of its programs' requests failed so far (all threads).
+    pub fn failures(&self) -> u64 {
+        self.failures.load(Ordering::Relaxed)
+    }
+}
+
+/// Whether `name` can name a feature (it becomes part of a `linear` weight's key).
+fn is_feature_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The `position` string of a reply to `request`.
+fn position_of(reply: &Value, request: &str) -> Result<Arc<str>, String> {
+    reply["position"].as_str().map(Arc::from).ok_or_else(|| {
+        format!(
+            "answered `{request}` with {} (no \"position\" string)",
+            clip(&reply.to_string())
+        )
+    })
+}
+
+/// A status reply read: `{"to_move": "P1"}` or `{"over": true, "winner": "P2" | null,
+/// "reason": "..."}`; reasons are kept (interned) in `reasons`.
+fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, String> {
+    let player = |value: &Value| match value.as_str() {
+        Some("P1") => Some(Player::P1),
+        Some("P2") => Some(Player::P2),
+        _ => None,
+    };
+    if reply["over"].as_bool() == Some(true) {
+        let winner =
+            match &reply["winner"] {
+                Value::Null => None,
+                value => Some(player(value).ok_or_else(|| {
+                    format!("winner must be \"P1\", \"P2\" or null (got {value})")
+                })?),
+            };
+        let reason = reply["reason"].as_str().unwrap_or("over");
+        let reason = intern(reason, reasons);
+        let to_move = player(&reply["to_move"]).unwrap_or(Player::P1);
+        return Ok(Status {
+            to_move,
+            over: Some((winner, reason)),
+        });
+    }
+    let to_move = player(&reply["to_move"]).ok_or_else(|| {
+        format!(
+            "expected \"to_move\": \"P1\" or \"P2\", or \"over\": true (got {})",
+            clip(&reply.to_string())
+        )
+    })?;
+    Ok(Status {
+        to_move,
+        over: None,
+    })
+}
+
+/// `reason` as a `&'static str`: program reasons are few, each kept once per client
+/// (beyond [`MAX_REASONS`] they read as `other`).
+fn intern(reason: &str, reasons: &mut Vec<&'static str>) -> &'static str {
+    if let Some(known) = reasons.iter().find(|r| **r == reason) {
+        return known;
+    }
+    if reasons.len() >= MAX_REASONS || reason.len() > 64 {
+        return "other";
+    }
+    let leaked: &'static str = Box::leak(reason.to_string().into_boxed_str());
+    reasons.push(leaked);
+    leaked
+}
+
+/// A 64-bit hash of a position string (FNV-1a, then mixed).
+fn hash_of(position: &str) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in position.as_bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    seeds::mix64(hash)
+}
+
+/// One running rules program and its handshake.
+struct Connection {
+    program: Program,
+    /// The `ready` reply, until the definition has read it.
+    ready: Option<Value>,
+}
+
+impl Connection {
+    /// Starts `def`'s program and waits for `ready`.
+    fn start(def: &ProgramGameDef) -> Result<Connection, String> {
+        let env: Vec<(String, String)> = def
+            .spec
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let program =
+            Program::spawn(&def.spec.command, &def.spec.cwd, &env, None, 0).map_err(|e| {
+                format!(
+                    "cannot start `{}` in {}: {e}",
+                    def.spec.command_line(),
+                    def.spec.cwd.display()
+                )
+            })?;
+        let mut connection = Connection {
+            program,
+            ready: None,
+        };
+        let params: serde_json::Map<String, Value> = def
+            .params
+            .iter()
+            .map(|(k, v)| (k.clone(), param_value(v)))
+            .collect();
+        let hello = json!({
+            "type": "hello", "protocol": GAME_PROTOCOL_VERSION, "game": def.name,
+            "params": params,
+        });
+        let ready = connection.ask(&hello, "ready", def.spec.startup_ms)?;
+        connection.ready = Some(ready);
+        Ok(connection)
+    }
+
+    /// Sends `message` and returns the reply of type `expected`, waiting `timeout_ms`.
+    /// Lines that are not JSON are skipped.
+    fn ask(&mut self, message: &Value, expected: &str, timeout_ms: u64) -> Result<Value, String> {
+        let request = message["type"].as_str().unwrap_or("?").to_string();
+        if let Err(e) = self.program.send(message) {
+            return Err(self.ended(&request, &e.to_string()));
+        }
+        let until = Instant::now() + Duration::from_millis(timeout_ms);
+        loop {
+            match self.program.receive(until, &|| false) {
+                Received::Line(line) => {
+                    let Ok(reply) = serde_json::from_str::<Value>(&line) else {
+                        self.program.garbage_lines += 1;
+                        continue;
+                    };
+                    if !reply.is_object() {
+                        self.program.garbage_lines += 1;
+                        continue;
+                    }
+                    return match reply["type"].as_str() {
+                        Some(kind) if kind == expected => Ok(reply),
+                        Some("error") => Err(format!(
+                            "`{request}` failed: {}",
+                            clip(reply["message"].as_str().unwrap_or("(no message)"))
+                        )),
+                        _ => Err(format!(
+                            "answered `{request}` with {} instead of a `{expected}` reply",
+                            clip(&line)
+                        )),
+                    };
+                }
+                Received::Closed => return Err(self.ended(&request, "stdout closed")),
+                Received::TimedOut | Received::Stopped => {
+                    return Err(format!(
+                        "no reply to `{request}` within {timeout_ms} ms{}",
+                        if request == "hello" {
+                            ": did the program flush stdout after printing `ready`?"
+                        } else {
+                            ""
+                        }
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The message for a program that went away while asked `request`.
+    fn ended(&mut self, request: &str, detail: &str) -> String {
+        let status = self
+            .program
+            .exit_status(Duration::from_millis(300))
+            .map_or(detail.to_string(), describe_status);
+        let said = self
+            .program
+            .last_stderr_line()
+            .map(|l| format!("; its stderr ends: {l}"))
+            .unwrap_or_default();
+        format!("exited while asked `{request}` ({status}){said}")
+    }
+}
+
+/// A child position as the cache keeps it.
+#[derive(Clone, Debug)]
+struct Child {
+    position: Arc<str>,
+    hash: u64,
+    status: Status,
+}
+
+/// What a client knows of one position.
+#[derive(Debug, Default)]
+struct Entry {
+    position: Option<Arc<str>>,
+    legal: Option<Arc<[Box<str>]>>,
+    children: Vec<Option<Child>>,
+    features: Option<Arc<[f64]>>,
+    values: [Option<f64>; 2],
+    rendered: Option<Arc<Value>>,
+}
+
+/// A thread's program for one definition, with its cache.
+struct Client {
+    def: Arc<ProgramGameDef>,
+    connection: Option<Connection>,
+    /// Failures so far: a position made before the latest one reads as failed.
+    epoch: u64,
+    cache: HashMap<u64, Entry>,
+    reasons: Vec<&'static str>,
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Some(mut connection) = self.connection.take() {
+            connection.program.stop(true);
+        }
+    }
+}
+
+type SharedClient = Arc<Mutex<Client>>;
+
+thread_local! {
+    /// This thread's clients, one per definition used on it.
+    static CLIENTS: RefCell<Vec<SharedClient>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Every client of every thread, to stop their programs when arbiter ends.
+static EVERY_CLIENT: Mutex<Vec<Weak<Mutex<Client>>>> = Mutex::new(Vec::new());
+
+fn install(client: Client) -> SharedClient {
+    let shared = Arc::new(Mutex::new(client));
+    let mut every = EVERY_CLIENT.lock().unwrap_or_else(PoisonError::into_inner);
+    every.retain(|c| c.strong_count() > 0);
+    every.push(Arc::downgrade(&shared));
+    CLIENTS.with(|clients| clients.borrow_mut().push(Arc::clone(&shared)));
+    shared
+}
+
+/// Stops every rules program still running (arbiter is about to exit).
+pub fn stop_rules_programs() {
+    let every: Vec<SharedClient> = EVERY_CLIENT
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .iter()
+        .filter_map(Weak::upgrade)
+        .collect();
+    let mut connections: Vec<Connection> = every
+        .iter()
+        .filter_map(|c| {
+            c.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .connection
+                .take()
+        })
+        .collect();
+    // Ask them all to quit first, then wait: one grace period, not one per program.
+    for connection in &mut connections {
+        let _ = connection.program.send(&json!({"type": "quit"}));
+    }
+    for mut connection in connections {
+        connection.program.stop(true);
+    }
+}
+
+/// Runs `work` with this thread's client for `def`, made on first use.
+fn with_client<T>(def: &Arc<ProgramGameDef>, work: impl FnOnce(&mut Client) -> T) -> T {
+    let shared = CLIENTS.with(|clients| {
+        clients
+            .borrow()
+            .iter()
+            .find(|c| c.lock().unwrap_or_else(PoisonError::into_inner).def.id == def.id)
+            .cloned()
+    });
+    let shared = shared.unwrap_or_else(|| {
+        install(Client {
+            def: Arc::clone(def),
+            connection: None,
+            epoch: 0,
+            cache: HashMap::new(),
+            reasons: Vec::new(),
+        })
+    });
+    let mut client = shared.lock().unwrap_or_else(PoisonError::into_inner);
+    work(&mut client)
+}
+
+/// This thread's failure count for `def` (0 before its first failure).
+fn epoch_of(def: &Arc<ProgramGameDef>) -> u64 {
+    CLIENTS.with(|clients| {
+        clients
+            .borrow()
+            .iter()
+            .find_map(|c| {
+                let c = c.lock().unwrap_or_else(PoisonError::into_inner);
+                (c.def.id == def.id).then_some(c.epoch)
+            })
+            .unwrap_or(0)
+    })
+}
+
+impl Client {
+    /// Asks the program (started if need be); on a failure the program is stopped, the
+    /// failure counted and said, and `None` returned.
+    fn ask(&mut self, message: Value, expected: &str, about: &str) -> Option<Value> {
+        let result = match &mut self.connection {
+            Some(connection) => connection.ask(&message, expected, self.def.spec.request_ms),
+            None => match Connection::start(&self.def) {
+                Ok(mut connection) => {
+                    connection.ready = None;
+                    let reply = connection.ask(&message, expected, self.def.spec.request_ms);
+                    self.connection = Some(connection);
+                    reply
+                }
+                Err(e) => Err(e),
+            },
+        };
+        match result {
+            Ok(reply) => Some(reply),
+            Err(why) => {
+                self.fail(&format!("{why} ({about})"));
+                None
+            }
+        }
+    }
+
+    /// Counts and says a failure; the program is restarted on the next request.
+    fn fail(&mut self, why: &str) {
+        if let Some(mut connection) = self.connection.take() {
+            connection.program.stop(false);
+        }
+        self.epoch += 1;
+        self.cache.clear();
+        let total = self.def.failures.fetch_add(1, Ordering::Relaxed) + 1;
+        if total <= SHOWN_FAILURES {
+            eprintln!(
+                "warning: rules program of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
+                self.def,
+                self.def.spec.command_line(),
+                if total == SHOWN_FAILURES {
+                    " (further failures are not shown)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+
+    fn entry(&mut self, state: &ProgramGame) -> &mut Entry {
+        if self.cache.len() >= CACHE_POSITIONS && !self.cache.contains_key(&state.hash) {
+            self.cache.clear();
+        }
+        let entry = self.cache.entry(state.hash).or_default();
+        match &entry.position {
+            Some(position)
+                if Arc::ptr_eq(position, &state.position) || **position == *state.position => {}
+            Some(_) => {
+                // Two positions with one hash: the newer one takes the slot.
+                *entry = Entry::default();
+                entry.position = Some(Arc::clone(&state.position));
+            }
+            None => entry.position = Some(Arc::clone(&state.position)),
+        }
+        entry
+    }
+
+    /// The legal moves of `state`, asked once.
+    fn legal(&mut self, state: &ProgramGame) -> Option<Arc<[Box<str>]>> {
+        if let Some(legal) = &self.entry(state).legal {
+            return Some(Arc::clone(legal));
+        }
+        let about = format!("position '{}'", clip(&state.position));
+        let reply = self.ask(
+            json!({"type": "legal", "position": &*state.position}),
+            "legal",
+            &about,
+        )?;
+        let moves: Option<Vec<Box<str>>> = reply["moves"]
+            .as_array()
+            .and_then(|moves| moves.iter().map(|m| m.as_str().map(Box::from)).collect());
+        let Some(moves) = moves else {
+            self.fail(&format!(
+                "answered `legal` with {} (no \"moves\" list of strings) ({about})",
+                clip(&reply.to_string())
+            ));
+            return None;
+        };
+        if moves.len() > usize::from(u16::MAX) {
+            self.fail(&format!(
+                "`legal` gave {} moves, more than {} ({about})",
+                moves.len(),
+                u16::MAX
+            ));
+            return None;
+        }
+        if moves.is_empty() {
+            self.fail(&format!(
+                "`legal` gave no move in a position whose `status` says {} is to move ({about})",
+                state.status.to_move
+            ));
+            return None;
+        }
+        let legal: Arc<[Box<str>]> = moves.into();
+        let entry = self.entry(state);
+        entry.children = vec![None; legal.len()];
+        entry.legal = Some(Arc::clone(&legal));
+        Some(legal)
+    }
+
+    /// The position after legal move `index` of `state`, with its status.
+    fn child(&mut self, state: &ProgramGame, index: u16) -> Option<Child> {
+        let legal = self.legal(state)?;
+        let index = usize::from(index);
+        if let Some(Some(child)) = self.entry(state).children.get(index) {
+            return Some(child.clone());
+        }
+        let mv = legal.get(index)?;
+        let about = format!(
+            "move '{}' in position '{}'",
+            clip(mv),
+            clip(&state.position)
+        );
+        let reply = self.ask(
+            json!({"type": "apply", "position": &*state.position, "move": &**mv}),
+            "position",
+            &about,
+        )?;
+        let position = match position_of(&reply, "apply") {
+            Ok(position) => position,
+            Err(e) => {
+                self.fail(&format!("{e} ({about})"));
+                return None;
+            }
+        };
+        // A program may give the new position's status with it, saving a request.
+        let status_reply = match reply.get("status") {
+            Some(status) if status.is_object() => status.clone(),
+            _ => self.ask(
+                json!({"type": "status", "position": &*position}),
+                "status",
+                &format!("position '{}'", clip(&position)),
+            )?,
+        };
+        let status = match status_of(&status_reply, &mut self.reasons) {
+            Ok(status) => status,
+            Err(e) => {
+                self.fail(&format!("`status`: {e} ({about})"));
+                return None;
+            }
+        };
+        let child = Child {
+            hash: hash_of(&position),
+            position,
+            status,
+        };
+        if let Some(slot) = self.entry(state).children.get_mut(index) {
+            *slot = Some(child.clone());
+        }
+        Some(child)
+    }
+
+    /// The program's features of `state`: both sides' numbers, P1's first.
+    fn features(&mut self, state: &ProgramGame) -> Option<Arc<[f64]>> {
+        if let Some(features) = &self.entry(state).features {
+            return Some(Arc::clone(features));
+        }
+        let about = format!("position '{}'", clip(&state.position));
+        let reply = self.ask(
+            json!({"type": "features", "position": &*state.position}),
+            "features",
+            &about,
+        )?;
+        let count = self.def.features.len();
+        let side = |key: &str| -> Option<Vec<f64>> {
+            let values = reply[key].as_array()?;
+            (values.len() == count)
+                .then(|| {
+                    values
+                        .iter()
+                        .map(Value::as_f64)
+                        .collect::<Option<Vec<f64>>>()
+                })
+                .flatten()
+                .filter(|v| v.iter().all(|x| x.is_finite()))
+        };
+        let (Some(p1), Some(p2)) = (side("P1"), side("P2")) else {
+            self.fail(&format!(
+                "answered `features` with {} (expected \"P1\" and \"P2\": lists of {count} numbers, one per feature named in `ready`) ({about})",
+                clip(&reply.to_string())
+            ));
+            return None;
+        };
+        let features: Arc<[f64]> = p1.into_iter().chain(p2).collect::<Vec<_>>().into();
+        self.entry(state).features = Some(Arc::clone(&features));
+        Some(features)
+    }
+
+    /// The program's own value of `state` for `player` (larger is better for `player`).
+    fn value(&mut self, state: &ProgramGame, player: Player) -> Option<f64> {
+        if let Some(value) = self.entry(state).values[player.index()] {
+            return Some(value);
+        }
+        let about = format!("position '{}'", clip(&state.position));
+        let reply = self.ask(
+            json!({"type": "evaluate", "position": &*state.position, "player": player.label()}),
+            "value",
+            &about,
+        )?;
+        let Some(value) = reply["value"].as_f64().filter(|v| v.is_finite()) else {
+            self.fail(&format!(
+                "answered `evaluate` with {} (no finite \"value\") ({about})",
+                clip(&reply.to_string())
+            ));
+            return None;
+        };
+        self.entry(state).values[player.index()] = Some(value);
+        Some(value)
+    }
+
+    /// Any other request about `state` whose whole reply is wanted (`render`, `view`),
+    /// kept for `render`.
+    fn reply(&mut self, state: &ProgramGame, request: &str) -> Option<Arc<Value>> {
+        if request == "render"
+            && let Some(rendered) = &self.entry(state).rendered
+        {
+            return Some(Arc::clone(rendered));
+        }
+        let about = format!("position '{}'", clip(&state.position));
+        let reply = Arc::new(self.ask(
+            json!({"type": request, "position": &*state.position}),
+            request,
+            &about,
+        )?);
+        if request == "render" {
+            self.entry(state).rendered = Some(Arc::clone(&reply));
+        }
+        Some(reply)
+    }
+}
+
+/// A position of a game served by a program: the program's opaque string, with what
+/// arbiter must know without asking (who moves, whether it is over, a hash).
+#[derive(Clone)]
+pub struct ProgramGame {
+    def: Arc<ProgramGameDef>,
+    position: Arc<str>,
+    hash: u64,
+    status: Status,
+    ply: u32,
+    /// The thread's failure count when this position was made.
+    epoch: u64,
+    /// Set when making this position failed.
+    failed: bool,
+}
+
+impl fmt::Debug for ProgramGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.def, clip(&self.position))
+    }
+}
+
+impl ProgramGame {
+    /// The game's definition.
+    pub fn def(&self) -> &Arc<ProgramGameDef> {
+        &self.def
+    }
+
+    /// The program's string for this position.
+    pub fn position(&self) -> &str {
+        &self.position
+    }
+
+    /// Whether the program failed on the way to this position (or since, during its game).
+    fn is_failed(&self) -> bool {
+        self.failed || (self.ply > 0 && epoch_of(&self.def) > self.epoch)
+    }
+
+    fn legal(&self) -> Option<Arc<[Box<str>]>> {
+        if self.status.over.is_some() || self.is_failed() {
+            return None;
+        }
+        with_client(&self.def, |client| client.legal(self))
+    }
+
+    /// The program's features of this position for `side` and its opponent (in the order
+    /// of `def().features`); `None` when the program failed.
+    pub fn features(&self, side: Player) -> Option<(Vec<f64>, Vec<f64>)> {
+        let all = with_client(&self.def, |client| client.features(self))?;
+        let count = self.def.features.len();
+        let (p1, p2) = all.split_at(count);
+        Some(match side {
+            Player::P1 => (p1.to_vec(), p2.to_vec()),
+            Player::P2 => (p2.to_vec(), p1.to_vec()),
+        })
+    }
+
+    /// Calls `work` with both sides' features (P1's, then P2's) without copying them.
+    pub fn with_features<T>(&self, work: impl FnOnce(&[f64], &[f64]) -> T) -> Option<T> {
+        let all = with_client(&self.def, |client| client.features(self))?;
+        let (p1, p2) = all.split_at(self.def.features.len());
+        Some(work(p1, p2))
+    }
+
+    /// The program's own value of this position for `player`; `None` when it failed.
+    pub fn program_value(&self, player: Player) -> Option<f64> {
+        with_client(&self.def, |client| client.value(self, player))
+    }
+
+    /// The program's `render` of this position (`None`: it offers none, or failed).
+    pub fn render(&self) -> Option<Arc<Value>> {
+        if !self.def.render {
+            return None;
+        }
+        with_client(&self.def, |client| client.reply(self, "render"))
+    }
+
+    fn fail(&mut self) {
+        self.failed = true;
+        self.status.over = Some((None, RULES_FAILURE));
+    }
+}
+
+impl Game for ProgramGame {
+    /// The index of the move in the position's legal list (programs give it in a fixed
+    /// order).
+    type Move = u16;
+
+    fn to_move(&self) -> Player {
+        self.status.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<u16>) {
+        out.clear();
+        if let Some(legal) = self.legal() {
+            out.extend(0..legal.len() as u16);
+        }
+    }
+
+    fn count_moves(&self) -> u64 {
+        self.legal().map_or(0, |l| l.len() as u64)
+    }
+
+    fn apply(&mut self, mv: u16) {
+        let epoch = epoch_of(&self.def);
+        let child = if self.is_failed() {
+            None
+        } else {
+            with_client(&self.def, |client| client.child(self, mv))
+        };
+        self.ply += 1;
+        match child {
+            Some(child) => {
+                self.position = child.position;
+                self.hash = child.hash;
+                self.status = child.status;
+                // A start position's child belongs to the game now being played.
+                if self.ply == 1 {
+                    self.epoch = epoch;
+                }
+            }
+            None => self.fail(),
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.is_failed() {
+            return Some(Outcome {
+                winner: None,
+                reason: RULES_FAILURE,
+            });
+        }
+        self.status
+            .over
+            .map(|(winner, reason)| Outcome { winner, reason })
+    }
+
+    fn position_hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn piece_count(&self, _player: Player) -> u32 {
+        0
+    }
+
+    fn write_move(&self, mv: u16, out: &mut String) {
+        match self.legal() {
+            Some(legal) if usize::from(mv) < legal.len() => out.push_str(&legal[usize::from(mv)]),
+            _ => out.push('?'),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u16, MoveError> {
+        let error = |reason: String| MoveError {
+            text: text.to_string(),
+            reason,
+        };
+        if let Some(outcome) = self.outcome() {
+            return Err(error(format!(
+                "the game is over ({} won: {})",
+                outcome.winner_label(),
+                outcome.reason
+            )));
+        }
+        let Some(legal) = self.legal() else {
+            return Err(error(format!(
+                "the rules program of {} failed (see the warning above)",
+                self.def
+            )));
+        };
+        let wanted = text.trim();
+        match legal.iter().position(|m| &**m == wanted) {
+            Some(index) => Ok(index as u16),
+            None => {
+                let shown: Vec<&str> = legal.iter().take(20).map(|m| &**m).collect();
+                Err(error(format!(
+                    "not a legal move here (legal: {}{})",
+                    shown.join(", "),
+                    if legal.len() > 20 { ", ..." } else { "" }
+                )))
+            }
+        }
+    }
+
+    fn board_dump(&self) -> String {
+        match self.render() {
+            Some(rendered) => render_text(&rendered),
+            None => format!("position: {}", self.position),
+        }
+    }
+
+    fn position_json(&self) -> Value {
+        let view = if self.def.view {
+            with_client(&self.def, |client| client.reply(self, "view"))
+                .map_or(Value::Null, |reply| reply["view"].clone())
+        } else {
+            Value::Null
+        };
+        json!({
+            "to_move": self.status.to_move.label(),
+            "position": &*self.position,
+            "view": view,
+        })
+    }
+}
+
+/// A `render` reply as text: one line per row of symbols (`.` for an empty cell).
+pub fn render_text(rendered: &Value) -> String {
+    let Some(rows) = rendered["rows"].as_array() else {
+        return String::from("(no board)");
+    };
+    rows.iter()
+        .map(|row| {
+            row.as_array()
+                .map(|cells| {
+                    cells
+                        .iter()
+                        .map(|cell| {
+                            let symbol = cell_symbol(cell);
+                            if symbol.is_empty() {
+                                ".".to_string()
+                            } else {
+                                symbol
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A cell's symbol: the cell itself when it is a string, or its `symbol`.
+pub fn cell_symbol(cell: &Value) -> String {
+    match cell {
+        Value::String(symbol) => symbol.clone(),
+        Value::Object(map) => map
+            .get("symbol")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        _ => String::new(),
+    }
+}
