@@ -5,7 +5,8 @@
 mod common;
 
 use common::{
-    arbiter, jdk_or_skip, python3, read_csv, run, stderr, stdout, text, write_experiment,
+    alive, arbiter, assert_none_left, jdk_or_skip, python3, read_csv, run, stderr, stdout, text,
+    write_experiment,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -14,44 +15,6 @@ use std::time::{Duration, Instant};
 /// A string no other process has on its command line.
 fn marker(test: &str) -> String {
     format!("arbiter-test-{}-{test}", std::process::id())
-}
-
-/// Live (not zombie) processes whose command line contains `marker`.
-fn alive(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for entry in fs::read_dir("/proc").expect("procfs").flatten() {
-        let path = entry.path();
-        let Ok(cmdline) = fs::read(path.join("cmdline")) else {
-            continue;
-        };
-        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
-        let zombie = fs::read_to_string(path.join("stat"))
-            .ok()
-            .and_then(|stat| {
-                stat.rsplit(')')
-                    .next()
-                    .map(|s| s.trim_start().starts_with('Z'))
-            })
-            .unwrap_or(true);
-        if cmdline.contains(marker) && !zombie {
-            found.push(format!("{}: {cmdline}", path.display()));
-        }
-    }
-    found
-}
-
-/// Waits (generously: a loaded machine ends processes slowly) for every process with
-/// `marker` to be gone.
-fn assert_none_left(marker: &str) {
-    let until = Instant::now() + Duration::from_secs(60);
-    loop {
-        let left = alive(marker);
-        if left.is_empty() {
-            return;
-        }
-        assert!(Instant::now() < until, "processes left behind: {left:?}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn broken_script() -> PathBuf {

@@ -130,6 +130,10 @@ enum Command {
     /// Serve a game's rules over arbiter's game protocol (docs/game-protocol.md) on
     /// stdin/stdout: any game as a rules program, for a `[[game]]` entry or another harness.
     ServeGame(games::ServeGameArgs),
+    /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):
+    /// handshake, deterministic answers, status and legal moves that agree, every legal move
+    /// applying, random playouts that end. Exit 0 if it passes, 1 if a step fails.
+    CheckGame(games::CheckGameArgs),
     /// Join the shards of a run spread over machines (`run --shard I/N`) into one results
     /// folder, equal to a single machine's run (timing columns aside).
     Merge(cluster::MergeArgs),
@@ -206,9 +210,14 @@ pub fn parse_game(
     text: &str,
     registry: &crate::registry::AgentRegistry,
 ) -> anyhow::Result<crate::registry::GameSpec> {
-    registry
-        .game(text)
-        .map_err(|e| anyhow::anyhow!("game '{text}': {e}"))
+    registry.game(text).map_err(|e| {
+        // A rules program's failure names the game already.
+        if e.starts_with("game '") {
+            anyhow::anyhow!(e)
+        } else {
+            anyhow::anyhow!("game '{text}': {e}")
+        }
+    })
 }
 
 /// Prints the end of a run (its tables, folder and documents unless `quiet`, and how to
@@ -302,6 +311,7 @@ pub fn main() -> i32 {
         Command::CheckAgent(args) => agents::check_agent(args),
         Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),
         Command::ServeGame(args) => games::serve(args).map(|()| 0),
+        Command::CheckGame(args) => games::check(args),
         Command::Merge(args) => cluster::merge(args),
         Command::Emit(what) => cluster::emit(what).map(|()| 0),
     };

@@ -4,6 +4,7 @@
 //! [`Game::position_json`].
 
 pub mod check;
+pub mod check_game;
 mod program;
 pub mod rules;
 pub mod rules_heuristics;

@@ -289,6 +289,18 @@ fn position_of(reply: &Value, request: &str) -> Result<Arc<str>, String> {
 /// A status reply read: `{"to_move": "P1"}` or `{"over": true, "winner": "P2" | null,
 /// "reason": "..."}`; reasons are kept (interned) in `reasons`.
 fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, String> {
+    let (to_move, over) = parse_status(reply)?;
+    Ok(Status {
+        to_move,
+        over: over.map(|(winner, reason)| (winner, intern(reason, reasons))),
+    })
+}
+
+/// The side to move, and the winner (`None`: a draw) and reason once the game is over.
+type StatusReply<'a> = (Player, Option<(Option<Player>, &'a str)>);
+
+/// A status reply read, its reason borrowed from it.
+fn parse_status(reply: &Value) -> Result<StatusReply<'_>, String> {
     let player = |value: &Value| match value.as_str() {
         Some("P1") => Some(Player::P1),
         Some("P2") => Some(Player::P2),
@@ -303,12 +315,8 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
                 })?),
             };
         let reason = reply["reason"].as_str().unwrap_or("over");
-        let reason = intern(reason, reasons);
         let to_move = player(&reply["to_move"]).unwrap_or(Player::P1);
-        return Ok(Status {
-            to_move,
-            over: Some((winner, reason)),
-        });
+        return Ok((to_move, Some((winner, reason))));
     }
     let to_move = player(&reply["to_move"]).ok_or_else(|| {
         format!(
@@ -316,10 +324,7 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
             clip(&reply.to_string())
         )
     })?;
-    Ok(Status {
-        to_move,
-        over: None,
-    })
+    Ok((to_move, None))
 }
 
 /// `reason` as a `&'static str`: program reasons are few, each kept once per client
@@ -356,34 +361,40 @@ struct Connection {
 impl Connection {
     /// Starts `def`'s program and waits for `ready`.
     fn start(def: &ProgramGameDef) -> Result<Connection, String> {
-        let env: Vec<(String, String)> = def
-            .spec
+        Connection::open(&def.spec, &def.name, &def.params)
+    }
+
+    /// Starts `spec`'s program for game `name` with `params` and waits for `ready`.
+    fn open(
+        spec: &RulesSpec,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Connection, String> {
+        let env: Vec<(String, String)> = spec
             .env
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let program =
-            Program::spawn(&def.spec.command, &def.spec.cwd, &env, None, 0).map_err(|e| {
-                format!(
-                    "cannot start `{}` in {}: {e}",
-                    def.spec.command_line(),
-                    def.spec.cwd.display()
-                )
-            })?;
+        let program = Program::spawn(&spec.command, &spec.cwd, &env, None, 0).map_err(|e| {
+            format!(
+                "cannot start `{}` in {}: {e}",
+                spec.command_line(),
+                spec.cwd.display()
+            )
+        })?;
         let mut connection = Connection {
             program,
             ready: None,
         };
-        let params: serde_json::Map<String, Value> = def
-            .params
+        let params: serde_json::Map<String, Value> = params
             .iter()
             .map(|(k, v)| (k.clone(), param_value(v)))
             .collect();
         let hello = json!({
-            "type": "hello", "protocol": GAME_PROTOCOL_VERSION, "game": def.name,
+            "type": "hello", "protocol": GAME_PROTOCOL_VERSION, "game": name,
             "params": params,
         });
-        let ready = connection.ask(&hello, "ready", def.spec.startup_ms)?;
+        let ready = connection.ask(&hello, "ready", spec.startup_ms)?;
         connection.ready = Some(ready);
         Ok(connection)
     }
@@ -447,6 +458,69 @@ impl Connection {
             .unwrap_or_default();
         format!("exited while asked `{request}` ({status}){said}")
     }
+}
+
+/// A rules program spoken to directly, request by request, with nothing cached: what
+/// `check-game` uses to see whether the program answers the same question the same way.
+pub struct Session {
+    connection: Connection,
+    request_ms: u64,
+}
+
+impl Session {
+    /// Starts `spec`'s program for game `name` with `params`; returns it with its `ready`.
+    ///
+    /// # Errors
+    /// Why it did not start or answer `hello`.
+    pub fn open(
+        spec: &RulesSpec,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<(Session, Value), String> {
+        let mut connection = Connection::open(spec, name, params)?;
+        let ready = connection.ready.take().unwrap_or(Value::Null);
+        Ok((
+            Session {
+                connection,
+                request_ms: spec.request_ms,
+            },
+            ready,
+        ))
+    }
+
+    /// Sends `message` and returns the reply of type `expected`.
+    ///
+    /// # Errors
+    /// No reply in time, an `error` reply (its message), another reply, or an exit.
+    pub fn ask(&mut self, message: &Value, expected: &str) -> Result<Value, String> {
+        self.connection.ask(message, expected, self.request_ms)
+    }
+
+    /// Lines on stdout so far that were not JSON objects.
+    pub fn garbage_lines(&self) -> u64 {
+        self.connection.program.garbage_lines
+    }
+
+    /// Stops the program (`quit`, then signals).
+    pub fn stop(mut self) {
+        self.connection.program.stop(true);
+    }
+}
+
+/// The side to move, and the winner (`None`: a draw) and reason once the game is over.
+pub type ReadStatus = (Player, Option<(Option<Player>, String)>);
+
+/// A `status` reply read: the side to move, and the winner (`None`: a draw) and reason
+/// once the game is over.
+///
+/// # Errors
+/// A reply that is neither.
+pub fn read_status(reply: &Value) -> Result<ReadStatus, String> {
+    let (to_move, over) = parse_status(reply)?;
+    Ok((
+        to_move,
+        over.map(|(winner, reason)| (winner, reason.to_string())),
+    ))
 }
 
 /// A child position as the cache keeps it.

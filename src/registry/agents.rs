@@ -862,7 +862,10 @@ impl AgentRegistry {
             }
             let folder = file.parent().unwrap_or(Path::new("."));
             let cwd = folder.join(entry.cwd.as_deref().unwrap_or("."));
-            let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+            let cwd = cwd
+                .canonicalize()
+                .or_else(|_| std::path::absolute(&cwd))
+                .unwrap_or(cwd);
             let mut spec = RulesSpec::new(entry.command.clone(), cwd);
             spec.env = entry.env.clone();
             let most_ms = crate::core::MAX_SECONDS * 1000;
@@ -1470,7 +1473,9 @@ mod tests {
         // Without a heuristic, refused where the game has no default one (every built-in).
         let no_heuristic: AgentSpec = "minimax(depth=2)".parse().expect("parses");
         let refused = no_heuristic
-            .factory(&Breakthrough::new(crate::games::breakthrough::Rules::Standard))
+            .factory(&Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard,
+            ))
             .err()
             .expect("refused for breakthrough");
         assert!(refused.contains("minimax needs a heuristic"), "{refused}");

@@ -179,3 +179,44 @@ pub fn jdk_or_skip() -> bool {
         "install one (Debian: apt-get install default-jdk-headless), as .ci/run does",
     )
 }
+
+/// Live (not zombie) processes whose command line contains `marker`.
+pub fn alive(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("procfs").flatten() {
+        let path = entry.path();
+        let Ok(cmdline) = std::fs::read(path.join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let zombie = std::fs::read_to_string(path.join("stat"))
+            .ok()
+            .and_then(|stat| {
+                stat.rsplit(')')
+                    .next()
+                    .map(|s| s.trim_start().starts_with('Z'))
+            })
+            .unwrap_or(true);
+        if cmdline.contains(marker) && !zombie {
+            found.push(format!("{}: {cmdline}", path.display()));
+        }
+    }
+    found
+}
+
+/// Waits (generously: a loaded machine ends processes slowly) for every process with
+/// `marker` to be gone.
+pub fn assert_none_left(marker: &str) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        let left = alive(marker);
+        if left.is_empty() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "processes left behind: {left:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

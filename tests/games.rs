@@ -1,0 +1,459 @@
+//! Games served by programs (docs/game-protocol.md): the protocol against itself (every
+//! built-in game through `serve-game` gives the built-in perft counts and, with the same
+//! agents and seeds, the same games), the shipped Python games through `check-game`, perft
+//! and a tournament of every algorithm, broken rules programs refused or recorded with no
+//! process left behind, and a resume that needs no agent file.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// An agents folder in `dir` holding `entries`.
+fn agents_folder(dir: &Path, entries: &str) -> PathBuf {
+    let agents = dir.join("agents");
+    fs::create_dir_all(&agents).expect("mkdir");
+    fs::write(agents.join("games.toml"), entries).expect("write agents");
+    agents
+}
+
+/// A `[[game]]` entry serving built-in `game` through `arbiter serve-game`.
+fn served(name: &str, game: &str, heuristic: Option<&str>) -> String {
+    let mut command = vec![
+        format!("\"{}\"", env!("CARGO_BIN_EXE_arbiter")),
+        "\"serve-game\"".to_string(),
+        format!("\"{game}\""),
+    ];
+    if let Some(heuristic) = heuristic {
+        command.push("\"--heuristic\"".to_string());
+        command.push(format!("\"{heuristic}\""));
+    }
+    format!(
+        "[[game]]\nname = \"{name}\"\ncommand = [{}]\n\n",
+        command.join(", ")
+    )
+}
+
+fn perft(game: &str, depth: u32, agents: &Path) -> String {
+    let output = run(&[
+        "perft",
+        game,
+        "--depth",
+        &depth.to_string(),
+        "--agents",
+        text(agents),
+    ]);
+    assert!(output.status.success(), "{game}: {}", stderr(&output));
+    stdout(&output)
+}
+
+/// games.csv rows as maps.
+fn games(folder: &Path) -> Vec<BTreeMap<String, String>> {
+    let (header, rows) = read_csv(&folder.join("games.csv"));
+    rows.into_iter()
+        .map(|row| header.iter().cloned().zip(row).collect())
+        .collect()
+}
+
+#[test]
+fn every_built_in_game_through_serve_game_has_its_perft_counts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = [
+        ("breakthrough", 3),
+        ("breakthrough(rules=long)", 3),
+        ("wights", 4),
+        ("double-card", 2),
+        ("chinese-checkers", 3),
+    ];
+    let entries: String = games
+        .iter()
+        .enumerate()
+        .map(|(i, (game, _))| served(&format!("served{i}"), game, None))
+        .collect();
+    let agents = agents_folder(dir.path(), &entries);
+    for (i, (game, depth)) in games.iter().enumerate() {
+        let built_in = perft(game, *depth, &agents);
+        let through = perft(&format!("served{i}"), *depth, &agents);
+        assert_eq!(through, built_in, "{game}");
+        assert!(built_in.lines().count() == *depth as usize, "{built_in}");
+    }
+}
+
+#[test]
+fn serve_game_plays_the_same_games_as_the_built_in_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents_folder(
+        dir.path(),
+        &served("bt", "breakthrough", Some("offensive2(noise=0)")),
+    );
+    // The same searches, with the program's heuristic standing for the built-in one, and
+    // linear weights over the served features.
+    let linear = "own_pieces=10,opp_pieces=-12,own_max_advance=3";
+    let pairs = |h: &str, lin: &str| -> String {
+        format!(
+            "matchups = [[\"alphabeta(heuristic={h},depth=2)\", \"greedy(heuristic={h})\"],\n\
+             [\"minimax(heuristic={h},depth=2)\", \"random\"],\n\
+             [\"alphabeta(heuristic=linear,{linear},depth=2)\", \"{lin}\"],\n\
+             [\"mcts(iterations=60)\", \"random\"]]\n"
+        )
+    };
+    let built_in = write_experiment(
+        dir.path(),
+        "built-in.toml",
+        &format!(
+            "game = \"breakthrough\"\ngames = 4\nseed = 3\n{}",
+            pairs("offensive2,noise=0", "greedy(heuristic=offensive2,noise=0)")
+        ),
+    );
+    let through = write_experiment(
+        dir.path(),
+        "served.toml",
+        &format!(
+            "game = \"bt\"\ngames = 4\nseed = 3\n{}",
+            pairs("program", "greedy(heuristic=program)")
+        ),
+    );
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    for (experiment, out) in [(&built_in, &a), (&through, &b)] {
+        let output = run_experiment(experiment, out, &["--agents", text(&agents)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let (a, b) = (games(&a), games(&b));
+    assert_eq!(a.len(), 16);
+    for (x, y) in a.iter().zip(&b) {
+        for column in [
+            "moves",
+            "winner",
+            "reason",
+            "plies",
+            "p1_expanded",
+            "p2_expanded",
+            "p1_evaluated",
+        ] {
+            assert_eq!(x[column], y[column], "{column} of game {}", x["game_id"]);
+        }
+    }
+    assert!(b.iter().all(|g| g["game"] == "bt"), "{:?}", b[0]);
+}
+
+#[test]
+fn the_python_games_pass_check_game_count_right_and_play_every_algorithm() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/python/examples");
+    let entries = format!(
+        "[[game]]\nname = \"ttt\"\ncommand = [\"{python}\", \"{}\"]\n\n\
+         [[game]]\nname = \"c4\"\ncommand = [\"{python}\", \"{}\"]\n",
+        examples.join("tic_tac_toe_game.py").display(),
+        examples.join("connect_four_game.py").display()
+    );
+    let agents = agents_folder(dir.path(), &entries);
+    for game in ["ttt", "c4(rows=5,columns=4)"] {
+        let output = run(&[
+            "check-game",
+            game,
+            "--playouts",
+            "10",
+            "--agents",
+            text(&agents),
+        ]);
+        let said = stdout(&output);
+        assert_eq!(output.status.code(), Some(0), "{said}{}", stderr(&output));
+        assert!(
+            said.contains("every answer the same when asked twice"),
+            "{said}"
+        );
+        assert!(said.contains("passed: 0 failed"), "{said}");
+    }
+    // Tic-tac-toe's counts (games end at three in a row) and Connect Four's 7^d.
+    let counts = perft("ttt", 9, &agents);
+    assert!(
+        counts.ends_with("perft(8) = 200448\nperft(9) = 127872\n"),
+        "{counts}"
+    );
+    assert!(
+        counts.contains("perft(5) = 15120\nperft(6) = 54720\n"),
+        "{counts}"
+    );
+    assert!(perft("c4", 5, &agents).ends_with("perft(5) = 16807\n"));
+
+    // A full-depth alpha-beta with the default `outcome` heuristic plays tic-tac-toe
+    // perfectly: it never loses.
+    let out = dir.path().join("ttt");
+    let output = run(&[
+        "match",
+        "alphabeta(depth=9)",
+        "random",
+        "--game",
+        "ttt",
+        "--games",
+        "12",
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 12);
+    assert!(
+        played.iter().all(|g| g["winner_agent"] != "random"
+            && ["three-in-a-row", "board-full"].contains(&g["reason"].as_str())),
+        "{played:?}"
+    );
+
+    // Every algorithm on a program game, with every kind of heuristic it offers.
+    let round_robin = [
+        "random",
+        "greedy(heuristic=program)",
+        "minimax(depth=2)",
+        "alphabeta(heuristic=linear,own_threes=5,opp_threes=-6,own_twos=1,own_centre=2,depth=2)",
+        "alphabeta-ordered(heuristic=program,depth=2)",
+        "alphabeta-killer(heuristic=program,depth=2)",
+        "alphabeta-sorted(heuristic=program,depth=2)",
+        "alphabeta-cached(heuristic=program,depth=2)",
+        "alphabeta-tt(heuristic=program,depth=3)",
+        "beam(heuristic=program,depth=2,k=3)",
+        "mcts(iterations=40)",
+    ];
+    let list: Vec<String> = round_robin.iter().map(|a| format!("\"{a}\"")).collect();
+    let experiment = write_experiment(
+        dir.path(),
+        "every.toml",
+        &format!(
+            "game = \"c4(rows=4,columns=5)\"\ngames = 1\nseed = 7\nround_robin = [{}]\n",
+            list.join(", ")
+        ),
+    );
+    let out = dir.path().join("every");
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 11 * 10 / 2);
+    for game in &played {
+        assert!(
+            ["four-in-a-row", "board-full"].contains(&game["reason"].as_str()),
+            "{game:?}"
+        );
+    }
+    // Searching agents counted nodes, as for built-in games (agents go by algorithm: the
+    // recorded names put parameters in their own order).
+    let algorithm = |name: &str| name.split('(').next().unwrap_or("").to_string();
+    for agent in &round_robin[2..] {
+        let expanded: u64 = played
+            .iter()
+            .flat_map(|g| {
+                ["p1", "p2"]
+                    .into_iter()
+                    .filter(|side| algorithm(&g[&format!("{side}_agent")]) == algorithm(agent))
+                    .map(|side| {
+                        g[&format!("{side}_expanded")]
+                            .parse::<u64>()
+                            .expect("count")
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .sum();
+        assert!(expanded > 0, "{agent} expanded no node");
+    }
+
+    // The same games on 1 and 2 threads.
+    let experiment = write_experiment(
+        dir.path(),
+        "threads.toml",
+        "game = \"ttt\"\ngames = 6\nseed = 9\nround_robin = [\"random\", \"alphabeta(heuristic=linear,own_twos=3,opp_twos=-2,depth=2)\", \"mcts(iterations=30)\"]\n",
+    );
+    let mut folders = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("threads{threads}"));
+        let output = run_experiment(
+            &experiment,
+            &out,
+            &["--agents", text(&agents), "--threads", threads],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        folders.push(out);
+    }
+    assert_same_csv(
+        &folders[0].join("games.csv"),
+        &folders[1].join("games.csv"),
+        "games.csv on 1 and 2 threads",
+    );
+}
+
+fn broken(name: &str, mode: &str, marker: &str, python: &str, extra: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/broken_game.py");
+    format!(
+        "[[game]]\nname = \"{name}\"\ncommand = [\"{python}\", \"{}\", \"{mode}\", \"{marker}\"]\n{extra}\n",
+        script.display()
+    )
+}
+
+#[test]
+fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let marker = format!("arbiter-test-{}-games", std::process::id());
+    let entries: String = [
+        broken("b-exit", "exit", &marker, python, ""),
+        broken("b-garbage", "garbage", &marker, python, ""),
+        broken("b-silent", "silent", &marker, python, "startup_ms = 700"),
+        broken(
+            "b-nondeterministic",
+            "nondeterministic",
+            &marker,
+            python,
+            "",
+        ),
+        broken("b-endless", "endless", &marker, python, ""),
+        broken("b-crash", "crash", &marker, python, ""),
+        broken("b-refuse", "refuse", &marker, python, ""),
+    ]
+    .concat();
+    let agents = agents_folder(dir.path(), &entries);
+    let refused = |game: &str, fragments: &[&str]| {
+        let output = run(&["perft", game, "--depth", "2", "--agents", text(&agents)]);
+        assert_input_error(&output, fragments);
+    };
+    refused(
+        "b-exit",
+        &[
+            "game 'b-exit'",
+            "exited while asked `hello` (exit code 4)",
+            "its stderr ends: giving up before hello",
+        ],
+    );
+    refused(
+        "b-garbage",
+        &[
+            "game 'b-garbage'",
+            "answered `hello` with {\"type\": \"hello-to-you-too\"} instead of a `ready` reply",
+        ],
+    );
+    refused(
+        "b-silent",
+        &["game 'b-silent'", "no reply to `hello` within 700 ms"],
+    );
+    refused(
+        "nonesuch",
+        &["unknown game 'nonesuch'", "declared: b-crash"],
+    );
+
+    let check = |game: &str, extra: &[&str]| -> String {
+        let mut args = vec!["check-game", game, "--agents", text(&agents)];
+        args.extend_from_slice(extra);
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+        stdout(&output)
+    };
+    let said = check("b-nondeterministic", &[]);
+    assert!(
+        said.contains("FAIL  `legal` of position '......... X' is not deterministic"),
+        "{said}"
+    );
+    let said = check("b-endless", &["--max-plies", "30"]);
+    assert!(
+        said.contains("did not end within 30 plies (--max-plies)"),
+        "{said}"
+    );
+    let said = check("b-refuse", &[]);
+    assert!(said.contains("FAIL  `apply` of legal move '5'"), "{said}");
+    assert!(said.contains("I do not like the centre"), "{said}");
+
+    // Mid-run: the game in progress is recorded as rules_failure, the run goes on.
+    for (game, threads) in [("b-crash", "1"), ("b-refuse", "2")] {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{game}.toml"),
+            &format!("game = \"{game}\"\ngames = 30\nmatchups = [[\"random\", \"random\"]]\n"),
+        );
+        let out = dir.path().join(game);
+        let output = run_experiment(
+            &experiment,
+            &out,
+            &["--agents", text(&agents), "--threads", threads],
+        );
+        let err = stderr(&output);
+        assert!(output.status.success(), "{err}");
+        let played = games(&out);
+        assert_eq!(played.len(), 30, "{game}");
+        let failed: Vec<_> = played
+            .iter()
+            .filter(|g| g["reason"] == "rules_failure")
+            .collect();
+        assert!(!failed.is_empty(), "{game}: no rules_failure in {played:?}");
+        assert!(failed.iter().all(|g| g["winner"] == "draw"), "{failed:?}");
+        assert!(
+            played.iter().any(|g| g["reason"] != "rules_failure"),
+            "{game}: every game failed"
+        );
+        assert!(
+            err.contains(&format!("warning: rules program of game '{game}'")),
+            "{err}"
+        );
+        assert!(
+            err.contains("the game is recorded as rules_failure"),
+            "{err}"
+        );
+        if game == "b-crash" {
+            assert!(
+                err.contains("its stderr ends: crashing on purpose"),
+                "{err}"
+            );
+        } else {
+            assert!(
+                err.contains("`apply` failed: I do not like the centre (move '5'"),
+                "{err}"
+            );
+        }
+    }
+    assert_none_left(&marker);
+}
+
+#[test]
+fn a_program_game_run_resumes_without_its_agent_files() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/python/examples/tic_tac_toe_game.py");
+    let agents = agents_folder(
+        dir.path(),
+        &format!(
+            "[[game]]\nname = \"ttt\"\ncommand = [\"{python}\", \"{}\"]\n",
+            script.display()
+        ),
+    );
+    let experiment = write_experiment(
+        dir.path(),
+        "ttt.toml",
+        "game = \"ttt\"\ngames = 10\nmatchups = [[\"alphabeta(depth=4)\", \"random\"], [\"mcts(iterations=50)\", \"greedy(heuristic=outcome)\"]]\n",
+    );
+    let whole = dir.path().join("whole");
+    let output = run_experiment(&experiment, &whole, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let part = dir.path().join("part");
+    let output = run_experiment(
+        &experiment,
+        &part,
+        &["--agents", text(&agents), "--max-games", "7"],
+    );
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    // The agent file goes (its folder stays: the program runs there).
+    fs::remove_file(agents.join("games.toml")).expect("remove the agent file");
+    let output = run(&["run", "--resume", text(&part), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_same_csv(
+        &part.join("games.csv"),
+        &whole.join("games.csv"),
+        "games.csv",
+    );
+}
