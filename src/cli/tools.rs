@@ -203,6 +203,23 @@ pub fn list(agents: Option<&Path>) -> Result<()> {
     for game in GAMES {
         println!("  {}  ({})", game.name, game.params);
     }
+    if !registry.games.is_empty() {
+        println!(
+            "\ngames served by programs ([[game]] in the agent files; docs/game-protocol.md):"
+        );
+    }
+    for (name, game) in &registry.games {
+        println!(
+            "  {name:<24} `{}`{}  [{}]",
+            game.spec.command_line(),
+            if game.description.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", game.description)
+            },
+            game.file.display()
+        );
+    }
     println!("\nalgorithms:");
     for algorithm in Algorithm::ALL {
         let keys = if algorithm == Algorithm::AlphaBetaTt {
@@ -223,6 +240,12 @@ pub fn list(agents: Option<&Path>) -> Result<()> {
             algorithm.name(),
             algorithm.describe()
         );
+    }
+    println!(
+        "\nheuristics for games served by programs (the default is outcome; linear weighs the features the program names):"
+    );
+    for heuristic in crate::external::rules_heuristics::HEURISTICS {
+        println!("  {heuristic}");
     }
     for game in GAMES {
         println!(

@@ -1066,7 +1066,7 @@ impl Game for ProgramGame {
     fn board_dump(&self) -> String {
         match self.render() {
             Some(rendered) => render_text(&rendered),
-            None => format!("position: {}", self.position),
+            None => format!("position: {}\n", self.position),
         }
     }
 
@@ -1085,32 +1085,56 @@ impl Game for ProgramGame {
     }
 }
 
-/// A `render` reply as text: one line per row of symbols (`.` for an empty cell).
+/// A `render` reply as text: one line per row of symbols (`.` for an empty cell), with the
+/// column labels above and the row labels in front when the program gives them.
 pub fn render_text(rendered: &Value) -> String {
     let Some(rows) = rendered["rows"].as_array() else {
-        return String::from("(no board)");
+        return String::from("(no board)\n");
     };
-    rows.iter()
-        .map(|row| {
-            row.as_array()
-                .map(|cells| {
-                    cells
-                        .iter()
-                        .map(|cell| {
-                            let symbol = cell_symbol(cell);
-                            if symbol.is_empty() {
-                                ".".to_string()
-                            } else {
-                                symbol
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    let labels = |key: &str| -> Vec<String> {
+        rendered[key]
+            .as_array()
+            .map(|l| {
+                l.iter()
+                    .map(|v| v.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (row_labels, column_labels) = (labels("row_labels"), labels("column_labels"));
+    let margin = row_labels.iter().map(String::len).max().unwrap_or(0);
+    let mut text = String::new();
+    if !column_labels.is_empty() {
+        let pad = if margin > 0 { margin + 1 } else { 0 };
+        text.push_str(&" ".repeat(pad));
+        text.push_str(&column_labels.join(" "));
+        text.push('\n');
+    }
+    for (index, row) in rows.iter().enumerate() {
+        if margin > 0 {
+            let label = row_labels.get(index).map_or("", String::as_str);
+            text.push_str(&format!("{label:>margin$} "));
+        }
+        let cells: Vec<String> = row
+            .as_array()
+            .map(|cells| {
+                cells
+                    .iter()
+                    .map(|cell| {
+                        let symbol = cell_symbol(cell);
+                        if symbol.is_empty() {
+                            ".".to_string()
+                        } else {
+                            symbol
+                        }
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        text.push_str(&cells.join(" "));
+        text.push('\n');
+    }
+    text
 }
 
 /// A cell's symbol: the cell itself when it is a string, or its `symbol`.
