@@ -1,0 +1,189 @@
+"""Every two-player, zero-sum, deterministic, perfect-information OpenSpiel game as an
+arbiter rules program (docs/game-protocol.md).
+
+Needs OpenSpiel's Python package (`pip install open_spiel`, best in a virtual environment:
+README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, so that
+`game = "openspiel(name=connect_four)"`, `openspiel(name=hex,board_size=7)`,
+`openspiel(name=othello)` or `openspiel(name=chess)` name a game anywhere arbiter takes one.
+
+Parameters: `name` (OpenSpiel's game name), any parameter of that game (typed as the game
+declares it), and `notation`: `openspiel` (the default: moves are OpenSpiel's action
+strings) or, for breakthrough, `arbiter` (moves as arbiter's built-in Breakthrough writes
+them, `c2-d3`: OpenSpiel's first player starts at the top, arbiter's P1 at the bottom, so
+rows are mirrored here and nowhere else).
+
+A position is the actions played from the start, as OpenSpiel numbers them, separated by
+spaces (the start is the empty string). OpenSpiel's player 0 is arbiter's P1.
+"""
+
+import json
+import sys
+
+try:
+    import pyspiel
+except ImportError:  # answered in hello, so that arbiter says what to install
+    pyspiel = None
+
+INSTALL = "OpenSpiel's Python package is missing: pip install open_spiel (README, \"OpenSpiel's games\")"
+KEPT = 100_000  # positions remembered before the memory is emptied
+
+
+class Bridge:
+    """One OpenSpiel game with arbiter's view of it: positions as action lists, moves as text."""
+
+    def __init__(self, params):
+        if pyspiel is None:
+            raise ValueError(INSTALL)
+        params = dict(params)
+        name = params.pop("name", None)
+        if not name:
+            raise ValueError("give the OpenSpiel game's name: openspiel(name=connect_four)")
+        self.notation = str(params.pop("notation", "openspiel"))
+        known = {g.short_name: g for g in pyspiel.registered_games()}
+        if name not in known:
+            raise ValueError("OpenSpiel has no game '%s'" % name)
+        defaults = known[name].parameter_specification
+        typed = {}
+        for key, value in params.items():
+            if key not in defaults:
+                raise ValueError("OpenSpiel's %s has no parameter '%s' (it has: %s)"
+                                 % (name, key, ", ".join(sorted(defaults)) or "none"))
+            typed[key] = convert(value, defaults[key])
+        self.game = pyspiel.load_game(name, typed)
+        kind = self.game.get_type()
+        why = None
+        if self.game.num_players() != 2:
+            why = "it has %d players" % self.game.num_players()
+        elif kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            why = "its players move simultaneously"
+        elif kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
+            why = "it has chance events"
+        elif kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+            why = "its information is imperfect"
+        elif kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
+            why = "it is not zero-sum"
+        if why:
+            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player, zero-sum, "
+                             "deterministic games of perfect information)" % (name, why))
+        if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name != "breakthrough"):
+            raise ValueError("notation is openspiel, or arbiter for breakthrough (got %s)" % self.notation)
+        self.name = name
+        self.rows = int(typed.get("rows", defaults.get("rows", 8))) if name == "breakthrough" else 0
+        self.states = {}
+
+    def state(self, position):
+        """The OpenSpiel state of a position string, replayed from its longest known prefix."""
+        state = self.states.get(position)
+        if state is not None:
+            return state
+        if position == "":
+            state = self.game.new_initial_state()
+        else:
+            parent, _, last = position.rpartition(" ")
+            state = self.state(parent).child(int(last))
+        if len(self.states) >= KEPT:
+            self.states.clear()
+        self.states[position] = state
+        return state
+
+    def move_text(self, state, action):
+        text = state.action_to_string(state.current_player(), action).replace(";", ",")
+        if self.notation == "arbiter":
+            # OpenSpiel's "a7a6" (or "a7b6*" for a capture) from the top is arbiter's "a2-a3".
+            text = text.rstrip("*")
+            flip = lambda square: square[0] + str(self.rows + 1 - int(square[1:]))  # noqa: E731
+            split = 1 + next(i for i, c in enumerate(text[1:]) if c.isalpha())
+            text = flip(text[:split]) + "-" + flip(text[split:])
+        return text
+
+    def moves(self, state):
+        """The legal moves as (text, action), in OpenSpiel's order; texts made unique."""
+        if state.is_terminal():
+            return []
+        pairs, seen = [], set()
+        for action in state.legal_actions():
+            text = self.move_text(state, action)
+            if text in seen:
+                text = "%s#%d" % (text, action)
+            seen.add(text)
+            pairs.append((text, action))
+        return pairs
+
+    def status(self, state):
+        if state.is_terminal():
+            returns = state.returns()
+            winner = None if returns[0] == returns[1] else ("P1" if returns[0] > returns[1] else "P2")
+            return {"type": "status", "over": True, "winner": winner, "reason": "win" if winner else "draw"}
+        return {"type": "status", "to_move": "P%d" % (state.current_player() + 1)}
+
+    def render(self, state):
+        """The board as OpenSpiel prints it: a cell per character (per word on spaced lines)."""
+        rows = []
+        for line in str(state).splitlines():
+            cells = line.split() if " " in line.strip() else list(line)
+            rows.append(["" if c in ".-" else c for c in cells])
+        symbols = sorted({c for row in rows for c in row if c})
+        palette = ["#c0392b", "#2c3e50", "#f1c40f", "#27ae60", "#8e44ad", "#e67e22"]
+        colors = {s: palette[i % len(palette)] for i, s in enumerate(symbols)}
+        return {"type": "render", "rows": rows, "colors": colors}
+
+
+def convert(text, default):
+    """A parameter's text as the type of its OpenSpiel default."""
+    if isinstance(default, bool):
+        return str(text).lower() in ("1", "true")
+    if isinstance(default, int):
+        return int(text)
+    if isinstance(default, float):
+        return float(text)
+    return str(text)
+
+
+def answer(bridge, request):
+    kind = request.get("type")
+    if kind == "initial":
+        return {"type": "position", "position": ""}
+    position = request["position"]
+    state = bridge.state(position)
+    if kind == "status":
+        return bridge.status(state)
+    if kind == "legal":
+        return {"type": "legal", "moves": [text for text, _ in bridge.moves(state)]}
+    if kind == "apply":
+        for text, action in bridge.moves(state):
+            if text == request["move"]:
+                child = ("%s %d" % (position, action)).strip()
+                return {"type": "position", "position": child, "status": bridge.status(bridge.state(child))}
+        raise ValueError("move '%s' is not legal here" % request["move"])
+    if kind == "render":
+        return bridge.render(state)
+    if kind == "view":
+        return {"type": "view", "view": {"board": str(state).splitlines(),
+                                         "actions": [int(a) for a in position.split()]}}
+    raise ValueError("unknown request type %r" % kind)
+
+
+def main():
+    bridge = None
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+            kind = request.get("type")
+            if kind == "quit":
+                break
+            if kind == "hello":
+                bridge = Bridge(request.get("params", {}))
+                reply = {"type": "ready", "protocol": 1, "name": "openspiel " + str(bridge.game),
+                         "players": 2, "render": True, "view": True}
+            elif bridge is None:
+                raise ValueError("hello first")
+            else:
+                reply = answer(bridge, request)
+        except Exception as error:  # every failure is an answer, never a dead program
+            reply = {"type": "error", "message": str(error)}
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
