@@ -70,6 +70,7 @@ class Bridge:
         self.name = name
         self.rows = int(typed.get("rows", defaults.get("rows", 8))) if name == "breakthrough" else 0
         self.states = {}
+        self.move_lists = {}
 
     def state(self, position):
         """The OpenSpiel state of a position string, replayed from its longest known prefix."""
@@ -83,6 +84,7 @@ class Bridge:
             state = self.state(parent).child(int(last))
         if len(self.states) >= KEPT:
             self.states.clear()
+            self.move_lists.clear()
         self.states[position] = state
         return state
 
@@ -95,6 +97,14 @@ class Bridge:
             split = 1 + next(i for i, c in enumerate(text[1:]) if c.isalpha())
             text = flip(text[:split]) + "-" + flip(text[split:])
         return text
+
+    def moves_at(self, position):
+        """The legal moves of a position string, kept once made."""
+        pairs = self.move_lists.get(position)
+        if pairs is None:
+            pairs = self.moves(self.state(position))
+            self.move_lists[position] = pairs
+        return pairs
 
     def moves(self, state):
         """The legal moves as (text, action), in OpenSpiel's order; texts made unique."""
@@ -148,9 +158,9 @@ def answer(bridge, request):
     if kind == "status":
         return bridge.status(state)
     if kind == "legal":
-        return {"type": "legal", "moves": [text for text, _ in bridge.moves(state)]}
+        return {"type": "legal", "moves": [text for text, _ in bridge.moves_at(position)]}
     if kind == "apply":
-        for text, action in bridge.moves(state):
+        for text, action in bridge.moves_at(position):
             if text == request["move"]:
                 child = ("%s %d" % (position, action)).strip()
                 return {"type": "position", "position": child, "status": bridge.status(bridge.state(child))}

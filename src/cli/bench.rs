@@ -15,7 +15,7 @@ use crate::report::{CsvRecorder, RunContext};
 use crate::search::mcts::{Mcts, MctsConfig};
 use crate::search::{Algorithm, Searcher};
 use crate::tournament::{MatchupPlan, Schedule, play_game, seat_agents};
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -49,6 +49,12 @@ pub struct BenchArgs {
     /// protocol's cost per move. 0 skips it.
     #[arg(long, default_value_t = 200)]
     external_games: u64,
+    /// Requests sent to each rules program (the game protocol: `arbiter serve-game` for the
+    /// game, and the Python tic-tac-toe and Connect Four examples when python3 and clients/
+    /// are there) in random playouts, one thread: the protocol's cost per request. 0 skips
+    /// it.
+    #[arg(long, default_value_t = 20_000)]
+    rules_requests: u64,
     /// Folder of agent files, where games served by programs are declared [default:
     /// $ARBITER_AGENTS, else ./agents].
     #[arg(long)]
@@ -276,8 +282,132 @@ impl GameTask for BenchTask {
                 bytes as f64 / 1e6
             );
         }
-        external_bench(&start, &args.game, args.external_games)
+        external_bench(&start, &args.game, args.external_games)?;
+        rules_bench(&args.game, args.rules_requests)
     }
+}
+
+/// Requests per second answered by rules programs (the game protocol, nothing cached): a
+/// Rust one (`serve-game` of `game`) and the shipped Python examples, in seeded random
+/// playouts (`legal`, then `apply` of a random move, whose reply carries the status).
+fn rules_bench(game: &str, requests: u64) -> Result<()> {
+    use crate::external::rules::{RulesSpec, Session, read_status};
+    use serde_json::json;
+    if requests == 0 {
+        return Ok(());
+    }
+    let exe = std::env::current_exe()?.display().to_string();
+    let mut programs = vec![(
+        format!("serve-game {game} (Rust)"),
+        vec![exe, "serve-game".into(), game.to_string()],
+    )];
+    for (name, file) in [
+        ("tic-tac-toe example (Python)", "tic_tac_toe_game.py"),
+        ("connect four example (Python)", "connect_four_game.py"),
+    ] {
+        let path = Path::new("clients/python/examples").join(file);
+        if path.is_file() {
+            programs.push((
+                name.to_string(),
+                vec!["python3".into(), path.display().to_string()],
+            ));
+        }
+    }
+    for (name, command) in programs {
+        let spec = RulesSpec::new(command, std::env::current_dir()?);
+        let (mut session, _) =
+            Session::open(&spec, "bench", &[]).map_err(|e| anyhow!("{name}: {e}"))?;
+        let mut rng = seeds::rng(5);
+        let (mut sent, mut playouts) = (0u64, 0u64);
+        let clock = Instant::now();
+        'playouts: while sent < requests {
+            let mut position = session
+                .ask(&json!({"type": "initial"}), "position")
+                .map_err(|e| anyhow!("{name}: {e}"))?["position"]
+                .as_str()
+                .unwrap_or("")
+                .to_string();
+            sent += 1;
+            playouts += 1;
+            while sent < requests {
+                let legal = session
+                    .ask(&json!({"type": "legal", "position": position}), "legal")
+                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                sent += 1;
+                let moves = legal["moves"].as_array().cloned().unwrap_or_default();
+                if moves.is_empty() {
+                    continue 'playouts;
+                }
+                let mv = &moves[seeds::below(&mut rng, moves.len())];
+                let child = session
+                    .ask(
+                        &json!({"type": "apply", "position": position, "move": mv}),
+                        "position",
+                    )
+                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                sent += 1;
+                position = child["position"].as_str().unwrap_or("").to_string();
+                if child.get("status").is_none() {
+                    let status = session
+                        .ask(&json!({"type": "status", "position": position}), "status")
+                        .map_err(|e| anyhow!("{name}: {e}"))?;
+                    sent += 1;
+                    read_status(&status).map_err(|e| anyhow!("{name}: {e}"))?;
+                }
+            }
+        }
+        let seconds = clock.elapsed().as_secs_f64();
+        println!(
+            "rules program {name}: {sent} requests one at a time in {playouts} random playouts, {} requests/s ({:.1} us a request; 1 thread)",
+            per_second(sent, seconds),
+            seconds * 1e6 / sent.max(1) as f64
+        );
+        // As a search asks (arbiter's client batches a position's children, and then the
+        // children's legal moves): every child of each position on the playouts at once.
+        let (mut sent, mut batches) = (0u64, 0u64);
+        let clock = Instant::now();
+        let initial = session
+            .ask(&json!({"type": "initial"}), "position")
+            .map_err(|e| anyhow!("{name}: {e}"))?["position"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
+        'walks: while sent < requests {
+            let mut position = initial.clone();
+            loop {
+                let legal = session
+                    .ask(&json!({"type": "legal", "position": position}), "legal")
+                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                let moves = legal["moves"].as_array().cloned().unwrap_or_default();
+                sent += 1;
+                if moves.is_empty() || sent >= requests {
+                    continue 'walks;
+                }
+                let asks: Vec<serde_json::Value> = moves
+                    .iter()
+                    .map(|mv| json!({"type": "apply", "position": position, "move": mv}))
+                    .collect();
+                let children = session
+                    .ask_many(&asks, "position")
+                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                sent += children.len() as u64;
+                batches += 1;
+                let pick = &children[seeds::below(&mut rng, children.len())];
+                position = pick["position"].as_str().unwrap_or("").to_string();
+                if pick["status"]["over"].as_bool() == Some(true) {
+                    continue 'walks;
+                }
+            }
+        }
+        let seconds = clock.elapsed().as_secs_f64();
+        session.stop();
+        println!(
+            "rules program {name}: {sent} requests as a search asks them ({batches} batches of a position's children), {} requests/s ({:.1} us a request; 1 thread)",
+            per_second(sent, seconds),
+            seconds * 1e6 / sent.max(1) as f64
+        );
+    }
+    Ok(())
 }
 
 /// Moves per second of a random agent behind the protocol (the pipe, JSON both ways, the

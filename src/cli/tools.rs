@@ -2,7 +2,7 @@
 
 use super::parse_game;
 use crate::core::read_moves;
-use crate::games::perft as count_leaves;
+use crate::games::perft_by_depth;
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
 use crate::report::records::{is_record_file, read_game_records};
@@ -72,8 +72,8 @@ struct PerftTask {
 impl GameTask for PerftTask {
     type Output = ();
     fn run<G: GameEntry>(self, start: G) {
-        for depth in 1..=self.depth {
-            println!("perft({depth}) = {}", count_leaves(&start, depth));
+        for (depth, leaves) in perft_by_depth(&start, self.depth).iter().enumerate() {
+            println!("perft({}) = {leaves}", depth + 1);
         }
     }
 }

@@ -247,6 +247,7 @@ impl ProgramGameDef {
             epoch: 0,
             cache: HashMap::new(),
             reasons,
+            siblings: Vec::new(),
         };
         install(client);
         Ok(def)
@@ -406,6 +407,42 @@ impl Connection {
         if let Err(e) = self.program.send(message) {
             return Err(self.ended(&request, &e.to_string()));
         }
+        self.reply(&request, expected, timeout_ms)
+    }
+
+    /// Sends `messages` at once (one write: the program answers them in order without
+    /// waiting for us in between) and returns their replies of type `expected`.
+    /// On a failure, the error says which message's reply failed (its index) and why.
+    fn ask_many(
+        &mut self,
+        messages: &[Value],
+        expected: &str,
+        timeout_ms: u64,
+    ) -> Result<Vec<Value>, (usize, String)> {
+        let Some(first) = messages.first() else {
+            return Ok(Vec::new());
+        };
+        let request = first["type"].as_str().unwrap_or("?").to_string();
+        let mut text = String::with_capacity(messages.len() * 64);
+        for (index, message) in messages.iter().enumerate() {
+            if index > 0 {
+                text.push('\n');
+            }
+            text.push_str(&message.to_string());
+        }
+        if let Err(e) = self.program.send_raw(&text) {
+            return Err((0, self.ended(&request, &e.to_string())));
+        }
+        (0..messages.len())
+            .map(|index| {
+                self.reply(&request, expected, timeout_ms)
+                    .map_err(|why| (index, why))
+            })
+            .collect()
+    }
+
+    /// The next reply, of type `expected`, to a `request` sent already.
+    fn reply(&mut self, request: &str, expected: &str, timeout_ms: u64) -> Result<Value, String> {
         let until = Instant::now() + Duration::from_millis(timeout_ms);
         loop {
             match self.program.receive(until, &|| false) {
@@ -430,7 +467,7 @@ impl Connection {
                         )),
                     };
                 }
-                Received::Closed => return Err(self.ended(&request, "stdout closed")),
+                Received::Closed => return Err(self.ended(request, "stdout closed")),
                 Received::TimedOut | Received::Stopped => {
                     return Err(format!(
                         "no reply to `{request}` within {timeout_ms} ms{}",
@@ -496,6 +533,17 @@ impl Session {
         self.connection.ask(message, expected, self.request_ms)
     }
 
+    /// Sends `messages` at once and returns their replies of type `expected`, in order
+    /// (what a search's batched questions cost).
+    ///
+    /// # Errors
+    /// As [`Session::ask`], for the first reply that fails.
+    pub fn ask_many(&mut self, messages: &[Value], expected: &str) -> Result<Vec<Value>, String> {
+        self.connection
+            .ask_many(messages, expected, self.request_ms)
+            .map_err(|(_, why)| why)
+    }
+
     /// Lines on stdout so far that were not JSON objects.
     pub fn garbage_lines(&self) -> u64 {
         self.connection.program.garbage_lines
@@ -550,6 +598,115 @@ struct Client {
     epoch: u64,
     cache: HashMap<u64, Entry>,
     reasons: Vec<&'static str>,
+    /// The children of the position whose children were last asked for together: a
+    /// question about one of them (its legal moves, features, value) is asked about all
+    /// that lack its answer at once, since a search asks it of each in turn.
+    siblings: Vec<Child>,
+}
+
+/// A question about a position whose answer the cache keeps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ask {
+    Legal,
+    Features,
+    Value(Player),
+}
+
+impl Ask {
+    fn message(self, position: &str) -> Value {
+        match self {
+            Ask::Legal => json!({"type": "legal", "position": position}),
+            Ask::Features => json!({"type": "features", "position": position}),
+            Ask::Value(player) => {
+                json!({"type": "evaluate", "position": position, "player": player.label()})
+            }
+        }
+    }
+
+    fn expected(self) -> &'static str {
+        match self {
+            Ask::Legal => "legal",
+            Ask::Features => "features",
+            Ask::Value(_) => "value",
+        }
+    }
+
+    fn known(self, entry: &Entry) -> bool {
+        match self {
+            Ask::Legal => entry.legal.is_some(),
+            Ask::Features => entry.features.is_some(),
+            Ask::Value(player) => entry.values[player.index()].is_some(),
+        }
+    }
+
+    /// Reads `reply` into `entry`.
+    ///
+    /// # Errors
+    /// What is wrong with the reply.
+    fn store(self, entry: &mut Entry, reply: &Value, features: usize) -> Result<(), String> {
+        match self {
+            Ask::Legal => {
+                let moves: Option<Vec<Box<str>>> = reply["moves"]
+                    .as_array()
+                    .and_then(|moves| moves.iter().map(|m| m.as_str().map(Box::from)).collect());
+                let moves = moves.ok_or_else(|| {
+                    format!(
+                        "answered `legal` with {} (no \"moves\" list of strings)",
+                        clip(&reply.to_string())
+                    )
+                })?;
+                if moves.len() > usize::from(u16::MAX) {
+                    return Err(format!(
+                        "`legal` gave {} moves, more than {}",
+                        moves.len(),
+                        u16::MAX
+                    ));
+                }
+                if moves.is_empty() {
+                    return Err(
+                        "`legal` gave no move in a position whose `status` says a side is to move"
+                            .to_string(),
+                    );
+                }
+                entry.children = vec![None; moves.len()];
+                entry.legal = Some(moves.into());
+            }
+            Ask::Features => {
+                let side = |key: &str| -> Option<Vec<f64>> {
+                    let values = reply[key].as_array()?;
+                    (values.len() == features)
+                        .then(|| {
+                            values
+                                .iter()
+                                .map(Value::as_f64)
+                                .collect::<Option<Vec<f64>>>()
+                        })
+                        .flatten()
+                        .filter(|v| v.iter().all(|x| x.is_finite()))
+                };
+                let (Some(p1), Some(p2)) = (side("P1"), side("P2")) else {
+                    return Err(format!(
+                        "answered `features` with {} (expected \"P1\" and \"P2\": lists of {features} numbers, one per feature named in `ready`)",
+                        clip(&reply.to_string())
+                    ));
+                };
+                entry.features = Some(p1.into_iter().chain(p2).collect::<Vec<_>>().into());
+            }
+            Ask::Value(player) => {
+                let value = reply["value"]
+                    .as_f64()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| {
+                        format!(
+                            "answered `evaluate` with {} (no finite \"value\")",
+                            clip(&reply.to_string())
+                        )
+                    })?;
+                entry.values[player.index()] = Some(value);
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Drop for Client {
@@ -621,6 +778,7 @@ fn with_client<T>(def: &Arc<ProgramGameDef>, work: impl FnOnce(&mut Client) -> T
             epoch: 0,
             cache: HashMap::new(),
             reasons: Vec::new(),
+            siblings: Vec::new(),
         })
     });
     let mut client = shared.lock().unwrap_or_else(PoisonError::into_inner);
@@ -673,6 +831,7 @@ impl Client {
         }
         self.epoch += 1;
         self.cache.clear();
+        self.siblings.clear();
         let total = self.def.failures.fetch_add(1, Ordering::Relaxed) + 1;
         if total <= SHOWN_FAILURES {
             eprintln!(
@@ -689,84 +848,173 @@ impl Client {
     }
 
     fn entry(&mut self, state: &ProgramGame) -> &mut Entry {
-        if self.cache.len() >= CACHE_POSITIONS && !self.cache.contains_key(&state.hash) {
+        self.entry_at(state.hash, &state.position)
+    }
+
+    fn entry_at(&mut self, hash: u64, position: &Arc<str>) -> &mut Entry {
+        if self.cache.len() >= CACHE_POSITIONS && !self.cache.contains_key(&hash) {
             self.cache.clear();
         }
-        let entry = self.cache.entry(state.hash).or_default();
+        let entry = self.cache.entry(hash).or_default();
         match &entry.position {
-            Some(position)
-                if Arc::ptr_eq(position, &state.position) || **position == *state.position => {}
+            Some(known) if Arc::ptr_eq(known, position) || **known == **position => {}
             Some(_) => {
                 // Two positions with one hash: the newer one takes the slot.
                 *entry = Entry::default();
-                entry.position = Some(Arc::clone(&state.position));
+                entry.position = Some(Arc::clone(position));
             }
-            None => entry.position = Some(Arc::clone(&state.position)),
+            None => entry.position = Some(Arc::clone(position)),
         }
         entry
     }
 
-    /// The legal moves of `state`, asked once.
-    fn legal(&mut self, state: &ProgramGame) -> Option<Arc<[Box<str>]>> {
-        if let Some(legal) = &self.entry(state).legal {
-            return Some(Arc::clone(legal));
+    /// Makes sure the cache holds `ask`'s answer about `state`: asked about it alone, or
+    /// about every sibling that lacks it when `state` is one of the last children asked
+    /// for together. `None` after a failure (said and counted).
+    fn fetch(&mut self, state: &ProgramGame, ask: Ask) -> Option<&mut Entry> {
+        if ask.known(self.entry(state)) {
+            return Some(self.entry(state));
         }
-        let about = format!("position '{}'", clip(&state.position));
-        let reply = self.ask(
-            json!({"type": "legal", "position": &*state.position}),
-            "legal",
-            &about,
-        )?;
-        let moves: Option<Vec<Box<str>>> = reply["moves"]
-            .as_array()
-            .and_then(|moves| moves.iter().map(|m| m.as_str().map(Box::from)).collect());
-        let Some(moves) = moves else {
-            self.fail(&format!(
-                "answered `legal` with {} (no \"moves\" list of strings) ({about})",
-                clip(&reply.to_string())
-            ));
-            return None;
+        let mut targets: Vec<(u64, Arc<str>)> = Vec::new();
+        if self
+            .siblings
+            .iter()
+            .any(|c| c.hash == state.hash && *c.position == *state.position)
+        {
+            let siblings = std::mem::take(&mut self.siblings);
+            for child in &siblings {
+                // Finished positions have no legal moves to ask for.
+                let wanted = !(ask == Ask::Legal && child.status.over.is_some());
+                if wanted && !ask.known(self.entry_at(child.hash, &child.position)) {
+                    targets.push((child.hash, Arc::clone(&child.position)));
+                }
+            }
+            self.siblings = siblings;
+        }
+        if !targets.iter().any(|(h, _)| *h == state.hash) {
+            targets = vec![(state.hash, Arc::clone(&state.position))];
+        }
+        let messages: Vec<Value> = targets.iter().map(|(_, p)| ask.message(p)).collect();
+        let about = |position: &str| format!("position '{}'", clip(position));
+        let replies = match &mut self.connection {
+            Some(connection) => {
+                connection.ask_many(&messages, ask.expected(), self.def.spec.request_ms)
+            }
+            None => {
+                // Not started (after a failure): one request starts it.
+                let reply =
+                    self.ask(messages[0].clone(), ask.expected(), &about(&state.position))?;
+                targets.truncate(1);
+                Ok(vec![reply])
+            }
         };
-        if moves.len() > usize::from(u16::MAX) {
-            self.fail(&format!(
-                "`legal` gave {} moves, more than {} ({about})",
-                moves.len(),
-                u16::MAX
-            ));
-            return None;
+        let replies = match replies {
+            Ok(replies) => replies,
+            Err((at, why)) => {
+                let position = targets.get(at).map_or(&state.position, |(_, p)| p);
+                self.fail(&format!("{why} ({})", about(position)));
+                return None;
+            }
+        };
+        let features = self.def.features.len();
+        for ((hash, position), reply) in targets.iter().zip(replies) {
+            let entry = self.entry_at(*hash, position);
+            if let Err(why) = ask.store(entry, &reply, features) {
+                self.fail(&format!("{why} ({})", about(position)));
+                return None;
+            }
         }
-        if moves.is_empty() {
-            self.fail(&format!(
-                "`legal` gave no move in a position whose `status` says {} is to move ({about})",
-                state.status.to_move
-            ));
-            return None;
-        }
-        let legal: Arc<[Box<str>]> = moves.into();
-        let entry = self.entry(state);
-        entry.children = vec![None; legal.len()];
-        entry.legal = Some(Arc::clone(&legal));
-        Some(legal)
+        Some(self.entry(state))
     }
 
-    /// The position after legal move `index` of `state`, with its status.
+    /// The legal moves of `state`, asked once.
+    fn legal(&mut self, state: &ProgramGame) -> Option<Arc<[Box<str>]>> {
+        self.fetch(state, Ask::Legal)?.legal.clone()
+    }
+
+    /// The position after legal move `index` of `state`, with its status. Once a second
+    /// child of a position is wanted (a search, not a playout), every child not known yet
+    /// is asked for at once: one round trip instead of one per move.
     fn child(&mut self, state: &ProgramGame, index: u16) -> Option<Child> {
         let legal = self.legal(state)?;
         let index = usize::from(index);
-        if let Some(Some(child)) = self.entry(state).children.get(index) {
-            return Some(child.clone());
+        let known = {
+            let entry = self.entry(state);
+            if let Some(Some(child)) = entry.children.get(index) {
+                return Some(child.clone());
+            }
+            entry.children.iter().filter(|c| c.is_some()).count()
+        };
+        if index >= legal.len() {
+            return None;
         }
-        let mv = legal.get(index)?;
-        let about = format!(
-            "move '{}' in position '{}'",
-            clip(mv),
-            clip(&state.position)
-        );
-        let reply = self.ask(
-            json!({"type": "apply", "position": &*state.position, "move": &**mv}),
-            "position",
-            &about,
-        )?;
+        let wanted: Vec<usize> = if known == 0 {
+            vec![index]
+        } else {
+            let entry = self.entry(state);
+            (0..legal.len())
+                .filter(|&i| entry.children.get(i).is_some_and(Option::is_none))
+                .collect()
+        };
+        let messages: Vec<Value> = wanted
+            .iter()
+            .map(|&i| json!({"type": "apply", "position": &*state.position, "move": &*legal[i]}))
+            .collect();
+        let about = |i: usize| {
+            format!(
+                "move '{}' in position '{}'",
+                clip(&legal[i]),
+                clip(&state.position)
+            )
+        };
+        let replies = match &mut self.connection {
+            Some(connection) => {
+                connection.ask_many(&messages, "position", self.def.spec.request_ms)
+            }
+            None => Err((0, String::new())),
+        };
+        let replies = match replies {
+            Ok(replies) => replies,
+            Err((_, why)) if why.is_empty() => {
+                // Not started (after a failure): one request starts it.
+                let reply = self.ask(messages[0].clone(), "position", &about(wanted[0]))?;
+                let child = self.child_of(reply, &about(wanted[0]))?;
+                if let Some(slot) = self.entry(state).children.get_mut(wanted[0]) {
+                    *slot = Some(child.clone());
+                }
+                return (wanted[0] == index).then_some(child);
+            }
+            Err((at, why)) => {
+                let at = about(wanted.get(at).copied().unwrap_or(wanted[0]));
+                self.fail(&format!("{why} ({at})"));
+                return None;
+            }
+        };
+        let mut found = None;
+        for (&i, reply) in wanted.iter().zip(replies) {
+            let child = self.child_of(reply, &about(i))?;
+            if i == index {
+                found = Some(child.clone());
+            }
+            if let Some(slot) = self.entry(state).children.get_mut(i) {
+                *slot = Some(child);
+            }
+        }
+        if wanted.len() > 1 {
+            self.siblings = self
+                .entry(state)
+                .children
+                .iter()
+                .flatten()
+                .cloned()
+                .collect();
+        }
+        found
+    }
+
+    /// The child an `apply` reply describes, with its status (asked for when the reply
+    /// does not carry it).
+    fn child_of(&mut self, reply: Value, about: &str) -> Option<Child> {
         let position = match position_of(&reply, "apply") {
             Ok(position) => position,
             Err(e) => {
@@ -790,73 +1038,21 @@ impl Client {
                 return None;
             }
         };
-        let child = Child {
+        Some(Child {
             hash: hash_of(&position),
             position,
             status,
-        };
-        if let Some(slot) = self.entry(state).children.get_mut(index) {
-            *slot = Some(child.clone());
-        }
-        Some(child)
+        })
     }
 
     /// The program's features of `state`: both sides' numbers, P1's first.
     fn features(&mut self, state: &ProgramGame) -> Option<Arc<[f64]>> {
-        if let Some(features) = &self.entry(state).features {
-            return Some(Arc::clone(features));
-        }
-        let about = format!("position '{}'", clip(&state.position));
-        let reply = self.ask(
-            json!({"type": "features", "position": &*state.position}),
-            "features",
-            &about,
-        )?;
-        let count = self.def.features.len();
-        let side = |key: &str| -> Option<Vec<f64>> {
-            let values = reply[key].as_array()?;
-            (values.len() == count)
-                .then(|| {
-                    values
-                        .iter()
-                        .map(Value::as_f64)
-                        .collect::<Option<Vec<f64>>>()
-                })
-                .flatten()
-                .filter(|v| v.iter().all(|x| x.is_finite()))
-        };
-        let (Some(p1), Some(p2)) = (side("P1"), side("P2")) else {
-            self.fail(&format!(
-                "answered `features` with {} (expected \"P1\" and \"P2\": lists of {count} numbers, one per feature named in `ready`) ({about})",
-                clip(&reply.to_string())
-            ));
-            return None;
-        };
-        let features: Arc<[f64]> = p1.into_iter().chain(p2).collect::<Vec<_>>().into();
-        self.entry(state).features = Some(Arc::clone(&features));
-        Some(features)
+        self.fetch(state, Ask::Features)?.features.clone()
     }
 
     /// The program's own value of `state` for `player` (larger is better for `player`).
     fn value(&mut self, state: &ProgramGame, player: Player) -> Option<f64> {
-        if let Some(value) = self.entry(state).values[player.index()] {
-            return Some(value);
-        }
-        let about = format!("position '{}'", clip(&state.position));
-        let reply = self.ask(
-            json!({"type": "evaluate", "position": &*state.position, "player": player.label()}),
-            "value",
-            &about,
-        )?;
-        let Some(value) = reply["value"].as_f64().filter(|v| v.is_finite()) else {
-            self.fail(&format!(
-                "answered `evaluate` with {} (no finite \"value\") ({about})",
-                clip(&reply.to_string())
-            ));
-            return None;
-        };
-        self.entry(state).values[player.index()] = Some(value);
-        Some(value)
+        self.fetch(state, Ask::Value(player))?.values[player.index()]
     }
 
     /// Any other request about `state` whose whole reply is wanted (`render`, `view`),

@@ -35,6 +35,37 @@ fn perft_with<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u
     }
 }
 
+/// The leaves of the legal-move tree at every depth from 1 to `depth` (`[perft(1), ...,
+/// perft(depth)]`) in one walk: each position at depth `depth - 1` bulk-counts its moves.
+pub fn perft_by_depth<G: Game>(state: &G, depth: u32) -> Vec<u64> {
+    let mut counts = vec![0; depth as usize];
+    let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
+    if depth > 0 {
+        count_by_depth(state, 0, &mut counts, &mut buffers);
+    }
+    counts
+}
+
+fn count_by_depth<G: Game>(
+    state: &G,
+    ply: usize,
+    counts: &mut [u64],
+    buffers: &mut [Vec<G::Move>],
+) {
+    if ply + 1 == counts.len() {
+        counts[ply] += state.count_moves();
+        return;
+    }
+    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    state.legal_moves(moves);
+    counts[ply] += moves.len() as u64;
+    for &mv in moves.iter() {
+        let mut child = state.clone();
+        child.apply(mv);
+        count_by_depth(&child, ply + 1, counts, rest);
+    }
+}
+
 /// A move list that failed to replay: which ply (1-based) and why.
 #[derive(Debug, thiserror::Error)]
 #[error("ply {ply}: {source}")]

@@ -465,3 +465,18 @@ fn the_json_position_lists_rows_from_row_one() {
     assert_eq!(json["board"][2], "1000000000");
     assert_eq!(json["board"][4], "2222222222");
 }
+
+#[test]
+fn perft_by_depth_counts_every_depth_in_one_walk_as_perft_does() {
+    use crate::games::perft_by_depth;
+    for rules in [Rules::Standard, Rules::Long] {
+        let start = Breakthrough::new(rules);
+        let each: Vec<u64> = (1..=4).map(|d| perft(&start, d)).collect();
+        assert_eq!(perft_by_depth(&start, 4), each, "{rules:?}");
+    }
+    // Where games end inside the tree: the Dragon Queen's late positions.
+    let wights = crate::games::wights::Wights::new();
+    let each: Vec<u64> = (1..=6).map(|d| perft(&wights, d)).collect();
+    assert_eq!(perft_by_depth(&wights, 6), each);
+    assert!(perft_by_depth(&wights, 0).is_empty());
+}
