@@ -463,6 +463,13 @@ pub trait GameEntry: Game {
     /// The names of the features the game's `linear` heuristic weighs, in order.
     fn feature_names(&self) -> Vec<String>;
 
+    /// The board drawn as a grid of cells (the game protocol's `render` reply: `rows` of
+    /// symbols, `colors`, labels), for games the report's viewer has no drawing of its own
+    /// for; `None` when the game draws none.
+    fn render_json(&self) -> Option<serde_json::Value> {
+        None
+    }
+
     /// The heuristic an alpha-beta or minimax agent uses when it names none, if the game
     /// has one (a program game's `outcome`); built-in games want one named.
     fn default_heuristic() -> Option<&'static str> {
@@ -644,6 +651,10 @@ impl GameEntry for ProgramGame {
 
     fn default_heuristic() -> Option<&'static str> {
         Some("outcome")
+    }
+
+    fn render_json(&self) -> Option<serde_json::Value> {
+        self.render().map(|rendered| (*rendered).clone())
     }
 }
 

@@ -72,6 +72,16 @@ function displayAt(g, ply) {
 // What to draw at a ply: rows (top first) of a label and cell tokens, the column labels,
 // and the layout ("grid" or "star": rows of different widths, centred).
 function viewOf(g, ply) {
+  if (g.grid) {
+    // A game served by a program: its board as it renders it at every ply.
+    const rows = g.grid.plies[Math.min(ply, g.grid.plies.length - 1)];
+    const labels = g.grid.row_labels || [];
+    return {
+      rows: rows.map((cells, r) => ({ label: labels[r] || "", cells })),
+      columns: g.grid.column_labels || null,
+      layout: "grid",
+    };
+  }
   if (g.game === "breakthrough") {
     const board = boardFromMoves(g.game, g.rules, g.moves, ply);
     const rows = [];
@@ -107,8 +117,13 @@ const LEGENDS = {
   "chinese-checkers": "Blue: P1, orange: P2; ringed marbles are special.",
 };
 
-// A cell's look: its class and text, by game and token.
-function cellLook(game, token) {
+// A cell's look: its class and text (and colour, for a program's board), by game and token.
+function cellLook(game, token, grid) {
+  if (grid) {
+    if (!token) return null;
+    return { cls: "piece symbol", text: token.length <= 2 ? token : token.slice(0, 2),
+      color: (grid.colors || {})[token] || "#888" };
+  }
   if (game === "breakthrough") return token === "0" ? null : { cls: "piece p" + token, text: "" };
   if (game === "wights") {
     return token === "." ? null : { cls: "piece " + { Q: "queen", D: "dragon", W: "wight" }[token], text: token };
@@ -132,7 +147,9 @@ function startViewer() {
     const out = [];
     for (const g of games) {
       for (let ply = 0; ply <= g.moves.length; ply++) {
-        const board = g.game === "breakthrough"
+        const board = g.grid
+          ? g.grid.plies[ply].map((row) => row.map((c) => c || ".").join(" ")).join("\n") + "\n"
+          : g.game === "breakthrough"
           ? boardText(boardFromMoves(g.game, g.rules, g.moves, ply))
           : displayAt(g, ply).join("\n") + "\n";
         out.push("game " + g.id + " ply " + ply + "\n" + board);
@@ -224,31 +241,37 @@ function startViewer() {
           const shade = game === "breakthrough" ? ((rank + c) % 2 ? "light" : "dark") : "plain";
           td.className = shade + (changed(r, c) ? " last" : "");
           td.dataset.cell = cell;
-          const look = cellLook(game, cell);
+          const look = cellLook(game, cell, current.grid);
           if (look) {
             const piece = document.createElement("span");
             piece.className = look.cls;
             piece.textContent = look.text;
+            if (look.color) piece.style.background = look.color;
             td.appendChild(piece);
           }
           tr.appendChild(td);
         });
         table.appendChild(tr);
       });
-      const files = document.createElement("tr");
-      files.appendChild(document.createElement("th"));
-      for (const name of view.columns) {
-        const th = document.createElement("th");
-        th.textContent = name;
-        files.appendChild(th);
+      if (view.columns) {
+        const files = document.createElement("tr");
+        files.appendChild(document.createElement("th"));
+        for (const name of view.columns) {
+          const th = document.createElement("th");
+          th.textContent = name;
+          files.appendChild(th);
+        }
+        table.appendChild(files);
       }
-      table.appendChild(files);
     }
     boardBox.innerHTML = "";
     boardBox.appendChild(table);
     const legend = document.createElement("p");
     legend.className = "legend";
-    legend.textContent = LEGENDS[game] || "";
+    legend.textContent = current.grid
+      ? current.grid.legend || "The board as the game's rules program draws it: " +
+        Object.keys(current.grid.colors || {}).join(", ") + "."
+      : LEGENDS[game] || "";
     boardBox.appendChild(legend);
     plyInput.value = String(ply);
     plyInput.max = String(current.moves.length);

@@ -56,9 +56,73 @@ impl GameTask for Displays<'_> {
     }
 }
 
+/// Replays a game's moves by its rules and keeps the board as the game renders it at every
+/// ply (a game served by a program: rows of symbols, their colours and labels).
+struct Grids<'a> {
+    moves: &'a [&'a str],
+}
+
+impl GameTask for Grids<'_> {
+    type Output = Result<Value, String>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<Value, String> {
+        let first = start
+            .render_json()
+            .ok_or("the game draws no board (its rules program offers no `render`)")?;
+        let rows = |rendered: &Value| -> Value {
+            let rows = rendered["rows"].as_array().cloned().unwrap_or_default();
+            Value::Array(
+                rows.iter()
+                    .map(|row| {
+                        Value::Array(
+                            row.as_array()
+                                .map(|cells| {
+                                    cells
+                                        .iter()
+                                        .map(|c| {
+                                            Value::from(crate::external::rules::cell_symbol(c))
+                                        })
+                                        .collect()
+                                })
+                                .unwrap_or_default(),
+                        )
+                    })
+                    .collect(),
+            )
+        };
+        let mut colors = first["colors"].as_object().cloned().unwrap_or_default();
+        let mut plies = vec![rows(&first)];
+        let mut state = start;
+        for (index, text) in self.moves.iter().enumerate() {
+            let mv = state
+                .parse_move(text)
+                .map_err(|e| format!("viewer: ply {}: {e}", index + 1))?;
+            state.apply(mv);
+            let rendered = state
+                .render_json()
+                .ok_or_else(|| format!("viewer: ply {}: no board", index + 1))?;
+            if let Some(more) = rendered["colors"].as_object() {
+                for (symbol, color) in more {
+                    colors
+                        .entry(symbol.clone())
+                        .or_insert_with(|| color.clone());
+                }
+            }
+            plies.push(rows(&rendered));
+        }
+        Ok(json!({
+            "plies": plies,
+            "colors": colors,
+            "row_labels": first["row_labels"],
+            "column_labels": first["column_labels"],
+            "legend": first["legend"],
+        }))
+    }
+}
+
 const SCRIPT: &str = include_str!("viewer.js");
 
-const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}";
+const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
 
 fn game_name(spec: &str) -> &str {
     spec.split('(').next().unwrap_or(spec)
@@ -135,6 +199,19 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
     if !path.is_file() {
         return Ok((Vec::new(), 0, 0));
     }
+    // A game served by a program is drawn from its `render`: the program as the run
+    // recorded it (meta.json) is started again to replay the games.
+    let program = super::Meta::read(folder)
+        .ok()
+        .and_then(|meta| meta.game_program)
+        .map(|(name, spec)| {
+            let mut registry = crate::registry::AgentRegistry::default();
+            registry.record_game(&name, spec, &folder.join("meta.json"));
+            (name, registry)
+        });
+    let drawn = |game: &str| {
+        DRAWN.contains(&game) || program.as_ref().is_some_and(|(name, _)| name == game)
+    };
     let mut first = SAMPLE;
     let mut reader =
         csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -148,7 +225,7 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
     for (index, row) in reader.deserialize::<BTreeMap<String, String>>().enumerate() {
         let row = row.map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
         let game = row.get("game").map_or("", |g| game_name(g));
-        if !DRAWN.contains(&game) {
+        if !drawn(game) {
             continue;
         }
         total += 1;
@@ -203,7 +280,19 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
                 _ => "draw".to_string(),
             };
             let name = game_name(&get("game")).to_string();
+            let mut grid = Value::Null;
             let boards = if REPLAYED_BY_SCRIPT.contains(&name.as_str()) {
+                Value::Null
+            } else if let Some((_, registry)) = program.as_ref().filter(|(n, _)| *n == name) {
+                // A program that draws no board (or cannot be started now) leaves its games
+                // out of the viewer; the rest of the report stands.
+                grid = registry
+                    .game(&get("game"))
+                    .and_then(|spec| dispatch(spec, Grids { moves: &moves }))
+                    .unwrap_or(Value::Null);
+                if grid.is_null() {
+                    return Ok(Value::Null);
+                }
                 Value::Null
             } else {
                 let spec: GameSpec = get("game")
@@ -225,9 +314,11 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
                 "moves": moves,
                 "stats": stats.get(&id).cloned().unwrap_or_default(),
                 "boards": boards,
+                "grid": grid,
             }))
         })
         .collect::<Result<Vec<Value>, String>>()?;
+    let games: Vec<Value> = games.into_iter().filter(|g| !g.is_null()).collect();
     Ok((games, total, first))
 }
 

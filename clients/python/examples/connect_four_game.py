@@ -97,7 +97,7 @@ def answer(request):
         symbols = ["", "R", "Y"]
         rows = [[symbols[cell] for cell in grid[r]] for r in reversed(range(ROWS))]
         return {"type": "render", "rows": rows, "colors": {"R": "#c0392b", "Y": "#f1c40f"},
-                "column_labels": [str(c + 1) for c in range(COLUMNS)]}
+                "column_labels": [str(c + 1) for c in range(COLUMNS)], "legend": "R: P1 (red), Y: P2 (yellow)."}
     raise ValueError("unknown request type %r" % kind)
 
 

@@ -78,7 +78,7 @@ def answer(request):
     if kind == "render":
         cells = [c if c != "." else "" for c in request["position"][:9]]
         return {"type": "render", "rows": [cells[0:3], cells[3:6], cells[6:9]],
-                "colors": {"X": "#c0392b", "O": "#2c3e50"}}
+                "colors": {"X": "#c0392b", "O": "#2c3e50"}, "legend": "X: P1, O: P2."}
     raise ValueError("unknown request type %r" % kind)
 
 

@@ -1,0 +1,267 @@
+//! OpenSpiel's games through the game protocol (clients/python/openspiel_game.py) and its
+//! bots as agents (openspiel_bots.py), proven against OpenSpiel itself: perft through the
+//! bridge equals OpenSpiel's own counts, and its Breakthrough agrees with arbiter's on
+//! perft and on 100 seeded random games each way.
+//!
+//! Needs a Python with OpenSpiel: `$ARBITER_OPENSPIEL_PYTHON` (what `.ci/run` sets, to the
+//! virtual environment it makes), else `python3` if it imports pyspiel; otherwise skipped,
+//! loudly.
+
+mod common;
+
+use common::*;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A Python that imports pyspiel, or `None` after a loud skip.
+fn openspiel_python() -> Option<String> {
+    let candidates: Vec<String> = std::env::var("ARBITER_OPENSPIEL_PYTHON")
+        .ok()
+        .into_iter()
+        .chain(python3().map(str::to_string))
+        .collect();
+    let found = candidates.into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", "import pyspiel"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    component(
+        found.is_some(),
+        "OpenSpiel's Python package",
+        "make a virtual environment with `pip install open_spiel` and set ARBITER_OPENSPIEL_PYTHON=<venv>/bin/python, as .ci/run does",
+    )
+    .then(|| found.unwrap_or_default())
+}
+
+fn clients() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/python")
+}
+
+/// An agents folder declaring the bridge as `openspiel` and OpenSpiel's bots.
+fn agents(dir: &Path, python: &str) -> PathBuf {
+    let folder = dir.join("agents");
+    fs::create_dir_all(&folder).expect("mkdir");
+    let game = clients().join("openspiel_game.py");
+    let bots = clients().join("openspiel_bots.py");
+    fs::write(
+        folder.join("openspiel.toml"),
+        format!(
+            "[[game]]\nname = \"openspiel\"\ncommand = [\"{python}\", \"{}\"]\n\n\
+             [[agent]]\nname = \"os-mcts\"\ncommand = [\"{python}\", \"{}\"]\noptions = {{ bot = \"mcts\", simulations = 60 }}\n\n\
+             [[agent]]\nname = \"os-alphabeta\"\ncommand = [\"{python}\", \"{}\"]\noptions = {{ bot = \"alphabeta\", depth = 2 }}\n",
+            game.display(),
+            bots.display(),
+            bots.display()
+        ),
+    )
+    .expect("write agents");
+    folder
+}
+
+/// The last line of `arbiter perft GAME --depth D`.
+fn perft(game: &str, depth: u32, agents: &Path) -> String {
+    let output = run(&[
+        "perft",
+        game,
+        "--depth",
+        &depth.to_string(),
+        "--agents",
+        text(agents),
+    ]);
+    assert!(output.status.success(), "{game}: {}", stderr(&output));
+    stdout(&output).lines().last().unwrap_or("").to_string()
+}
+
+#[test]
+fn perft_through_the_bridge_equals_openspiels_own_counts() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    for (name, depth) in [("connect_four", 7), ("othello", 6), ("breakthrough", 4)] {
+        // OpenSpiel's own count, by OpenSpiel alone.
+        let own = Command::new(&python)
+            .args([
+                "-c",
+                "import sys, pyspiel\n\
+                 def perft(s, d):\n    \
+                     if s.is_terminal(): return 0\n    \
+                     if d == 1: return len(s.legal_actions())\n    \
+                     return sum(perft(s.child(a), d - 1) for a in s.legal_actions())\n\
+                 print(perft(pyspiel.load_game(sys.argv[1]).new_initial_state(), int(sys.argv[2])))",
+                name,
+                &depth.to_string(),
+            ])
+            .output()
+            .expect("python runs");
+        assert!(
+            own.status.success(),
+            "{}",
+            String::from_utf8_lossy(&own.stderr)
+        );
+        let own = String::from_utf8_lossy(&own.stdout).trim().to_string();
+        let through = perft(&format!("openspiel(name={name})"), depth, &agents);
+        assert_eq!(through, format!("perft({depth}) = {own}"), "{name}");
+    }
+    // Published counts, as a check on both.
+    assert_eq!(
+        perft("openspiel(name=othello)", 6, &agents),
+        "perft(6) = 8200"
+    );
+    assert_eq!(
+        perft("openspiel(name=connect_four)", 5, &agents),
+        "perft(5) = 16807"
+    );
+}
+
+#[test]
+fn openspiels_breakthrough_agrees_with_arbiters_on_perft_and_100_games_each_way() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    let bridged = "openspiel(name=breakthrough,notation=arbiter)";
+    assert_eq!(
+        perft(bridged, 4, &agents),
+        perft("breakthrough", 4, &agents)
+    );
+
+    // 100 random games through the bridge, replayed by arbiter's own rules.
+    let experiment = write_experiment(
+        dir.path(),
+        "through.toml",
+        &format!(
+            "game = \"{bridged}\"\ngames = 100\nseed = 11\nmatchups = [[\"random\", \"random\"]]\n"
+        ),
+    );
+    let out = dir.path().join("through");
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (header, rows) = read_csv(&out.join("games.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+    assert_eq!(rows.len(), 100);
+    for row in &rows {
+        let moves = dir.path().join("moves.txt");
+        fs::write(&moves, &row[column("moves")]).expect("write moves");
+        let replayed = run(&["replay", "breakthrough", text(&moves)]);
+        assert!(
+            replayed.status.success(),
+            "game {}: {}",
+            row[0],
+            stderr(&replayed)
+        );
+        let said = stdout(&replayed);
+        assert!(
+            said.contains(&format!("result: {} (", row[column("winner")])),
+            "game {}: OpenSpiel's winner {}, arbiter's {said}",
+            row[0],
+            row[column("winner")]
+        );
+    }
+
+    // 100 random games of arbiter's Breakthrough, replayed in OpenSpiel.
+    let experiment = write_experiment(
+        dir.path(),
+        "built-in.toml",
+        "game = \"breakthrough\"\ngames = 100\nseed = 12\nmatchups = [[\"random\", \"random\"]]\n",
+    );
+    let out = dir.path().join("built-in");
+    run_quietly(&experiment, &out);
+    let replay = Command::new(&python)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/openspiel_replay.py"))
+        .arg(out.join("games.csv"))
+        .output()
+        .expect("python runs");
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    let said = String::from_utf8_lossy(&replay.stdout);
+    let (_, rows) = read_csv(&out.join("games.csv"));
+    assert_eq!(said.lines().count(), 100, "{said}");
+    for (line, row) in said.lines().zip(&rows) {
+        assert_eq!(
+            line,
+            format!(
+                "{} {} {}",
+                row[0],
+                row[column("winner")],
+                row[column("plies")]
+            ),
+            "OpenSpiel disagrees"
+        );
+    }
+}
+
+#[test]
+fn openspiels_bots_play_arbiters_agents_reproducibly_and_other_games_are_refused() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    let experiment = write_experiment(
+        dir.path(),
+        "bots.toml",
+        "game = \"openspiel(name=connect_four)\"\ngames = 2\nseed = 5\n\
+         matchups = [[\"os-mcts\", \"mcts(iterations=60)\"], [\"os-alphabeta\", \"alphabeta(depth=2)\"]]\n",
+    );
+    let mut played = Vec::new();
+    for run_name in ["a", "b"] {
+        let out = dir.path().join(run_name);
+        let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let (header, rows) = read_csv(&out.join("games.csv"));
+        let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+        assert_eq!(rows.len(), 4);
+        for row in &rows {
+            assert!(
+                ["win", "draw"].contains(&row[column("reason")].as_str()),
+                "{row:?}"
+            );
+        }
+        played.push(
+            rows.iter()
+                .map(|r| r[column("moves")].clone())
+                .collect::<Vec<_>>(),
+        );
+    }
+    assert_eq!(played[0], played[1], "the same seeds give the same games");
+
+    let refused = run(&[
+        "perft",
+        "openspiel(name=kuhn_poker)",
+        "--agents",
+        text(&agents),
+    ]);
+    assert_input_error(
+        &refused,
+        &[
+            "game 'openspiel(name=kuhn_poker)'",
+            "it has chance events",
+            "two-player, zero-sum, deterministic",
+        ],
+    );
+    let refused = run(&[
+        "perft",
+        "openspiel(name=no_such_game)",
+        "--agents",
+        text(&agents),
+    ]);
+    assert_input_error(&refused, &["OpenSpiel has no game 'no_such_game'"]);
+    let refused = run(&[
+        "perft",
+        "openspiel(name=hex,size=7)",
+        "--agents",
+        text(&agents),
+    ]);
+    assert_input_error(
+        &refused,
+        &["OpenSpiel's hex has no parameter 'size'", "board_size"],
+    );
+}
