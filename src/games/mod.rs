@@ -99,7 +99,10 @@ pub fn replay<'a, G: Game>(
 }
 
 /// `count` unfinished positions reached by `min_plies..=max_plies` uniformly random moves
-/// from `start`, reproducibly from `seed`. Playouts that end early are discarded.
+/// from `start`, reproducibly from `seed`. Playouts that end early are discarded; in a game
+/// too short for those plies (tic-tac-toe asked for 10 to 40), once 100 playouts in a row
+/// have ended early, each playout gives its last unfinished position instead, so the call
+/// always ends.
 pub fn random_positions<G: Game>(
     start: &G,
     count: usize,
@@ -111,18 +114,26 @@ pub fn random_positions<G: Game>(
     let mut rng = seeds::rng(seed);
     let mut positions = Vec::with_capacity(count);
     let mut moves = Vec::new();
+    let mut ended_early = 0;
     while positions.len() < count {
         let mut state = start.clone();
+        let mut last_unfinished = state.clone();
         let plies = min_plies + seeds::below(&mut rng, max_plies - min_plies + 1);
         for _ in 0..plies {
             state.legal_moves(&mut moves);
             if moves.is_empty() {
                 break;
             }
+            last_unfinished = state.clone();
             state.apply(moves[seeds::below(&mut rng, moves.len())]);
         }
         if state.outcome().is_none() {
             positions.push(state);
+            ended_early = 0;
+        } else if ended_early >= 100 {
+            positions.push(last_unfinished);
+        } else {
+            ended_early += 1;
         }
     }
     positions

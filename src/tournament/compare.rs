@@ -46,6 +46,9 @@ pub fn search_position<G: Game, E: Evaluator<G> + Clone>(
 ) -> Option<Vec<SearchRecord>> {
     let position_seed = seeds::derive(seed, &[position as u64]);
     let mut records = Vec::with_capacity(runs.len());
+    // Outside the clock too: what the game does once per thread before its first answer
+    // (a rules program starting, for a game served by one).
+    state.count_moves();
     for &run in runs {
         let mut searcher = Searcher::new(evaluator.clone(), position_seed);
         searcher.set_limits(limits.clone());

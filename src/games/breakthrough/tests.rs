@@ -480,3 +480,19 @@ fn perft_by_depth_counts_every_depth_in_one_walk_as_perft_does() {
     assert_eq!(perft_by_depth(&wights, 6), each);
     assert!(perft_by_depth(&wights, 0).is_empty());
 }
+
+#[test]
+fn random_positions_end_even_for_a_game_too_short_for_the_plies_asked() {
+    use crate::games::random_positions;
+    // Breakthrough's positions are as before: the fallback never applies.
+    let start = Breakthrough::new(Rules::Standard);
+    let positions = random_positions(&start, 30, 10, 40, 4);
+    assert_eq!(positions.len(), 30);
+    assert!(positions.iter().all(|p| p.outcome().is_none()));
+    // A Dragon Queen game lasts at most 50 plies: asked for 60 to 80, it still answers,
+    // with unfinished positions.
+    let wights = crate::games::wights::Wights::new();
+    let positions = random_positions(&wights, 5, 60, 80, 1);
+    assert_eq!(positions.len(), 5);
+    assert!(positions.iter().all(|p| p.outcome().is_none()));
+}
