@@ -94,6 +94,7 @@ fn broken_agents_are_recorded_with_their_reason_and_leave_no_process() {
         broken_agent("illegal", "illegal", &marker, ""),
         broken_agent("orphan", "orphan", &marker, "hang_ms = 500"),
         broken_agent("crash-random", "crash", &marker, "on_failure = \"random\""),
+        broken_agent("stray", "stray", &marker, ""),
     ];
     fs::write(agents.join("broken.toml"), entries.concat()).expect("write agents");
     let experiment = write_experiment(
@@ -105,7 +106,7 @@ games = 2
 move_time_ms = 3000
 matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
             ["strict", "random"], ["illegal", "random"], ["orphan", "random"],
-            ["crash-random", "random"]]
+            ["crash-random", "random"], ["stray", "random"]]
 "#,
     );
     let out = dir.path().join("out");
@@ -128,7 +129,25 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
         fs::read_to_string(out.join(format!("logs/garbage/{}.stderr", garbage[0]["game_id"])))
             .expect("garbage log");
     assert!(
-        log.contains("[arbiter] stdout line is not JSON: thinking very hard..."),
+        log.contains("[arbiter] stdout line is not a message: thinking very hard..."),
+        "{log}"
+    );
+    // JSON that is not a message (`print(score)`) is logged too, never taken as the move.
+    let stray = played_by(&all, "stray");
+    assert!(
+        stray
+            .iter()
+            .all(|g| ["goal-row", "no-pieces"].contains(&g["reason"].as_str())),
+        "{stray:?}"
+    );
+    let log = fs::read_to_string(out.join(format!("logs/stray/{}.stderr", stray[0]["game_id"])))
+        .expect("stray log");
+    assert!(
+        log.contains("[arbiter] stdout line is not a message: -24"),
+        "{log}"
+    );
+    assert!(
+        log.contains("[arbiter] stdout line is not a message: {\"score\": 3}"),
         "{log}"
     );
     // A crash is logged with the program's own stderr and its exit code.
@@ -685,4 +704,48 @@ fn stop_mid_move(signal: i32, name: &str) {
         stderr(&output)
     );
     assert_none_left(&marker);
+}
+
+/// A typo in an agent's `command` is refused before any game is played (it used to show
+/// only as lost games, with exit code 0 for short runs).
+#[test]
+fn a_typo_in_an_agents_command_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("mine.toml"),
+        "[[agent]]\nname = \"mine\"\ncommand = [\"pyhton3\", \"bot.py\"]\n\n\
+         [[agent]]\nname = \"local\"\ncommand = [\"./bots/missing.py\"]\n",
+    )
+    .expect("write agents");
+    for (agent, fragment) in [
+        (
+            "mine",
+            "agent 'mine': program 'pyhton3' not found on PATH (a typo in command?)",
+        ),
+        (
+            "local",
+            "agent 'local': program './bots/missing.py' not found",
+        ),
+    ] {
+        let experiment = write_experiment(
+            dir.path(),
+            "typo.toml",
+            &format!(
+                "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"{agent}\", \"random\"]]\n"
+            ),
+        );
+        let out = dir.path().join("out");
+        let output = run(&[
+            "run",
+            text(&experiment),
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&out),
+        ]);
+        common::assert_input_error(&output, &["typo.toml: line 3:", fragment]);
+        assert!(!out.join("games.csv").exists(), "no game is played");
+    }
 }

@@ -66,7 +66,7 @@ pub struct ExternalSpec {
     /// Forfeit or random move on a failure.
     #[serde(default)]
     pub on_failure: OnFailure,
-    /// Whether a stdout line that is not JSON is a failure (`bad_output`) rather than
+    /// Whether a stdout line that is not a message is a failure (`bad_output`) rather than
     /// counted and logged.
     #[serde(default)]
     pub strict: bool,
@@ -100,6 +100,59 @@ impl ExternalSpec {
     pub fn command_line(&self) -> String {
         self.command.join(" ")
     }
+
+    /// Checks that the program can be started (before any game is played).
+    ///
+    /// # Errors
+    /// As [`find_program`].
+    pub fn check_program(&self) -> Result<PathBuf, String> {
+        find_program(&self.command, &self.cwd, &self.env)
+    }
+}
+
+/// Where `command`'s program is: a path (with a `/`, relative to `cwd`) to an executable
+/// file, or a name found on `PATH` (`env`'s, else arbiter's).
+///
+/// # Errors
+/// One line saying what is wrong: no program, not found, not executable.
+pub fn find_program(
+    command: &[String],
+    cwd: &Path,
+    env: &BTreeMap<String, String>,
+) -> Result<PathBuf, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let program = command.first().map(String::as_str).unwrap_or("");
+    if program.trim().is_empty() {
+        return Err("the command names no program".to_string());
+    }
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        let path = cwd.join(program);
+        return if executable(&path) {
+            Ok(path)
+        } else if path.exists() {
+            Err(format!(
+                "program '{program}' ({}) is not an executable file",
+                path.display()
+            ))
+        } else {
+            Err(format!(
+                "program '{program}' not found (looked for {})",
+                path.display()
+            ))
+        };
+    }
+    let search = env
+        .get("PATH")
+        .cloned()
+        .or_else(|| std::env::var("PATH").ok())
+        .unwrap_or_default();
+    std::env::split_paths(&search)
+        .map(|folder| folder.join(program))
+        .find(|path| executable(path))
+        .ok_or_else(|| format!("program '{program}' not found on PATH (a typo in command?)"))
 }
 
 /// A folder name for an agent's logs: its name with anything but letters, digits, `-`,
@@ -192,7 +245,7 @@ impl<G: Game> Shared<G> {
 }
 
 /// Starts `spec`'s program and completes the handshake: `hello`, then `ready` within the
-/// startup timeout. Lines before `ready` that are not JSON are logged and skipped.
+/// startup timeout. Lines before `ready` that are not messages are logged and skipped.
 ///
 /// # Errors
 /// Why it did not start, in words a student can act on.
@@ -225,7 +278,7 @@ pub fn start_program(
     let until = Instant::now() + startup;
     loop {
         match program.receive(until, &|| false) {
-            Received::Line(line) => match serde_json::from_str::<Value>(&line) {
+            Received::Line(line) => match message_of(&line).ok_or(()) {
                 Ok(reply) if reply["type"] == "ready" => {
                     let name = reply["name"].as_str().unwrap_or("").to_string();
                     return Ok((program, name));
@@ -238,9 +291,9 @@ pub fn start_program(
                     program.stop(false);
                     return Err(text);
                 }
-                Err(_) => {
+                Err(()) => {
                     program.garbage_lines += 1;
-                    program.note(&format!("stdout line is not JSON: {}", clip(&line)));
+                    program.note(&format!("stdout line is not a message: {}", clip(&line)));
                 }
             },
             Received::Closed => {
@@ -408,14 +461,23 @@ fn wait_for_pong(program: &mut Program, id: u64, ping_ms: u64) -> bool {
 /// The move and what the program said about it, from its reply line.
 enum Reply {
     Move(String, Value),
-    NotJson,
+    /// Not a message: not JSON, or JSON that is not an object with a `type` (a student's
+    /// `print(score)` printing `-24`): counted and logged, never taken as the reply.
+    NotMessage,
     Other(String),
 }
 
+/// Whether a stdout line is a message of the protocol: a JSON object with a `type`.
+fn message_of(line: &str) -> Option<Value> {
+    serde_json::from_str::<Value>(line)
+        .ok()
+        .filter(|value| value.get("type").is_some())
+}
+
 fn read_reply(line: &str) -> Reply {
-    match serde_json::from_str::<Value>(line) {
-        Err(_) => Reply::NotJson,
-        Ok(reply) => match (&reply["type"], &reply["move"]) {
+    match message_of(line) {
+        None => Reply::NotMessage,
+        Some(reply) => match (&reply["type"], &reply["move"]) {
             (Value::String(kind), Value::String(mv)) if kind == "move" => {
                 Reply::Move(mv.clone(), reply["info"].clone())
             }
@@ -547,9 +609,9 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
                             }
                         };
                     }
-                    Reply::NotJson => {
+                    Reply::NotMessage => {
                         program.garbage_lines += 1;
-                        program.note(&format!("stdout line is not JSON: {}", clip(&line)));
+                        program.note(&format!("stdout line is not a message: {}", clip(&line)));
                         if spec_strict {
                             self.lose_program(FaultReason::BadOutput);
                             return self.fallback(state, FaultReason::BadOutput);

@@ -421,6 +421,8 @@ impl AgentSpec {
     /// An unknown heuristic for this game, or a bad parameter.
     pub fn factory<G: GameEntry>(&self, game: &G) -> Result<AgentFactory<G>, String> {
         if let Some(external) = &self.external {
+            // A typo in `command` is found now, not after every game is lost to it.
+            external.check_program()?;
             let shared = Shared::<G>::new(
                 self.name.clone(),
                 external.clone(),

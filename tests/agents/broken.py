@@ -2,8 +2,10 @@
 
 MODE: ok (random moves), crash (exits with code 3 at its third move), slow (sleeps 10 s
 before every move, past every deadline the tests set), garbage (prints a line that is not
-JSON before every move), illegal (answers a move that is not legal), silent (never answers
-hello), orphan (starts a child that ignores SIGTERM, then never answers a move). MARKER only makes the processes findable.
+JSON before every move), stray (prints `-24` and `{"score": 3}`, JSON but not messages,
+before every move), illegal (answers a move that is not legal), silent (never answers
+hello), orphan (starts a child that ignores SIGTERM, then never answers a move). MARKER
+only makes the processes findable.
 """
 
 import json
@@ -42,6 +44,9 @@ for line in sys.stdin:
             time.sleep(10.0)
         if mode == "garbage":
             sys.stdout.write("thinking very hard...\n")
+        if mode == "stray":
+            print(-24)  # a student's print(score): valid JSON, but not a message
+            print(json.dumps({"score": 3}))
         if mode == "illegal" and moves_made == 2:
             send({"type": "move", "move": "a1-h8"})
             continue
