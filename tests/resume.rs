@@ -362,3 +362,56 @@ fn ctrl_c_stops_a_long_puzzle_solve_at_once() {
     let waited = interrupt_when_started(&["run", text(&experiment), "--out", text(&out)], &out);
     eprintln!("Ctrl-C in a brute-force solve: exit after {waited:?}");
 }
+
+/// `arbiter run ... 2>&1 | head -2`: the reader goes away after two lines. The run must not
+/// die of SIGPIPE (meta.json left `running`, the lock held): it stops as after Ctrl-C,
+/// exit code 141, and resumes to the same files as an uninterrupted run.
+#[test]
+fn a_closed_output_pipe_stops_the_run_cleanly_and_it_resumes() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "pipe.toml",
+        "game = \"breakthrough\"\ngames = 300\nseed = 4\nmatchups = [[\"alphabeta(heuristic=offensive2,depth=3)\", \"alphabeta(heuristic=defensive2,depth=3)\"]]\n",
+    );
+    let out = dir.path().join("out");
+    // One pipe for stdout and stderr, as `2>&1 |` makes.
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    let mut child = arbiter()
+        .args([
+            "run",
+            text(&experiment),
+            "--out",
+            text(&out),
+            "--threads",
+            "1",
+        ])
+        .env("ARBITER_PROGRESS_EVERY", "0.01")
+        .stdout(writer.try_clone().expect("clone"))
+        .stderr(writer)
+        .spawn()
+        .expect("starts");
+    let mut lines = BufReader::new(reader);
+    for _ in 0..2 {
+        let mut line = String::new();
+        lines.read_line(&mut line).expect("a line");
+        assert!(!line.is_empty(), "the run said nothing");
+    }
+    drop(lines);
+    let status = child.wait().expect("ends");
+    assert_eq!(status.code(), Some(141), "{status:?}");
+    let meta = meta(&out);
+    assert_eq!(meta["status"], "interrupted", "{meta}");
+    let played = meta["games_played"].as_u64().expect("count");
+    assert!(played < 300, "stopped early, not after {played} games");
+    let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let reference = dir.path().join("reference");
+    run_quietly(&experiment, &reference);
+    assert_same_csv(
+        &out.join("games.csv"),
+        &reference.join("games.csv"),
+        "games.csv",
+    );
+}

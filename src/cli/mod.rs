@@ -236,10 +236,10 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
     }
     let outcome = &finished.outcome;
     for note in &finished.notes {
-        eprintln!("stopped: {note}");
+        crate::report::say(&format!("stopped: {note}"));
     }
     if outcome.cancelled {
-        eprintln!(
+        crate::report::say(&format!(
             "stopped: {} of {} {} done{}; continue with: arbiter run --resume {}",
             outcome.played,
             outcome.total,
@@ -250,7 +250,10 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
                 String::new()
             },
             finished.folder.display()
-        );
+        ));
+        if finished.interrupted && crate::report::output_closed() {
+            return OUTPUT_CLOSED;
+        }
         if finished.interrupted {
             return 130;
         }
@@ -266,6 +269,11 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
 /// The exit code of a run that ended with games unplayed because an agent could not
 /// start (fix it, then resume).
 pub const AGENT_STOPPED: i32 = 3;
+
+/// The exit code of a run stopped because its output's reader went away (a closed pipe,
+/// `arbiter run ... 2>&1 | head`): 128 + SIGPIPE, as a shell reports a command SIGPIPE
+/// ended; the run stopped cleanly, as after Ctrl-C, and resumes.
+pub const OUTPUT_CLOSED: i32 = 141;
 
 /// The exit code of a run stopped by `--max-games` or `--time-limit` before all its work
 /// was done (resume it to finish): scripts can tell it from a complete run.

@@ -132,12 +132,12 @@ pub fn run(args: RunArgs) -> Result<i32> {
         }
         if meta.status == "complete" {
             if !args.quiet {
-                eprintln!(
+                crate::report::say(&format!(
                     "{}: shard {}/{} is already complete",
                     folder.display(),
                     shard[0],
                     shard[1]
-                );
+                ));
             }
             return Ok(0);
         }

@@ -114,10 +114,10 @@ impl FolderLock {
         let _ = file.read_to_string(&mut holder);
         let holder = holder.trim();
         if !holder.is_empty() && !quiet {
-            eprintln!(
+            crate::report::say(&format!(
                 "note: {}: took over the lock of a process that ended without releasing it ({holder})",
                 folder.display()
-            );
+            ));
         }
         let me = format!(
             "pid {} on host {} since {}",

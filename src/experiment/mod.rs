@@ -136,6 +136,12 @@ fn interrupt_flag() -> Arc<AtomicBool> {
             let handler_flag = Arc::clone(&flag);
             // Should a handler already exist (a host program's), Ctrl-C keeps its behaviour.
             let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+            // A run must not die of a closed output pipe (SIGPIPE's default): writes then
+            // fail, the progress display notices and stops the run cleanly, resumable.
+            // SAFETY: setting a signal's disposition to "ignore" installs no handler code.
+            unsafe {
+                libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+            }
             flag
         })
         .clone()
@@ -206,8 +212,10 @@ where
         .map_err(|e| in_folder(crate::report::journal::JOURNAL, &e))?;
     let mut progress = Progress::new(options.quiet, K::UNIT);
     let cancel = interrupt_flag();
+    // A closed output (`arbiter run ... | head`) stops the run as Ctrl-C does.
+    progress.stop_when_output_closes(Arc::clone(&cancel));
     if !options.quiet {
-        eprintln!(
+        crate::report::say(&format!(
             "{}: {} on {} threads{} -> {}",
             meta.experiment,
             kind.describe(),
@@ -218,13 +226,13 @@ where
                 format!(" ({} already done)", earlier.len())
             },
             folder.display()
-        );
+        ));
         if earlier.torn_bytes() > 0 {
-            eprintln!(
+            crate::report::say(&format!(
                 "{}: cut the last {} bytes, a record torn when the run was killed",
                 Journal::<K::Record>::path(folder).display(),
                 earlier.torn_bytes()
-            );
+            ));
         }
     }
     let settings = Settings {
@@ -574,11 +582,11 @@ fn continue_run(
             let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let changed = registry.map_or(Vec::new(), |r| r.differences(&recorded));
             if !changed.is_empty() && !options.quiet {
-                eprintln!(
+                crate::report::say(&format!(
                     "note: agents changed since the run started ({}); resuming with the specs kept in {}",
                     changed.join(", "),
                     folder.join("meta.json").display()
-                );
+                ));
             }
             let mut experiment = Experiment::parse(&path, source, &recorded)?;
             experiment.games_per_matchup = meta.games_per_matchup;

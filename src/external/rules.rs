@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -834,7 +835,9 @@ impl Client {
         self.siblings.clear();
         let total = self.def.failures.fetch_add(1, Ordering::Relaxed) + 1;
         if total <= SHOWN_FAILURES {
-            eprintln!(
+            // Never a panic on a closed output (a run stops cleanly on its own then).
+            let _ = writeln!(
+                std::io::stderr(),
                 "warning: rules program of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
                 self.def,
                 self.def.spec.command_line(),

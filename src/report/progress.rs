@@ -4,7 +4,31 @@
 use super::{Reporter, RunOutcome};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Set once a line could not be written because standard error's reader went away (a
+/// closed pipe: `arbiter run ... 2>&1 | head -2`).
+static OUTPUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes `line` and a newline to standard error, never panicking: when the reader has
+/// gone away (a closed pipe), nothing more is written and [`output_closed`] says so.
+pub fn say(line: &str) {
+    if OUTPUT_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    if let Err(e) = writeln!(io::stderr(), "{line}")
+        && e.kind() == io::ErrorKind::BrokenPipe
+    {
+        OUTPUT_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Whether standard error's reader went away during the run (see [`say`]).
+pub fn output_closed() -> bool {
+    OUTPUT_CLOSED.load(Ordering::Relaxed)
+}
 
 /// Shows jobs done, jobs per second and the time left, on standard error.
 pub struct Progress {
@@ -16,6 +40,8 @@ pub struct Progress {
     last_line: Instant,
     every: Duration,
     quiet: bool,
+    /// Raised when the output's reader goes away: the run stops as after Ctrl-C.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// How often a plain progress line is printed when standard error is not a terminal,
@@ -48,6 +74,22 @@ impl Progress {
             last_line: Instant::now(),
             every: line_every(),
             quiet,
+            stop: None,
+        }
+    }
+
+    /// Raises `stop` (the run's Ctrl-C flag) when a line cannot be written because the
+    /// output's reader went away, so the run ends cleanly and can be resumed.
+    pub fn stop_when_output_closes(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = Some(stop);
+    }
+
+    fn print(&self, line: &str) {
+        say(line);
+        if output_closed()
+            && let Some(stop) = &self.stop
+        {
+            stop.store(true, Ordering::SeqCst);
         }
     }
 
@@ -96,7 +138,7 @@ impl<R> Reporter<R> for Progress {
             bar.inc(1);
         } else if !self.quiet && self.last_line.elapsed() >= self.every {
             self.last_line = Instant::now();
-            let _ = writeln!(io::stderr(), "{}", self.line());
+            self.print(&self.line());
         }
         Ok(())
     }
@@ -117,9 +159,7 @@ impl<R> Reporter<R> for Progress {
         }
         match &self.bar {
             Some(bar) => bar.println(line),
-            None => {
-                let _ = writeln!(io::stderr(), "{line}");
-            }
+            None => self.print(line),
         }
     }
 
@@ -129,7 +169,7 @@ impl<R> Reporter<R> for Progress {
         }
         if !self.quiet {
             let status = if outcome.cancelled { "stopped" } else { "done" };
-            let _ = writeln!(io::stderr(), "{status}: {}", self.line());
+            self.print(&format!("{status}: {}", self.line()));
         }
         Ok(())
     }
