@@ -28,6 +28,13 @@ use std::time::{Duration, Instant};
 /// The score of a won game for the winner (and minus it for the loser).
 pub const WIN_SCORE: f64 = 1_000_000.0;
 
+/// When a search should stop to answer by `deadline`, asked at `now`: a twentieth of the
+/// time left earlier, at most 10 ms (the time from the last stop check to the answer).
+pub fn aim_before(deadline: Instant, now: Instant) -> Instant {
+    let reserve = (deadline.saturating_duration_since(now) / 20).min(Duration::from_millis(10));
+    deadline - reserve
+}
+
 /// The deepest search the registry accepts, in plies.
 pub const MAX_DEPTH: u32 = 12;
 
@@ -976,12 +983,21 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
             return Decision::just(mv);
         }
         // The agent's own budget (iterative deepening) and the harness's limits: the
-        // earlier deadline counts.
+        // earlier deadline counts. An agent that manages its time (a budget of its own)
+        // aims at the harness's deadline a little early (a twentieth of the time left, at
+        // most 10 ms), so that answering after the last check does not carry the move past
+        // it: one whose budget equals the experiment's move_time_ms must not forfeit every
+        // game by microseconds. A fixed-depth search cut by the deadline still overruns it.
+        let now = Instant::now();
         let budget = self
             .config
             .time_ms
-            .and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms)));
-        let deadline = match (budget, limits.deadline) {
+            .and_then(|ms| now.checked_add(Duration::from_millis(ms)));
+        let harness = limits.deadline.map(|deadline| match budget {
+            Some(_) => aim_before(deadline, now),
+            None => deadline,
+        });
+        let deadline = match (budget, harness) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };

@@ -494,3 +494,19 @@ fn tables_allocated_before_the_search_change_nothing() {
         }
     }
 }
+
+#[test]
+fn a_harness_deadline_is_aimed_at_a_little_early() {
+    use super::aim_before;
+    use std::time::{Duration, Instant};
+    let now = Instant::now();
+    let ms = Duration::from_millis;
+    assert_eq!(aim_before(now + ms(100), now), now + ms(95));
+    assert_eq!(aim_before(now + ms(1000), now), now + ms(990));
+    assert_eq!(
+        aim_before(now + ms(1), now),
+        now + Duration::from_micros(950)
+    );
+    // A deadline already past is left as it is.
+    assert_eq!(aim_before(now, now + ms(5)), now);
+}

@@ -107,8 +107,10 @@ fn sweep_matchups_with_one_seed_key_play_the_same_seeds() {
 
 #[test]
 fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
-    // A 300 ms budget against a 1 ms limit: Breakthrough forfeits at the first move.
-    let slow: AgentSpec = "alphabeta(heuristic=offensive2,time_ms=300)"
+    // A fixed-depth search against a 1 ms limit: cut by the deadline, it answers after it,
+    // and Breakthrough forfeits at the first move. (An agent with a budget of its own aims
+    // a little before the deadline instead.)
+    let slow: AgentSpec = "alphabeta(heuristic=offensive2,depth=8)"
         .parse()
         .expect("valid");
     let agents = [
