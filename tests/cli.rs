@@ -473,7 +473,7 @@ fn bad_experiments_fail_cleanly_without_results() {
         (
             "game = \"breakthrough\"\nmatchups = [[\"random\", \"random\"]]\n",
             "--games=0",
-            &["--games 0"],
+            &["'0' is not a number of games from 1 to 10000000"],
         ),
         (
             "game = \"breakthrough\"\nmatchups = [[\"random\", \"random\"]\n",
@@ -1098,10 +1098,23 @@ fn a_stopped_run_resumes_to_the_same_files_as_an_uninterrupted_one() {
         .sum();
     assert_eq!(total_pairs, 4, "8 games, 4 colour-swapped pairs");
 
-    assert_input_error(
-        &run(&["run", "--resume", parts_text]),
-        &["already complete"],
+    // A complete run resumed: nothing to do, and no error (as a complete shard run again).
+    let again = run(&["run", "--resume", parts_text]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("the run is already complete; nothing to do"),
+        "{}",
+        stderr(&again)
     );
+    for bad in ["10000001", "18446744073709551615", "-1", "0", "many"] {
+        let output = run(&["run", path, "--games", bad]);
+        assert_input_error(
+            &output,
+            &[&format!(
+                "'{bad}' is not a number of games from 1 to 10000000"
+            )],
+        );
+    }
     assert_input_error(
         &run(&["run", path, "--resume", parts_text]),
         &["give no experiment file"],

@@ -749,3 +749,40 @@ fn a_typo_in_an_agents_command_is_refused_before_the_run() {
         assert!(!out.join("games.csv").exists(), "no game is played");
     }
 }
+
+/// An agent that fails to start on its last game leaves nothing unplayed: the run is
+/// complete (exit 0) and says nothing of games not played.
+#[test]
+fn an_agent_broken_on_its_last_game_leaves_a_complete_run_without_a_stopped_line() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("dead.toml"),
+        format!(
+            "[[agent]]\nname = \"dead\"\ncommand = [\"{python}\", \"-c\", \"import sys; sys.exit(1)\"]\nmax_startup_failures = 1\n"
+        ),
+    )
+    .expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "dead.toml",
+        "game = \"breakthrough\"\ngames = 1\nmatchups = [[\"dead\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("stopped:"), "{}", stderr(&output));
+    assert_eq!(games(&out)[0]["reason"], "startup_failure");
+}

@@ -3,7 +3,7 @@
 use super::{print_finished, resolve_threads};
 use crate::experiment::{self, Options};
 use crate::registry::fits;
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `arbiter match`.
@@ -17,8 +17,8 @@ pub struct MatchArgs {
     /// The game, e.g. `breakthrough(rules=long)`.
     #[arg(long, default_value = "breakthrough")]
     game: String,
-    /// Games to play; colours alternate game by game.
-    #[arg(long, default_value_t = 100)]
+    /// Games to play (1 to 10,000,000); colours alternate game by game.
+    #[arg(long, default_value_t = 100, allow_hyphen_values = true, value_parser = super::run::games_per_matchup)]
     games: u64,
     /// The seed every game's seed derives from.
     #[arg(long, default_value_t = 1)]
@@ -75,9 +75,6 @@ fn experiment_text(args: &MatchArgs) -> String {
 
 /// Plays the match; returns the exit code (as `run`'s).
 pub fn play_match(args: MatchArgs) -> Result<i32> {
-    if args.games == 0 {
-        bail!("--games 0: play at least one game");
-    }
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let game = super::parse_game(&args.game, &registry)?;
     // Checked here so that a mistake names the argument, not a line of the text below.

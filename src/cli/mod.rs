@@ -235,10 +235,12 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         }
     }
     let outcome = &finished.outcome;
-    for note in &finished.notes {
-        crate::report::say(&format!("stopped: {note}"));
-    }
     if outcome.cancelled {
+        // An agent that stopped playing after the last of its games left nothing unplayed:
+        // nothing to say then.
+        for note in &finished.notes {
+            crate::report::say(&format!("stopped: {note}"));
+        }
         crate::report::say(&format!(
             "stopped: {} of {} {} done{}; continue with: arbiter run --resume {}",
             outcome.played,

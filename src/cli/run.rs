@@ -17,8 +17,8 @@ pub struct RunArgs {
     /// The experiment file [default: matchups/report000-part2.1.toml, report 000's
     /// part 2.1 tables].
     experiment: Option<PathBuf>,
-    /// Games per matchup, instead of the file's `games`.
-    #[arg(long)]
+    /// Games per matchup, instead of the file's `games` (1 to 10,000,000).
+    #[arg(long, allow_hyphen_values = true, value_parser = games_per_matchup)]
     games: Option<u64>,
     /// Experiment seed, instead of the file's `seed`.
     #[arg(long)]
@@ -156,6 +156,18 @@ pub fn run(args: RunArgs) -> Result<i32> {
                 folder.display()
             );
         }
+        // A complete run has nothing left to do: say so and succeed, as a complete shard
+        // run again does.
+        if let Ok(meta) = crate::report::Meta::read(folder)
+            && meta.status == "complete"
+            && !folder.join(crate::report::journal::JOURNAL).exists()
+        {
+            crate::report::say(&format!(
+                "{}: the run is already complete; nothing to do",
+                folder.display()
+            ));
+            return Ok(0);
+        }
         experiment::resume(folder, &registry, &options)?
     } else {
         let path = match &args.experiment {
@@ -189,4 +201,15 @@ fn scheduler_threads(available: usize) -> usize {
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0)
         .map_or(available, |n| n.min(available))
+}
+
+/// A number of games per matchup given on the command line: 1 to the most an experiment
+/// file allows.
+pub fn games_per_matchup(text: &str) -> Result<u64, String> {
+    let most = crate::registry::experiment::MAX_GAMES;
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| format!("'{text}' is not a number of games from 1 to {most}"))
 }
