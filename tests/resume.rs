@@ -415,3 +415,54 @@ fn a_closed_output_pipe_stops_the_run_cleanly_and_it_resumes() {
         "games.csv",
     );
 }
+
+/// `arbiter report DIR` takes the folder's lock: it refuses while a run writes the folder,
+/// and works once the run is done.
+#[test]
+fn report_refuses_a_folder_a_run_is_writing_and_works_once_it_stopped() {
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "long.toml",
+        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"minimax(heuristic=offensive2,depth=12)\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let mut child = spawn(&["run", text(&experiment), "--out", text(&out)]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !out.join("meta.json").exists() {
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert_input_error(
+        &run(&["report", text(&out)]),
+        &[
+            "another arbiter is writing this folder",
+            "one writer per results folder",
+        ],
+    );
+    // Our own child, by its PID: Ctrl-C, which leaves a run's files whole.
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let _ = child.wait();
+    let report = run(&["report", text(&out)]);
+    assert!(report.status.success(), "{}", stderr(&report));
+    // Killed outright, a run has no tables yet: report says how to get them.
+    let killed = dir.path().join("killed");
+    let mut child = spawn(&["run", text(&experiment), "--out", text(&killed)]);
+    while !killed.join("meta.json").exists() {
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_input_error(
+        &run(&["report", text(&killed)]),
+        &[
+            "the run ended before writing its tables (it was killed)",
+            "arbiter run --resume",
+        ],
+    );
+}

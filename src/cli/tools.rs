@@ -15,6 +15,19 @@ use std::path::Path;
 /// `arbiter report`.
 pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    // One writer per results folder: not while a run writes it (the lock is released when
+    // the report is written).
+    let _lock = crate::experiment::FolderLock::acquire(&folder, true).map_err(|e| anyhow!(e))?;
+    if let Ok(meta) = crate::report::Meta::read(&folder)
+        && meta.status == "running"
+        && !folder.join("summary.csv").is_file()
+    {
+        bail!(
+            "{}: the run ended before writing its tables (it was killed): `arbiter run --resume {}` plays what is left and writes them",
+            folder.display(),
+            folder.display()
+        );
+    }
     if let Some(id) = game {
         let page = crate::report::viewer::game_page(&folder, id).map_err(|e| anyhow!(e))?;
         println!("{}", page.display());
