@@ -169,6 +169,25 @@ fn the_python_games_pass_check_game_count_right_and_play_every_algorithm() {
         );
         assert!(said.contains("passed: 0 failed"), "{said}");
     }
+    // An external agent plays a program game too: its requests carry the program's
+    // position string and the legal moves.
+    let output = run(&[
+        "check-agent",
+        "--game",
+        "ttt",
+        "--agents",
+        text(&agents),
+        "--tolerance-ms",
+        "30000",
+        python,
+        &examples.join("random_agent.py").display().to_string(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("a game as P2 against random moves"),
+        "{}",
+        stdout(&output)
+    );
     // Tic-tac-toe's counts (games end at three in a row) and Connect Four's 7^d.
     let counts = perft("ttt", 9, &agents);
     assert!(
