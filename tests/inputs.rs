@@ -14,24 +14,41 @@ const GAMES: &str = "game = \"breakthrough\"\nseed = 1\nmatchups = [[\"random\",
 fn huge_game_counts_are_planned_lazily() {
     let dir = tempfile::tempdir().expect("dir");
     let experiment = write_experiment(dir.path(), "games.toml", GAMES);
-    for games in ["18446744073709551615", "9223372036854775808"] {
+    // More than an experiment file may ask for is refused, not saturated.
+    for games in ["18446744073709551615", "9223372036854775808", "10000001"] {
         let out = dir.path().join(games);
         let output = run(&[
             "run",
             text(&experiment),
             "--games",
             games,
-            "--max-games",
-            "3",
             "--out",
             text(&out),
-            "--quiet",
         ]);
-        // Partial (exit code 4): 3 games of billions.
-        assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
-        let (_, rows) = read_csv(&out.join("games.csv"));
-        assert_eq!(rows.len(), 3);
+        assert_input_error(
+            &output,
+            &[&format!(
+                "'{games}' is not a number of games from 1 to 10000000"
+            )],
+        );
+        assert!(!out.exists());
     }
+    // The most it may ask for is planned lazily: 3 games of ten million.
+    let out = dir.path().join("most");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--games",
+        "10000000",
+        "--max-games",
+        "3",
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    let (_, rows) = read_csv(&out.join("games.csv"));
+    assert_eq!(rows.len(), 3);
     // Ten agents in a round robin, ten million games per matchup.
     let agents: Vec<String> = (1..=10)
         .map(|d| format!("\"greedy(heuristic=offensive2,almost_win={d})\""))
@@ -95,7 +112,10 @@ fn bad_numbers_are_one_line_naming_the_flag_or_line_and_write_nothing() {
             &["--threads", "100000"],
             "--threads 100000: use at most 1024",
         ),
-        (&["--games", "0"], "--games 0"),
+        (
+            &["--games", "0"],
+            "'0' is not a number of games from 1 to 10000000",
+        ),
     ];
     for (flag, message) in flags {
         let mut args = vec!["run", text(&experiment), "--out", text(&out)];
