@@ -209,6 +209,7 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
         ("wights", "alphabeta(heuristic=material,depth=2)"),
         ("double-card", "greedy(heuristic=lines)"),
         ("chinese-checkers", "greedy(heuristic=report004)"),
+        ("connect-four", "alphabeta(heuristic=windows,depth=3)"),
     ] {
         let experiment = write_experiment(
             dir.path(),
@@ -403,8 +404,9 @@ impl DevTools {
         }
     }
 
-    /// The ply shown and the board drawn: per row, its label and its cells' tokens.
-    fn shown(&mut self) -> (usize, BTreeMap<String, Vec<String>>) {
+    /// The ply shown and the board drawn: per row, top first, its label and its cells'
+    /// tokens.
+    fn shown(&mut self) -> (usize, Vec<(String, Vec<String>)>) {
         let value = self.eval(
             "(() => ({ply: document.querySelector('#viewer-ply').value, rows: Array.from(document.querySelectorAll('#viewer-board tr, #viewer-board .star-row')).map((row) => [(row.querySelector('th, .star-label') || {}).textContent || '', Array.from(row.querySelectorAll('[data-cell]')).map((c) => c.dataset.cell)]).filter((row) => row[1].length > 0)}))()",
         );
@@ -438,11 +440,39 @@ impl Drop for DevTools {
     }
 }
 
-/// A board as `arbiter replay --steps` prints it, as rows: label and cell tokens (the
-/// column labels line left out: the first for Breakthrough, the Dragon Queen and Chinese
-/// Checkers, the last for Double Card).
-fn replay_rows(game: &str, board: &str) -> BTreeMap<String, Vec<String>> {
+/// Rows as compared: by label where rows have labels (the page draws some boards top
+/// first, replay prints them bottom first), in order where they have none.
+fn in_order(mut rows: Vec<(String, Vec<String>)>) -> Vec<(String, Vec<String>)> {
+    if rows.iter().all(|(label, _)| !label.is_empty()) {
+        rows.sort();
+    }
+    rows
+}
+
+/// A board as `arbiter replay --steps` prints it, as rows, top first: label and cell
+/// tokens (the column labels line left out: the first for Breakthrough, the Dragon Queen
+/// and Chinese Checkers, the last for Double Card and Connect Four, whose rows have no
+/// label and whose empty cells, `.` in print, are drawn empty).
+fn replay_rows(game: &str, board: &str) -> Vec<(String, Vec<String>)> {
     let lines: Vec<&str> = board.lines().collect();
+    if game.starts_with("connect-four") {
+        return lines[..lines.len() - 1]
+            .iter()
+            .map(|line| {
+                let cells = line
+                    .split_whitespace()
+                    .map(|c| {
+                        if c == "." {
+                            String::new()
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect();
+                (String::new(), cells)
+            })
+            .collect();
+    }
     let rows = if game.starts_with("double-card") {
         &lines[..lines.len() - 1]
     } else {
@@ -468,6 +498,7 @@ fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
         ("wights", "alphabeta(heuristic=material,depth=2)"),
         ("double-card", "greedy(heuristic=lines)"),
         ("chinese-checkers", "greedy(heuristic=report004)"),
+        ("connect-four", "alphabeta(heuristic=windows,depth=3)"),
     ] {
         let experiment = write_experiment(
             dir.path(),
@@ -530,8 +561,8 @@ fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
             }
             assert_eq!(shown_ply, ply, "{game}: after {action}");
             assert_eq!(
-                rows,
-                replay_rows(game, &replayed[&ply]),
+                in_order(rows),
+                in_order(replay_rows(game, &replayed[&ply])),
                 "{game}: the board shown at ply {ply} (after {action}) differs from arbiter replay"
             );
         }

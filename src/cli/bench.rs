@@ -480,8 +480,8 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
 pub fn bench(args: BenchArgs) -> Result<()> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let spec = parse_game(&args.game, &registry)?;
-    if !(1..=8).contains(&args.perft_depth) || !(1..=8).contains(&args.depth) {
-        bail!("--perft-depth and --depth must be from 1 to 8");
+    if !(1..=12).contains(&args.perft_depth) || !(1..=8).contains(&args.depth) {
+        bail!("--perft-depth must be from 1 to 12 and --depth from 1 to 8");
     }
     if args.games == 0 || args.positions == 0 {
         bail!("--games and --positions must be at least 1");

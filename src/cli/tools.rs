@@ -112,13 +112,24 @@ struct ReplayTask {
 impl GameTask for ReplayTask {
     type Output = Result<()>;
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
+        // Moves written together (Connect Four's "4453") are taken one by one.
+        let mut this = self;
+        this.moves = this
+            .moves
+            .into_iter()
+            .flat_map(|(line, text)| match start.split_moves(&text) {
+                Some(parts) => parts.into_iter().map(|m| (line, m)).collect(),
+                None => vec![(line, text)],
+            })
+            .collect();
+        let this = this;
         let mut state = start;
-        if let Some(from) = self.steps {
-            if from > self.moves.len() {
+        if let Some(from) = this.steps {
+            if from > this.moves.len() {
                 bail!(
                     "--steps {from}: {} has {} moves",
-                    self.source,
-                    self.moves.len()
+                    this.source,
+                    this.moves.len()
                 );
             }
             if from == 0 {
@@ -126,18 +137,18 @@ impl GameTask for ReplayTask {
                 print!("{}", state.board_display());
             }
         }
-        for (ply, (line, text)) in self.moves.iter().enumerate() {
+        for (ply, (line, text)) in this.moves.iter().enumerate() {
             let mover = state.to_move();
             let mv = state
                 .parse_move(text)
-                .map_err(|e| anyhow!("{}: line {line}: ply {}: {e}", self.source, ply + 1))?;
+                .map_err(|e| anyhow!("{}: line {line}: ply {}: {e}", this.source, ply + 1))?;
             state.apply(mv);
-            if self.steps.is_some_and(|from| ply + 1 >= from) {
+            if this.steps.is_some_and(|from| ply + 1 >= from) {
                 println!("\nply {}: {} {text}", ply + 1, mover.label());
                 print!("{}", state.board_display());
             }
         }
-        if self.steps.is_none() {
+        if this.steps.is_none() {
             print!("{}", state.board_display());
         } else {
             println!();

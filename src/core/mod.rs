@@ -210,6 +210,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         text
     }
 
+    /// A token of a move list holding several moves written together, split into moves
+    /// (Connect Four's `4453`, as its solvers write games); `None` when it is one move.
+    fn split_moves(&self, _token: &str) -> Option<Vec<String>> {
+        None
+    }
+
     /// Reads a move in the game's notation and checks that it is legal here.
     ///
     /// # Errors

@@ -17,6 +17,7 @@ macro_rules! linear_params {
 
 pub mod breakthrough;
 pub mod chinese_checkers;
+pub mod connect_four;
 pub mod double_card;
 pub mod wights;
 

@@ -1285,7 +1285,7 @@ impl Game for ProgramGame {
 }
 
 /// A `render` reply as text: one line per row of symbols (`.` for an empty cell), with the
-/// column labels above and the row labels in front when the program gives them.
+/// row labels in front and the column labels below when the program gives them.
 pub fn render_text(rendered: &Value) -> String {
     let Some(rows) = rendered["rows"].as_array() else {
         return String::from("(no board)\n");
@@ -1303,12 +1303,6 @@ pub fn render_text(rendered: &Value) -> String {
     let (row_labels, column_labels) = (labels("row_labels"), labels("column_labels"));
     let margin = row_labels.iter().map(String::len).max().unwrap_or(0);
     let mut text = String::new();
-    if !column_labels.is_empty() {
-        let pad = if margin > 0 { margin + 1 } else { 0 };
-        text.push_str(&" ".repeat(pad));
-        text.push_str(&column_labels.join(" "));
-        text.push('\n');
-    }
     for (index, row) in rows.iter().enumerate() {
         if margin > 0 {
             let label = row_labels.get(index).map_or("", String::as_str);
@@ -1331,6 +1325,12 @@ pub fn render_text(rendered: &Value) -> String {
             })
             .unwrap_or_default();
         text.push_str(&cells.join(" "));
+        text.push('\n');
+    }
+    if !column_labels.is_empty() {
+        let pad = if margin > 0 { margin + 1 } else { 0 };
+        text.push_str(&" ".repeat(pad));
+        text.push_str(&column_labels.join(" "));
         text.push('\n');
     }
     text

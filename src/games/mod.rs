@@ -3,6 +3,7 @@
 
 pub mod breakthrough;
 pub mod chinese_checkers;
+pub mod connect_four;
 pub mod double_card;
 #[cfg(test)]
 pub mod testing;

@@ -110,6 +110,7 @@ use crate::external::rules::{ProgramGame, ProgramGameDef};
 use crate::external::rules_heuristics::{self, ProgramHeuristic};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
+use crate::games::connect_four::{self as c4, ConnectFour};
 use crate::games::double_card::{self as dc, DoubleCard};
 use crate::games::wights::Wights;
 use spec::Spec;
@@ -221,6 +222,8 @@ pub enum GameSpec {
     ChineseCheckers(cc::Rules),
     /// Double Card.
     DoubleCard(dc::Params),
+    /// Connect Four, of a size.
+    ConnectFour(c4::Params),
     /// A game served by a rules program (`[[game]]` in an agent file), started and checked.
     Program(ProgramSpec),
 }
@@ -260,6 +263,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "chinese-checkers",
         params: "max_plies=200, home_plies=100, jumps=long|short, timeout=loss|random (the per-move time limit's forfeit rule)",
         heuristics: evals::chinese_checkers::HEURISTICS,
+    },
+    GameInfo {
+        name: "connect-four",
+        params: "rows=4..8 (default 6), columns=4..9 (default 7); moves are column numbers from 1",
+        heuristics: evals::connect_four::HEURISTICS,
     },
     GameInfo {
         name: "double-card",
@@ -316,6 +324,28 @@ impl FromStr for GameSpec {
                 }
                 GameSpec::ChineseCheckers(rules)
             }
+            "connect-four" => {
+                let mut params = c4::Params::default();
+                for (key, range, slot) in [
+                    ("rows", c4::ROWS, &mut params.rows),
+                    ("columns", c4::COLUMNS, &mut params.columns),
+                ] {
+                    if let Some(text) = spec.take(key) {
+                        *slot = text
+                            .parse::<u8>()
+                            .ok()
+                            .filter(|n| range.contains(n))
+                            .ok_or_else(|| {
+                                format!(
+                                    "{key}={text}: expected {} to {}",
+                                    range.start(),
+                                    range.end()
+                                )
+                            })?;
+                    }
+                }
+                GameSpec::ConnectFour(params)
+            }
             "double-card" => {
                 let mut params = dc::Params::default();
                 if let Some(text) = spec.take("p1") {
@@ -362,6 +392,7 @@ impl FromStr for GameSpec {
                 GameSpec::Wights => "none",
                 GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
                 GameSpec::DoubleCard(_) => "p1, cards, moves, neighbours_only",
+                GameSpec::ConnectFour(_) => "rows, columns",
                 GameSpec::Program(_) => "those of its program",
             };
             return Err(format!(
@@ -380,6 +411,7 @@ impl fmt::Display for GameSpec {
             GameSpec::Wights => f.write_str("wights"),
             GameSpec::ChineseCheckers(rules) => write!(f, "chinese-checkers({rules})"),
             GameSpec::DoubleCard(params) => write!(f, "double-card({params})"),
+            GameSpec::ConnectFour(params) => write!(f, "connect-four({params})"),
             GameSpec::Program(program) => write!(f, "{}", program.0),
         }
     }
@@ -394,6 +426,7 @@ impl GameSpec {
             GameSpec::Wights => "alphabeta(heuristic=material,depth=4)",
             GameSpec::ChineseCheckers(_) => "alphabeta(heuristic=distance,depth=3)",
             GameSpec::DoubleCard(_) => "alphabeta(heuristic=lines,depth=2)",
+            GameSpec::ConnectFour(_) => "alphabeta-tt(heuristic=windows,depth=8)",
             GameSpec::Program(_) => "mcts(iterations=2000)",
         }
     }
@@ -414,6 +447,7 @@ impl GameSpec {
             GameSpec::Wights => "default".to_string(),
             GameSpec::ChineseCheckers(rules) => rules.to_string(),
             GameSpec::DoubleCard(params) => params.to_string(),
+            GameSpec::ConnectFour(params) => format!("{}x{}", params.rows, params.columns),
             GameSpec::Program(program) => {
                 let params: Vec<String> = program
                     .0
@@ -621,6 +655,66 @@ impl GameEntry for Breakthrough {
     }
 }
 
+impl GameEntry for ConnectFour {
+    type Heuristic = evals::connect_four::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::connect_four::HEURISTICS
+    }
+
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
+        evals::connect_four::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::connect_four::LINEAR_FORMS
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        evals::connect_four::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::connect_four::features(self, side).to_vec()
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::ConnectFour(self.params())
+    }
+
+    fn render_json(&self) -> Option<serde_json::Value> {
+        let rows: Vec<Vec<String>> = self
+            .board_dump()
+            .lines()
+            .map(|line| {
+                line.split_whitespace()
+                    .map(|c| {
+                        if c == "." {
+                            String::new()
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let columns: Vec<String> = (1..=self.params().columns).map(|c| c.to_string()).collect();
+        Some(serde_json::json!({
+            "rows": rows,
+            "colors": {"X": "#c0392b", "O": "#f1c40f"},
+            "column_labels": columns,
+            "legend": "X (red): P1, who moves first; O (yellow): P2.",
+        }))
+    }
+}
+
 impl GameEntry for ProgramGame {
     type Heuristic = ProgramHeuristic;
 
@@ -677,6 +771,7 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
         GameSpec::Wights => task.run(Wights::new()),
         GameSpec::ChineseCheckers(rules) => task.run(ChineseCheckers::new(rules)),
         GameSpec::DoubleCard(params) => task.run(DoubleCard::new(params)),
+        GameSpec::ConnectFour(params) => task.run(ConnectFour::new(params)),
         GameSpec::Program(program) => task.run(program.0.start_position()),
     }
 }
@@ -729,11 +824,13 @@ mod tests {
             "wights",
             "chinese-checkers",
             "double-card",
+            "connect-four",
+            "connect-four(rows=4,columns=9)",
         ]
         .iter()
         .map(|game| dispatch(game.parse().expect("game"), LinearForms))
         .collect();
-        assert_eq!(checked, vec![3, 3, 1, 1, 2]);
+        assert_eq!(checked, vec![3, 3, 1, 1, 2, 1, 1]);
     }
 
     #[test]
@@ -748,7 +845,7 @@ mod tests {
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
         assert!(err("chess").contains(
-            "unknown game 'chess' (known: breakthrough, chinese-checkers, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
+            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
         ));
         let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
             .parse()
@@ -772,6 +869,11 @@ mod tests {
         assert!(err("wights(rules=long)").contains("unknown parameter 'rules' for game wights"));
         assert!(err("breakthrough(rules=huge)").contains("unknown rule set 'huge'"));
         assert!(err("breakthrough(size=9)").contains("unknown parameter 'size'"));
+        let c4: GameSpec = "connect-four(columns=9,rows=4)".parse().expect("valid");
+        assert_eq!(c4.to_string(), "connect-four(rows=4,columns=9)");
+        assert_eq!(c4.to_string().parse::<GameSpec>(), Ok(c4));
+        assert!(err("connect-four(rows=3)").contains("rows=3: expected 4 to 8"));
+        assert!(err("connect-four(columns=10)").contains("columns=10: expected 4 to 9"));
     }
 
     #[test]

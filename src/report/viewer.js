@@ -109,6 +109,22 @@ function viewOf(g, ply) {
   throw new Error("no viewer for " + g.game);
 }
 
+// A rendered board at a ply as arbiter replay prints it: row labels in front, column
+// labels below, "." for an empty cell.
+function gridText(grid, ply) {
+  const rowLabels = grid.row_labels || [];
+  const margin = rowLabels.reduce((m, l) => Math.max(m, String(l).length), 0);
+  let text = "";
+  grid.plies[ply].forEach((row, r) => {
+    if (margin > 0) text += String(rowLabels[r] || "").padStart(margin) + " ";
+    text += row.map((c) => c || ".").join(" ") + "\n";
+  });
+  if (grid.column_labels) {
+    text += (margin > 0 ? " ".repeat(margin + 1) : "") + grid.column_labels.join(" ") + "\n";
+  }
+  return text;
+}
+
 // What the colours mean, per game.
 const LEGENDS = {
   breakthrough: "White: P1, moving up the board; black: P2.",
@@ -148,7 +164,7 @@ function startViewer() {
     for (const g of games) {
       for (let ply = 0; ply <= g.moves.length; ply++) {
         const board = g.grid
-          ? g.grid.plies[ply].map((row) => row.map((c) => c || ".").join(" ")).join("\n") + "\n"
+          ? gridText(g.grid, ply)
           : g.game === "breakthrough"
           ? boardText(boardFromMoves(g.game, g.rules, g.moves, ply))
           : displayAt(g, ply).join("\n") + "\n";

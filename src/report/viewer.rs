@@ -120,6 +120,17 @@ impl GameTask for Grids<'_> {
     }
 }
 
+/// Whether a game renders its board (see [`GameEntry::render_json`]).
+struct Renders;
+
+impl GameTask for Renders {
+    type Output = bool;
+
+    fn run<G: GameEntry>(self, start: G) -> bool {
+        start.render_json().is_some()
+    }
+}
+
 const SCRIPT: &str = include_str!("viewer.js");
 
 const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
@@ -209,8 +220,16 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
             registry.record_game(&name, spec, &folder.join("meta.json"));
             (name, registry)
         });
-    let drawn = |game: &str| {
-        DRAWN.contains(&game) || program.as_ref().is_some_and(|(name, _)| name == game)
+    // A built-in game the script has no drawing of its own for is drawn from the board
+    // it renders (Connect Four), as a program's game is: asked once per spec.
+    let mut renders: BTreeMap<String, bool> = BTreeMap::new();
+    let mut drawn = |game: &str, spec: &str| {
+        DRAWN.contains(&game)
+            || program.as_ref().is_some_and(|(name, _)| name == game)
+            || *renders.entry(spec.to_string()).or_insert_with(|| {
+                spec.parse::<GameSpec>()
+                    .is_ok_and(|spec| dispatch(spec, Renders))
+            })
     };
     let mut first = SAMPLE;
     let mut reader =
@@ -224,8 +243,9 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
     };
     for (index, row) in reader.deserialize::<BTreeMap<String, String>>().enumerate() {
         let row = row.map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
-        let game = row.get("game").map_or("", |g| game_name(g));
-        if !drawn(game) {
+        let spec = row.get("game").map_or("", String::as_str);
+        let game = game_name(spec);
+        if !drawn(game, spec) {
             continue;
         }
         total += 1;
@@ -282,6 +302,16 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
             let name = game_name(&get("game")).to_string();
             let mut grid = Value::Null;
             let boards = if REPLAYED_BY_SCRIPT.contains(&name.as_str()) {
+                Value::Null
+            } else if !DRAWN.contains(&name.as_str())
+                && program.as_ref().is_none_or(|(n, _)| *n != name)
+            {
+                // A built-in game drawn from its render.
+                let spec: GameSpec = get("game")
+                    .parse()
+                    .map_err(|e: String| format!("{}: game {id}: {e}", path.display()))?;
+                grid = dispatch(spec, Grids { moves: &moves })
+                    .map_err(|e| format!("{}: game {id}: {e}", path.display()))?;
                 Value::Null
             } else if let Some((_, registry)) = program.as_ref().filter(|(n, _)| *n == name) {
                 // A program that draws no board (or cannot be started now) leaves its games

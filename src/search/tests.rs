@@ -510,3 +510,29 @@ fn a_harness_deadline_is_aimed_at_a_little_early() {
     // A deadline already past is left as it is.
     assert_eq!(aim_before(now, now + ms(5)), now);
 }
+
+#[test]
+fn alphabeta_matches_minimax_on_connect_four() {
+    use crate::evals::connect_four::Heuristic as C4Heuristic;
+    use crate::games::connect_four::{ConnectFour, Params};
+    let heuristics = [
+        C4Heuristic::from_spec("windows", &[]).expect("known"),
+        C4Heuristic::from_spec("threats", &[]).expect("known"),
+    ];
+    for params in [
+        Params::default(),
+        Params {
+            rows: 4,
+            columns: 5,
+        },
+    ] {
+        check_alphabeta_matches_minimax(
+            &ConnectFour::new(params),
+            &heuristics,
+            200,
+            &[1, 2, 3, 4],
+            6,
+            12,
+        );
+    }
+}
