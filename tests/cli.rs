@@ -1954,3 +1954,23 @@ fn match_plays_a_matchup_without_a_file() {
         &["agent 'alphabeta(heuristic=lines)' in breakthrough: unknown heuristic 'lines'"],
     );
 }
+
+#[test]
+fn connect_four_replays_a_game_written_as_solvers_write_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let moves = dir.path().join("game.txt");
+    // Columns 4-7 of the bottom row for P1, P2 on top of the first three.
+    fs::write(&moves, "4455667\n").expect("write");
+    let output = run(&["replay", "connect-four", text(&moves)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("result: P1 (four-in-a-row)"), "{said}");
+    assert!(said.contains(". . . X X X X\n1 2 3 4 5 6 7\n"), "{said}");
+    fs::write(&moves, "44444444\n").expect("write");
+    let output = run(&["replay", "connect-four", text(&moves)]);
+    assert_input_error(&output, &["line 1: ply 7", "column 4 is full"]);
+    assert_eq!(
+        stdout(&run(&["perft", "connect-four(rows=4,columns=5)", "--depth", "3"])),
+        "perft(1) = 5\nperft(2) = 25\nperft(3) = 125\n"
+    );
+}

@@ -1,7 +1,7 @@
 //! OpenSpiel's games through the game protocol (clients/python/openspiel_game.py) and its
 //! bots as agents (openspiel_bots.py), proven against OpenSpiel itself: perft through the
-//! bridge equals OpenSpiel's own counts, and its Breakthrough agrees with arbiter's on
-//! perft and on 100 seeded random games each way.
+//! bridge equals OpenSpiel's own counts, and its Breakthrough and Connect Four agree with
+//! arbiter's on perft and on 100 seeded random games each way.
 //!
 //! Needs a Python with OpenSpiel: `$ARBITER_OPENSPIEL_PYTHON` (what `.ci/run` sets, to the
 //! virtual environment it makes), else `python3` if it imports pyspiel; otherwise skipped,
@@ -117,17 +117,16 @@ fn perft_through_the_bridge_equals_openspiels_own_counts() {
     );
 }
 
-#[test]
-fn openspiels_breakthrough_agrees_with_arbiters_on_perft_and_100_games_each_way() {
-    let Some(python) = openspiel_python() else {
-        return;
-    };
+/// OpenSpiel's `name` (through the bridge with `notation=arbiter`) and arbiter's `built_in`
+/// agree on perft to `depth` and on 100 seeded random games each way: every game of one
+/// replayed by the other, move by move, ending at the same ply with the same winner.
+fn agree_with_openspiel(python: &str, name: &str, built_in: &str, depth: u32) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let agents = agents(dir.path(), &python);
-    let bridged = "openspiel(name=breakthrough,notation=arbiter)";
+    let agents = agents(dir.path(), python);
+    let bridged = format!("openspiel(name={name},notation=arbiter)");
     assert_eq!(
-        perft(bridged, 4, &agents),
-        perft("breakthrough", 4, &agents)
+        perft(&bridged, depth, &agents),
+        perft(built_in, depth, &agents)
     );
 
     // 100 random games through the bridge, replayed by arbiter's own rules.
@@ -147,32 +146,35 @@ fn openspiels_breakthrough_agrees_with_arbiters_on_perft_and_100_games_each_way(
     for row in &rows {
         let moves = dir.path().join("moves.txt");
         fs::write(&moves, &row[column("moves")]).expect("write moves");
-        let replayed = run(&["replay", "breakthrough", text(&moves)]);
+        let replayed = run(&["replay", built_in, text(&moves)]);
         assert!(
             replayed.status.success(),
-            "game {}: {}",
+            "{name} game {}: {}",
             row[0],
             stderr(&replayed)
         );
         let said = stdout(&replayed);
         assert!(
             said.contains(&format!("result: {} (", row[column("winner")])),
-            "game {}: OpenSpiel's winner {}, arbiter's {said}",
+            "{name} game {}: OpenSpiel's winner {}, arbiter's {said}",
             row[0],
             row[column("winner")]
         );
     }
 
-    // 100 random games of arbiter's Breakthrough, replayed in OpenSpiel.
+    // 100 random games of arbiter's own, replayed in OpenSpiel.
     let experiment = write_experiment(
         dir.path(),
         "built-in.toml",
-        "game = \"breakthrough\"\ngames = 100\nseed = 12\nmatchups = [[\"random\", \"random\"]]\n",
+        &format!(
+            "game = \"{built_in}\"\ngames = 100\nseed = 12\nmatchups = [[\"random\", \"random\"]]\n"
+        ),
     );
     let out = dir.path().join("built-in");
     run_quietly(&experiment, &out);
-    let replay = Command::new(&python)
+    let replay = Command::new(python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/openspiel_replay.py"))
+        .arg(name)
         .arg(out.join("games.csv"))
         .output()
         .expect("python runs");
@@ -193,9 +195,25 @@ fn openspiels_breakthrough_agrees_with_arbiters_on_perft_and_100_games_each_way(
                 row[column("winner")],
                 row[column("plies")]
             ),
-            "OpenSpiel disagrees"
+            "OpenSpiel disagrees on {name}"
         );
     }
+}
+
+#[test]
+fn openspiels_breakthrough_agrees_with_arbiters_on_perft_and_100_games_each_way() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    agree_with_openspiel(&python, "breakthrough", "breakthrough", 4);
+}
+
+#[test]
+fn openspiels_connect_four_agrees_with_arbiters_on_perft_and_100_games_each_way() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    agree_with_openspiel(&python, "connect_four", "connect-four", 7);
 }
 
 #[test]

@@ -8,9 +8,10 @@ README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, 
 
 Parameters: `name` (OpenSpiel's game name), any parameter of that game (typed as the game
 declares it), and `notation`: `openspiel` (the default: moves are OpenSpiel's action
-strings) or, for breakthrough, `arbiter` (moves as arbiter's built-in Breakthrough writes
-them, `c2-d3`: OpenSpiel's first player starts at the top, arbiter's P1 at the bottom, so
-rows are mirrored here and nowhere else).
+strings) or, for breakthrough and connect_four, `arbiter` (moves as arbiter's built-in
+games write them: Breakthrough's `c2-d3`, OpenSpiel's first player starting at the top and
+arbiter's P1 at the bottom, so rows are mirrored here and nowhere else; Connect Four's
+column numbers from 1).
 
 A position is the actions played from the start, as OpenSpiel numbers them, separated by
 spaces (the start is the empty string). OpenSpiel's player 0 is arbiter's P1.
@@ -26,6 +27,8 @@ except ImportError:  # answered in hello, so that arbiter says what to install
 
 INSTALL = "OpenSpiel's Python package is missing: pip install open_spiel (README, \"OpenSpiel's games\")"
 KEPT = 100_000  # positions remembered before the memory is emptied
+# The games whose moves can also be written as arbiter's built-in version writes them.
+ARBITER_NOTATION = ("breakthrough", "connect_four")
 
 
 class Bridge:
@@ -65,8 +68,8 @@ class Bridge:
         if why:
             raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player, zero-sum, "
                              "deterministic games of perfect information)" % (name, why))
-        if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name != "breakthrough"):
-            raise ValueError("notation is openspiel, or arbiter for breakthrough (got %s)" % self.notation)
+        if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name not in ARBITER_NOTATION):
+            raise ValueError("notation is openspiel, or arbiter for %s (got %s)" % (", ".join(ARBITER_NOTATION), self.notation))
         self.name = name
         self.rows = int(typed.get("rows", defaults.get("rows", 8))) if name == "breakthrough" else 0
         self.states = {}
@@ -90,6 +93,9 @@ class Bridge:
 
     def move_text(self, state, action):
         text = state.action_to_string(state.current_player(), action).replace(";", ",")
+        if self.notation == "arbiter" and self.name == "connect_four":
+            # OpenSpiel's "x3" (column 3 from 0) is arbiter's column number, "4".
+            return str(action + 1)
         if self.notation == "arbiter":
             # OpenSpiel's "a7a6" (or "a7b6*" for a capture) from the top is arbiter's "a2-a3".
             text = text.rstrip("*")

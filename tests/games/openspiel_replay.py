@@ -1,5 +1,5 @@
-"""Replays games recorded by arbiter's built-in Breakthrough in OpenSpiel, for
-tests/openspiel.rs: `openspiel_replay.py GAMES_CSV`.
+"""Replays games recorded by arbiter's built-in Breakthrough or Connect Four in OpenSpiel,
+for tests/openspiel.rs: `openspiel_replay.py GAME GAMES_CSV` (GAME: OpenSpiel's name).
 
 Every move (arbiter's notation) must be one of OpenSpiel's legal moves at its ply, as
 clients/python/openspiel_game.py maps them, and OpenSpiel's game must end exactly where
@@ -14,8 +14,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../clients/python"))
 import openspiel_game  # noqa: E402
 
-bridge = openspiel_game.Bridge({"name": "breakthrough", "notation": "arbiter"})
-for game in csv.DictReader(open(sys.argv[1])):
+bridge = openspiel_game.Bridge({"name": sys.argv[1], "notation": "arbiter"})
+for game in csv.DictReader(open(sys.argv[2])):
     state = bridge.game.new_initial_state()
     moves = [m for m in game["moves"].split(";") if m]
     why = None
