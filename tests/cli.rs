@@ -1970,7 +1970,12 @@ fn connect_four_replays_a_game_written_as_solvers_write_it() {
     let output = run(&["replay", "connect-four", text(&moves)]);
     assert_input_error(&output, &["line 1: ply 7", "column 4 is full"]);
     assert_eq!(
-        stdout(&run(&["perft", "connect-four(rows=4,columns=5)", "--depth", "3"])),
+        stdout(&run(&[
+            "perft",
+            "connect-four(rows=4,columns=5)",
+            "--depth",
+            "3"
+        ])),
         "perft(1) = 5\nperft(2) = 25\nperft(3) = 125\n"
     );
 }

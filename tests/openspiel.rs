@@ -1,6 +1,6 @@
 //! OpenSpiel's games through the game protocol (clients/python/openspiel_game.py) and its
 //! bots as agents (openspiel_bots.py), proven against OpenSpiel itself: perft through the
-//! bridge equals OpenSpiel's own counts, and its Breakthrough and Connect Four agree with
+//! bridge equals OpenSpiel's own counts, and its Breakthrough, Connect Four and Othello agree with
 //! arbiter's on perft and on 100 seeded random games each way.
 //!
 //! Needs a Python with OpenSpiel: `$ARBITER_OPENSPIEL_PYTHON` (what `.ci/run` sets, to the
@@ -206,6 +206,14 @@ fn openspiels_breakthrough_agrees_with_arbiters_on_perft_and_100_games_each_way(
         return;
     };
     agree_with_openspiel(&python, "breakthrough", "breakthrough", 4);
+}
+
+#[test]
+fn openspiels_othello_agrees_with_arbiters_on_perft_and_100_games_each_way() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    agree_with_openspiel(&python, "othello", "othello", 6);
 }
 
 #[test]

@@ -210,6 +210,7 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
         ("double-card", "greedy(heuristic=lines)"),
         ("chinese-checkers", "greedy(heuristic=report004)"),
         ("connect-four", "alphabeta(heuristic=windows,depth=3)"),
+        ("othello", "greedy(heuristic=squares)"),
     ] {
         let experiment = write_experiment(
             dir.path(),
@@ -451,16 +452,23 @@ fn in_order(mut rows: Vec<(String, Vec<String>)>) -> Vec<(String, Vec<String>)> 
 
 /// A board as `arbiter replay --steps` prints it, as rows, top first: label and cell
 /// tokens (the column labels line left out: the first for Breakthrough, the Dragon Queen
-/// and Chinese Checkers, the last for Double Card and Connect Four, whose rows have no
-/// label and whose empty cells, `.` in print, are drawn empty).
+/// and Chinese Checkers, the last for Double Card and the games drawn from their render
+/// (Connect Four, Othello), whose empty cells, `.` in print, are drawn empty).
 fn replay_rows(game: &str, board: &str) -> Vec<(String, Vec<String>)> {
     let lines: Vec<&str> = board.lines().collect();
-    if game.starts_with("connect-four") {
+    // Games drawn from their render: column labels below, `.` drawn as an empty cell;
+    // Othello's rows carry their number in front.
+    if game.starts_with("connect-four") || game == "othello" {
         return lines[..lines.len() - 1]
             .iter()
             .map(|line| {
-                let cells = line
-                    .split_whitespace()
+                let mut words = line.split_whitespace();
+                let label = if game == "othello" {
+                    words.next().unwrap_or_default().to_string()
+                } else {
+                    String::new()
+                };
+                let cells = words
                     .map(|c| {
                         if c == "." {
                             String::new()
@@ -469,7 +477,7 @@ fn replay_rows(game: &str, board: &str) -> Vec<(String, Vec<String>)> {
                         }
                     })
                     .collect();
-                (String::new(), cells)
+                (label, cells)
             })
             .collect();
     }
@@ -499,6 +507,7 @@ fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
         ("double-card", "greedy(heuristic=lines)"),
         ("chinese-checkers", "greedy(heuristic=report004)"),
         ("connect-four", "alphabeta(heuristic=windows,depth=3)"),
+        ("othello", "greedy(heuristic=squares)"),
     ] {
         let experiment = write_experiment(
             dir.path(),

@@ -8,10 +8,10 @@ README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, 
 
 Parameters: `name` (OpenSpiel's game name), any parameter of that game (typed as the game
 declares it), and `notation`: `openspiel` (the default: moves are OpenSpiel's action
-strings) or, for breakthrough and connect_four, `arbiter` (moves as arbiter's built-in
-games write them: Breakthrough's `c2-d3`, OpenSpiel's first player starting at the top and
-arbiter's P1 at the bottom, so rows are mirrored here and nowhere else; Connect Four's
-column numbers from 1).
+strings) or, for breakthrough, connect_four and othello, `arbiter` (moves as arbiter's
+built-in games write them: Breakthrough's `c2-d3`, OpenSpiel's first player starting at
+the top and arbiter's P1 at the bottom, so rows are mirrored here and nowhere else;
+Connect Four's column numbers from 1; othello's squares and `pass` are arbiter's already).
 
 A position is the actions played from the start, as OpenSpiel numbers them, separated by
 spaces (the start is the empty string). OpenSpiel's player 0 is arbiter's P1.
@@ -28,7 +28,7 @@ except ImportError:  # answered in hello, so that arbiter says what to install
 INSTALL = "OpenSpiel's Python package is missing: pip install open_spiel (README, \"OpenSpiel's games\")"
 KEPT = 100_000  # positions remembered before the memory is emptied
 # The games whose moves can also be written as arbiter's built-in version writes them.
-ARBITER_NOTATION = ("breakthrough", "connect_four")
+ARBITER_NOTATION = ("breakthrough", "connect_four", "othello")
 
 
 class Bridge:
@@ -96,7 +96,7 @@ class Bridge:
         if self.notation == "arbiter" and self.name == "connect_four":
             # OpenSpiel's "x3" (column 3 from 0) is arbiter's column number, "4".
             return str(action + 1)
-        if self.notation == "arbiter":
+        if self.notation == "arbiter" and self.name == "breakthrough":
             # OpenSpiel's "a7a6" (or "a7b6*" for a capture) from the top is arbiter's "a2-a3".
             text = text.rstrip("*")
             flip = lambda square: square[0] + str(self.rows + 1 - int(square[1:]))  # noqa: E731

@@ -112,6 +112,7 @@ use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
 use crate::games::connect_four::{self as c4, ConnectFour};
 use crate::games::double_card::{self as dc, DoubleCard};
+use crate::games::othello::Othello;
 use crate::games::wights::Wights;
 use spec::Spec;
 use std::fmt;
@@ -224,6 +225,8 @@ pub enum GameSpec {
     DoubleCard(dc::Params),
     /// Connect Four, of a size.
     ConnectFour(c4::Params),
+    /// Othello, 8x8.
+    Othello,
     /// A game served by a rules program (`[[game]]` in an agent file), started and checked.
     Program(ProgramSpec),
 }
@@ -268,6 +271,11 @@ pub const GAMES: &[GameInfo] = &[
         name: "connect-four",
         params: "rows=4..8 (default 6), columns=4..9 (default 7); moves are column numbers from 1",
         heuristics: evals::connect_four::HEURISTICS,
+    },
+    GameInfo {
+        name: "othello",
+        params: "no parameters; 8x8, black (P1) first, squares a1-h8 with row 1 at the top, pass when forced",
+        heuristics: evals::othello::HEURISTICS,
     },
     GameInfo {
         name: "double-card",
@@ -346,6 +354,7 @@ impl FromStr for GameSpec {
                 }
                 GameSpec::ConnectFour(params)
             }
+            "othello" => GameSpec::Othello,
             "double-card" => {
                 let mut params = dc::Params::default();
                 if let Some(text) = spec.take("p1") {
@@ -393,6 +402,7 @@ impl FromStr for GameSpec {
                 GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
                 GameSpec::DoubleCard(_) => "p1, cards, moves, neighbours_only",
                 GameSpec::ConnectFour(_) => "rows, columns",
+                GameSpec::Othello => "none",
                 GameSpec::Program(_) => "those of its program",
             };
             return Err(format!(
@@ -412,6 +422,7 @@ impl fmt::Display for GameSpec {
             GameSpec::ChineseCheckers(rules) => write!(f, "chinese-checkers({rules})"),
             GameSpec::DoubleCard(params) => write!(f, "double-card({params})"),
             GameSpec::ConnectFour(params) => write!(f, "connect-four({params})"),
+            GameSpec::Othello => f.write_str("othello"),
             GameSpec::Program(program) => write!(f, "{}", program.0),
         }
     }
@@ -427,6 +438,7 @@ impl GameSpec {
             GameSpec::ChineseCheckers(_) => "alphabeta(heuristic=distance,depth=3)",
             GameSpec::DoubleCard(_) => "alphabeta(heuristic=lines,depth=2)",
             GameSpec::ConnectFour(_) => "alphabeta-tt(heuristic=windows,depth=8)",
+            GameSpec::Othello => "alphabeta-tt(heuristic=squares,depth=6)",
             GameSpec::Program(_) => "mcts(iterations=2000)",
         }
     }
@@ -448,6 +460,7 @@ impl GameSpec {
             GameSpec::ChineseCheckers(rules) => rules.to_string(),
             GameSpec::DoubleCard(params) => params.to_string(),
             GameSpec::ConnectFour(params) => format!("{}x{}", params.rows, params.columns),
+            GameSpec::Othello => "8x8".to_string(),
             GameSpec::Program(program) => {
                 let params: Vec<String> = program
                     .0
@@ -690,21 +703,7 @@ impl GameEntry for ConnectFour {
     }
 
     fn render_json(&self) -> Option<serde_json::Value> {
-        let rows: Vec<Vec<String>> = self
-            .board_dump()
-            .lines()
-            .map(|line| {
-                line.split_whitespace()
-                    .map(|c| {
-                        if c == "." {
-                            String::new()
-                        } else {
-                            c.to_string()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let rows = grid_rows(&self.board_dump());
         let columns: Vec<String> = (1..=self.params().columns).map(|c| c.to_string()).collect();
         Some(serde_json::json!({
             "rows": rows,
@@ -713,6 +712,68 @@ impl GameEntry for ConnectFour {
             "legend": "X (red): P1, who moves first; O (yellow): P2.",
         }))
     }
+}
+
+impl GameEntry for Othello {
+    type Heuristic = evals::othello::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::othello::HEURISTICS
+    }
+
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
+        evals::othello::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::othello::LINEAR_FORMS
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        evals::othello::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::othello::features(self, side).to_vec()
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::Othello
+    }
+
+    fn render_json(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "rows": grid_rows(&self.board_dump()),
+            "colors": {"X": "#222222", "O": "#f4f4f4"},
+            "row_labels": (1..=8).map(|r| r.to_string()).collect::<Vec<_>>(),
+            "column_labels": ["a", "b", "c", "d", "e", "f", "g", "h"],
+            "legend": "X (black): P1, who moves first; O (white): P2.",
+        }))
+    }
+}
+
+/// A board dump with cells separated by spaces as rows of symbols (`.` empty).
+fn grid_rows(dump: &str) -> Vec<Vec<String>> {
+    dump.lines()
+        .map(|line| {
+            line.split_whitespace()
+                .map(|c| {
+                    if c == "." {
+                        String::new()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        })
+        .collect()
 }
 
 impl GameEntry for ProgramGame {
@@ -772,6 +833,7 @@ pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
         GameSpec::ChineseCheckers(rules) => task.run(ChineseCheckers::new(rules)),
         GameSpec::DoubleCard(params) => task.run(DoubleCard::new(params)),
         GameSpec::ConnectFour(params) => task.run(ConnectFour::new(params)),
+        GameSpec::Othello => task.run(Othello::new()),
         GameSpec::Program(program) => task.run(program.0.start_position()),
     }
 }
@@ -826,11 +888,12 @@ mod tests {
             "double-card",
             "connect-four",
             "connect-four(rows=4,columns=9)",
+            "othello",
         ]
         .iter()
         .map(|game| dispatch(game.parse().expect("game"), LinearForms))
         .collect();
-        assert_eq!(checked, vec![3, 3, 1, 1, 2, 1, 1]);
+        assert_eq!(checked, vec![3, 3, 1, 1, 2, 1, 1, 4]);
     }
 
     #[test]
@@ -845,7 +908,7 @@ mod tests {
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
         assert!(err("chess").contains(
-            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
+            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, othello, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
         ));
         let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
             .parse()

@@ -262,7 +262,16 @@ function startViewer() {
             const piece = document.createElement("span");
             piece.className = look.cls;
             piece.textContent = look.text;
-            if (look.color) piece.style.background = look.color;
+            if (look.color) {
+              piece.style.background = look.color;
+              // Dark letters on a light disc.
+              const hex = look.color.replace("#", "");
+              const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) || 0);
+              if (0.299 * r + 0.587 * g + 0.114 * b > 150) {
+                piece.style.color = "#222";
+                piece.style.textShadow = "none";
+              }
+            }
             td.appendChild(piece);
           }
           tr.appendChild(td);

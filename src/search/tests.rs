@@ -536,3 +536,14 @@ fn alphabeta_matches_minimax_on_connect_four() {
         );
     }
 }
+
+#[test]
+fn alphabeta_matches_minimax_on_othello() {
+    use crate::evals::othello::Heuristic as OthelloHeuristic;
+    use crate::games::othello::Othello;
+    let heuristics = [
+        OthelloHeuristic::from_spec("squares", &[]).expect("known"),
+        OthelloHeuristic::from_spec("mobility", &[]).expect("known"),
+    ];
+    check_alphabeta_matches_minimax(&Othello::new(), &heuristics, 100, &[1, 2, 3], 5, 13);
+}

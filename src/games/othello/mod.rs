@@ -1,0 +1,340 @@
+//! Othello (`othello`): the standard 8x8 game. Black (P1) moves first; white starts on d4
+//! and e5, black on d5 and e4. A move places a disc that brackets a line of the other
+//! side's discs in any of the eight directions, and every bracketed disc turns. A side with
+//! no such move passes (`pass`, a forced move); the game is over when neither side can
+//! move, and the side with more discs wins (equal counts: a draw).
+//!
+//! Squares are `a1` to `h8`, columns `a` (left) to `h`, rows 1 (top) to 8, as OpenSpiel and
+//! most Othello programs print them: black's first moves are d3, c4, f5 and e6. Square
+//! `(row - 1) * 8 + column` is a bit of a `u64` per side.
+
+#[cfg(test)]
+mod tests;
+
+use crate::core::{Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
+
+/// The move that passes.
+pub const PASS: u8 = 64;
+
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The eight directions, as a shift of a whole bitboard.
+const DIRECTIONS: [fn(u64) -> u64; 8] = [
+    |b| (b << 1) & NOT_A,
+    |b| (b >> 1) & NOT_H,
+    |b| b << 8,
+    |b| b >> 8,
+    |b| (b << 9) & NOT_A,
+    |b| (b << 7) & NOT_H,
+    |b| (b >> 7) & NOT_A,
+    |b| (b >> 9) & NOT_H,
+];
+
+/// The empty squares where the side with `own` discs can move against `other`.
+#[inline]
+pub fn moves_of(own: u64, other: u64) -> u64 {
+    let empty = !(own | other);
+    let mut moves = 0;
+    for shift in DIRECTIONS {
+        let mut line = shift(own) & other;
+        for _ in 0..5 {
+            line |= shift(line) & other;
+        }
+        moves |= shift(line) & empty;
+    }
+    moves
+}
+
+/// The discs of `other` that a disc of `own`'s side on `square` turns.
+#[inline]
+fn flips(own: u64, other: u64, square: u8) -> u64 {
+    let disc = 1u64 << square;
+    let mut turned = 0;
+    for shift in DIRECTIONS {
+        let mut line = 0;
+        let mut next = shift(disc);
+        while next & other != 0 {
+            line |= next;
+            next = shift(next);
+        }
+        if next & own != 0 {
+            turned |= line;
+        }
+    }
+    turned
+}
+
+/// A position: each side's discs, the side to move and its legal squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Othello {
+    black: u64,
+    white: u64,
+    to_move: Player,
+    /// The squares the side to move can play (0: it passes, or the game is over).
+    mobility: u64,
+    /// Whether neither side can move.
+    over: bool,
+}
+
+impl Default for Othello {
+    fn default() -> Othello {
+        Othello::new()
+    }
+}
+
+/// `(row, column)`, both from 0, of a square.
+fn row_column(square: u8) -> (u8, u8) {
+    (square / 8, square % 8)
+}
+
+impl Othello {
+    /// The standard start, black (P1) to move.
+    pub fn new() -> Othello {
+        // d4 (row 4, column d) and e5 white; d5 and e4 black.
+        let square = |column: u8, row: u8| 1u64 << ((row - 1) * 8 + column);
+        let white = square(3, 4) | square(4, 5);
+        let black = square(3, 5) | square(4, 4);
+        Othello::with(black, white, Player::P1)
+    }
+
+    /// The position with these discs and `to_move` to play (its mobility and end worked out).
+    pub fn with(black: u64, white: u64, to_move: Player) -> Othello {
+        let mut state = Othello {
+            black,
+            white,
+            to_move,
+            mobility: 0,
+            over: false,
+        };
+        state.settle();
+        state
+    }
+
+    fn settle(&mut self) {
+        let (own, other) = (
+            self.discs(self.to_move),
+            self.discs(self.to_move.opponent()),
+        );
+        self.mobility = moves_of(own, other);
+        self.over = self.mobility == 0 && moves_of(other, own) == 0;
+    }
+
+    /// `player`'s discs (P1 black, P2 white).
+    pub fn discs(&self, player: Player) -> u64 {
+        match player {
+            Player::P1 => self.black,
+            Player::P2 => self.white,
+        }
+    }
+
+    /// The squares `player` could move to now (whoever is to move).
+    pub fn mobility_of(&self, player: Player) -> u64 {
+        if player == self.to_move {
+            self.mobility
+        } else {
+            moves_of(self.discs(player), self.discs(player.opponent()))
+        }
+    }
+
+    /// A position from 8 rows (row 1 first) of `X` (black), `O` (white) and `.`, spaces
+    /// allowed.
+    ///
+    /// # Errors
+    /// Text that is not 8 rows of 8 squares.
+    pub fn from_rows(text: &str, to_move: Player) -> Result<Othello, String> {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        if rows.len() != 8 || rows.iter().any(|r| r.len() != 8) {
+            return Err("expected 8 rows of 8 squares".to_string());
+        }
+        let (mut black, mut white) = (0u64, 0u64);
+        for (r, row) in rows.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                let bit = 1u64 << (r * 8 + c);
+                match cell {
+                    'X' => black |= bit,
+                    'O' => white |= bit,
+                    '.' => {}
+                    other => return Err(format!("unknown square '{other}'")),
+                }
+            }
+        }
+        Ok(Othello::with(black, white, to_move))
+    }
+}
+
+impl Game for Othello {
+    /// A square from 0 (a1) to 63 (h8), or [`PASS`].
+    type Move = u8;
+
+    #[inline]
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.over {
+            return;
+        }
+        if self.mobility == 0 {
+            out.push(PASS);
+            return;
+        }
+        let mut squares = self.mobility;
+        while squares != 0 {
+            out.push(squares.trailing_zeros() as u8);
+            squares &= squares - 1;
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> u64 {
+        if self.over {
+            0
+        } else {
+            u64::from(self.mobility.count_ones().max(1))
+        }
+    }
+
+    /// Corners first, then edges; the squares next to an empty corner last.
+    fn move_order_score(&self, mv: u8) -> i32 {
+        if mv == PASS {
+            return 0;
+        }
+        let (row, column) = row_column(mv);
+        let edge = |v: u8| v == 0 || v == 7;
+        let near = |v: u8| v == 1 || v == 6;
+        match (edge(row), edge(column), near(row), near(column)) {
+            (true, true, _, _) => 3,
+            (_, _, true, true) => -2,
+            (true, _, _, true) | (_, true, true, _) => -1,
+            (true, _, _, _) | (_, true, _, _) => 1,
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn apply(&mut self, mv: u8) {
+        let mover = self.to_move;
+        if mv != PASS {
+            let (own, other) = (self.discs(mover), self.discs(mover.opponent()));
+            let turned = flips(own, other, mv);
+            let own = own | turned | (1 << mv);
+            let other = other & !turned;
+            (self.black, self.white) = match mover {
+                Player::P1 => (own, other),
+                Player::P2 => (other, own),
+            };
+        }
+        self.to_move = mover.opponent();
+        self.settle();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over {
+            return None;
+        }
+        let (black, white) = (self.black.count_ones(), self.white.count_ones());
+        Some(Outcome {
+            winner: match black.cmp(&white) {
+                std::cmp::Ordering::Greater => Some(Player::P1),
+                std::cmp::Ordering::Less => Some(Player::P2),
+                std::cmp::Ordering::Equal => None,
+            },
+            reason: "no-moves",
+        })
+    }
+
+    fn position_hash(&self) -> u64 {
+        mix64(self.black ^ mix64(self.white) ^ (self.to_move as u64).wrapping_mul(0x9e37_79b9))
+    }
+
+    fn piece_count(&self, player: Player) -> u32 {
+        self.discs(player).count_ones()
+    }
+
+    fn write_move(&self, mv: u8, out: &mut String) {
+        if mv == PASS {
+            out.push_str("pass");
+            return;
+        }
+        let (row, column) = row_column(mv);
+        out.push(char::from(b'a' + column));
+        out.push(char::from(b'1' + row));
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+        let error = |reason: String| MoveError {
+            text: text.to_string(),
+            reason,
+        };
+        let word = text.trim().to_ascii_lowercase();
+        let mv = if word == "pass" {
+            PASS
+        } else {
+            let bytes = word.as_bytes();
+            match bytes {
+                [column @ b'a'..=b'h', row @ b'1'..=b'8'] => (row - b'1') * 8 + (column - b'a'),
+                _ => {
+                    return Err(error(
+                        "expected a square a1 to h8 (row 1 at the top) or pass".to_string(),
+                    ));
+                }
+            }
+        };
+        check_legal(self, mv, text, || {
+            if mv == PASS {
+                format!("{} has a move, so it cannot pass", self.to_move)
+            } else if (self.black | self.white) & (1 << mv) != 0 {
+                "that square is taken".to_string()
+            } else if self.mobility == 0 {
+                format!("{} has no move and must pass", self.to_move)
+            } else {
+                "that disc would turn nothing".to_string()
+            }
+        })
+    }
+
+    /// Rows 1 (top) to 8, `X` black (P1), `O` white (P2), `.` empty.
+    fn board_dump(&self) -> String {
+        let mut text = String::with_capacity(136);
+        for row in 0..8 {
+            for column in 0..8 {
+                let bit = 1u64 << (row * 8 + column);
+                if column > 0 {
+                    text.push(' ');
+                }
+                text.push(if self.black & bit != 0 {
+                    'X'
+                } else if self.white & bit != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+            }
+            text.push('\n');
+        }
+        text
+    }
+
+    fn board_display(&self) -> String {
+        let mut text = String::new();
+        for (row, line) in self.board_dump().lines().enumerate() {
+            text.push_str(&format!("{} {line}\n", row + 1));
+        }
+        text.push_str("  a b c d e f g h\n");
+        text
+    }
+
+    fn position_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "to_move": self.to_move.label(),
+            "board": crate::games::compact_rows(&self.board_dump()),
+        })
+    }
+}
