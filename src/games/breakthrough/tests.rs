@@ -146,6 +146,16 @@ fn perft_long_board_start() {
 }
 
 #[test]
+fn perft_small_board_start() {
+    // 5x5, two rows each: the front row's corner pieces have two moves, the three inner
+    // ones three (13); every reply but the straight move of the piece facing the new one
+    // stays legal, and a diagonal onto it is now a capture (12 each).
+    let start = Breakthrough::new(Rules::Small);
+    assert_eq!(perft(&start, 1), 13);
+    assert_eq!(perft(&start, 2), 13 * 12);
+}
+
+#[test]
 fn perft_deeper_agrees_with_naive_on_random_midgame_positions() {
     for rules in Rules::ALL {
         let mut state = Breakthrough::new(rules);
