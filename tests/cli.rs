@@ -1979,3 +1979,84 @@ fn connect_four_replays_a_game_written_as_solvers_write_it() {
         "perft(1) = 5\nperft(2) = 25\nperft(3) = 125\n"
     );
 }
+
+#[test]
+fn solve_game_proves_values_with_distances_and_refuses_bad_positions() {
+    // Small boards are draws under perfect play, every first move too on 4x4.
+    let output = run(&["solve-game", "connect-four(rows=4,columns=4)", "--moves"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("value: draw\n"), "{said}");
+    for column in 1..=4 {
+        assert!(
+            said.contains(&format!("  {column}        draw\n")),
+            "{said}"
+        );
+    }
+    assert!(said.contains("method: alpha-beta to the end"), "{said}");
+    // P1 holds the bottom row's columns 1-3 under P2's discs: a win in one, at column 4,
+    // and every other move lets P2 block (the solver finds how long P1 then lasts).
+    let output = run(&[
+        "solve-game",
+        "connect-four(rows=4,columns=5)",
+        "--position",
+        "112233",
+        "--moves",
+    ]);
+    let said = stdout(&output);
+    assert!(
+        said.contains("value: P1 (to move) wins in 1 ply\nbest move: 4\n"),
+        "{said}"
+    );
+    assert!(said.contains("  4        win in 1 ply\n"), "{said}");
+    // P1 has three in the middle of the bottom row with both ends open: whatever P2 does,
+    // P1 wins next move.
+    let output = run(&[
+        "solve-game",
+        "connect-four(rows=4,columns=5)",
+        "--position",
+        "2;2;3;3;4",
+        "--moves",
+    ]);
+    let said = stdout(&output);
+    assert!(
+        said.contains("value: P2 (to move) loses in 2 plies\n"),
+        "{said}"
+    );
+    assert_eq!(said.matches("loss in 2 plies\n").count(), 5, "{said}");
+    // The value alone: no distance.
+    let output = run(&[
+        "solve-game",
+        "connect-four(rows=4,columns=5)",
+        "--position",
+        "22334",
+        "--no-distance",
+    ]);
+    assert!(stdout(&output).contains("value: P2 (to move) loses\n"));
+    // A finished game is said to be over.
+    let output = run(&["solve-game", "connect-four", "--position", "1212121"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("the game is over: P1 (four-in-a-row)"));
+    // A search cut short by the time limit says so, with exit 4 and no value.
+    let output = run(&["solve-game", "connect-four", "--time-limit", "0.2"]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    assert!(stdout(&output).contains("not solved within --time-limit 0.2 s"));
+    assert!(!stdout(&output).contains("value:"));
+    assert_input_error(
+        &run(&["solve-game", "connect-four(rows=4)", "--position", "11111"]),
+        &["--position: ply 5", "column 1 is full"],
+    );
+    assert_input_error(
+        &run(&["solve-game", "connect-four", "--position", "1;x"]),
+        &["--position: ply 2", "'x'"],
+    );
+    assert_input_error(
+        &run(&["solve-game", "connect-four", "--position", "1212121;3"]),
+        &["--position: ply 8 (3): the game is already over"],
+    );
+    assert_input_error(
+        &run(&["solve-game", "connect-four", "--time-limit=0"]),
+        &["--time-limit 0: give a positive number of seconds"],
+    );
+    assert_input_error(&run(&["solve-game", "go"]), &["game 'go'", "unknown game"]);
+}

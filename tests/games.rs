@@ -476,3 +476,51 @@ fn a_program_game_run_resumes_without_its_agent_files() {
         "games.csv",
     );
 }
+
+#[test]
+fn solve_game_proves_tic_tac_toe_a_draw_through_its_rules_program() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/python/examples");
+    let entries = format!(
+        "[[game]]\nname = \"ttt\"\ncommand = [\"{python}\", \"{}\"]\n",
+        examples.join("tic_tac_toe_game.py").display()
+    );
+    let agents = agents_folder(dir.path(), &entries);
+    let output = run(&["solve-game", "ttt", "--moves", "--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("value: draw\n"), "{said}");
+    // Every opening move draws.
+    assert_eq!(said.matches("        draw\n").count(), 9, "{said}");
+    // X in the centre, O on an edge: X wins in 5 plies (threaten, then fork), by any move
+    // but the one opposite O's edge (8), which lets O draw.
+    let output = run(&[
+        "solve-game",
+        "ttt",
+        "--position",
+        "5;2",
+        "--moves",
+        "--agents",
+        text(&agents),
+    ]);
+    let said = stdout(&output);
+    assert!(
+        said.contains("value: P1 (to move) wins in 5 plies\n"),
+        "{said}"
+    );
+    assert!(said.contains("  8        draw\n"), "{said}");
+    assert_eq!(said.matches("win in 5 plies\n").count(), 6, "{said}");
+    // A move the program refuses is named with its ply.
+    let output = run(&[
+        "solve-game",
+        "ttt",
+        "--position",
+        "5;5",
+        "--agents",
+        text(&agents),
+    ]);
+    assert_input_error(&output, &["--position: ply 2"]);
+}

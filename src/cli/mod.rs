@@ -130,6 +130,11 @@ enum Command {
     /// Serve a game's rules over arbiter's game protocol (docs/game-protocol.md) on
     /// stdin/stdout: any game as a rules program, for a `[[game]]` entry or another harness.
     ServeGame(games::ServeGameArgs),
+    /// The exact value of a position (win, loss or draw for the side to move, and the plies
+    /// to the end under perfect play) by a complete search: alpha-beta to the end of the
+    /// game with a transposition table. Any game, built-in or program; exit 4 when
+    /// --time-limit stops it first.
+    SolveGame(games::SolveGameArgs),
     /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):
     /// handshake, deterministic answers, status and legal moves that agree, every legal move
     /// applying, random playouts that end. Exit 0 if it passes, 1 if a step fails.
@@ -322,6 +327,7 @@ pub fn main() -> i32 {
         Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),
         Command::ServeGame(args) => games::serve(args).map(|()| 0),
         Command::CheckGame(args) => games::check(args),
+        Command::SolveGame(args) => games::solve_game(args),
         Command::Merge(args) => cluster::merge(args),
         Command::Emit(what) => cluster::emit(what).map(|()| 0),
     };

@@ -6,6 +6,8 @@
 
 mod agents;
 pub mod experiment;
+#[cfg(test)]
+mod oracle;
 pub mod puzzle_experiment;
 pub mod reference;
 pub mod search_experiment;

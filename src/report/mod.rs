@@ -24,7 +24,7 @@ pub mod tune;
 pub mod viewer;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
-pub use progress::{Progress, output_closed, say};
+pub use progress::{Progress, Watch, output_closed, say};
 pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
 
 use crate::core::Player;

@@ -174,3 +174,67 @@ impl<R> Reporter<R> for Progress {
         Ok(())
     }
 }
+
+/// A count shown while one long computation runs (a solve): a spinner with the count and
+/// its rate on a terminal, a plain line every few seconds otherwise. Stops when dropped.
+pub struct Watch {
+    done: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watch {
+    /// Watches `count` (of `unit`, e.g. `positions`) from another thread.
+    pub fn start(count: Arc<std::sync::atomic::AtomicU64>, unit: &'static str) -> Watch {
+        let done = Arc::new(AtomicBool::new(false));
+        let stop = Arc::clone(&done);
+        let thread = std::thread::spawn(move || {
+            let started = Instant::now();
+            let bar = io::stderr().is_terminal().then(|| {
+                let bar = ProgressBar::new_spinner();
+                if let Ok(style) = ProgressStyle::with_template(&format!(
+                    "{{spinner}} {{msg}} {unit}  {{elapsed}}"
+                )) {
+                    bar.set_style(style);
+                }
+                bar
+            });
+            let every = line_every();
+            let mut last_line = Instant::now();
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let n = count.load(Ordering::Relaxed);
+                let seconds = started.elapsed().as_secs_f64();
+                match &bar {
+                    Some(bar) => {
+                        bar.set_message(format!("{n}"));
+                        bar.tick();
+                    }
+                    None if last_line.elapsed() >= every => {
+                        last_line = Instant::now();
+                        say(&format!(
+                            "{n} {unit} in {seconds:.0} s, {:.3e} {unit}/s",
+                            n as f64 / seconds.max(1e-9)
+                        ));
+                    }
+                    None => {}
+                }
+            }
+            if let Some(bar) = bar {
+                bar.finish_and_clear();
+            }
+        });
+        Watch {
+            done,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

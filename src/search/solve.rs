@@ -22,10 +22,11 @@ const DECIDED: i32 = WIN - 100_000;
 /// What a position is worth under perfect play, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
-    /// The side to move wins in this many plies.
-    Win(u32),
-    /// The side to move loses in this many plies.
-    Loss(u32),
+    /// The side to move wins, in this many plies (`None`: not measured, a solve for the
+    /// value alone).
+    Win(Option<u32>),
+    /// The side to move loses, in this many plies (`None`: not measured).
+    Loss(Option<u32>),
     /// Neither side can force a win.
     Draw,
 }
@@ -33,8 +34,12 @@ pub enum Value {
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Value::Win(plies) => write!(f, "win in {plies} plies"),
-            Value::Loss(plies) => write!(f, "loss in {plies} plies"),
+            Value::Win(Some(1)) => f.write_str("win in 1 ply"),
+            Value::Loss(Some(1)) => f.write_str("loss in 1 ply"),
+            Value::Win(Some(plies)) => write!(f, "win in {plies} plies"),
+            Value::Loss(Some(plies)) => write!(f, "loss in {plies} plies"),
+            Value::Win(None) => f.write_str("win"),
+            Value::Loss(None) => f.write_str("loss"),
             Value::Draw => f.write_str("draw"),
         }
     }
@@ -80,6 +85,10 @@ pub struct Solver<G: Game> {
     buffers: Vec<Vec<G::Move>>,
     stopped: bool,
     progress: Arc<AtomicU64>,
+    /// Whether to find the distance to the end, after the value.
+    distance: bool,
+    /// Give up after visiting this many positions.
+    max_visits: u64,
 }
 
 impl<G: Game> Solver<G> {
@@ -88,7 +97,11 @@ impl<G: Game> Solver<G> {
     pub fn new(megabytes: usize, limits: Limits) -> Solver<G> {
         let entry = std::mem::size_of::<Option<Entry<G::Move>>>().max(1);
         let wanted = (megabytes.max(1) << 20) / entry;
-        let size = wanted.next_power_of_two() / 2;
+        let size = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
         let size = size.max(1024);
         Solver {
             table: vec![None; size],
@@ -99,13 +112,44 @@ impl<G: Game> Solver<G> {
             buffers: Vec::new(),
             stopped: false,
             progress: Arc::new(AtomicU64::new(0)),
+            distance: true,
+            max_visits: u64::MAX,
         }
+    }
+
+    /// A solver that gives up (no value) after visiting about `visits` positions: a limit
+    /// that stops at the same place on every machine, unlike a deadline.
+    pub fn with_node_limit(mut self, visits: u64) -> Solver<G> {
+        self.max_visits = visits;
+        self
+    }
+
+    /// A solver for the value alone: the search stops at the first win it proves and never
+    /// looks for the fastest (often much less work).
+    pub fn value_only(mut self) -> Solver<G> {
+        self.distance = false;
+        self
+    }
+
+    /// The score of a win `ply` plies from the root.
+    fn win_score(&self, ply: usize) -> i32 {
+        WIN - ply as i32
     }
 
     /// The positions visited so far, updated every few thousand, for a progress display
     /// on another thread.
     pub fn progress(&self) -> Arc<AtomicU64> {
         Arc::clone(&self.progress)
+    }
+
+    /// Nodes whose moves were generated, over every call.
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// Positions visited (finished ones included), over every call.
+    pub fn visited(&self) -> u64 {
+        self.visited
     }
 
     /// The table's size in entries.
@@ -117,18 +161,32 @@ impl<G: Game> Solver<G> {
     /// search first. The table is kept between calls (solving the moves of one position
     /// one by one shares what was proven); the counts add up.
     pub fn solve(&mut self, state: &G) -> Option<Solved<G::Move>> {
-        let score = self.negamax(state, 0, -WIN - 1, WIN + 1);
+        // First the value alone: the window (-DECIDED-1, DECIDED+1) holds a draw's 0 and
+        // cuts at the first proven win, whatever its distance. What it returns is a bound
+        // on the exact score: at least `first` for a win, at most `first` for a loss.
+        let first = self.negamax(state, 0, -DECIDED - 1, DECIDED + 1);
         if self.stopped {
             return None;
         }
-        let value = if score > DECIDED {
-            Value::Win((WIN - score) as u32)
-        } else if score < -DECIDED {
-            Value::Loss((WIN + score) as u32)
+        let key = state.position_hash();
+        let mut best = self.probe(key).and_then(|e| e.best);
+        let decided = first.abs() > DECIDED;
+        let value = if decided && self.distance {
+            let (lower, upper) = if first > 0 {
+                (first, WIN)
+            } else {
+                (-WIN, first)
+            };
+            let (score, narrowed) = self.narrow(state, lower, upper)?;
+            best = narrowed.or(best);
+            score_value(score)
+        } else if first > DECIDED {
+            Value::Win(None)
+        } else if first < -DECIDED {
+            Value::Loss(None)
         } else {
             Value::Draw
         };
-        let best = self.probe(state.position_hash()).and_then(|e| e.best);
         Some(Solved {
             value,
             to_move: state.to_move(),
@@ -142,19 +200,50 @@ impl<G: Game> Solver<G> {
         self.table[key as usize & self.mask].filter(|e| e.key == key)
     }
 
+    /// The exact score of `state`, known to lie in `lower..=upper`, by null-window tests
+    /// (MTD(f)): each asks whether the score reaches a bound, and the table keeps what the
+    /// tests before proved, so together they cost far less than one full-window search.
+    ///
+    /// Also returns the move of the last test that reached its bound: a move worth at least
+    /// the final lower bound, so exactly the score.
+    fn narrow(
+        &mut self,
+        state: &G,
+        mut lower: i32,
+        mut upper: i32,
+    ) -> Option<(i32, Option<G::Move>)> {
+        let key = state.position_hash();
+        let mut best = None;
+        let mut guess = if lower > 0 { lower } else { upper };
+        while lower < upper {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            guess = self.negamax(state, 0, beta - 1, beta);
+            if self.stopped {
+                return None;
+            }
+            if guess < beta {
+                upper = guess;
+            } else {
+                lower = guess;
+                best = self.probe(key).and_then(|e| e.best);
+            }
+        }
+        Some((lower, best))
+    }
+
     /// The score of `state` at `ply` from the root, for its side to move.
     fn negamax(&mut self, state: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.visited += 1;
         if let Some(outcome) = state.outcome() {
             return match outcome.winner {
                 None => 0,
-                Some(winner) if winner == state.to_move() => WIN - ply as i32,
-                Some(_) => -(WIN - ply as i32),
+                Some(winner) if winner == state.to_move() => self.win_score(ply),
+                Some(_) => -self.win_score(ply),
             };
         }
         if self.visited.is_multiple_of(4096) {
             self.progress.store(self.visited, Ordering::Relaxed);
-            if self.limits.reached() {
+            if self.limits.reached() || self.visited >= self.max_visits {
                 self.stopped = true;
             }
         }
@@ -180,6 +269,25 @@ impl<G: Game> Solver<G> {
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         state.legal_moves(&mut moves);
+        // A move that wins at once is the best there is (no win is faster): look for one
+        // before searching any move deeply.
+        let mover = state.to_move();
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            if child.outcome().is_some_and(|o| o.winner == Some(mover)) {
+                self.visited += 1;
+                let score = self.win_score(ply + 1);
+                self.table[key as usize & self.mask] = Some(Entry {
+                    key,
+                    score: to_table(score, ply),
+                    bound: Bound::Exact,
+                    best: Some(mv),
+                });
+                self.buffers[ply] = moves;
+                return score;
+            }
+        }
         // The table's move first, then the game's order (stable: ties keep theirs).
         moves.sort_by_key(|&m| {
             (
@@ -226,6 +334,17 @@ impl<G: Game> Solver<G> {
     }
 }
 
+/// The value a distance-scored root score stands for.
+fn score_value(score: i32) -> Value {
+    if score > DECIDED {
+        Value::Win(Some((WIN - score) as u32))
+    } else if score < -DECIDED {
+        Value::Loss(Some((WIN + score) as u32))
+    } else {
+        Value::Draw
+    }
+}
+
 /// A score measured from the root at `ply`, as the table keeps it (from its position).
 fn to_table(score: i32, ply: usize) -> i32 {
     if score > DECIDED {
@@ -253,8 +372,8 @@ impl Value {
     /// leads to (for the other side): one ply further away.
     pub fn before_move(self) -> Value {
         match self {
-            Value::Win(plies) => Value::Loss(plies + 1),
-            Value::Loss(plies) => Value::Win(plies + 1),
+            Value::Win(plies) => Value::Loss(plies.map(|p| p + 1)),
+            Value::Loss(plies) => Value::Win(plies.map(|p| p + 1)),
             Value::Draw => Value::Draw,
         }
     }
@@ -263,8 +382,8 @@ impl Value {
     /// slowest loss above a faster one.
     pub fn rank(self) -> i64 {
         match self {
-            Value::Win(plies) => i64::from(WIN) - i64::from(plies),
-            Value::Loss(plies) => i64::from(plies) - i64::from(WIN),
+            Value::Win(plies) => i64::from(WIN) - i64::from(plies.unwrap_or(0)),
+            Value::Loss(plies) => i64::from(plies.unwrap_or(0)) - i64::from(WIN),
             Value::Draw => 0,
         }
     }
@@ -313,14 +432,19 @@ mod tests {
         for state in &positions {
             let solved = solve(state, 1, Limits::NONE).expect("no limit");
             let score = plain(state, 0);
-            let expected = if score > DECIDED {
-                Value::Win((WIN - score) as u32)
-            } else if score < -DECIDED {
-                Value::Loss((WIN + score) as u32)
-            } else {
-                Value::Draw
-            };
+            let expected = score_value(score);
             assert_eq!(solved.value, expected, "{}", state.board_dump());
+            // The value alone agrees, distance aside.
+            let alone = Solver::new(1, Limits::NONE)
+                .value_only()
+                .solve(state)
+                .expect("no limit");
+            let sign = |v: Value| v.rank().signum();
+            assert_eq!(sign(alone.value), sign(expected), "{}", state.board_dump());
+            assert!(matches!(
+                alone.value,
+                Value::Win(None) | Value::Loss(None) | Value::Draw
+            ));
         }
     }
 
@@ -362,7 +486,7 @@ mod tests {
         // P1 holds columns 1-3 of the bottom row, P2 sits on them: P1 wins by playing 4.
         let state = ConnectFour::from_moves(Params::default(), "112233").expect("legal");
         let solved = solve(&state, 4, Limits::NONE).expect("no limit");
-        assert_eq!(solved.value, Value::Win(1));
+        assert_eq!(solved.value, Value::Win(Some(1)));
         assert_eq!(solved.best.map(|m| state.format_move(m)), Some("4".into()));
     }
 }

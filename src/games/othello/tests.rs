@@ -67,3 +67,17 @@ fn a_side_without_a_move_passes_and_the_game_ends_when_neither_can_move() {
 fn random_playouts_keep_every_rule_consistent() {
     testing::check_random_playouts(&Othello::new(), 300, 130);
 }
+
+#[test]
+fn games_written_as_one_token_split_into_squares() {
+    let start = Othello::new();
+    assert_eq!(
+        start.split_moves("f5D6c3"),
+        Some(vec!["f5".to_string(), "D6".into(), "c3".into()])
+    );
+    // One square, an odd length, or anything else is not a run of squares.
+    assert_eq!(start.split_moves("f5"), None);
+    assert_eq!(start.split_moves("f5d"), None);
+    assert_eq!(start.split_moves("f5i6"), None);
+    assert_eq!(start.split_moves("pass"), None);
+}
