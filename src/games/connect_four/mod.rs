@@ -128,6 +128,18 @@ pub struct ConnectFour {
 /// Whether `discs` hold four in a row on a board `height` bits per column.
 #[inline]
 pub fn has_four(discs: u128, height: u32) -> bool {
+    // Boards of up to 64 cells with their guard row (6x7 among them) fit a u64, whose
+    // shifts are single instructions.
+    if discs >> 64 == 0 {
+        let discs = discs as u64;
+        for shift in [1, height, height - 1, height + 1] {
+            let pairs = discs & (discs >> shift);
+            if pairs & (pairs >> (2 * shift)) != 0 {
+                return true;
+            }
+        }
+        return false;
+    }
     for shift in [1, height, height - 1, height + 1] {
         let pairs = discs & (discs >> shift);
         if pairs & (pairs >> (2 * shift)) != 0 {

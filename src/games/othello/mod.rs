@@ -273,12 +273,14 @@ impl Game for Othello {
     fn split_moves(&self, token: &str) -> Option<Vec<String>> {
         let bytes = token.as_bytes();
         let square = |pair: &[u8]| matches!(pair, [b'a'..=b'h' | b'A'..=b'H', b'1'..=b'8']);
-        (bytes.len() > 2 && bytes.len().is_multiple_of(2) && bytes.chunks(2).all(square)).then(|| {
-            bytes
-                .chunks(2)
-                .map(|pair| String::from_utf8_lossy(pair).into_owned())
-                .collect()
-        })
+        (bytes.len() > 2 && bytes.len().is_multiple_of(2) && bytes.chunks(2).all(square)).then(
+            || {
+                bytes
+                    .chunks(2)
+                    .map(|pair| String::from_utf8_lossy(pair).into_owned())
+                    .collect()
+            },
+        )
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
