@@ -506,6 +506,9 @@ fn the_python_examples_rules_agree_with_arbiters_in_every_game() {
         "double-card(cards=8,moves=30,neighbours_only=1,p1=colors)",
         "chinese-checkers(max_plies=80,home_plies=60)",
         "chinese-checkers(jumps=short,max_plies=40)",
+        "connect-four",
+        "connect-four(rows=5,columns=4)",
+        "othello",
     ];
     let mut recycled = false;
     for (index, spec) in specs.iter().enumerate() {

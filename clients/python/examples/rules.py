@@ -1,6 +1,7 @@
 """The rules module of the game being played, and the bridge from a move request to it.
 
-Each rules module (breakthrough, wights, double_card, chinese_checkers) offers the same
+Each rules module (breakthrough, wights, double_card, chinese_checkers, connect_four,
+othello) offers the same
 functions on its own state type:
 
     from_json(position) -> state     the request's position (docs/protocol.md)
@@ -19,7 +20,9 @@ import sys
 
 import breakthrough
 import chinese_checkers
+import connect_four
 import double_card
+import othello
 import wights
 
 MODULES = {
@@ -27,6 +30,8 @@ MODULES = {
     "wights": wights,
     "double-card": double_card,
     "chinese-checkers": chinese_checkers,
+    "connect-four": connect_four,
+    "othello": othello,
 }
 
 
