@@ -1981,6 +1981,27 @@ fn connect_four_replays_a_game_written_as_solvers_write_it() {
 }
 
 #[test]
+fn games_from_openings_are_replayed_from_the_opening_in_the_viewer() {
+    // The viewer replays a game by the rules from the start: the opening's moves first
+    // (before, a Connect Four run with openings failed its report at the first game).
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "c4.toml",
+        "game = \"connect-four\"\ngames = 4\nseed = 2\nopenings = { random_plies = 3 }\nmatchups = [[\"random\", \"greedy(heuristic=windows)\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&["run", text(&experiment), "--out", text(&out), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let page = fs::read_to_string(out.join("index.html")).expect("index.html");
+    assert_eq!(
+        page.matches("\"opening\":3").count(),
+        4,
+        "every game starts with its opening"
+    );
+}
+
+#[test]
 fn solve_game_proves_values_with_distances_and_refuses_bad_positions() {
     // Small boards are draws under perfect play, every first move too on 4x4.
     let output = run(&["solve-game", "connect-four(rows=4,columns=4)", "--moves"]);

@@ -195,7 +195,7 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
     let long = write_experiment(
         dir.path(),
         "long.toml",
-        "game = \"breakthrough(rules=long)\"\ngames = 4\nseed = 3\nmatchups = [[\"random\", \"greedy(heuristic=offensive2)\"]]\n",
+        "game = \"breakthrough(rules=long)\"\ngames = 4\nseed = 3\nopenings = { random_plies = 2 }\nmatchups = [[\"random\", \"greedy(heuristic=offensive2)\"]]\n",
     );
     check_run(
         &browser,
@@ -204,7 +204,8 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
         &shots,
         "breakthrough-long",
     );
-    // The other games: boards replayed by arbiter's rules, embedded ply by ply.
+    // The other games: boards replayed by arbiter's rules, embedded ply by ply (games
+    // from an experiment's openings too: the opening's moves come first).
     for (game, opponent) in [
         ("wights", "alphabeta(heuristic=material,depth=2)"),
         ("double-card", "greedy(heuristic=lines)"),
@@ -216,7 +217,12 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
             dir.path(),
             &format!("{game}.toml"),
             &format!(
-                "game = \"{game}\"\ngames = 4\nseed = 5\nmatchups = [[\"random\", \"{opponent}\"]]\n"
+                "game = \"{game}\"\ngames = 4\nseed = 5\n{}matchups = [[\"random\", \"{opponent}\"]]\n",
+                if game == "connect-four" || game == "othello" {
+                    "openings = { random_plies = 2 }\n"
+                } else {
+                    ""
+                }
             ),
         );
         // replay reads the game's full spec (with its rules) from games.pgn.

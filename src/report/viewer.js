@@ -303,8 +303,11 @@ function startViewer() {
     plyInput.value = String(ply);
     plyInput.max = String(current.moves.length);
     let text = "Ply " + ply + " of " + current.moves.length;
-    if (ply > 0) {
-      const s = current.stats[ply - 1] || {};
+    const opening = current.opening || 0;
+    if (ply > 0 && ply <= opening) {
+      text += ": " + current.moves[ply - 1] + " of the opening (the experiment's, played before the agents)";
+    } else if (ply > 0) {
+      const s = current.stats[ply - 1 - opening] || {};
       text += ": " + current.moves[ply - 1] + " by " + (s.agent || "?") +
         (s.ms !== undefined && s.ms !== null ? ", " + s.ms + " ms" : "") +
         (s.expanded !== undefined && s.expanded !== null ? ", nodes expanded " + s.expanded : "") +
@@ -317,7 +320,7 @@ function startViewer() {
     list.innerHTML = "";
     current.moves.forEach((m, i) => {
       const li = document.createElement("li");
-      li.textContent = (i + 1) + ". " + m;
+      li.textContent = (i + 1) + ". " + m + (i < (current.opening || 0) ? " (opening)" : "");
       if (i === ply - 1) li.className = "now";
       li.addEventListener("click", () => go(i + 1));
       list.appendChild(li);

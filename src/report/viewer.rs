@@ -290,10 +290,15 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
         .map(|row| -> Result<Value, String> {
             let get = |k: &str| row.get(k).cloned().unwrap_or_default();
             let id = get("game_id");
-            let moves: Vec<&str> = row
-                .get("moves")
-                .map(|m| m.split(';').filter(|m| !m.is_empty()).collect())
-                .unwrap_or_default();
+            // The opening's moves (an experiment's `openings`) come first: the game was
+            // played from the position they lead to.
+            let split = |k: &str| -> Vec<&str> {
+                row.get(k)
+                    .map(|m| m.split(';').filter(|m| !m.is_empty()).collect())
+                    .unwrap_or_default()
+            };
+            let opening = split("opening");
+            let moves: Vec<&str> = opening.iter().copied().chain(split("moves")).collect();
             let winner = get("winner");
             let result = match winner.as_str() {
                 "P1" | "P2" => format!("{} won as {winner}", get("winner_agent")),
@@ -342,6 +347,7 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
                 "reason": get("reason"),
                 "result": result,
                 "moves": moves,
+                "opening": opening.len(),
                 "stats": stats.get(&id).cloned().unwrap_or_default(),
                 "boards": boards,
                 "grid": grid,
