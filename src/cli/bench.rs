@@ -145,10 +145,15 @@ impl GameTask for BenchTask {
                 ns[1] / ns[0]
             );
         }
-        for heuristic in ["offensive2", "material"] {
-            if !G::heuristics().iter().any(|h| h.name == heuristic) {
-                continue;
-            }
+        // Report 000's and 002's heuristics where the game has them, else its first.
+        let mut measured: Vec<&str> = ["offensive2", "material"]
+            .into_iter()
+            .filter(|name| G::heuristics().iter().any(|h| h.name == *name))
+            .collect();
+        if measured.is_empty() {
+            measured.extend(G::heuristics().first().map(|h| h.name));
+        }
+        for heuristic in measured {
             let evaluator = start
                 .heuristic(heuristic, &[])
                 .map_err(anyhow::Error::msg)?;
@@ -282,9 +287,116 @@ impl GameTask for BenchTask {
                 bytes as f64 / 1e6
             );
         }
+        if !matches!(start.game_spec(), crate::registry::GameSpec::Program(_)) {
+            // Depth 3 at most: through the protocol a search is hundreds of times slower.
+            protocol_price(&start, &args.game, args.depth.min(3))?;
+        }
         external_bench(&start, &args.game, args.external_games)?;
         rules_bench(&args.game, args.rules_requests)
     }
+}
+
+/// Alpha-beta on a few positions: nodes and seconds (one thread).
+struct AlphaBetaRate {
+    heuristic: String,
+    params: Vec<(String, String)>,
+    depth: u32,
+    positions: usize,
+}
+
+impl GameTask for AlphaBetaRate {
+    type Output = Result<(u64, f64)>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<(u64, f64)> {
+        let positions = random_positions(&start, self.positions, 10, 40, 2024);
+        let evaluator = start
+            .heuristic(&self.heuristic, &self.params)
+            .map_err(anyhow::Error::msg)?;
+        let mut searcher = Searcher::new(evaluator, 7);
+        let mut rng = seeds::rng(7);
+        let mut nodes = 0;
+        let clock = Instant::now();
+        for position in &positions {
+            if let Some(result) =
+                searcher.search(position, Algorithm::AlphaBeta, self.depth, &mut rng)
+            {
+                nodes += result.stats.nodes();
+            }
+        }
+        Ok((nodes, clock.elapsed().as_secs_f64()))
+    }
+}
+
+/// The price of the game protocol: alpha-beta on the built-in game against the same game
+/// served by `arbiter serve-game` (a program game, its heuristic answering `evaluate`), on
+/// the same positions (the same seeded playouts: the served game lists its moves in the
+/// built-in order) and the same depth, side by side.
+fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) -> Result<()> {
+    let info = &G::heuristics()[0];
+    let heuristic = info.name;
+    // A heuristic's random tie-break noise would be drawn apart in the two processes.
+    let params: Vec<(String, String)> = info
+        .params
+        .iter()
+        .filter(|p| p.key == "noise")
+        .map(|p| (p.key.to_string(), "0".to_string()))
+        .collect();
+    let served_heuristic = if params.is_empty() {
+        heuristic.to_string()
+    } else {
+        format!("{heuristic}(noise=0)")
+    };
+    let exe = std::env::current_exe()?.display().to_string();
+    let mut registry = crate::registry::AgentRegistry::default();
+    let command = vec![
+        exe,
+        "serve-game".into(),
+        game.to_string(),
+        "--heuristic".into(),
+        served_heuristic,
+    ];
+    let here = std::env::current_dir()?;
+    registry.record_game(
+        "served",
+        crate::external::rules::RulesSpec::new(command, here.clone()),
+        &here,
+    );
+    let served = registry
+        .game("served")
+        .map_err(|e| anyhow!("serve-game {game}: {e}"))?;
+    let positions = 10;
+    let (built_in_nodes, built_in_seconds) = dispatch(
+        start.game_spec(),
+        AlphaBetaRate {
+            heuristic: heuristic.to_string(),
+            params,
+            depth,
+            positions,
+        },
+    )?;
+    let (served_nodes, served_seconds) = dispatch(
+        served,
+        AlphaBetaRate {
+            heuristic: "program".to_string(),
+            params: Vec::new(),
+            depth,
+            positions,
+        },
+    )?;
+    let built_in_rate = built_in_nodes as f64 / built_in_seconds.max(1e-9);
+    let served_rate = served_nodes as f64 / served_seconds.max(1e-9);
+    println!(
+        "alphabeta depth {depth} {heuristic} through serve-game: {served_nodes} nodes on {positions} positions, {} nodes/s; built in {}: {:.0}x{} (1 thread)",
+        per_second(served_nodes, served_seconds),
+        per_second(built_in_nodes, built_in_seconds),
+        built_in_rate / served_rate.max(1e-9),
+        if served_nodes == built_in_nodes {
+            ", the same nodes"
+        } else {
+            ", NOT the same nodes"
+        }
+    );
+    Ok(())
 }
 
 /// Requests per second answered by rules programs (the game protocol, nothing cached): a
