@@ -5,6 +5,7 @@
 mod common;
 
 use common::*;
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -2080,4 +2081,29 @@ fn solve_game_proves_values_with_distances_and_refuses_bad_positions() {
         &["--time-limit 0: give a positive number of seconds"],
     );
     assert_input_error(&run(&["solve-game", "go"]), &["game 'go'", "unknown game"]);
+}
+
+/// tests/golden/perft.csv: perft counts with their sources, each one counted again.
+#[test]
+fn perft_equals_the_golden_counts_and_their_sources() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/perft.csv");
+    let (header, rows) = read_csv(&path);
+    assert_eq!(header, ["game", "depth", "leaves", "source"]);
+    let mut deepest: BTreeMap<String, (u32, Vec<String>)> = BTreeMap::new();
+    for row in &rows {
+        assert!(!row[3].trim().is_empty(), "{row:?} has no source");
+        let depth: u32 = row[1].parse().expect("depth");
+        let entry = deepest.entry(row[0].clone()).or_default();
+        entry.0 = entry.0.max(depth);
+        entry.1.push(format!("perft({depth}) = {}", row[2]));
+    }
+    assert!(deepest.len() >= 4);
+    for (game, (depth, lines)) in deepest {
+        let output = run(&["perft", &game, "--depth", &depth.to_string()]);
+        assert!(output.status.success(), "{game}: {}", stderr(&output));
+        let printed: Vec<String> = stdout(&output).lines().map(str::to_string).collect();
+        for line in lines {
+            assert!(printed.contains(&line), "{game}: {line} not in {printed:?}");
+        }
+    }
 }
