@@ -270,10 +270,16 @@ impl Game for ConnectFour {
         u64::from(self.playable().count_ones())
     }
 
-    /// Centre columns first (they take part in the most lines).
+    /// Moves that make the most new threats (cells where one more disc would make four)
+    /// first, as Connect Four solvers order them; then centre columns (they take part in
+    /// the most lines).
     fn move_order_score(&self, mv: u8) -> i32 {
+        let geometry = self.params.geometry();
+        let disc = (self.all + geometry.bottom) & geometry.columns[usize::from(mv)];
+        let own = self.discs(self.to_move()) | disc;
+        let made = threats(own, self.all | disc, geometry).count_ones() as i32;
         let centre = i32::from(self.params.columns - 1);
-        -(2 * i32::from(mv) - centre).abs()
+        16 * made - (2 * i32::from(mv) - centre).abs()
     }
 
     #[inline]
