@@ -2107,3 +2107,32 @@ fn perft_equals_the_golden_counts_and_their_sources() {
         }
     }
 }
+
+#[test]
+fn index_html_opens_with_its_contents_and_names_the_experiment_file_plainly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let quick = Path::new(env!("CARGO_MANIFEST_DIR")).join("matchups/quick.toml");
+    let out = dir.path().join("out");
+    // Given by its absolute path, the file is named from the project's matchups/ folder.
+    let output = run(&["run", text(&quick), "--out", text(&out), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let page = fs::read_to_string(out.join("index.html")).expect("index.html");
+    assert!(
+        page.contains("Experiment: quick (matchups/quick.toml)"),
+        "header"
+    );
+    assert!(
+        !page.contains(env!("CARGO_MANIFEST_DIR")),
+        "no absolute path"
+    );
+    let nav = page.find("<nav>").expect("a table of contents");
+    let first = page.find("<h2").expect("sections");
+    assert!(nav < first, "the contents come before the first section");
+    for anchor in ["section-1", "watch", "files"] {
+        assert!(
+            page.contains(&format!("<a href=\"#{anchor}\">")),
+            "{anchor}"
+        );
+        assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
+    }
+}

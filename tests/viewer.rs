@@ -155,9 +155,11 @@ fn check_run(
     // The viewer itself, for a person to look at.
     let page = fs::read_to_string(&index).expect("index.html");
     let start = page
-        .find("<h2>Watch the games</h2>")
+        .find("<h2 id=\"watch\">Watch the games</h2>")
         .expect("viewer section");
-    let end = page.find("<h2>Files</h2>").expect("files section");
+    let end = page
+        .find("<h2 id=\"files\">Files</h2>")
+        .expect("files section");
     let body = page.find("<body>").expect("body") + 6;
     let alone = out.join("viewer.html");
     fs::write(

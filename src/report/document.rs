@@ -8,7 +8,7 @@ use super::{SummaryRow, summary_table};
 use crate::stats::ratings::{Results, bradley_terry};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A section of the report: a title, paragraphs, tables and charts (file stems).
 #[derive(Clone, Debug, Default)]
@@ -385,12 +385,33 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
     Ok(sections)
 }
 
+/// An experiment file as a reader wants it: a relative path as it is, an absolute one from
+/// its `matchups/` folder on (the project's), else its file name alone (the machine's
+/// folders say nothing to a reader of the report).
+fn shown_path(path: &str) -> String {
+    let p = Path::new(path);
+    if !p.is_absolute() {
+        return path.to_string();
+    }
+    let parts: Vec<&std::ffi::OsStr> = p.iter().collect();
+    if let Some(at) = parts.iter().rposition(|c| *c == "matchups") {
+        return parts[at..]
+            .iter()
+            .map(|c| c.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+    }
+    p.file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 fn header_lines(data: &RunData) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(meta) = &data.meta {
         lines.push(format!(
             "Experiment: {} ({})",
-            meta.experiment, meta.experiment_file
+            meta.experiment,
+            shown_path(&meta.experiment_file)
         ));
         if !meta.description.is_empty() {
             lines.push(meta.description.clone());
@@ -588,11 +609,16 @@ pub fn write_documents(
     for line in &header {
         let _ = writeln!(html, "<p>{}</p>", prose(line));
     }
+    // The body goes to its own buffer: the table of contents before it lists its sections.
+    let top = std::mem::take(&mut html);
+    let mut contents: Vec<(String, String)> = Vec::new();
     // The published numbers first, when the experiment reproduces some.
     let reproduction = super::reproduce::section(folder)?;
-    for section in reproduction.iter().chain(sections) {
+    for (number, section) in reproduction.iter().chain(sections).enumerate() {
         let _ = write!(markdown, "## {}\n\n", section.title);
-        let _ = writeln!(html, "<h2>{}</h2>", escape(&section.title));
+        let anchor = format!("section-{}", number + 1);
+        let _ = writeln!(html, "<h2 id=\"{anchor}\">{}</h2>", escape(&section.title));
+        contents.push((anchor, section.title.clone()));
         for text in &section.text {
             let _ = write!(markdown, "{text}\n\n");
             let _ = writeln!(html, "<p>{}</p>", prose(text));
@@ -623,6 +649,7 @@ pub fn write_documents(
     if let Some(viewer) = super::viewer::html(folder)? {
         markdown.push_str("## Watch the games\n\nindex.html replays the games move by move.\n\n");
         html.push_str(&viewer);
+        contents.push(("watch".to_string(), "Watch the games".to_string()));
     }
     // Every file of the folder, linked (the documents themselves excepted).
     // A complete run's journal is removed once the documents are written.
@@ -633,7 +660,8 @@ pub fn write_documents(
         .collect();
     if !files.is_empty() {
         markdown.push_str("## Files\n\n");
-        html.push_str("<h2>Files</h2>\n<ul>\n");
+        html.push_str("<h2 id=\"files\">Files</h2>\n<ul>\n");
+        contents.push(("files".to_string(), "Files".to_string()));
         for (name, bytes) in &files {
             let size = human_size(*bytes);
             let what = file_description(name);
@@ -649,6 +677,12 @@ pub fn write_documents(
         html.push_str("</ul>\n");
     }
     html.push_str("</body></html>\n");
+    let mut nav = String::from("<nav><b>Contents</b><ol>");
+    for (anchor, title) in &contents {
+        let _ = write!(nav, "<li><a href=\"#{anchor}\">{}</a></li>", escape(title));
+    }
+    nav.push_str("</ol></nav>\n");
+    let html = format!("{top}{nav}{html}");
     let report = folder.join("report.md");
     let index = folder.join("index.html");
     std::fs::write(&report, markdown).map_err(|e| format!("{}: {e}", report.display()))?;
