@@ -2136,3 +2136,18 @@ fn index_html_opens_with_its_contents_and_names_the_experiment_file_plainly() {
         assert!(page.contains(&format!("id=\"{anchor}\"")), "{anchor}");
     }
 }
+
+#[test]
+fn the_last_progress_line_of_a_stopped_run_announces_no_time_left() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let quick = Path::new(env!("CARGO_MANIFEST_DIR")).join("matchups/quick.toml");
+    let out = dir.path().join("out");
+    let output = run(&["run", text(&quick), "--out", text(&out), "--max-games", "5"]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    let said = stderr(&output);
+    let last = said
+        .lines()
+        .find(|l| l.starts_with("stopped: 5/"))
+        .unwrap_or_else(|| panic!("no final progress line in {said}"));
+    assert!(!last.contains("left"), "{last}");
+}

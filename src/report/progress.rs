@@ -93,6 +93,22 @@ impl Progress {
         }
     }
 
+    /// The counts and the rate, without the time left (for a run that has stopped).
+    fn done_line(&self) -> String {
+        let seconds = self.started.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 {
+            self.done as f64 / seconds
+        } else {
+            0.0
+        };
+        format!(
+            "{}/{} {unit}, {rate:.1} {unit}/s",
+            self.done,
+            self.total,
+            unit = self.unit
+        )
+    }
+
     fn line(&self) -> String {
         let seconds = self.started.elapsed().as_secs_f64();
         let rate = if seconds > 0.0 {
@@ -105,12 +121,7 @@ impl Progress {
         } else {
             0.0
         };
-        format!(
-            "{}/{} {unit}, {rate:.1} {unit}/s, {left:.0}s left",
-            self.done,
-            self.total,
-            unit = self.unit
-        )
+        format!("{}, {left:.0}s left", self.done_line())
     }
 }
 
@@ -169,7 +180,8 @@ impl<R> Reporter<R> for Progress {
         }
         if !self.quiet {
             let status = if outcome.cancelled { "stopped" } else { "done" };
-            self.print(&format!("{status}: {}", self.line()));
+            // A run that has ended has no time left to announce.
+            self.print(&format!("{status}: {}", self.done_line()));
         }
         Ok(())
     }
