@@ -143,3 +143,49 @@ fn the_readme_tour_runs_as_written() {
         assert!(run.join("index.html").exists(), "{}", run.display());
     }
 }
+
+/// The five-minute agent of "Bring your own agent", written to `bots/my_bot.py` in a fresh
+/// copy of the repository, passes `check-agent` when started from another folder.
+#[test]
+fn the_readme_agent_snippet_runs_from_any_folder() {
+    let Some(python) = common::python3() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    let at = readme
+        .find("1. Write `bots/my_bot.py`:")
+        .expect("the agent snippet");
+    let open = at + readme[at..].find("```python\n").expect("its code") + "```python\n".len();
+    let close = open + readme[open..].find("```").expect("the block ends");
+    let code: String = readme[open..close]
+        .lines()
+        .map(|line| format!("{}\n", line.strip_prefix("   ").unwrap_or(line)))
+        .collect();
+    let fresh = tempfile::tempdir().expect("temp dir");
+    copy_tree(&root.join("clients"), &fresh.path().join("clients"));
+    fs::create_dir_all(fresh.path().join("bots")).expect("bots");
+    let bot = fresh.path().join("bots/my_bot.py");
+    fs::write(&bot, code).expect("write the bot");
+    let elsewhere = tempfile::tempdir().expect("another folder");
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args([
+            "check-agent",
+            "--game",
+            "breakthrough",
+            "--tolerance-ms",
+            "30000",
+        ])
+        .arg(python)
+        .arg(&bot)
+        .current_dir(elsewhere.path())
+        .output()
+        .expect("arbiter runs");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}{}",
+        common::stdout(&output),
+        common::stderr(&output)
+    );
+}
