@@ -316,6 +316,28 @@ fn serve_agent_plays_the_same_games_as_the_agent_in_process() {
             .position(|c| c == "self_reported")
             .expect("column");
         assert!(moves.iter().any(|m| m[reported] == "1"));
+        // ... with the nodes expanded and evaluated the same agent counts in process.
+        let counts = |folder: &Path, name: &str| -> Vec<(String, String)> {
+            let (header, moves) = read_csv(&folder.join("moves.csv"));
+            let column = |c: &str| header.iter().position(|h| h == c).expect("column");
+            moves
+                .iter()
+                .filter(|m| m[column("agent")] == name)
+                .map(|m| {
+                    (
+                        m[column("expanded")].clone(),
+                        m[column("evaluated")].clone(),
+                    )
+                })
+                .collect()
+        };
+        let served = counts(&folders[1], "served");
+        assert!(!served.is_empty(), "{game}");
+        assert!(
+            served.iter().any(|(_, evaluated)| evaluated != "0"),
+            "{game}"
+        );
+        assert_eq!(served, counts(&folders[0], agent), "{game}");
     }
 }
 

@@ -738,7 +738,8 @@ fn deadline_ms(move_time: Option<Duration>, own_ms: Option<u64>) -> Option<u64> 
     }
 }
 
-/// A decision from a reply's move and `info` (`depth`, `nodes`, `score`; self-reported).
+/// A decision from a reply's move and `info` (`depth`, `nodes`, `evaluated`, `score`;
+/// self-reported).
 fn decision_with_info<M>(mv: M, info: &Value) -> Decision<M> {
     let mut decision = Decision::just(mv);
     if info.is_object() {
@@ -747,6 +748,7 @@ fn decision_with_info<M>(mv: M, info: &Value) -> Decision<M> {
             .as_u64()
             .map_or(0, |d| d.min(u64::from(u32::MAX)) as u32);
         decision.stats.expanded = info["nodes"].as_u64().unwrap_or(0);
+        decision.stats.evaluated = info["evaluated"].as_u64().unwrap_or(0);
         decision.value = info["score"].as_f64().filter(|v| v.is_finite());
     }
     decision
