@@ -2151,3 +2151,26 @@ fn the_last_progress_line_of_a_stopped_run_announces_no_time_left() {
         .unwrap_or_else(|| panic!("no final progress line in {said}"));
     assert!(!last.contains("left"), "{last}");
 }
+
+#[test]
+fn usage_errors_are_one_line_with_a_suggestion_and_no_command_gives_the_usage() {
+    assert_input_error(
+        &run(&["runn"]),
+        &["unrecognized subcommand 'runn'", "'run'"],
+    );
+    assert_input_error(
+        &run(&["run", "--gmaes", "3"]),
+        &["unexpected argument '--gmaes'", "'--games'"],
+    );
+    // No command: the usage line and one line saying where the commands are, exit 2.
+    let output = run(&[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "Usage: arbiter <COMMAND>\nerror: no command given: `arbiter --help` lists the commands\n"
+    );
+    let output = run(&["emit"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).ends_with("`arbiter emit --help` lists the commands\n"));
+    assert!(stdout(&output).is_empty());
+}

@@ -189,7 +189,20 @@ fn usage_error(error: &clap::Error) -> i32 {
             0
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = error.print();
+            // Not the whole help: its usage line, and what to do.
+            let text = error.render().to_string();
+            let usage = text
+                .lines()
+                .find(|line| line.starts_with("Usage:"))
+                .unwrap_or("Usage: arbiter <COMMAND>");
+            let command = usage
+                .trim_start_matches("Usage:")
+                .split('<')
+                .next()
+                .unwrap_or("arbiter")
+                .trim();
+            eprintln!("{usage}");
+            eprintln!("error: no command given: `{command} --help` lists the commands");
             2
         }
         _ => {
@@ -203,7 +216,18 @@ fn usage_error(error: &clap::Error) -> i32 {
                 .collect();
             let message = message.join(" ");
             let message = message.strip_prefix("error: ").unwrap_or(&message);
-            eprintln!("error: {message} (see --help)");
+            // clap's suggestions ("tip: a similar subcommand exists: 'run'") are kept.
+            let tips: Vec<&str> = text
+                .lines()
+                .filter_map(|line| line.trim().strip_prefix("tip: "))
+                .filter(|tip| tip.contains("similar"))
+                .collect();
+            let tips = if tips.is_empty() {
+                String::new()
+            } else {
+                format!("; {}", tips.join("; "))
+            };
+            eprintln!("error: {message}{tips} (see --help)");
             2
         }
     }
