@@ -1183,6 +1183,7 @@ impl Game for ProgramGame {
 
     fn apply(&mut self, mv: u16) {
         let epoch = epoch_of(&self.def);
+        let mover = self.status.to_move;
         let child = if self.is_failed() {
             None
         } else {
@@ -1194,6 +1195,12 @@ impl Game for ProgramGame {
                 self.position = child.position;
                 self.hash = child.hash;
                 self.status = child.status;
+                // A finished position's side "to move" is the one that did not make the
+                // last move (a status that says the game is over need not name it): what
+                // a search or a solver scoring the end from that side's view relies on.
+                if self.status.over.is_some() {
+                    self.status.to_move = mover.opponent();
+                }
                 // A start position's child belongs to the game now being played.
                 if self.ply == 1 {
                     self.epoch = epoch;

@@ -194,3 +194,46 @@ fn late_positions_of_every_game_every_algorithm_returns_the_proven_value() {
         assert!(covered.decisive >= least, "{spec}: {covered:?}");
     }
 }
+
+#[test]
+fn tic_tac_toe_through_its_rules_program_every_algorithm_returns_the_proven_value() {
+    let python = std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !python {
+        assert!(
+            std::env::var_os("ARBITER_REQUIRE_COMPONENTS").is_none(),
+            "python3 is missing and ARBITER_REQUIRE_COMPONENTS is set"
+        );
+        eprintln!("\n*** SKIPPED: python3 is missing; install python3 ***\n");
+        return;
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let program = root.join("clients/python/examples/tic_tac_toe_game.py");
+    let mut registry = super::AgentRegistry::default();
+    registry.record_game(
+        "ttt",
+        crate::external::rules::RulesSpec::new(
+            vec!["python3".into(), program.display().to_string()],
+            root.to_path_buf(),
+        ),
+        &root.join("agents/games.toml"),
+    );
+    let game = registry.game("ttt").expect("the rules program starts");
+    // Every position from the second ply on ends within 8 plies: draws are checked too.
+    let covered = dispatch(
+        game,
+        Oracle {
+            count: 40,
+            min_plies: 1,
+            max_plies: 6,
+            max_depth: 8,
+            minimax_depth: 6,
+            seed: 9,
+        },
+    );
+    crate::external::rules::stop_rules_programs();
+    assert!(covered.decisive >= 10, "{covered:?}");
+    assert!(covered.draws >= 5, "{covered:?}");
+}
