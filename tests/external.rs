@@ -95,6 +95,7 @@ fn broken_agents_are_recorded_with_their_reason_and_leave_no_process() {
         broken_agent("orphan", "orphan", &marker, "hang_ms = 500"),
         broken_agent("crash-random", "crash", &marker, "on_failure = \"random\""),
         broken_agent("stray", "stray", &marker, ""),
+        broken_agent("heir", "heir", &marker, ""),
     ];
     fs::write(agents.join("broken.toml"), entries.concat()).expect("write agents");
     let experiment = write_experiment(
@@ -106,12 +107,15 @@ games = 2
 move_time_ms = 3000
 matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
             ["strict", "random"], ["illegal", "random"], ["orphan", "random"],
-            ["crash-random", "random"], ["stray", "random"]]
+            ["crash-random", "random"], ["stray", "random"], ["heir", "random"]]
 "#,
     );
     let out = dir.path().join("out");
     run_with_agents(&experiment, &agents, &out);
     assert_eq!(reasons_of(&out, "crash"), ["crash", "crash"]);
+    // An agent that exits while a child of its own holds its stdout crashed: at once, not
+    // a timeout at the deadline.
+    assert_eq!(reasons_of(&out, "heir"), ["crash", "crash"]);
     assert_eq!(reasons_of(&out, "slow"), ["timeout", "timeout"]);
     assert_eq!(reasons_of(&out, "strict"), ["bad_output", "bad_output"]);
     assert!(reasons_of(&out, "illegal").contains(&"illegal_move".to_string()));

@@ -313,6 +313,11 @@ impl Program {
             // SAFETY: one valid pollfd for the duration of the call.
             let ready = unsafe { libc::poll(&mut poll, 1, millis) };
             if ready <= 0 {
+                // A program that has exited while something it started still holds its
+                // stdout will never answer: closed now, not at the deadline.
+                if matches!(self.child.try_wait(), Ok(Some(_))) {
+                    self.closed = true;
+                }
                 continue;
             }
             let mut chunk = [0u8; 8192];

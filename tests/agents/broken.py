@@ -4,7 +4,8 @@ MODE: ok (random moves), crash (exits with code 3 at its third move), slow (slee
 before every move, past every deadline the tests set), garbage (prints a line that is not
 JSON before every move), stray (prints `-24` and `{"score": 3}`, JSON but not messages,
 before every move), illegal (answers a move that is not legal), silent (never answers
-hello), orphan (starts a child that ignores SIGTERM, then never answers a move). MARKER
+hello), orphan (starts a child that ignores SIGTERM, then never answers a move), heir (at its
+third move starts a child that keeps its stdout open, then exits with code 4). MARKER
 only makes the processes findable.
 """
 
@@ -40,6 +41,10 @@ for line in sys.stdin:
         if mode == "crash" and moves_made == 3:
             print("crashing on purpose", file=sys.stderr, flush=True)
             sys.exit(3)
+        if mode == "heir" and moves_made == 3:
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)", sys.argv[2]])
+            print("exiting, my child keeps stdout", file=sys.stderr, flush=True)
+            sys.exit(4)
         if mode == "slow":
             time.sleep(10.0)
         if mode == "garbage":
