@@ -219,7 +219,10 @@ fn merge_refuses_shards_that_do_not_belong_together() {
     let resumed = run(&["run", "--resume", text(&partial), "--quiet"]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     let shown = stdout(&run(&["show", text(&partial)]));
-    assert!(shown.contains("complete, merged from 2 shards"), "{shown}");
+    assert!(
+        shown.contains("complete, merged from 2 of 2 shards, 1 played here after the merge"),
+        "{shown}"
+    );
     assert_same_files(
         &single_run(&experiment, &out("single3")),
         &partial,
@@ -364,5 +367,44 @@ fn emit_slurm_prints_a_submission_script_for_a_valid_experiment() {
     assert_input_error(
         &run(&["emit", "slurm", text(&quick), "--shards", "0"]),
         &["--shards 0"],
+    );
+}
+
+#[test]
+fn a_merge_keeps_the_threads_its_shards_ran_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "t.toml",
+        "game = \"wights\"\ngames = 4\nseed = 3\nmatchups = [[\"random\", \"greedy(heuristic=material)\"]]\n",
+    );
+    let mut shards = Vec::new();
+    for index in 0..2 {
+        let folder = dir.path().join(format!("s{index}"));
+        let output = run(&[
+            "run",
+            text(&experiment),
+            "--shard",
+            &format!("{index}/2"),
+            "--threads",
+            "1",
+            "--out",
+            text(&folder),
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        shards.push(folder);
+    }
+    let merged = dir.path().join("merged");
+    let output = merge(&merged, &shards, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(merged.join("meta.json")).expect("meta"))
+            .expect("json");
+    assert_eq!(meta["threads"], 1, "the shards ran on one thread each");
+    let shown = stdout(&run(&["show", text(&merged)]));
+    assert!(
+        shown.contains("1 threads, complete, merged from 2 shards"),
+        "{shown}"
     );
 }

@@ -136,6 +136,12 @@ pub fn merge(
         .min()
         .unwrap_or(meta.started_unix);
     meta.resumed = given.values().map(|(_, m)| m.resumed).sum();
+    // The threads each shard ran on (the most, if they differ), not the merge's.
+    meta.threads = given
+        .values()
+        .map(|(_, m)| m.threads)
+        .max()
+        .unwrap_or(meta.threads);
     meta.deterministic = given.values().all(|(_, m)| m.deterministic);
     meta.status = "running".to_string();
     meta.games_played = 0;

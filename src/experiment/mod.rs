@@ -201,7 +201,11 @@ where
         meta.seal();
     }
     meta.games_total = sharded.as_ref().map_or(kind.jobs(), Work::jobs) as usize;
-    meta.threads = options.threads;
+    // A merged run keeps its shards' thread count: the merge itself plays nothing.
+    if meta.merged_from.is_empty() {
+        meta.threads = options.threads;
+    }
+    let played_before = meta.games_played;
     meta.status = "running".to_string();
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
@@ -278,6 +282,11 @@ where
             return Err(in_folder("results", &error));
         }
     };
+    // Jobs a merged run played itself (a resume after `merge --partial`) are counted apart:
+    // they ran here, not on the shards. The merge replays records and plays none.
+    if !meta.merged_from.is_empty() && options.max_jobs != Some(0) {
+        meta.played_after_merge += outcome.played.saturating_sub(played_before) as u64;
+    }
     meta.games_played = outcome.played;
     // A partial merge whose missing jobs were played since (`run --resume`) is whole.
     meta.partial &= outcome.cancelled;

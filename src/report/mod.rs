@@ -322,6 +322,10 @@ pub struct Meta {
     /// For a merged run: the number of shards the plan was split into.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub shard_count: u64,
+    /// For a merged run: the jobs played by resuming it after the merge (the ones the
+    /// shards lacked), not on the shards.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub played_after_merge: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -474,6 +478,10 @@ impl Meta {
             (None, given) if self.partial => format!(
                 "PARTIAL: merged from {given} of {} shards, games missing",
                 self.shard_count
+            ),
+            (None, given) if self.played_after_merge > 0 => format!(
+                "{}, merged from {given} of {} shards, {} played here after the merge",
+                self.status, self.shard_count, self.played_after_merge
             ),
             (None, given) => format!("{}, merged from {given} shards", self.status),
         }
