@@ -348,12 +348,14 @@ impl Chart for BoxChart {
                     format!("{value:.0}")
                 } else if value >= 1.0 {
                     format!("{value:.1}")
-                } else if value >= 0.01 {
-                    // 0.10 reads as 0.1.
-                    let text = format!("{value:.2}");
+                } else if value > 0.0 {
+                    // Decimals throughout (0.001 beside 0.01, not 1e-3), as many as the
+                    // value's first digit needs; 0.10 reads as 0.1.
+                    let places = ((-value.log10()).ceil() as usize).clamp(2, 8);
+                    let text = format!("{value:.places$}");
                     text.trim_end_matches('0').to_string()
                 } else {
-                    format!("{value:.0e}")
+                    "0".to_string()
                 }
             })
             .y_label_formatter(&|v| match v {

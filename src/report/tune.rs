@@ -562,7 +562,9 @@ impl Chart for EloTrace {
             .x_label_formatter(&|x| format!("{x:.0}"))
             // No numbers in the bands of unbounded values.
             .y_label_formatter(&|y| {
-                if *y < low - pad / 2.0 || *y > high + pad / 2.0 {
+                // (Only where there is such a band: elsewhere the margin's ticks are
+                // ordinary values and keep their numbers.)
+                if (lost && *y < low - pad / 2.0) || (won && *y > high + pad / 2.0) {
                     String::new()
                 } else {
                     format!("{y:+.0}")
