@@ -2174,3 +2174,36 @@ fn usage_errors_are_one_line_with_a_suggestion_and_no_command_gives_the_usage() 
     assert!(stderr(&output).ends_with("`arbiter emit --help` lists the commands\n"));
     assert!(stdout(&output).is_empty());
 }
+
+#[test]
+fn misspelt_heuristics_and_keys_are_named_with_a_suggestion() {
+    assert_input_error(
+        &run(&[
+            "compare",
+            "breakthrough",
+            "--heuristic",
+            "ofensive2",
+            "--depths",
+            "1",
+        ]),
+        &[
+            "error: --heuristic: unknown heuristic 'ofensive2'",
+            "did you mean 'offensive2'?",
+        ],
+    );
+    // An algorithm key misspelt reaches the heuristic, which names both kinds of key.
+    assert_input_error(
+        &run(&[
+            "match",
+            "alphabeta(heuristic=offensive2,dept=3)",
+            "random",
+            "--games",
+            "2",
+        ]),
+        &[
+            "unknown parameter 'dept'",
+            "depth, time_ms",
+            "did you mean 'depth'?",
+        ],
+    );
+}

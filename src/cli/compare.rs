@@ -135,6 +135,10 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
         programs,
         mcts,
     };
+    // The heuristic checked against the game before anything runs, the message naming the
+    // option (the experiment text below is made from the command line, not written).
+    crate::registry::dispatch(experiment.game.clone(), CheckHeuristic(&experiment))
+        .map_err(|e| anyhow!("--heuristic: {}", e.message))?;
     // The same comparison as an experiment file: kept in meta.json, it lets --resume
     // finish an interrupted comparison like any run.
     experiment.source = experiment.to_toml(&names, &depths, &iterations);
@@ -146,4 +150,15 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
     };
     let finished = experiment::run_search(experiment, &options)?;
     Ok(print_finished(&finished, args.quiet))
+}
+
+/// Checks the comparison's heuristic against its game.
+struct CheckHeuristic<'a>(&'a SearchExperiment);
+
+impl crate::registry::GameTask for CheckHeuristic<'_> {
+    type Output = Result<(), crate::registry::InputError>;
+
+    fn run<G: crate::registry::GameEntry>(self, start: G) -> Self::Output {
+        self.0.heuristic_for(&start).map(|_| ())
+    }
 }

@@ -27,6 +27,35 @@ pub fn read_moves(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The number of single-character insertions, deletions and substitutions from `a` to `b`.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The candidate closest to `word` if it is close enough to be a typo of it (at most two
+/// edits, or a quarter of its length for long names): for "did you mean" suggestions.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|known| (edit_distance(word, known), known))
+        .filter(|&(d, known)| d > 0 && d <= 2.max(known.len() / 4))
+        .min()
+        .map(|(_, known)| known)
+}
+
 /// One of the two sides of a two-player game. `P1` is the side that starts on the
 /// low rows (Breakthrough) or otherwise the side the rules call "player 1".
 #[derive(

@@ -42,11 +42,28 @@ impl ParamSpec {
     }
 }
 
+/// The keys an agent spec's algorithm takes besides the heuristic's (`arbiter list` says
+/// which algorithm takes which), named in messages about an unknown key.
+pub const ALGORITHM_KEYS: [&str; 12] = [
+    "heuristic",
+    "depth",
+    "time_ms",
+    "nodes",
+    "tt_mb",
+    "aspiration",
+    "iterations",
+    "c",
+    "rollout",
+    "rollout_plies",
+    "k",
+    "gamma",
+];
+
 /// A heuristic parameter that could not be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParamError {
     /// A key the heuristic does not have.
-    #[error("unknown parameter '{key}' for heuristic {heuristic} (known: {known})")]
+    #[error("unknown parameter '{key}' for heuristic {heuristic} (known: {known}){hint}")]
     UnknownKey {
         /// The heuristic.
         heuristic: String,
@@ -54,6 +71,8 @@ pub enum ParamError {
         key: String,
         /// The keys it has.
         known: String,
+        /// What follows: the algorithm's own keys and a suggestion, or nothing.
+        hint: String,
     },
     /// A heuristic the game cannot offer (a rules program that does not supply what it
     /// needs).
@@ -90,6 +109,11 @@ pub fn resolve_params(
     for (key, text) in given {
         let index = specs.iter().position(|s| s.key == key).ok_or_else(|| {
             let known: Vec<&str> = specs.iter().map(|s| s.key).collect();
+            // A key no heuristic took may be a misspelt algorithm key (`dept`).
+            let suggestion = crate::core::closest(
+                key,
+                known.iter().copied().chain(ALGORITHM_KEYS.iter().copied()),
+            );
             ParamError::UnknownKey {
                 heuristic: heuristic.to_string(),
                 key: key.clone(),
@@ -98,6 +122,11 @@ pub fn resolve_params(
                 } else {
                     known.join(", ")
                 },
+                hint: format!(
+                    "; the algorithms take {}{}",
+                    ALGORITHM_KEYS.join(", "),
+                    suggestion.map_or(String::new(), |s| format!("; did you mean '{s}'?"))
+                ),
             }
         })?;
         values[index] = text
@@ -136,6 +165,8 @@ pub fn lookup(
                     .map(|h| h.name)
                     .collect::<Vec<_>>()
                     .join(", "),
+                hint: crate::core::closest(name, heuristics.iter().map(|h| h.name))
+                    .map_or(String::new(), |s| format!("; did you mean '{s}'?")),
             })?;
     resolve_params(name, info.params, params)
 }

@@ -203,6 +203,7 @@ impl Material {
                 heuristic: "for wights".to_string(),
                 key: name.to_string(),
                 known: "material".to_string(),
+                hint: String::new(),
             });
         }
         let v = lookup("wights", HEURISTICS, name, params)?;

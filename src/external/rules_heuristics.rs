@@ -94,6 +94,8 @@ impl ProgramHeuristic {
                             heuristic: name.to_string(),
                             key: key.clone(),
                             known: keys.join(", "),
+                            hint: crate::core::closest(key, keys.iter().map(String::as_str))
+                                .map_or(String::new(), |s| format!("; did you mean '{s}'?")),
                         }
                     })?;
                     let value = text
@@ -116,6 +118,8 @@ impl ProgramHeuristic {
                     heuristic: format!("for {def}"),
                     key: other.to_string(),
                     known: known.join(", "),
+                    hint: crate::core::closest(other, known.iter().copied())
+                        .map_or(String::new(), |s| format!("; did you mean '{s}'?")),
                 })
             }
         }

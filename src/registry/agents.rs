@@ -1217,13 +1217,7 @@ impl AgentRegistry {
             return text.parse().map(|agent| self.expanded(agent));
         }
         let name = text.trim();
-        let close = self
-            .agents
-            .keys()
-            .map(|known| (edit_distance(name, known), known))
-            .filter(|&(d, known)| d <= 2.max(known.len() / 4))
-            .min();
-        if let Some((_, known)) = close {
+        if let Some(known) = crate::core::closest(name, self.agents.keys().map(String::as_str)) {
             return Err(format!("unknown agent '{name}': did you mean '{known}'?"));
         }
         let mut names: Vec<&str> = self.agents.keys().map(String::as_str).collect();
@@ -1289,39 +1283,18 @@ fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
                 .iter()
                 .flat_map(|g| g.heuristics.iter().map(|h| h.name))
                 .collect();
-            let close = known
-                .iter()
-                .map(|k| (edit_distance(heuristic, k), *k))
-                .min()
-                .filter(|&(d, _)| d <= 2);
-            Err(match close {
-                Some((_, name)) => {
-                    format!("no game has a heuristic '{heuristic}': did you mean '{name}'?")
-                }
-                None => format!(
-                    "no game has a heuristic '{heuristic}' (see `arbiter list` for each game's)"
-                ),
-            })
+            Err(
+                match crate::core::closest(heuristic, known.iter().copied()) {
+                    Some(name) => {
+                        format!("no game has a heuristic '{heuristic}': did you mean '{name}'?")
+                    }
+                    None => format!(
+                        "no game has a heuristic '{heuristic}' (see `arbiter list` for each game's)"
+                    ),
+                },
+            )
         }
     }
-}
-
-/// The number of single-character insertions, deletions and substitutions from `a` to `b`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// Where agent files are read from: `given` (`--agents DIR`, which must be a folder), else
@@ -1459,6 +1432,7 @@ mod tests {
 
     #[test]
     fn edit_distance_counts_single_character_changes() {
+        use crate::core::edit_distance;
         assert_eq!(edit_distance("ab3-ofensive2", "ab3-offensive2"), 1);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(edit_distance("", "abc"), 3);

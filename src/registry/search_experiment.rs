@@ -376,10 +376,12 @@ impl SearchExperiment {
                 &self.path,
                 line,
                 format!(
-                    "unknown heuristic '{}' for {} (known: {})",
+                    "unknown heuristic '{}' for {} (known: {}){}",
                     self.heuristic.name,
                     self.game,
-                    known.join(", ")
+                    known.join(", "),
+                    crate::core::closest(&self.heuristic.name, known.iter().copied())
+                        .map_or(String::new(), |s| format!("; did you mean '{s}'?"))
                 ),
             ));
         }
