@@ -226,6 +226,28 @@ fn fitted_weights_come_from_the_recorded_games_and_play() {
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
+    // So is the ready agent line, as printed.
+    let agent = printed
+        .lines()
+        .find_map(|l| l.strip_prefix("agent: "))
+        .expect("agent line");
+    assert!(
+        agent.starts_with("alphabeta(heuristic=linear,depth=3,"),
+        "{agent}"
+    );
+    let output = run(&[
+        "match",
+        agent,
+        "random",
+        "--game",
+        "breakthrough",
+        "--games",
+        "2",
+        "--out",
+        text(&dir.path().join("agent")),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
     // Not a game run; no position that late.
     let tune = dir.path().join("tune");
     fs::create_dir_all(&tune).expect("folder");

@@ -55,6 +55,8 @@ pub fn fit(folder: &Path, from_ply: usize, iterations: usize) -> Result<()> {
         println!("  {name:<26} {:>10.2}", w * 100.0);
     }
     println!("heuristic: {}", fitted.heuristic());
+    // The heuristic's form does not go into an agent spec as it is: a ready spec does.
+    println!("agent: {}", fitted.agent());
     println!("{}", path.display());
     Ok(())
 }

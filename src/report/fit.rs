@@ -33,15 +33,26 @@ impl Fitted {
     /// The weights as a `linear` heuristic spec, in hundredths of a logit, rounded to 2
     /// decimals; weights that round to 0 are left out.
     pub fn heuristic(&self) -> String {
-        let weights: Vec<String> = self
-            .names
+        format!("linear({})", self.weights().join(","))
+    }
+
+    /// A ready agent spec playing the fitted weights: alpha-beta at depth 3 (change the
+    /// algorithm and depth at will).
+    pub fn agent(&self) -> String {
+        let mut keys = vec!["heuristic=linear".to_string(), "depth=3".to_string()];
+        keys.extend(self.weights());
+        format!("alphabeta({})", keys.join(","))
+    }
+
+    /// `name=weight` for every weight that does not round to 0.
+    fn weights(&self) -> Vec<String> {
+        self.names
             .iter()
             .zip(&self.fit.weights)
             .map(|(name, w)| (name, (w * 100.0 * 100.0).round() / 100.0))
             .filter(|(_, w)| *w != 0.0)
             .map(|(name, w)| format!("{name}={w}"))
-            .collect();
-        format!("linear({})", weights.join(","))
+            .collect()
     }
 }
 
