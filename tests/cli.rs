@@ -2207,3 +2207,29 @@ fn misspelt_heuristics_and_keys_are_named_with_a_suggestion() {
         ],
     );
 }
+
+#[test]
+fn list_shows_one_game_when_asked() {
+    let output = run(&["list", "--game", "othello"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("heuristics for othello"), "{said}");
+    assert!(
+        said.contains("squares:") && said.contains("alphabeta-tt"),
+        "{said}"
+    );
+    for other in [
+        "heuristics for breakthrough",
+        "flow free solvers",
+        "connect-four  (",
+    ] {
+        assert!(!said.contains(other), "{other} in {said}");
+    }
+    // A spec with parameters names its game too.
+    let output = run(&["list", "--game", "connect-four(rows=5)"]);
+    assert!(stdout(&output).contains("heuristics for connect-four"));
+    assert_input_error(
+        &run(&["list", "--game", "chess"]),
+        &["game 'chess'", "unknown game"],
+    );
+}

@@ -116,6 +116,10 @@ enum Command {
         /// Folder of agent files [default: $ARBITER_AGENTS, else ./agents].
         #[arg(long)]
         agents: Option<PathBuf>,
+        /// Only this game: its rule sets, the algorithms, its heuristics with their
+        /// parameters, and the agents (e.g. `--game othello`).
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler,
     /// Flow Free solve times.
@@ -345,7 +349,9 @@ pub fn main() -> i32 {
             iterations,
         } => tools::fit(&results_dir, from_ply, iterations).map(|()| 0),
         Command::Play(args) => play::play(args).map(|()| 0),
-        Command::List { agents } => tools::list(agents.as_deref()).map(|()| 0),
+        Command::List { agents, game } => {
+            tools::list(agents.as_deref(), game.as_deref()).map(|()| 0)
+        }
         Command::Bench(args) => bench::bench(args).map(|()| 0),
         Command::CheckAgent(args) => agents::check_agent(args),
         Command::ServeAgent(args) => agents::serve_agent(args).map(|()| 0),

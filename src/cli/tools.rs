@@ -221,20 +221,35 @@ pub fn replay(
     )
 }
 
-/// `arbiter list`.
-pub fn list(agents: Option<&Path>) -> Result<()> {
+/// `arbiter list`, of every game or of one (`only`: its name, or a spec).
+pub fn list(agents: Option<&Path>, only: Option<&str>) -> Result<()> {
     // Read first: a bad agents folder or file is reported before anything is printed.
     let (registry, folder) = super::load_agents(agents, None)?;
+    // One game: its name as specs write it, checked (a program game is declared).
+    let only = match only {
+        Some(text) => {
+            let name = text.split('(').next().unwrap_or(text).trim().to_string();
+            if !GAMES.iter().any(|g| g.name == name) && !registry.games.contains_key(&name) {
+                parse_game(text, &registry)?;
+            }
+            Some(name)
+        }
+        None => None,
+    };
+    let shown = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    let program_game = only
+        .as_deref()
+        .is_some_and(|o| registry.games.contains_key(o));
     println!("games:");
-    for game in GAMES {
+    for game in GAMES.iter().filter(|g| shown(g.name)) {
         println!("  {}  ({})", game.name, game.params);
     }
-    if !registry.games.is_empty() {
+    if registry.games.keys().any(|name| shown(name)) {
         println!(
             "\ngames served by programs ([[game]] in the agent files; docs/game-protocol.md):"
         );
     }
-    for (name, game) in &registry.games {
+    for (name, game) in registry.games.iter().filter(|(name, _)| shown(name)) {
         println!(
             "  {name:<24} `{}`{}  [{}]",
             game.spec.command_line(),
@@ -267,13 +282,15 @@ pub fn list(agents: Option<&Path>) -> Result<()> {
             algorithm.describe()
         );
     }
-    println!(
-        "\nheuristics for games served by programs (the default is outcome; linear weighs the features the program names):"
-    );
-    for heuristic in crate::external::rules_heuristics::HEURISTICS {
-        println!("  {heuristic}");
+    if only.is_none() || program_game {
+        println!(
+            "\nheuristics for games served by programs (the default is outcome; linear weighs the features the program names):"
+        );
+        for heuristic in crate::external::rules_heuristics::HEURISTICS {
+            println!("  {heuristic}");
+        }
     }
-    for game in GAMES {
+    for game in GAMES.iter().filter(|g| shown(g.name)) {
         println!(
             "\nheuristics for {} (extra keys of an agent spec set parameters):",
             game.name
@@ -284,6 +301,11 @@ pub fn list(agents: Option<&Path>) -> Result<()> {
                 println!("      {}={}  {}", param.key, param.default, param.help);
             }
         }
+    }
+    if only.is_some() {
+        // One game: its agents are below; the puzzle solvers belong to no game.
+        print_agents(&registry, folder.as_deref());
+        return Ok(());
     }
     println!("\nflow free solvers (arbiter solve, kind = \"puzzles\"):");
     for solver in crate::csp::flow::Solver::ALL {
@@ -300,6 +322,12 @@ pub fn list(agents: Option<&Path>) -> Result<()> {
         "  {:<9} as few words as possible (decoy banks): branch and bound to a proven minimum",
         "fewest"
     );
+    print_agents(&registry, folder.as_deref());
+    Ok(())
+}
+
+/// The registered agents and named heuristics, for `list`.
+fn print_agents(registry: &crate::registry::AgentRegistry, folder: Option<&Path>) {
     println!(
         "\nregistered agents ({}):",
         folder.map_or("no agents/ folder found".to_string(), |f| f
@@ -341,5 +369,4 @@ named heuristics ([[heuristic]] in the agent files; heuristic=NAME anywhere):"
             named.file.display()
         );
     }
-    Ok(())
 }
