@@ -2233,3 +2233,18 @@ fn list_shows_one_game_when_asked() {
         &["game 'chess'", "unknown game"],
     );
 }
+
+#[test]
+fn a_chart_that_cannot_be_written_is_named_in_one_line_of_words() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let quick = Path::new(env!("CARGO_MANIFEST_DIR")).join("matchups/quick.toml");
+    let out = dir.path().join("out");
+    let output = run(&["run", text(&quick), "--out", text(&out), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // A folder where the chart goes: its writer fails as on a full disk.
+    fs::remove_file(out.join("winrates.png")).expect("chart");
+    fs::create_dir(out.join("winrates.png")).expect("folder");
+    let output = run(&["report", text(&out)]);
+    assert_input_error(&output, &["winrates.png: chart: Is a directory"]);
+    assert!(!stderr(&output).contains("Os {"), "{}", stderr(&output));
+}

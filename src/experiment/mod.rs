@@ -308,7 +308,8 @@ where
         .map_err(|e| Error::Message(e.to_string()))?;
     let documents = show::write_report(folder).map_err(|e| {
         Error::Message(format!(
-            "{}: the results are saved, but the report failed: {e}",
+            "{}: the results are saved, but the report failed: {e}; `arbiter report {}` draws it again",
+            folder.display(),
             folder.display()
         ))
     })?;

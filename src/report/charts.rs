@@ -61,8 +61,18 @@ fn register_font() {
     });
 }
 
-pub(super) fn fail(error: impl std::fmt::Debug) -> String {
-    format!("chart: {error:?}")
+pub(super) fn fail(error: impl std::fmt::Display) -> String {
+    // One line in words: the backends wrap an I/O error's Debug text ("ImageError(IoError(Os
+    // { .. message: \"No space left on device\" }))"); its message is what a reader needs.
+    let text = error.to_string();
+    let message = text
+        .split_once("message: \"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map_or(text.as_str(), |(message, _)| message);
+    format!(
+        "chart: {}",
+        message.split_whitespace().collect::<Vec<_>>().join(" ")
+    )
 }
 
 /// A chart that can draw itself on any plotters backend.
@@ -84,18 +94,20 @@ pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<Vec<PathBu
     register_font();
     let svg = folder.join(format!("{stem}.svg"));
     let png = folder.join(format!("{stem}.png"));
-    {
+    (|| -> Result<(), String> {
         let root = SVGBackend::new(&svg, chart.size()).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         chart.draw(&root)?;
-        root.present().map_err(fail)?;
-    }
-    {
+        root.present().map_err(fail)
+    })()
+    .map_err(|e| format!("{}: {e}", svg.display()))?;
+    (|| -> Result<(), String> {
         let root = BitMapBackend::new(&png, chart.size()).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         chart.draw(&root)?;
-        root.present().map_err(fail)?;
-    }
+        root.present().map_err(fail)
+    })()
+    .map_err(|e| format!("{}: {e}", png.display()))?;
     Ok(vec![svg, png])
 }
 
