@@ -157,20 +157,7 @@ impl GameTask for BenchTask {
             let evaluator = start
                 .heuristic(heuristic, &[])
                 .map_err(anyhow::Error::msg)?;
-            let mut searcher = Searcher::new(evaluator, 7);
-            let mut rng = seeds::rng(7);
-            let mut nodes = 0;
-            let mut expanded = 0;
-            let clock = Instant::now();
-            for position in &positions {
-                if let Some(result) =
-                    searcher.search(position, Algorithm::AlphaBeta, args.depth, &mut rng)
-                {
-                    nodes += result.stats.nodes();
-                    expanded += result.stats.expanded;
-                }
-            }
-            let seconds = clock.elapsed().as_secs_f64();
+            let (nodes, expanded, seconds) = alphabeta_on(&positions, evaluator, args.depth);
             println!(
                 "alphabeta depth {} {heuristic}: {nodes} nodes ({expanded} expanded) on {} positions: {seconds:.3} s, {} nodes/s (1 thread)",
                 args.depth,
@@ -312,19 +299,29 @@ impl GameTask for AlphaBetaRate {
         let evaluator = start
             .heuristic(&self.heuristic, &self.params)
             .map_err(anyhow::Error::msg)?;
-        let mut searcher = Searcher::new(evaluator, 7);
-        let mut rng = seeds::rng(7);
-        let mut nodes = 0;
-        let clock = Instant::now();
-        for position in &positions {
-            if let Some(result) =
-                searcher.search(position, Algorithm::AlphaBeta, self.depth, &mut rng)
-            {
-                nodes += result.stats.nodes();
-            }
-        }
-        Ok((nodes, clock.elapsed().as_secs_f64()))
+        let (nodes, _, seconds) = alphabeta_on(&positions, evaluator, self.depth);
+        Ok((nodes, seconds))
     }
+}
+
+/// Plain alpha-beta to `depth` on every position, one searcher (seed 7): nodes, nodes
+/// expanded and seconds.
+fn alphabeta_on<G: GameEntry>(
+    positions: &[G],
+    evaluator: G::Heuristic,
+    depth: u32,
+) -> (u64, u64, f64) {
+    let mut searcher = Searcher::new(evaluator, 7);
+    let mut rng = seeds::rng(7);
+    let (mut nodes, mut expanded) = (0, 0);
+    let clock = Instant::now();
+    for position in positions {
+        if let Some(result) = searcher.search(position, Algorithm::AlphaBeta, depth, &mut rng) {
+            nodes += result.stats.nodes();
+            expanded += result.stats.expanded;
+        }
+    }
+    (nodes, expanded, clock.elapsed().as_secs_f64())
 }
 
 /// The price of the game protocol: alpha-beta on the built-in game against the same game

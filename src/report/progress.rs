@@ -93,29 +93,29 @@ impl Progress {
         }
     }
 
-    /// The counts and the rate, without the time left (for a run that has stopped).
-    fn done_line(&self) -> String {
+    /// Jobs per second so far.
+    fn rate(&self) -> f64 {
         let seconds = self.started.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 {
+        if seconds > 0.0 {
             self.done as f64 / seconds
         } else {
             0.0
-        };
+        }
+    }
+
+    /// The counts and the rate, without the time left (for a run that has stopped).
+    fn done_line(&self) -> String {
         format!(
-            "{}/{} {unit}, {rate:.1} {unit}/s",
+            "{}/{} {unit}, {:.1} {unit}/s",
             self.done,
             self.total,
+            self.rate(),
             unit = self.unit
         )
     }
 
     fn line(&self) -> String {
-        let seconds = self.started.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 {
-            self.done as f64 / seconds
-        } else {
-            0.0
-        };
+        let rate = self.rate();
         let left = if rate > 0.0 {
             self.total.saturating_sub(self.done) as f64 / rate
         } else {

@@ -161,7 +161,7 @@ pub fn python3() -> Option<&'static str> {
         let path = String::from_utf8(output.stdout).ok()?.trim().to_string();
         (output.status.success() && !path.is_empty()).then_some(path)
     });
-    let install = "install Python 3 (Debian: apt-get install python3), as .ci/run does";
+    let install = "install Python 3 (Debian package python3), as .ci/run does";
     component(found.is_some(), "python3", install).then(|| found.as_deref().unwrap_or("python3"))
 }
 
@@ -176,7 +176,7 @@ pub fn jdk_or_skip() -> bool {
     component(
         compiler,
         "a JDK (java with its compiler)",
-        "install one (Debian: apt-get install default-jdk-headless), as .ci/run does",
+        "install one (Debian package default-jdk-headless), as .ci/run does",
     )
 }
 

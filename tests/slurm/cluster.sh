@@ -27,7 +27,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 for program in slurmctld slurmd munged sbatch sinfo mungekey; do
     if ! command -v "$program" >/dev/null; then
-        say "SKIPPED: $program is not installed; install Debian's slurm-wlm and munge (apt-get install slurm-wlm munge), as .ci/run does"
+        say "SKIPPED: $program is not installed; install Debian's slurm-wlm and munge packages, as .ci/run does"
         exit 77
     fi
 done
