@@ -69,8 +69,18 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
-    if let Ok(meta) = Meta::read(&folder) {
+    if let Ok(mut meta) = Meta::read(&folder) {
+        let stopped = meta.status == "running" && !crate::experiment::FolderLock::is_held(&folder);
+        if stopped {
+            // Killed, or a file could not be written: what it finished is in the journal.
+            meta.status =
+                "stopped before its end (killed, or a file could not be written)".to_string();
+            meta.games_played = crate::report::journal::records_in(&folder) as usize;
+        }
         println!("{}", header(&meta));
+        if stopped {
+            println!("`arbiter run --resume {}` continues it", folder.display());
+        }
         if !meta.description.is_empty() {
             println!("{}", meta.description);
         }

@@ -74,6 +74,21 @@ impl FolderLock {
         ))
     }
 
+    /// Whether a live process holds `folder`'s lock (a run is writing it). Changes nothing.
+    pub fn is_held(folder: &Path) -> bool {
+        let Ok(file) = std::fs::File::open(folder.join(LOCK)) else {
+            return false;
+        };
+        match file.try_lock_shared() {
+            Ok(()) => {
+                let _ = file.unlock();
+                false
+            }
+            Err(std::fs::TryLockError::WouldBlock) => true,
+            Err(std::fs::TryLockError::Error(_)) => false,
+        }
+    }
+
     fn try_once(folder: &Path, path: &Path, quiet: bool) -> Result<Option<FolderLock>, String> {
         use std::io::{Read, Seek, Write};
         use std::os::unix::fs::MetadataExt;

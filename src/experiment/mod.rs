@@ -277,9 +277,20 @@ where
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(error) => {
-            meta.status = "failed".to_string();
+            // A file that cannot be written (a full disk): the finished jobs are in the
+            // journal (a torn last record is cut on resume), so the run resumes like an
+            // interrupted one. When even meta.json cannot be written it stays `running`,
+            // which `show` reads as stopped once no process holds the lock.
+            meta.status = "interrupted".to_string();
+            meta.games_played = crate::report::journal::records_in(folder) as usize;
             let _ = meta.write(folder);
-            return Err(in_folder("results", &error));
+            return Err(Error::Message(format!(
+                "{}: cannot write results: {error}; the {} finished are kept in {}: make room and `arbiter run --resume {}` continues",
+                folder.display(),
+                K::UNIT,
+                crate::report::journal::JOURNAL,
+                folder.display()
+            )));
         }
     };
     // Jobs a merged run played itself (a resume after `merge --partial`) are counted apart:

@@ -79,6 +79,8 @@ pub struct CsvRecorder {
     games: csv::Writer<BufWriter<File>>,
     /// None when moves.csv is not wanted (big runs: most of the bytes are per move).
     moves: Option<csv::Writer<BufWriter<File>>>,
+    /// Where the files go when the run ends (a resume rewrites them beside the old ones).
+    staged: Vec<super::staged::Staged>,
     summary: Summary,
     last_flush: Instant,
     scratch: String,
@@ -130,20 +132,25 @@ impl CsvRecorder {
     /// # Errors
     /// A file that cannot be created.
     pub fn create(folder: &Path, context: RunContext, moves: bool) -> io::Result<CsvRecorder> {
-        let open = |name: &str, header: &[&str]| -> io::Result<csv::Writer<BufWriter<File>>> {
-            let file = File::create(folder.join(name))?;
+        let mut staged = Vec::new();
+        let mut open = |name: &str, header: &[&str]| -> io::Result<csv::Writer<BufWriter<File>>> {
+            let (file, place) = super::staged::create(folder, name)?;
+            staged.push(place);
             let mut writer = csv::Writer::from_writer(BufWriter::with_capacity(1 << 16, file));
             writer.write_record(header).map_err(csv_error)?;
             Ok(writer)
         };
+        let games = open("games.csv", GAME_COLUMNS)?;
+        let moves = if moves {
+            Some(open("moves.csv", MOVE_COLUMNS)?)
+        } else {
+            None
+        };
         Ok(CsvRecorder {
             folder: folder.to_path_buf(),
-            games: open("games.csv", GAME_COLUMNS)?,
-            moves: if moves {
-                Some(open("moves.csv", MOVE_COLUMNS)?)
-            } else {
-                None
-            },
+            games,
+            moves,
+            staged,
             summary: Summary::new(context.clone()),
             context,
             last_flush: Instant::now(),
@@ -279,6 +286,9 @@ impl Reporter<GameRecord> for CsvRecorder {
 
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.flush()?;
+        for place in &mut self.staged {
+            place.commit()?;
+        }
         let mut summary =
             csv::Writer::from_path(self.folder.join("summary.csv")).map_err(csv_error)?;
         for row in self.summary.rows() {

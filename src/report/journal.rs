@@ -8,6 +8,11 @@
 //! times a run is killed and resumed. Resuming streams the journal: only each job's id and
 //! byte offset are held in memory ([`JournalIndex`]), and records are read back one at a
 //! time in plan order.
+//!
+//! Each record carries a checksum of its own text (a last field, `"check"`: FNV-1a, 64
+//! bits, over the line as it would read without that field), as meta.json carries one of
+//! the plan: a record edited by hand (a winner flipped) is refused on resume, naming its
+//! line, instead of being trusted.
 
 use super::{JobRecord, Reporter, RunOutcome};
 use std::fs::{File, OpenOptions};
@@ -23,6 +28,8 @@ pub const JOURNAL: &str = "journal.jsonl";
 /// Appends finished jobs to the journal.
 pub struct Journal<R> {
     writer: BufWriter<File>,
+    /// The record being written (reused).
+    line: Vec<u8>,
     last_flush: Instant,
     records: PhantomData<fn(&R)>,
 }
@@ -44,6 +51,7 @@ impl<R> Journal<R> {
         }
         Ok(Journal {
             writer: BufWriter::new(file),
+            line: Vec::with_capacity(1024),
             last_flush: Instant::now(),
             records: PhantomData,
         })
@@ -57,8 +65,11 @@ impl<R> Journal<R> {
 
 impl<R: JobRecord> Reporter<R> for Journal<R> {
     fn finished(&mut self, record: &R) -> io::Result<()> {
-        serde_json::to_writer(&mut self.writer, record).map_err(io::Error::other)?;
-        self.writer.write_all(b"\n")?;
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, record).map_err(io::Error::other)?;
+        seal(&mut self.line);
+        self.line.push(b'\n');
+        self.writer.write_all(&self.line)?;
         if self.last_flush.elapsed() >= Duration::from_millis(200) {
             self.writer.flush()?;
             self.last_flush = Instant::now();
@@ -74,6 +85,64 @@ impl<R: JobRecord> Reporter<R> for Journal<R> {
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.writer.flush()
     }
+}
+
+/// How many whole records `folder`'s journal holds (0 when there is none), counted
+/// without reading them: what a stopped run has finished.
+pub fn records_in(folder: &Path) -> u64 {
+    let Ok(file) = File::open(folder.join(JOURNAL)) else {
+        return 0;
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut count = 0;
+    loop {
+        let Ok(buffer) = reader.fill_buf() else {
+            return count;
+        };
+        if buffer.is_empty() {
+            return count;
+        }
+        count += buffer.iter().filter(|&&b| b == b'\n').count() as u64;
+        let used = buffer.len();
+        reader.consume(used);
+    }
+}
+
+/// The field a record's checksum is written in, last: `,"check":"<16 hex digits>"}`.
+const CHECK: &[u8] = b",\"check\":\"";
+const CHECK_LEN: usize = CHECK.len() + 16 + 2;
+
+/// Appends the checksum field to a record's JSON object (anything else is left as it is).
+fn seal(json: &mut Vec<u8>) {
+    if json.last() != Some(&b'}') {
+        return;
+    }
+    let sum = crate::report::fnv1a(json);
+    json.pop();
+    json.extend_from_slice(CHECK);
+    json.extend_from_slice(format!("{sum:016x}\"}}").as_bytes());
+}
+
+/// Whether a whole line's checksum matches its text (a line without one, from a journal
+/// written before records carried one, passes).
+fn seal_holds(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let Some(at) = line.len().checked_sub(CHECK_LEN) else {
+        return true;
+    };
+    if !line[at..].starts_with(CHECK) || !line.ends_with(b"\"}") {
+        return true;
+    }
+    let hex = &line[at + CHECK.len()..line.len() - 2];
+    let Some(sum) = std::str::from_utf8(hex)
+        .ok()
+        .and_then(|h| u64::from_str_radix(h, 16).ok())
+    else {
+        return false;
+    };
+    let mut body = line[..at].to_vec();
+    body.push(b'}');
+    crate::report::fnv1a(&body) == sum
 }
 
 /// The jobs a journal holds: their ids and where each record starts, sorted by id, and a
@@ -129,6 +198,12 @@ impl<R: JobRecord> JournalIndex<R> {
             let complete = line.last() == Some(&b'\n');
             let parsed = serde_json::from_slice::<R>(&line);
             match parsed {
+                Ok(_) if complete && !seal_holds(&line) => {
+                    return Err(format!(
+                        "{}: line {number}: edited since it was written (its checksum does not match): restore it, or delete the line to play that job again",
+                        path.display()
+                    ));
+                }
                 Ok(record) if complete => {
                     let id = record.id();
                     sorted &= index.entries.last().is_none_or(|&(last, _)| last < id);
@@ -337,6 +412,45 @@ mod tests {
         assert!(
             error.contains("journal.jsonl: line 5: not a finished job of this run"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn a_record_edited_by_hand_is_refused_naming_its_line() {
+        let dir = tempfile::tempdir().expect("dir");
+        write(dir.path(), &[0, 1, 2]);
+        let path = Journal::<Job>::path(dir.path());
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.lines().all(|l| l.contains("\"check\":\"")), "{text}");
+        // Every record reads back whole, the checksum field ignored.
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert_eq!(index.record(2).expect("record"), job(2));
+        // One character changed in the second record.
+        let edited = text.replacen("job 1", "job 7", 1);
+        assert_ne!(edited, text);
+        std::fs::write(&path, &edited).expect("write");
+        let error = JournalIndex::<Job>::open(dir.path())
+            .err()
+            .expect("refused");
+        assert!(
+            error.contains("journal.jsonl: line 2: edited since it was written"),
+            "{error}"
+        );
+        // Deleting the line plays that job again: the rest still reads.
+        let kept: String = edited
+            .lines()
+            .filter(|l| !l.contains("job 7"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&path, kept).expect("write");
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert!(index.contains(0) && !index.contains(1) && index.contains(2));
+        // A line from before checksums (none) is read as it is.
+        std::fs::write(&path, "{\"id\":4,\"text\":\"old\"}\n").expect("write");
+        assert!(
+            JournalIndex::<Job>::open(dir.path())
+                .expect("index")
+                .contains(4)
         );
     }
 

@@ -17,6 +17,7 @@ pub mod reproduce;
 mod scaling;
 pub mod search;
 pub mod show;
+mod staged;
 mod summary;
 pub mod table;
 pub mod tally;
@@ -332,8 +333,9 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// 64-bit FNV-1a of `bytes`: stable across versions and platforms.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// 64-bit FNV-1a of `bytes`: stable across versions and platforms (the checksum of
+/// meta.json's plan and of journal records).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -415,13 +417,15 @@ impl Meta {
     /// # Errors
     /// The file cannot be written; the message names the folder.
     pub fn write(&self, folder: &std::path::Path) -> std::io::Result<()> {
+        let temporary = folder.join("meta.json.tmp");
         let write = || -> std::io::Result<()> {
             let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-            let temporary = folder.join("meta.json.tmp");
             std::fs::write(&temporary, text + "\n")?;
-            std::fs::rename(temporary, folder.join("meta.json"))
+            std::fs::rename(&temporary, folder.join("meta.json"))
         };
         write().map_err(|e| {
+            // The old meta.json stays; no half-written copy beside it (a full disk).
+            let _ = std::fs::remove_file(&temporary);
             std::io::Error::new(
                 e.kind(),
                 format!("{}: cannot write meta.json: {e}", folder.display()),

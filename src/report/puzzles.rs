@@ -318,6 +318,7 @@ impl JobRecord for SolveRecord {
 /// Writes solves.csv row by row as solves finish.
 pub struct SolvesCsv {
     writer: csv::Writer<BufWriter<File>>,
+    staged: super::staged::Staged,
 }
 
 impl SolvesCsv {
@@ -326,7 +327,7 @@ impl SolvesCsv {
     /// # Errors
     /// The file cannot be created.
     pub fn create(folder: &Path) -> io::Result<SolvesCsv> {
-        let file = File::create(folder.join(SOLVES))?;
+        let (file, staged) = super::staged::create(folder, SOLVES)?;
         let mut writer = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(BufWriter::new(file));
@@ -347,7 +348,7 @@ impl SolvesCsv {
                 "solution",
             ])
             .map_err(io::Error::other)?;
-        Ok(SolvesCsv { writer })
+        Ok(SolvesCsv { writer, staged })
     }
 }
 
@@ -357,6 +358,7 @@ impl Reporter<SolveRecord> for SolvesCsv {
     }
 
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
-        self.writer.flush()
+        self.writer.flush()?;
+        self.staged.commit()
     }
 }

@@ -37,6 +37,7 @@ impl JobRecord for PositionRecord {
 pub struct SearchCsv {
     folder: PathBuf,
     writer: csv::Writer<BufWriter<File>>,
+    staged: super::staged::Staged,
 }
 
 impl SearchCsv {
@@ -45,10 +46,11 @@ impl SearchCsv {
     /// # Errors
     /// The file cannot be created.
     pub fn create(folder: &Path) -> io::Result<SearchCsv> {
-        let file = File::create(folder.join(SEARCHES))?;
+        let (file, staged) = super::staged::create(folder, SEARCHES)?;
         Ok(SearchCsv {
             folder: folder.to_path_buf(),
             writer: csv::Writer::from_writer(BufWriter::new(file)),
+            staged,
         })
     }
 }
@@ -64,6 +66,7 @@ impl Reporter<PositionRecord> for SearchCsv {
 
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.writer.flush()?;
+        self.staged.commit()?;
         let rows = read_search_csv(&self.folder).map_err(io::Error::other)?;
         write_search_summary(&self.folder, &rows).map_err(io::Error::other)?;
         write_search_levels(&self.folder, &rows).map_err(io::Error::other)

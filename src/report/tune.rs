@@ -128,6 +128,7 @@ pub type History = Mutex<Vec<IterationRow>>;
 pub struct TuneCsv<'a> {
     games: csv::Writer<BufWriter<File>>,
     values: csv::Writer<BufWriter<File>>,
+    staged: [super::staged::Staged; 2],
     history: &'a History,
     iterations: u64,
     written: usize,
@@ -144,11 +145,12 @@ impl<'a> TuneCsv<'a> {
         history: &'a History,
         iterations: u64,
     ) -> io::Result<TuneCsv<'a>> {
-        let games =
-            csv::Writer::from_writer(BufWriter::new(File::create(folder.join(TUNE_GAMES))?));
+        let (games_file, games_place) = super::staged::create(folder, TUNE_GAMES)?;
+        let (values_file, values_place) = super::staged::create(folder, TUNE)?;
+        let games = csv::Writer::from_writer(BufWriter::new(games_file));
         let mut values = csv::WriterBuilder::new()
             .has_headers(false)
-            .from_writer(BufWriter::new(File::create(folder.join(TUNE))?));
+            .from_writer(BufWriter::new(values_file));
         let header = ["iteration", "games", "result"]
             .iter()
             .map(|h| h.to_string())
@@ -157,6 +159,7 @@ impl<'a> TuneCsv<'a> {
         Ok(TuneCsv {
             games,
             values,
+            staged: [games_place, values_place],
             history,
             iterations,
             written: 0,
@@ -208,7 +211,10 @@ impl Reporter<TuneRecord> for TuneCsv<'_> {
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.write_values()?;
         self.games.flush()?;
-        self.values.flush()
+        self.values.flush()?;
+        self.staged
+            .iter_mut()
+            .try_for_each(super::staged::Staged::commit)
     }
 
     fn standings(&self) -> Vec<String> {
