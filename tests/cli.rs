@@ -48,8 +48,16 @@ fn assert_games_replay(run_dir: &Path, game: &str) {
         );
     }
     fs::remove_file(&moves).expect("remove");
-    // games.pgn holds the same games, opening included: a few replay from it by id.
+    // games.pgn holds the same games, opening included: a few replay from it by id. It
+    // is no larger than games.csv, which holds its moves and more.
     let records = run_dir.join("games.pgn");
+    let size = |path: &Path| fs::metadata(path).expect("size").len();
+    assert!(
+        size(&records) <= size(&run_dir.join("games.csv")),
+        "games.pgn {} bytes, games.csv {}",
+        size(&records),
+        size(&run_dir.join("games.csv"))
+    );
     for record in games.iter().take(3) {
         let replayed = run(&[
             "replay",
@@ -1538,12 +1546,61 @@ fn no_moves_leaves_out_moves_csv_and_keeps_everything_else() {
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(full.join("moves.csv").is_file());
+    assert!(full.join("moves.csv").is_file() && full.join("games.pgn").is_file());
     assert!(!lean.join("moves.csv").exists(), "moves.csv written anyway");
-    for file in ["games.csv", "summary.csv", "nodes_by_depth.csv"] {
+    assert!(!lean.join("games.pgn").exists(), "games.pgn written anyway");
+    for file in ["summary.csv", "nodes_by_depth.csv"] {
         assert_same_csv(&full.join(file), &lean.join(file), file);
     }
+    // games.csv: the same columns and games, the moves column left empty.
+    let (full_games, lean_games) = (
+        without_timing(&full.join("games.csv")),
+        without_timing(&lean.join("games.csv")),
+    );
+    assert_eq!(full_games[0], lean_games[0], "columns");
+    let moves = lean_games[0]
+        .iter()
+        .position(|c| c == "moves")
+        .expect("moves");
+    assert_eq!(full_games.len(), lean_games.len());
+    for (mut kept, lean_row) in full_games.into_iter().zip(lean_games).skip(1) {
+        assert!(!kept[moves].is_empty() && lean_row[moves].is_empty());
+        kept[moves].clear();
+        assert_eq!(kept, lean_row);
+    }
     assert!(lean.join("report.md").is_file() && lean.join("index.html").is_file());
+    // No moves, nothing to watch: the viewer is left out and a game page says why.
+    let index = fs::read_to_string(lean.join("index.html")).expect("index.html");
+    assert!(!index.contains("id=\"watch\""));
+    let page = run(&["report", lean.to_str().expect("utf8"), "--game", "0"]);
+    assert_eq!(page.status.code(), Some(2));
+    assert!(
+        stderr(&page).contains("played with --no-moves: no moves were recorded"),
+        "{}",
+        stderr(&page)
+    );
+    // The journal of a stopped lean run holds no moves either.
+    let stopped = dir.path().join("stopped");
+    let output = run(&[
+        "run",
+        experiment.to_str().expect("utf8"),
+        "--out",
+        stopped.to_str().expect("utf8"),
+        "--no-moves",
+        "--quiet",
+        "--max-games",
+        "4",
+    ]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    let journal = fs::read_to_string(stopped.join("journal.jsonl")).expect("journal");
+    assert_eq!(journal.lines().count(), 4);
+    for line in journal.lines() {
+        assert!(
+            !line.contains("\"moves\":[{") && line.contains("\"move_text\":\"\""),
+            "{line}"
+        );
+    }
+
     let meta = fs::read_to_string(lean.join("meta.json")).expect("meta.json");
     assert!(meta.contains("\"no_moves_csv\": true"), "{meta}");
     // The same from the experiment file, and no such thing for a puzzle experiment.

@@ -120,8 +120,10 @@ impl<G: GameEntry> Work for Games<'_, G> {
         }
         let mut record = played?;
         if !self.experiment.moves_csv {
-            // Per-move records exist for moves.csv only; without it the journal holds none.
+            // `--no-moves`: no moves.csv, no moves column, no games.pgn; the journal holds
+            // no moves either.
             record.moves = Vec::new();
+            record.move_text = String::new();
         }
         Some(record)
     }

@@ -1,21 +1,24 @@
 //! games.pgn: every game of a run as a block of tag lines and its moves, in the spirit of
 //! chess's PGN, made from games.csv (so `arbiter report` remakes it), and read back by
-//! `arbiter replay`.
+//! `arbiter replay`. Not written for `run --no-moves` (no moves are recorded).
 //!
 //! ```text
-//! [Event "quick"]
+//! # games of the run of quick (arbiter)
+//!
 //! [Game "breakthrough(rules=standard)"]
 //! [GameId "33"]
 //! ...
 //! [Result "P1"]
 //! [Reason "goal-row"]
 //!
-//! g2-g3; c7-b6   # 1
-//! g3-h4; b6-b5   # 2
+//! g2-g3;c7-b6;g3-h4;b6-b5;...
 //! ```
 //!
 //! The moves are what `replay` reads anywhere: separated by `;` or new lines, `#` starting
-//! a comment (here the move number); an opening's moves come first, marked `# opening`.
+//! a comment; an opening's moves come first, on their own line marked `# opening`. The
+//! moves are written as games.csv holds them, wrapped at move boundaries, and the tags are
+//! the few a reader needs (the experiment's name once, in the first line; the rest of a
+//! game's figures are in games.csv), so the file is no larger than games.csv.
 
 use crate::core::{MOVE_SEPARATOR, read_moves};
 use serde::Deserialize;
@@ -29,7 +32,6 @@ pub const GAME_RECORDS: &str = "games.pgn";
 #[derive(Deserialize)]
 struct Row {
     game_id: u64,
-    matchup: usize,
     game_index: u64,
     seed: u64,
     game: String,
@@ -37,7 +39,6 @@ struct Row {
     p2_agent: String,
     winner: String,
     reason: String,
-    plies: u32,
     opening: String,
     moves: String,
 }
@@ -48,6 +49,29 @@ fn tag(name: &str, value: &str) -> String {
         "[{name} \"{}\"]\n",
         value.replace('\\', "\\\\").replace('"', "\\\"")
     )
+}
+
+/// The widest a line of moves gets (a single longer move stands alone).
+const WIDTH: usize = 80;
+
+/// Appends `moves` (separated by [`MOVE_SEPARATOR`]) to `text`, wrapped at move
+/// boundaries: a new line takes a separator's place.
+fn push_moves(text: &mut String, moves: &str) {
+    let mut width = 0;
+    for mv in moves.split(MOVE_SEPARATOR).filter(|m| !m.is_empty()) {
+        if width > 0 && width + 1 + mv.len() > WIDTH {
+            text.push('\n');
+            width = 0;
+        } else if width > 0 {
+            text.push(MOVE_SEPARATOR);
+            width += 1;
+        }
+        text.push_str(mv);
+        width += mv.len();
+    }
+    if width > 0 {
+        text.push('\n');
+    }
 }
 
 /// Writes games.pgn in `folder` from its games.csv, one game at a time (nothing grows with
@@ -62,39 +86,28 @@ pub fn write_game_records(folder: &Path, event: &str) -> Result<PathBuf, String>
     let fail_write = |e: io::Error| format!("{}: {e}", path.display());
     let mut reader = csv::Reader::from_path(&games).map_err(fail_read)?;
     let mut out = BufWriter::new(std::fs::File::create(&path).map_err(fail_write)?);
+    let event = event.replace(['\n', '\r'], " ");
+    let mut text = format!("# games of the run of {event} (arbiter)\n\n");
     for (index, row) in reader.deserialize::<Row>().enumerate() {
         let row = row.map_err(|e| format!("{}: line {}: {e}", games.display(), index + 2))?;
-        let mut text = String::new();
-        text.push_str(&tag("Event", event));
         text.push_str(&tag("Game", &row.game));
         text.push_str(&tag("GameId", &row.game_id.to_string()));
-        text.push_str(&tag("Matchup", &row.matchup.to_string()));
         text.push_str(&tag("Round", &(row.game_index + 1).to_string()));
         text.push_str(&tag("Seed", &row.seed.to_string()));
         text.push_str(&tag("P1", &row.p1_agent));
         text.push_str(&tag("P2", &row.p2_agent));
         text.push_str(&tag("Result", &row.winner));
         text.push_str(&tag("Reason", &row.reason));
-        text.push_str(&tag("Plies", &row.plies.to_string()));
         text.push('\n');
-        let opening: Vec<&str> = row
-            .opening
-            .split(MOVE_SEPARATOR)
-            .filter(|m| !m.is_empty())
-            .collect();
-        if !opening.is_empty() {
-            text.push_str(&format!("{}   # opening\n", opening.join("; ")));
+        if !row.opening.is_empty() {
+            push_moves(&mut text, &row.opening);
+            text.pop();
+            text.push_str("   # opening\n");
         }
-        let moves: Vec<&str> = row
-            .moves
-            .split(MOVE_SEPARATOR)
-            .filter(|m| !m.is_empty())
-            .collect();
-        for (number, pair) in moves.chunks(2).enumerate() {
-            text.push_str(&format!("{}   # {}\n", pair.join("; "), number + 1));
-        }
+        push_moves(&mut text, &row.moves);
         text.push('\n');
         out.write_all(text.as_bytes()).map_err(fail_write)?;
+        text.clear();
     }
     out.flush().map_err(fail_write)?;
     Ok(path)
@@ -174,6 +187,23 @@ pub fn read_game_records(text: &str) -> Result<Vec<GameRecordText>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_wrap_at_move_boundaries_and_read_back_as_written() {
+        let moves: Vec<String> = (0..40).map(|i| format!("m{i}-x{}", i * 7)).collect();
+        let joined = moves.join(";");
+        let mut text = String::new();
+        push_moves(&mut text, &joined);
+        assert!(text.lines().count() > 1, "{text}");
+        assert!(text.lines().all(|l| l.len() <= WIDTH), "{text}");
+        // One byte per move boundary, as in games.csv, plus the last newline.
+        assert_eq!(text.len(), joined.len() + 1);
+        let read: Vec<String> = read_moves(&text).into_iter().map(|(_, m)| m).collect();
+        assert_eq!(read, moves);
+        let mut empty = String::new();
+        push_moves(&mut empty, "");
+        assert!(empty.is_empty());
+    }
 
     #[test]
     fn blocks_read_back_with_tags_moves_and_lines() {

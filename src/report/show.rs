@@ -56,9 +56,14 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         let data = RunData::load(folder)?;
         // First, so that the documents list it.
         let event = data.meta.as_ref().map_or("", |m| m.experiment.as_str());
-        let records = super::records::write_game_records(folder, event)?;
+        let with_moves = !data.meta.as_ref().is_some_and(|m| m.no_moves_csv);
+        let records = if with_moves {
+            Some(super::records::write_game_records(folder, event)?)
+        } else {
+            None
+        };
         let mut written = tournament_report(&data)?;
-        written.push(records);
+        written.extend(records);
         written
     };
     written.push(path);

@@ -144,6 +144,9 @@ fn game_name(spec: &str) -> &str {
 /// # Errors
 /// games.csv or moves.csv cannot be read.
 pub fn html(folder: &Path) -> Result<Option<String>, String> {
+    if !moves_recorded(folder) {
+        return Ok(None);
+    }
     let (games, total, first) = sample(folder, None)?;
     if games.is_empty() {
         return Ok(None);
@@ -173,6 +176,12 @@ pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
             folder.display()
         ));
     }
+    if !moves_recorded(folder) {
+        return Err(format!(
+            "{}: the run was played with --no-moves: no moves were recorded to show",
+            folder.display()
+        ));
+    }
     let (games, total, _) = sample(folder, Some(id))?;
     if games.is_empty() {
         return Err(format!(
@@ -190,6 +199,11 @@ pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
     let path = folder.join(format!("game-{id}.html"));
     std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// Whether the run recorded its games' moves (not `run --no-moves`).
+fn moves_recorded(folder: &Path) -> bool {
+    !super::Meta::read(folder).is_ok_and(|m| m.no_moves_csv)
 }
 
 /// The viewer's HTML for `games`, with `shown` saying which games they are.
