@@ -499,6 +499,27 @@ fn bad_experiments_fail_cleanly_without_results() {
             "--threads=0",
             &["--threads 0"],
         ),
+        // An openings file that cannot be read is blamed on the line naming it.
+        (
+            "game = \"breakthrough\"\nopenings = { file = \"no-such-openings.txt\" }\nmatchups = [[\"random\", \"ab3-offense\"]]\n",
+            "",
+            &["line 2: openings file 'no-such-openings.txt': cannot read: No such file"],
+        ),
+        // Brackets of a sweep list that do not pair up are named as such.
+        (
+            "game = \"breakthrough\"\n[[sweep]]\nagent = \"alphabeta(heuristic=offense,depth=[2,3)\"\nopponents = [\"random\"]\n",
+            "",
+            &[
+                "line 3: sweep:",
+                "a '[' that is never closed (a sweep list is written key=[a,b,c])",
+            ],
+        ),
+        // A carriage return inside a name is shown escaped, not echoed raw.
+        (
+            "game = \"breakthrough\"\nmatchups = [[\"random\", \"alpha\\rbeta\"]]\n",
+            "",
+            &["unknown agent 'alpha\\rbeta'"],
+        ),
     ];
     for (index, (text, flag, fragments)) in cases.iter().enumerate() {
         let name = format!("bad{index}.toml");
@@ -560,7 +581,18 @@ fn a_bad_agent_file_is_named() {
     )
     .expect("write");
     let output = run(&["list", "--agents", agents.to_str().expect("utf8")]);
-    assert_input_error(&output, &["mine.toml: line 2: agent 'x': depth '0'"]);
+    // Blamed on the line holding the bad value, not the agent's name line.
+    assert_input_error(&output, &["mine.toml: line 5: agent 'x': depth '0'"]);
+    fs::write(
+        agents.join("mine.toml"),
+        "[[agent]]\nname = \"x\"\nalgorithm = \"minimax\"\nheuristic = \"offense\"\nparams = { depth = 2, wieght = 3 }\n",
+    )
+    .expect("write");
+    let output = run(&["list", "--agents", agents.to_str().expect("utf8")]);
+    assert_input_error(
+        &output,
+        &["mine.toml: line 5: agent 'x': unknown parameter 'wieght'"],
+    );
 }
 
 #[test]

@@ -231,7 +231,10 @@ fn usage_error(error: &clap::Error) -> i32 {
             } else {
                 format!("; {}", tips.join("; "))
             };
-            eprintln!("error: {message}{tips} (see --help)");
+            eprintln!(
+                "error: {} (see --help)",
+                crate::core::one_line(&format!("{message}{tips}"))
+            );
             2
         }
     }
@@ -367,7 +370,7 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(error) => {
             let chain: Vec<String> = error.chain().map(|e| e.to_string()).collect();
-            eprintln!("error: {}", chain.join(": "));
+            eprintln!("error: {}", crate::core::one_line(&chain.join(": ")));
             2
         }
     }

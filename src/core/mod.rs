@@ -27,6 +27,21 @@ pub fn read_moves(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// `text` as one printable line: control characters a user's input may carry (a CR, a
+/// new line, a tab, an escape) are shown escaped (`\r`, `\n`, `\t`, `\u{1b}`) instead
+/// of breaking the line or moving the cursor.
+pub fn one_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            line.extend(c.escape_default());
+        } else {
+            line.push(c);
+        }
+    }
+    line
+}
+
 /// The number of single-character insertions, deletions and substitutions from `a` to `b`.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

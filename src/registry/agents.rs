@@ -488,6 +488,49 @@ impl AgentSpec {
     }
 }
 
+/// The line of an agent table that `message` is about, within the table holding line
+/// `name_line` (from its `[[agent]]` header to the next header): the line of the key
+/// named just before the message's first quoted word (`depth '0'`, `heuristic 'x'`), else
+/// the first line other than the name's that holds that word (`parameter 'bogus'`: the
+/// `params = {...}` line). None when there is no such word or line.
+fn blame_line(text: &str, name_line: Option<usize>, message: &str) -> Option<usize> {
+    let name_line = name_line?;
+    let mut quoted = message.split('\'');
+    let key = quoted.next()?.split_whitespace().next_back().unwrap_or("");
+    let word = quoted.next().filter(|w| !w.is_empty())?;
+    let lines: Vec<&str> = text.lines().collect();
+    let is_header = |l: &&str| l.trim_start().starts_with('[');
+    let start = lines[..name_line.min(lines.len())]
+        .iter()
+        .rposition(is_header)
+        .unwrap_or(0);
+    let end = lines[name_line.min(lines.len())..]
+        .iter()
+        .position(is_header)
+        .map_or(lines.len(), |i| i + name_line);
+    let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let holds = |line: &str| {
+        line.match_indices(word).any(|(at, _)| {
+            let before = line[..at].chars().next_back();
+            let after = line[at + word.len()..].chars().next();
+            !before.is_some_and(word_char) && !after.is_some_and(word_char)
+        })
+    };
+    let key_line = (start..end).find(|&i| {
+        lines[i]
+            .trim_start()
+            .strip_prefix(key)
+            .is_some_and(|rest| !key.is_empty() && rest.trim_start().starts_with('='))
+    });
+    key_line
+        .or_else(|| {
+            (start..end)
+                .filter(|&i| i + 1 != name_line)
+                .find(|&i| holds(lines[i].split('#').next().unwrap_or("")))
+        })
+        .map(|i| i + 1)
+}
+
 /// Factories of inline agent specs that must be valid for game `G` (for tests).
 ///
 /// # Panics
@@ -1089,19 +1132,36 @@ impl AgentRegistry {
                     params.push((key.to_string(), value_text(value)));
                 }
             }
+            // A mistake in a value is blamed on the line that holds it (the heuristic,
+            // a `params = {...}` entry), else on the agent's name line.
+            let fail_at = |message: String| {
+                let at = blame_line(text, line, &message).or(line);
+                InputError::in_file(file, at, format!("agent '{}': {message}", entry.name))
+            };
+            // `params = { depth = 3 }` is the `depth` key too (every algorithm key may be
+            // given either way).
+            let mut depth = entry.depth.as_ref().map(value_text);
+            if let Some(at) = params.iter().position(|(k, _)| k == "depth") {
+                let (_, value) = params.remove(at);
+                if depth.is_some() {
+                    return Err(fail_at(
+                        "'depth' given twice: as depth = and in params".into(),
+                    ));
+                }
+                depth = Some(value);
+            }
             let spec = AgentSpec::from_parts(
                 Some(entry.name.clone()),
                 algorithm,
-                entry.depth.as_ref().map(value_text),
+                depth,
                 entry.heuristic.clone(),
                 params,
             )
-            .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+            .map_err(fail_at)?;
             let spec = self.expanded(spec);
             // Checked here, so that a mistake is blamed on this file and line (not on
             // the experiment that names the agent) and `list` refuses it too.
-            fits_a_game(&spec, !self.games.is_empty())
-                .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+            fits_a_game(&spec, !self.games.is_empty()).map_err(fail_at)?;
             self.insert(spec, file, line)?;
         }
         Ok(())
@@ -1521,15 +1581,20 @@ mod tests {
             "{err}"
         );
 
-        // A heuristic or parameter no game takes is this file's mistake, found on loading.
+        // A heuristic or parameter no game takes is this file's mistake, found on loading
+        // and blamed on the line that holds it.
         for (entry, expected) in [
             (
                 "heuristic = \"ofensive2\"",
-                "b.toml: line 2: agent 'x': no game has a heuristic 'ofensive2': did you mean 'offensive2'?",
+                "b.toml: line 4: agent 'x': no game has a heuristic 'ofensive2': did you mean 'offensive2'?",
             ),
             (
                 "heuristic = \"offensive2\"\nparams = { almost_wn = 5 }",
-                "b.toml: line 2: agent 'x': unknown parameter 'almost_wn' for heuristic offensive2",
+                "b.toml: line 5: agent 'x': unknown parameter 'almost_wn' for heuristic offensive2",
+            ),
+            (
+                "heuristic = \"offensive2\"\ndepth = 2\n\n[[agent]]\nname = \"y\"\nalgorithm = \"alphabta\"",
+                "b.toml: line 9: agent 'y': unknown algorithm 'alphabta'",
             ),
         ] {
             std::fs::write(

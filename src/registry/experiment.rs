@@ -169,12 +169,23 @@ pub(super) fn openings_spec(
             file: Some(openings),
         }) => {
             let beside = path.parent().map(|dir| dir.join(openings));
-            Ok(match beside {
-                Some(beside) if openings.is_relative() && beside.exists() => {
-                    OpeningSpec::File(beside)
-                }
-                _ => OpeningSpec::File(openings.clone()),
-            })
+            let file = match beside {
+                Some(beside) if openings.is_relative() && beside.exists() => beside,
+                _ => openings.clone(),
+            };
+            // Read once here, so that a missing or unreadable file is blamed on this
+            // line; its moves are checked against the game when the run starts.
+            if let Err(e) = std::fs::read_to_string(&file) {
+                let why = match e.kind() {
+                    std::io::ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
+                    _ => e.to_string(),
+                };
+                return Err(format!(
+                    "openings file '{}': cannot read: {why}",
+                    file.display()
+                ));
+            }
+            Ok(OpeningSpec::File(file))
         }
         Some(_) => {
             Err("openings: give random_plies = N (0-1000) or file = \"path\", not both".to_string())

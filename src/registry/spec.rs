@@ -45,7 +45,8 @@ impl FromStr for Spec {
             ));
         }
         let mut params: Vec<(String, String)> = Vec::new();
-        for part in split_top_level(rest.unwrap_or("")) {
+        let parts = split_top_level(rest.unwrap_or("")).map_err(|e| format!("'{text}': {e}"))?;
+        for part in parts {
             if part.trim().is_empty() {
                 if rest.is_some_and(|r| !r.trim().is_empty()) {
                     return Err(format!("'{text}': empty item between commas"));
@@ -72,22 +73,31 @@ impl FromStr for Spec {
 }
 
 /// Splits on commas that are not inside `[...]` (sweep lists like `depth=[1,2,3]`).
-fn split_top_level(text: &str) -> Vec<&str> {
+///
+/// # Errors
+/// Brackets that do not pair up, or a list inside a list.
+fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
+    const LIST: &str = "a sweep list is written key=[a,b,c]";
     let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
+    let (mut open, mut start) = (false, 0usize);
     for (i, c) in text.char_indices() {
         match c {
-            '[' => depth += 1,
-            ']' => depth -= 1,
-            ',' if depth == 0 => {
+            '[' if open => return Err(format!("a '[' inside a list ({LIST})")),
+            '[' => open = true,
+            ']' if !open => return Err(format!("a ']' without its '[' ({LIST})")),
+            ']' => open = false,
+            ',' if !open => {
                 parts.push(&text[start..i]);
                 start = i + 1;
             }
             _ => {}
         }
     }
+    if open {
+        return Err(format!("a '[' that is never closed ({LIST})"));
+    }
     parts.push(&text[start..]);
-    parts
+    Ok(parts)
 }
 
 /// The values of a sweep list `[a,b,c]`, or `None` when `value` is not a list.
@@ -135,6 +145,19 @@ mod tests {
             ]
         );
         assert_eq!(spec.to_string(), "alphabeta(heuristic=offensive2,depth=4)");
+        for (text, expected) in [
+            ("ab(w=[0.5,1,2)", "a '[' that is never closed"),
+            ("ab(w=0.5,1,2])", "a ']' without its '['"),
+            ("ab(w=[0.5,[1,2]])", "a '[' inside a list"),
+            ("ab(depth=[2,3,w=1)", "a '[' that is never closed"),
+        ] {
+            let error = text.parse::<Spec>().expect_err(text);
+            assert!(
+                error.starts_with(&format!("'{text}': {expected}"))
+                    && error.contains("key=[a,b,c]"),
+                "{error}"
+            );
+        }
         let bare: Spec = "breakthrough".parse().expect("valid");
         assert!(bare.params.is_empty());
         assert_eq!("random()".parse::<Spec>().map(|s| s.params.len()), Ok(0));
