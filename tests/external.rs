@@ -815,3 +815,49 @@ fn an_agent_broken_on_its_last_game_leaves_a_complete_run_without_a_stopped_line
     assert!(!stderr(&output).contains("stopped:"), "{}", stderr(&output));
     assert_eq!(games(&out)[0]["reason"], "startup_failure");
 }
+
+/// An agent that never sends `info` has no node count: the tables say `-`, not 0.0, while
+/// a program that reports its search shows its count, and a built-in random agent (which
+/// searches nothing) 0.0.
+#[test]
+fn nodes_of_a_program_that_reports_nothing_are_shown_unknown() {
+    if python3().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("mkdir");
+    fs::write(
+        agents.join("py.toml"),
+        format!(
+            "[[agent]]\nname = \"py-random\"\ncommand = [\"{0}\", \"{1}\"]\ntolerance_ms = 5000\n\n[[agent]]\nname = \"py-ab\"\ncommand = [\"{0}\", \"{2}\"]\ntolerance_ms = 5000\n",
+            python(),
+            example("random_agent.py"),
+            example("alphabeta_agent.py")
+        ),
+    )
+    .expect("write agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "py.toml",
+        "game = \"breakthrough\"\ngames = 2\nmove_time_ms = 60\nmatchups = [[\"py-random\", \"py-ab\"], [\"py-random\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    run_with_agents(&experiment, &agents, &out);
+    let shown = stdout(&run(&["show", text(&out)]));
+    // A row ends with nodes/move, ms/move, captures and plies.
+    let nodes_of = |agent: &str| -> Vec<String> {
+        shown
+            .lines()
+            .map(|line| line.split_whitespace().collect::<Vec<_>>())
+            .filter(|cells| cells.first() == Some(&agent))
+            .map(|cells| cells[cells.len() - 4].to_string())
+            .collect()
+    };
+    assert!(shown.contains("nodes/move  ms/move  captures  plies"), "{shown}");
+    assert_eq!(nodes_of("py-random"), vec!["-", "-"], "{shown}");
+    assert_eq!(nodes_of("random"), vec!["0.0"], "{shown}");
+    let reported = nodes_of("py-ab");
+    assert_eq!(reported.len(), 1, "{shown}");
+    assert!(reported[0].parse::<f64>().expect("a number") > 0.0, "{shown}");
+}

@@ -78,7 +78,7 @@ impl RunData {
     /// # Errors
     /// A message naming the file that is missing or malformed.
     pub fn load_with(folder: &Path, moves: bool) -> Result<RunData, String> {
-        let summary = read_summary(&folder.join("summary.csv"))?;
+        let summary = read_summary(folder)?;
         let games: Vec<GameRow> = csv_rows(&folder.join("games.csv"))?;
         let mut move_ms: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         let mut expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>> = BTreeMap::new();

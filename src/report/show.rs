@@ -242,7 +242,7 @@ fn kind_tables(folder: &Path) -> Result<String, String> {
             folder.display()
         ));
     }
-    let rows = read_summary(&summary)?;
+    let rows = read_summary(folder)?;
     let meta = super::Meta::read(folder).ok();
     // A sweep's matchups are one table (value x opponent); the other matchups each get
     // their own.

@@ -320,12 +320,27 @@ impl Summary {
     }
 }
 
-/// Reads a results folder's summary.csv.
+/// Reads a results folder's summary.csv. An external program that never reported its
+/// search (`info`) counts no nodes: its nodes per move are read as unknown (NaN, shown
+/// `-`), not as zero.
 ///
 /// # Errors
 /// A message naming the file when it is missing or not a summary.
-pub fn read_summary(path: &Path) -> Result<Vec<SummaryRow>, String> {
-    super::load::csv_rows(path)
+pub fn read_summary(folder: &Path) -> Result<Vec<SummaryRow>, String> {
+    let mut rows: Vec<SummaryRow> = super::load::csv_rows(&folder.join("summary.csv"))?;
+    if let Ok(meta) = super::Meta::read(folder) {
+        let external = |name: &str| {
+            meta.agents
+                .iter()
+                .any(|(n, spec)| n == name && crate::registry::is_external_spec(spec))
+        };
+        for row in &mut rows {
+            if row.avg_expanded_per_move == 0.0 && external(&row.agent) {
+                row.avg_expanded_per_move = f64::NAN;
+            }
+        }
+    }
+    Ok(rows)
 }
 
 /// An Elo estimate as text: `+147 (+86 .. +218)`, infinities as `+inf` / `-inf`.
@@ -400,7 +415,11 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
                 elo_text(r.elo, r.elo_low95, r.elo_high95),
                 format!("{:.1}%", 100.0 * r.los),
                 format!("{}/{}/{}", r.wins_as_p1, r.draws_as_p1, r.games_as_p1),
-                format!("{:.1}", r.avg_expanded_per_move),
+                if r.avg_expanded_per_move.is_nan() {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}", r.avg_expanded_per_move)
+                },
                 format!("{:.3}", r.avg_ms_per_move),
                 format!("{:.2}", r.avg_captures),
                 format!("{:.1}", r.avg_plies),
