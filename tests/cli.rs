@@ -2337,3 +2337,40 @@ fn a_chart_that_cannot_be_written_is_named_in_one_line_of_words() {
     assert_input_error(&output, &["winrates.png: chart: Is a directory"]);
     assert!(!stderr(&output).contains("Os {"), "{}", stderr(&output));
 }
+
+#[test]
+fn one_agent_under_two_names_is_rated_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The sweep's enemy_weight=1 is offensive2's default: ab3-offensive2 under another name.
+    let experiment = write_experiment(
+        dir.path(),
+        "alike.toml",
+        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"ab3-offensive2\", \"random\"]]\n[[sweep]]\nagent = \"alphabeta(heuristic=offensive2,depth=3,enemy_weight=[1,2])\"\nopponents = [\"greedy(heuristic=offense)\"]\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--out",
+        text(&out),
+        "--quiet",
+        "--agents",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/agents"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let shown = stdout(&run(&["show", text(&out)]));
+    let ratings = shown
+        .split("ratings (Bradley-Terry")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no ratings in {shown}"));
+    assert!(
+        ratings.contains("ab3-offensive2 = alphabeta(heuristic=offensive2,depth=3,enemy_weight=1)"),
+        "{ratings}"
+    );
+    // Four players: the merged one, enemy_weight=2, random and greedy; one rank each.
+    let ranks = ratings
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert_eq!(ranks, 4, "{ratings}");
+}

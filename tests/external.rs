@@ -854,10 +854,16 @@ fn nodes_of_a_program_that_reports_nothing_are_shown_unknown() {
             .map(|cells| cells[cells.len() - 4].to_string())
             .collect()
     };
-    assert!(shown.contains("nodes/move  ms/move  captures  plies"), "{shown}");
+    assert!(
+        shown.contains("nodes/move  ms/move  captures  plies"),
+        "{shown}"
+    );
     assert_eq!(nodes_of("py-random"), vec!["-", "-"], "{shown}");
     assert_eq!(nodes_of("random"), vec!["0.0"], "{shown}");
     let reported = nodes_of("py-ab");
     assert_eq!(reported.len(), 1, "{shown}");
-    assert!(reported[0].parse::<f64>().expect("a number") > 0.0, "{shown}");
+    assert!(
+        reported[0].parse::<f64>().expect("a number") > 0.0,
+        "{shown}"
+    );
 }

@@ -61,6 +61,48 @@ pub fn is_external_spec(text: &str) -> bool {
     text.trim_start().starts_with(EXTERNAL_PREFIX)
 }
 
+/// What an agent plays as, from its inline spec as meta.json records it, in game `game`
+/// (a game spec): the spec with its keys sorted, numbers written one way (`2.0` as `2`)
+/// and the heuristic's parameters left at their defaults dropped. Two agents with one
+/// identity play alike (a sweep's variant `enemy_weight=1` and `ab3-offensive2`); other
+/// specs (external programs, unparsable text) are their own identity.
+pub fn agent_identity(game: &str, spec: &str) -> String {
+    let Ok(parsed) = spec.parse::<Spec>() else {
+        return spec.to_string();
+    };
+    let game = game.split('(').next().unwrap_or(game).trim();
+    let heuristic = parsed
+        .params
+        .iter()
+        .find(|(k, _)| k == "heuristic")
+        .map(|(_, h)| h.as_str());
+    let defaults = super::GAMES
+        .iter()
+        .find(|g| g.name == game)
+        .and_then(|g| g.heuristics.iter().find(|h| Some(h.name) == heuristic))
+        .map_or(&[][..], |h| h.params);
+    let number = |text: &str| text.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+    let mut params: Vec<(String, String)> = parsed
+        .params
+        .into_iter()
+        .filter(|(k, v)| {
+            !defaults
+                .iter()
+                .any(|p| p.key == k && number(v) == Some(p.default))
+        })
+        .map(|(k, v)| match number(&v) {
+            Some(n) => (k, n.to_string()),
+            None => (k, v),
+        })
+        .collect();
+    params.sort();
+    Spec {
+        name: parsed.name,
+        params,
+    }
+    .to_string()
+}
+
 /// MCTS's parameters from their keys (`iterations`, `c`, `rollout`, `rollout_plies`,
 /// `epsilon`, in that order), which only mcts takes.
 fn mcts_config(
@@ -1614,6 +1656,23 @@ mod tests {
         )
         .expect("write");
         assert!(AgentRegistry::load(folder.path()).is_ok());
+    }
+
+    #[test]
+    fn agents_that_play_alike_have_one_identity() {
+        let game = "breakthrough(rules=standard)";
+        let id = |spec: &str| agent_identity(game, spec);
+        let base = id("alphabeta(heuristic=offensive2,depth=3)");
+        assert_eq!(id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=1)"), base);
+        assert_eq!(id("alphabeta(depth=3,enemy_weight=1.0,heuristic=offensive2)"), base);
+        assert_eq!(
+            id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2.0)"),
+            id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2)")
+        );
+        assert_ne!(id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2)"), base);
+        assert_ne!(id("alphabeta(heuristic=offensive2,depth=4)"), base);
+        // A program's spec is its own identity.
+        assert_eq!(id("external:{\"command\":[\"x\"]}"), "external:{\"command\":[\"x\"]}");
     }
 
     #[test]

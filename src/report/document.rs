@@ -73,16 +73,45 @@ pub fn draw_grid(data: &RunData) -> Option<Table> {
 }
 
 /// Bradley-Terry ratings of every agent from all games (Elo scale, average 0), best
-/// first; `None` with fewer than three agents (the matchup table says it all then).
+/// first; `None` with fewer than three agents (the matchup table says it all then). One
+/// agent under two names (a sweep's variant equal to a registered agent: the same spec
+/// in meta.json) is one player, rated once and shown as `a = b`.
 pub fn ratings_table(data: &RunData) -> Option<Table> {
-    let agents = data.agents();
+    let names = data.agents();
+    let spec_of = |name: &str| -> Option<String> {
+        let meta = data.meta.as_ref()?;
+        meta.agents
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, spec)| crate::registry::agent_identity(&meta.game, spec))
+    };
+    // Players: names that play alike grouped, in first-seen order.
+    let mut agents: Vec<String> = Vec::new();
+    let mut specs: Vec<Option<String>> = Vec::new();
+    let mut player_of: Vec<usize> = Vec::new();
+    for name in &names {
+        let spec = spec_of(name);
+        match specs.iter().position(|s| spec.is_some() && *s == spec) {
+            Some(player) => {
+                agents[player] = format!("{} = {name}", agents[player]);
+                player_of.push(player);
+            }
+            None => {
+                agents.push(name.clone());
+                specs.push(spec);
+                player_of.push(agents.len() - 1);
+            }
+        }
+    }
     if agents.len() < 3 {
         return None;
     }
-    let index = |name: &str| agents.iter().position(|a| a == name);
+    let index = |name: &str| names.iter().position(|a| a == name).map(|i| player_of[i]);
     let mut results = Results::new(agents.len());
     for game in &data.games {
-        if let (Some(p1), Some(p2)) = (index(&game.p1_agent), index(&game.p2_agent)) {
+        if let (Some(p1), Some(p2)) = (index(&game.p1_agent), index(&game.p2_agent))
+            && p1 != p2
+        {
             let score = match game.winner.as_str() {
                 "P1" => 1.0,
                 "P2" => 0.0,
