@@ -2374,3 +2374,47 @@ fn one_agent_under_two_names_is_rated_once() {
         .count();
     assert_eq!(ranks, 4, "{ratings}");
 }
+
+#[test]
+fn a_grid_sweep_is_grouped_in_its_chart_and_matrix() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "grid.toml",
+        "game = \"breakthrough\"\ngames = 2\n[[sweep]]\nname = \"g\"\nagent = \"alphabeta(heuristic=offensive2,depth=[1,2],enemy_weight=[0.5,1,2])\"\nopponents = [\"greedy(heuristic=offense)\", \"random\"]\n",
+    );
+    let out = dir.path().join("out");
+    run_quietly(&experiment, &out);
+    let svg = fs::read_to_string(out.join("sweep_1.svg")).expect("sweep chart");
+    // One line per opponent and depth, never joined across depths: 2 x 2.
+    let lines = svg
+        .match_indices("<polyline")
+        .filter(|(at, _)| {
+            svg[*at..]
+                .split('>')
+                .next()
+                .is_some_and(|tag| tag.contains("stroke-width=\"2\""))
+        })
+        .count();
+    assert_eq!(lines, 4, "{svg}");
+    for label in ["depth=1", "depth=2", "enemy_weight, grouped by depth"] {
+        assert!(svg.contains(label), "{label} not in the chart");
+    }
+    // The win-rate matrix numbers the six variants together, in their order, before
+    // their opponents (which the summary lists after the first variant).
+    let matrix = fs::read_to_string(out.join("winrate_matrix.svg")).expect("matrix");
+    for (number, name) in [
+        "g[depth=1,enemy_weight=0.5]",
+        "g[depth=1,enemy_weight=1]",
+        "g[depth=1,enemy_weight=2]",
+        "g[depth=2,enemy_weight=0.5]",
+        "g[depth=2,enemy_weight=1]",
+        "g[depth=2,enemy_weight=2]",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let label = format!("{name} ({})", number + 1);
+        assert!(matrix.contains(&label), "{label} not in the matrix");
+    }
+}

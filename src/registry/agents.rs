@@ -1663,16 +1663,28 @@ mod tests {
         let game = "breakthrough(rules=standard)";
         let id = |spec: &str| agent_identity(game, spec);
         let base = id("alphabeta(heuristic=offensive2,depth=3)");
-        assert_eq!(id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=1)"), base);
-        assert_eq!(id("alphabeta(depth=3,enemy_weight=1.0,heuristic=offensive2)"), base);
+        assert_eq!(
+            id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=1)"),
+            base
+        );
+        assert_eq!(
+            id("alphabeta(depth=3,enemy_weight=1.0,heuristic=offensive2)"),
+            base
+        );
         assert_eq!(
             id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2.0)"),
             id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2)")
         );
-        assert_ne!(id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2)"), base);
+        assert_ne!(
+            id("alphabeta(heuristic=offensive2,depth=3,enemy_weight=2)"),
+            base
+        );
         assert_ne!(id("alphabeta(heuristic=offensive2,depth=4)"), base);
         // A program's spec is its own identity.
-        assert_eq!(id("external:{\"command\":[\"x\"]}"), "external:{\"command\":[\"x\"]}");
+        assert_eq!(
+            id("external:{\"command\":[\"x\"]}"),
+            "external:{\"command\":[\"x\"]}"
+        );
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl Chart for WinMatrix {
                     let row = (n - 1 - i) as usize;
                     names
                         .get(row)
-                        .map_or(String::new(), |name| format!("{} {name}", row + 1))
+                        .map_or(String::new(), |name| format!("{name} ({})", row + 1))
                 }
                 _ => String::new(),
             })
@@ -603,6 +603,29 @@ pub struct SweepChart {
     pub lines: Vec<(String, Vec<SweepPoint>)>,
 }
 
+impl SweepChart {
+    /// The x labels: each value, or within a grid's group the last key's value alone
+    /// (the key is in the axis title).
+    fn ticks(&self) -> Vec<&str> {
+        self.values
+            .iter()
+            .map(|v| match v.rsplit_once(',') {
+                Some((_, last)) => last.split_once('=').map_or(last, |(_, value)| value),
+                None => v.as_str(),
+            })
+            .collect()
+    }
+
+    /// Per value, its group in a grid sweep: every key but the last (`depth=1` of
+    /// `depth=1,enemy_weight=0.5`); None for a sweep of one key.
+    fn groups(&self) -> Vec<Option<String>> {
+        self.values
+            .iter()
+            .map(|v| v.rsplit_once(',').map(|(group, _)| group.to_string()))
+            .collect()
+    }
+}
+
 impl Chart for SweepChart {
     fn size(&self) -> (u32, u32) {
         (style::WIDTH + 60, 520)
@@ -612,18 +635,28 @@ impl Chart for SweepChart {
         let legend_width = text_width(self.lines.iter().map(|(name, _)| name.len()));
         let (plot, legend) = root.split_horizontally(self.size().0 - legend_width);
         let n = self.values.len();
-        let label_rows = self
-            .values
-            .iter()
-            .map(|v| v.split(',').count())
-            .max()
-            .unwrap_or(1) as u32;
+        // Rows of labels: the last key's values (two rows when staggered) and the groups.
+        let grouped = self.values.iter().any(|v| v.contains(','));
+        let widest_tick = self.ticks().iter().map(|t| t.len()).max().unwrap_or(0) as u32;
+        // The plot's width less the y labels and margins, shared by the values.
+        let room = plot.dim_in_pixel().0.saturating_sub(100) / n.max(1) as u32;
+        let staggered = widest_tick * style::CHAR_WIDTH + 6 > room;
+        let label_rows = 1 + u32::from(grouped) + u32::from(staggered);
+        // A grid's axis: the last key, grouped by the others.
+        let x_desc = match self.values.first().and_then(|v| v.rsplit_once(',')) {
+            Some((group, last)) => {
+                let key = |part: &str| part.split('=').next().unwrap_or(part).to_string();
+                let outer: Vec<String> = group.split(',').map(key).collect();
+                format!("{}, grouped by {}", key(last), outer.join(", "))
+            }
+            None => self.x_desc.clone(),
+        };
         // The values are evenly spaced categories at 0, 1, ...; the lines are set a little
         // apart from each other so that equal points (say two lines at 0%) stay visible.
         let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, font(style::TITLE))
             .margin(15)
-            .x_label_area_size(30 + 30 * label_rows)
+            .x_label_area_size(30 + 18 * label_rows)
             .y_label_area_size(70)
             .build_cartesian_2d(-0.5f64..n as f64 - 0.5, -0.03f64..1.03f64)
             .map_err(fail)?;
@@ -632,7 +665,7 @@ impl Chart for SweepChart {
             .disable_x_mesh()
             .x_labels(0)
             .y_labels(11)
-            .x_desc(&self.x_desc)
+            .x_desc(&x_desc)
             .y_desc("games won (%), bar: 95% Wilson interval")
             .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
             .label_style(font(style::LABEL))
@@ -640,47 +673,86 @@ impl Chart for SweepChart {
             .light_line_style(WHITE)
             .draw()
             .map_err(fail)?;
-        // Labels: one line per comma-separated part ("k=1,gamma=0.8" in two lines), every
-        // other one lower when they would still touch.
+        // A grid sweep's values are combinations (`depth=1,enemy_weight=0.5`) with the last
+        // key varying fastest: each group (all keys but the last) is labelled once under
+        // its span, its values by the last key alone, a line marks where groups meet, and
+        // the lines are not drawn across it.
         let (left, _) = chart.backend_coord(&(-0.5, 0.0));
         let (right, _) = chart.backend_coord(&(n as f64 - 0.5, 0.0));
         let slot = (right - left) / n.max(1) as i32;
-        let parts: Vec<Vec<&str>> = self.values.iter().map(|v| v.split(',').collect()).collect();
-        let widest = parts.iter().flatten().map(|p| p.len()).max().unwrap_or(0) as i32;
-        let rows = parts.iter().map(Vec::len).max().unwrap_or(1) as i32;
+        let groups = self.groups();
+        let ticks = self.ticks();
+        let widest = widest_tick as i32;
         let stagger = widest * style::CHAR_WIDTH as i32 + 6 > slot;
-        for (i, lines) in parts.iter().enumerate() {
+        for (i, tick) in ticks.iter().enumerate() {
             let x = i as f64;
+            let boundary = i > 0 && groups[i] != groups[i - 1];
             chart
                 .draw_series(std::iter::once(PathElement::new(
                     vec![(x, -0.03), (x, 1.03)],
                     style::GREY.mix(0.3).stroke_width(1),
                 )))
                 .map_err(fail)?;
+            if boundary {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x - 0.5, -0.03), (x - 0.5, 1.03)],
+                        style::GREY.mix(0.8).stroke_width(1),
+                    )))
+                    .map_err(fail)?;
+            }
             let (px, py) = chart.backend_coord(&(x, -0.03));
-            let lower = if stagger && i % 2 == 1 { rows * 15 } else { 0 };
-            for (line, text) in lines.iter().enumerate() {
+            let lower = if stagger && i % 2 == 1 { 15 } else { 0 };
+            plot.draw(&Text::new(
+                tick.to_string(),
+                (px, py + 6 + lower),
+                font(style::LABEL).pos(Pos::new(HPos::Center, VPos::Top)),
+            ))
+            .map_err(fail)?;
+        }
+        let mut start = 0;
+        while start < n {
+            let end = (start..n)
+                .find(|&i| groups[i] != groups[start])
+                .unwrap_or(n);
+            if let Some(group) = &groups[start] {
+                let middle = (start + end - 1) as f64 / 2.0;
+                let (px, py) = chart.backend_coord(&(middle, -0.03));
+                let below = if stagger { 34 } else { 19 };
                 plot.draw(&Text::new(
-                    text.to_string(),
-                    (px, py + 6 + lower + 15 * line as i32),
+                    group.clone(),
+                    (px, py + 6 + below),
                     font(style::LABEL).pos(Pos::new(HPos::Center, VPos::Top)),
                 ))
                 .map_err(fail)?;
             }
+            start = end;
         }
         let spread = 0.06;
         let middle = (self.lines.len() as f64 - 1.0) / 2.0;
         for (index, (_, points)) in self.lines.iter().enumerate() {
             let colour = style::colour(index);
             let shift = (index as f64 - middle) * spread;
-            let present: Vec<(f64, f64)> = points
-                .iter()
-                .enumerate()
-                .filter_map(|(i, p)| p.map(|(rate, _, _)| (i as f64 + shift, rate)))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(present, colour.stroke_width(2)))
-                .map_err(fail)?;
+            // One line per group of the grid: never joined across groups.
+            let mut start = 0;
+            while start < n {
+                let end = (start..n)
+                    .find(|&i| groups[i] != groups[start])
+                    .unwrap_or(n);
+                let present: Vec<(f64, f64)> = (start..end)
+                    .filter_map(|i| {
+                        points
+                            .get(i)
+                            .copied()
+                            .flatten()
+                            .map(|(rate, _, _)| (i as f64 + shift, rate))
+                    })
+                    .collect();
+                chart
+                    .draw_series(LineSeries::new(present, colour.stroke_width(2)))
+                    .map_err(fail)?;
+                start = end;
+            }
             for (i, point) in points.iter().enumerate() {
                 let Some((rate, low, high)) = *point else {
                     continue;

@@ -117,13 +117,28 @@ impl RunData {
         })
     }
 
-    /// Agent names in order of first appearance in the summary.
+    /// Agent names in order of first appearance in the summary, a sweep's variants
+    /// together.
     pub fn agents(&self) -> Vec<String> {
+        let sweeps = self.meta.as_ref().map_or(&[][..], |m| m.sweeps.as_slice());
         let mut names: Vec<String> = Vec::new();
         for row in &self.summary {
             for name in [&row.agent, &row.opponent] {
-                if !names.contains(name) {
-                    names.push(name.clone());
+                if names.contains(name) {
+                    continue;
+                }
+                // A sweep's variants stand together, in their order, where the first
+                // of them would stand.
+                match sweeps.iter().find(|s| s.variants.contains(name)) {
+                    Some(sweep) => {
+                        for variant in &sweep.variants {
+                            let played = self.summary.iter().any(|r| r.agent == *variant);
+                            if played && !names.contains(variant) {
+                                names.push(variant.clone());
+                            }
+                        }
+                    }
+                    None => names.push(name.clone()),
                 }
             }
         }
