@@ -1,4 +1,4 @@
-//! The layers of `src/` use only the layers before them (DESIGN.md, README "Layout"):
+//! The layers of `src/` use only the layers before them (DESIGN.md, docs/layout.md):
 //! every `crate::<layer>` path in a layer's files, tests included, must name an earlier
 //! layer or itself, and every folder's `mod.rs` opens with a line saying what it is for.
 

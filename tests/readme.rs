@@ -189,3 +189,78 @@ fn the_readme_agent_snippet_runs_from_any_folder() {
         common::stderr(&output)
     );
 }
+
+/// GitHub's anchor of a heading: lower case, punctuation other than `-` and `_` dropped,
+/// spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim_start_matches('#')
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_' || *c == ' ')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The README is a front page: every reference page of docs/ is linked from it, and every
+/// relative link of the README and the pages reaches a file (and heading) that exists.
+#[test]
+fn the_readme_links_every_page_and_every_link_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(
+        readme.lines().count() < 300,
+        "the README is a front page: move reference text to docs/"
+    );
+    let mut pages = vec![root.join("README.md")];
+    for entry in fs::read_dir(root.join("docs")).expect("docs") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "md") {
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .to_string();
+            assert!(
+                readme.contains(&format!("(docs/{name})")),
+                "docs/{name} is not linked from the README"
+            );
+            pages.push(path);
+        }
+    }
+    for page in &pages {
+        let text = fs::read_to_string(page).expect("page");
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find(')').expect("a closed link");
+            let target = &rest[..end];
+            if target.starts_with("http") || target.contains(' ') {
+                continue;
+            }
+            let (file, heading) = target.split_once('#').unwrap_or((target, ""));
+            let file = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().expect("folder").join(file)
+            };
+            assert!(
+                file.exists(),
+                "{}: link to {target}: no such file",
+                page.display()
+            );
+            if !heading.is_empty() {
+                let linked = fs::read_to_string(&file).expect("linked page");
+                assert!(
+                    linked
+                        .lines()
+                        .filter(|l| l.starts_with('#'))
+                        .any(|l| anchor(l) == heading),
+                    "{}: link to {target}: no such heading",
+                    page.display()
+                );
+            }
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! `arbiter bench`: the speed figures the README quotes, measured on this machine.
+//! `arbiter bench`: the speed figures docs/speed.md quotes, measured on this machine.
 
 use super::parse_game;
 use crate::core::Player;

@@ -24,7 +24,13 @@ pub const DEFAULT_EXPERIMENT: &str = "matchups/report000-part2.1.toml";
 /// Plays seeded batches of games between agents (heuristic x algorithm x depth) on all
 /// cores and writes win rates, node counts and timings to CSV.
 #[derive(Parser, Debug)]
-#[command(name = "arbiter", version, about, long_about = None)]
+#[command(
+    name = "arbiter",
+    version,
+    about,
+    long_about = None,
+    after_help = "Documentation: README.md (the two commands, the tour) and docs/: running.md, experiments.md, reproduction.md, statistics.md, tuning.md, agents.md (protocol.md), games.md (game-protocol.md), cluster.md, results.md, speed.md."
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -33,9 +39,13 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run an experiment file (matchups/*.toml) and write results/<experiment>/<run-id>/.
+    #[command(
+        after_help = "More: docs/running.md (options, Ctrl-C, --resume) and docs/experiments.md (experiment files)."
+    )]
     Run(run::RunArgs),
     /// Print a results folder's summary as tables (the newest run if given an
     /// experiment's folder).
+    #[command(after_help = "More: docs/results.md (every file of a results folder).")]
     Show {
         /// A run folder (results/<experiment>/<run-id>) or an experiment folder.
         results_dir: PathBuf,
@@ -45,6 +55,7 @@ enum Command {
         json: bool,
     },
     /// Remake the charts, report.md and index.html of a results folder from its files.
+    #[command(after_help = "More: docs/results.md (every file of a results folder).")]
     Report {
         /// A run folder (results/<experiment>/<run-id>) or an experiment folder (its
         /// newest run).
@@ -56,11 +67,18 @@ enum Command {
     },
     /// Play one matchup without an experiment file: `arbiter match AGENT AGENT --game G
     /// --games N` (results/match/<run-id>, like `run`).
+    #[command(after_help = "More: docs/running.md.")]
     Match(matchup::MatchArgs),
     /// Compare search algorithms on the same positions: nodes, time, chosen moves.
+    #[command(
+        after_help = "More: docs/experiments.md ('Search experiments') and docs/results.md ('How things are counted')."
+    )]
     Compare(compare::CompareArgs),
     /// Solve a Flow Free or Word Sudoku puzzle and print the checked solution, the counters
     /// and the time (solvers: `arbiter list`).
+    #[command(
+        after_help = "More: docs/games.md (the puzzle solvers) and docs/experiments.md ('Puzzle experiments')."
+    )]
     Solve(solve::SolveArgs),
     /// Count the leaves of the legal-move tree: one line `perft(d) = n` per depth.
     Perft {
@@ -98,6 +116,7 @@ enum Command {
     },
     /// Fit `linear` weights to a run's recorded games (logistic regression of each game's
     /// result on the features of its positions, the "Texel" method); writes fit.csv.
+    #[command(after_help = "More: docs/tuning.md.")]
     Fit {
         /// A game run's folder (or an experiment folder: its newest run).
         results_dir: PathBuf,
@@ -123,31 +142,43 @@ enum Command {
     },
     /// Measure speed: perft leaves/s, alpha-beta nodes/s, games/s through the scheduler,
     /// Flow Free solve times.
+    #[command(after_help = "More: docs/speed.md.")]
     Bench(bench::BenchArgs),
     /// Check that a program speaks arbiter's agent protocol (docs/protocol.md) on a game:
     /// handshake, ping, moves in several positions, malformed requests, whole games.
     /// Exit 0 if it passes, 1 if a step fails.
+    #[command(after_help = "More: docs/agents.md and docs/protocol.md.")]
     CheckAgent(agents::CheckArgs),
     /// Serve a built-in agent over arbiter's agent protocol on stdin/stdout, for other
     /// harnesses (or another arbiter) to play against.
+    #[command(after_help = "More: docs/agents.md and docs/protocol.md.")]
     ServeAgent(agents::ServeArgs),
     /// Serve a game's rules over arbiter's game protocol (docs/game-protocol.md) on
     /// stdin/stdout: any game as a rules program, for a `[[game]]` entry or another harness.
+    #[command(
+        after_help = "More: docs/games.md ('Bring your own game') and docs/game-protocol.md."
+    )]
     ServeGame(games::ServeGameArgs),
     /// The exact value of a position (win, loss or draw for the side to move, and the plies
     /// to the end under perfect play) by a complete search: alpha-beta to the end of the
     /// game with a transposition table. Any game, built-in or program; exit 4 when
     /// --time-limit stops it first.
+    #[command(after_help = "More: docs/games.md ('Exact values').")]
     SolveGame(games::SolveGameArgs),
     /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):
     /// handshake, deterministic answers, status and legal moves that agree, every legal move
     /// applying, random playouts that end. Exit 0 if it passes, 1 if a step fails.
+    #[command(
+        after_help = "More: docs/games.md ('Bring your own game') and docs/game-protocol.md."
+    )]
     CheckGame(games::CheckGameArgs),
     /// Join the shards of a run spread over machines (`run --shard I/N`) into one results
     /// folder, equal to a single machine's run (timing columns aside).
+    #[command(after_help = "More: docs/cluster.md.")]
     Merge(cluster::MergeArgs),
     /// Print a script that runs an experiment on a cluster.
     #[command(subcommand)]
+    #[command(after_help = "More: docs/cluster.md.")]
     Emit(cluster::Emit),
 }
 

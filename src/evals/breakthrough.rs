@@ -11,7 +11,7 @@
 //! * `long`: every piece still on its own home row adds `home_stage` to its side's board
 //!   value, after the anti-capture rule. The report gives no number; the default, 2, is the
 //!   value of 0, 1, 2, 4, 8 and 16 whose P1 win counts came nearest the report's long-board
-//!   table (98, 97, 100 of 100), over three seeds (README, "Rules and interpretations").
+//!   table (98, 97, 100 of 100), over three seeds (docs/games.md, "Rules and interpretations").
 //! * Report 001's heuristics are used unchanged on every rule set, as the report says.
 
 use super::{HeuristicInfo, ParamError, ParamSpec, lookup};

@@ -1,5 +1,5 @@
 //! Breakthrough, the CS440/ECE448 variant with three rule sets (`standard` 8x8,
-//! `three-to-base` 8x8, `long` 5x10). See `README.md` for the rules as implemented.
+//! `three-to-base` 8x8, `long` 5x10). See `docs/games.md` for the rules as implemented.
 //!
 //! The board is two bitboards (`u64`, one per side), square index `row * cols + col`, row 0
 //! being P1's home row. A move is generated for all pieces at once by shifting a side's
