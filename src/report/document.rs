@@ -846,8 +846,8 @@ mod tests {
             (
                 "winrate_matrix",
                 vec![
-                    "1 random",
-                    "2 greedy(heuristic=offensive2)",
+                    "random (1)",
+                    "greedy(heuristic=offensive2) (2)",
                     "opponent",
                     "of 6",
                 ],
