@@ -89,6 +89,8 @@ pub struct Sat {
     /// Per clause: the decision levels it spanned when learnt (0 for problem clauses,
     /// which are never deleted).
     lbd: Vec<u32>,
+    /// Per decision level, the conflict that last counted it (LBD without allocating).
+    level_stamps: Vec<u64>,
     /// Learnt clauses alive, and how many trigger a reduction at the next restart.
     learnt: usize,
     learnt_limit: usize,
@@ -121,6 +123,7 @@ impl Sat {
             seen: Vec::new(),
             consistent: true,
             lbd: Vec::new(),
+            level_stamps: Vec::new(),
             learnt: 0,
             learnt_limit: 10_000,
             stats: SolveStats::default(),
@@ -208,8 +211,8 @@ impl Sat {
     }
 
     /// Deletes the less useful half of the learnt clauses (at decision level 0, so none is
-    /// the reason of an assignment analysis could visit). A deleted clause is left empty;
-    /// propagation drops it from the watch lists as it meets it.
+    /// the reason of an assignment analysis could visit). A deleted clause is left empty
+    /// (indices stay) and taken off every watch list.
     fn reduce(&mut self) {
         let mut candidates: Vec<usize> = (0..self.clauses.len())
             .filter(|&i| self.lbd[i] > 2 && !self.clauses[i].is_empty())
@@ -220,7 +223,31 @@ impl Sat {
             self.clauses[i] = Vec::new();
             self.learnt -= 1;
         }
+        // Off the watch lists at once, so that propagation (the hot loop) never meets a
+        // deleted clause.
+        let clauses = &self.clauses;
+        for watching in &mut self.watches {
+            watching.retain(|&index| !clauses[index as usize].is_empty());
+        }
         self.learnt_limit += self.learnt_limit / 10;
+    }
+
+    /// How many decision levels `clause`'s literals span (its LBD), counted with a stamp
+    /// per level instead of a sorted copy.
+    fn distinct_levels(&mut self, clause: &[Lit]) -> u32 {
+        let stamp = self.stats.backtracks + 1;
+        let mut count = 0;
+        for lit in clause {
+            let level = self.levels[lit.var()] as usize;
+            if level >= self.level_stamps.len() {
+                self.level_stamps.resize(level + 1, 0);
+            }
+            if self.level_stamps[level] != stamp {
+                self.level_stamps[level] = stamp;
+                count += 1;
+            }
+        }
+        count
     }
 
     fn level(&self) -> u32 {
@@ -250,9 +277,6 @@ impl Sat {
                 let index = watching[i];
                 i += 1;
                 let clause = &mut self.clauses[index as usize];
-                if clause.is_empty() {
-                    continue; // deleted: no longer watched
-                }
                 if clause[0] == falsified {
                     clause.swap(0, 1);
                 }
@@ -411,13 +435,7 @@ impl Sat {
                     return Outcome::Unsat;
                 }
                 let (learnt, jump) = self.analyze(conflict);
-                let levels = {
-                    let mut levels: Vec<u32> =
-                        learnt.iter().map(|l| self.levels[l.var()]).collect();
-                    levels.sort_unstable();
-                    levels.dedup();
-                    levels.len() as u32
-                };
+                let levels = self.distinct_levels(&learnt);
                 self.backjump(jump);
                 if learnt.len() == 1 {
                     self.assign(learnt[0], NO_REASON);
