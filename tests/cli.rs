@@ -2418,3 +2418,55 @@ fn a_grid_sweep_is_grouped_in_its_chart_and_matrix() {
         assert!(matrix.contains(&label), "{label} not in the matrix");
     }
 }
+
+#[test]
+fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json = dir.path().join("bench.json");
+    let output = run(&[
+        "bench",
+        "--perft-depth",
+        "2",
+        "--positions",
+        "2",
+        "--depth",
+        "1",
+        "--games",
+        "10",
+        "--external-games",
+        "0",
+        "--rules-requests",
+        "0",
+        "--flow",
+        text(&dir.path().join("none")),
+        "--rounds",
+        "2",
+        "--json",
+        text(&json),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let shown = stdout(&output);
+    assert!(
+        shown.contains("against the bare kernel (2 rounds in turn"),
+        "{shown}"
+    );
+    assert!(shown.contains("perft: arbiter / bare kernel: "), "{shown}");
+    let value: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).expect("json")).expect("valid JSON");
+    assert_eq!(value["rounds"], 2);
+    let ratios = value["ratios"].as_array().expect("ratios");
+    assert_eq!(ratios.len(), 3);
+    for ratio in ratios {
+        let values = ratio["values"].as_array().expect("values");
+        assert_eq!(values.len(), 2, "{ratio}");
+        let (min, median, max) = (
+            ratio["min"].as_f64().expect("min"),
+            ratio["median"].as_f64().expect("median"),
+            ratio["max"].as_f64().expect("max"),
+        );
+        assert!(0.0 < min && min <= median && median <= max, "{ratio}");
+    }
+    // Bad rounds: one line, exit 2.
+    let bad = run(&["bench", "--rounds", "0"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+}

@@ -59,11 +59,201 @@ pub struct BenchArgs {
     /// $ARBITER_AGENTS, else ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
+    /// Rounds of the comparison with the bare kernel (Breakthrough 8x8 only): each figure
+    /// is measured this many times, arbiter's and the kernel's in turn, and shown as
+    /// median, min and max.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    rounds: u32,
+    /// Also write the comparison with the bare kernel as JSON to this file (`-`: standard
+    /// output), to compare figures across commits.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
 }
 
 struct BenchTask {
     args: BenchArgs,
     threads: usize,
+}
+
+/// One figure measured over rounds: its values, in the order measured.
+struct Figure {
+    name: &'static str,
+    unit: &'static str,
+    values: Vec<f64>,
+}
+
+impl Figure {
+    fn new(name: &'static str, unit: &'static str) -> Figure {
+        Figure {
+            name,
+            unit,
+            values: Vec::new(),
+        }
+    }
+
+    /// Median, min and max.
+    fn spread(&self) -> (f64, f64, f64) {
+        let mut sorted = self.values.clone();
+        sorted.sort_by(f64::total_cmp);
+        let n = sorted.len();
+        let median = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+        };
+        (median, sorted[0], sorted[n - 1])
+    }
+
+    /// One line: median [min .. max] unit (a ratio: 0.68x), with a warning when the
+    /// spread is large.
+    fn line(&self) -> String {
+        let (median, low, high) = self.spread();
+        let wide = median > 0.0 && (high - low) / median > 0.2;
+        let numbers = if self.unit == "x" {
+            format!("{median:.3}x [{low:.3}x .. {high:.3}x]")
+        } else {
+            format!("{median:.3e} [{low:.3e} .. {high:.3e}] {}", self.unit)
+        };
+        format!(
+            "{}: {numbers}{}",
+            self.name,
+            if wide {
+                " (spread over 20% of the median: a busy machine; quote the ratio)"
+            } else {
+                ""
+            }
+        )
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let (median, min, max) = self.spread();
+        serde_json::json!({
+            "name": self.name, "unit": self.unit, "median": median, "min": min, "max": max,
+            "values": self.values,
+        })
+    }
+}
+
+/// arbiter against the bare kernel (Breakthrough 8x8 on two bitboards, no trait, no
+/// records; `bench_bare.rs`), `rounds` times in turn: perft(6) leaves/s, MCTS simulations
+/// against bare random playouts, and whole random games through the scheduler (games.csv
+/// only, one thread) against bare random playouts; each ratio per round, then median, min
+/// and max. The ratios hold on any machine.
+fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) -> Result<()> {
+    const DEPTH: u32 = 6;
+    const PLAYOUTS: u64 = 20_000;
+    const SIMULATIONS: u64 = 20_000;
+    const GAMES: u64 = 20_000;
+    let mut figures = [
+        Figure::new("perft(6), arbiter", "leaves/s"),
+        Figure::new("perft(6), bare kernel", "leaves/s"),
+        Figure::new("mcts, arbiter", "simulations/s"),
+        Figure::new("random playouts, bare kernel", "games/s"),
+        Figure::new(
+            "random games through the scheduler, games.csv only",
+            "games/s",
+        ),
+    ];
+    let mut ratios = [
+        Figure::new("perft: arbiter / bare kernel", "x"),
+        Figure::new("mcts simulations / bare random playouts", "x"),
+        Figure::new("scheduler games (games.csv) / bare random playouts", "x"),
+    ];
+    let evaluator = start
+        .heuristic(G::heuristics()[0].name, &[])
+        .map_err(anyhow::Error::msg)?;
+    let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
+    let factories = vec![random.factory(start).map_err(anyhow::Error::msg)?];
+    let schedule = Schedule::new(
+        1,
+        vec![MatchupPlan {
+            agents: [0, 0],
+            seed_key: 0,
+            games: GAMES,
+        }],
+        Colours::Alternate,
+    );
+    let folder = std::env::temp_dir().join(format!("arbiter-kernel-{}", std::process::id()));
+    for round in 0..rounds {
+        let timed = |work: &mut dyn FnMut() -> u64| {
+            let clock = Instant::now();
+            let count = work();
+            count as f64 / clock.elapsed().as_secs_f64().max(1e-9)
+        };
+        let leaves = timed(&mut || perft(start, DEPTH));
+        let bare_leaves = timed(&mut || super::bench_bare::perft(DEPTH));
+        if perft(start, 2) != super::bench_bare::perft(2) {
+            bail!("the bare kernel's perft differs from the game's");
+        }
+        let mut mcts = Mcts::new(
+            MctsConfig {
+                iterations: SIMULATIONS,
+                ..MctsConfig::default()
+            },
+            evaluator.clone(),
+            7,
+        );
+        let mut rng = seeds::rng(7 + u64::from(round));
+        let simulations = timed(&mut || {
+            let _ = mcts.search(start, &crate::core::Limits::NONE, &mut rng);
+            SIMULATIONS
+        });
+        let playouts = timed(&mut || {
+            super::bench_bare::random_playouts(PLAYOUTS, 11 + u64::from(round));
+            PLAYOUTS
+        });
+        std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
+        let context = RunContext::new(
+            "breakthrough".to_string(),
+            String::new(),
+            vec!["random".to_string()],
+            vec![[0, 0]],
+        );
+        let mut recorder = CsvRecorder::create(&folder, context, false)?;
+        let mut played = 0;
+        let games = timed(&mut || {
+            played = play_all(start, &schedule, &factories, 1, &mut recorder)
+                .map_or(0, |outcome| outcome.played as u64);
+            played
+        });
+        drop(recorder);
+        let _ = std::fs::remove_dir_all(&folder);
+        if played != GAMES {
+            bail!("the scheduler played {played} of {GAMES} games");
+        }
+        for (figure, value) in
+            figures
+                .iter_mut()
+                .zip([leaves, bare_leaves, simulations, playouts, games])
+        {
+            figure.values.push(value);
+        }
+        for (ratio, value) in ratios.iter_mut().zip([
+            leaves / bare_leaves,
+            simulations / playouts,
+            games / playouts,
+        ]) {
+            ratio.values.push(value);
+        }
+    }
+    println!("against the bare kernel ({rounds} rounds in turn; median [min .. max], 1 thread):");
+    for figure in figures.iter().chain(&ratios) {
+        println!("  {}", figure.line());
+    }
+    if let Some(path) = json {
+        let value = serde_json::json!({
+            "game": "breakthrough", "rounds": rounds,
+            "figures": figures.iter().map(Figure::json).collect::<Vec<_>>(),
+            "ratios": ratios.iter().map(Figure::json).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&value)? + "\n";
+        if path == Path::new("-") {
+            print!("{text}");
+        } else {
+            std::fs::write(path, text).with_context(|| path.display().to_string())?;
+        }
+    }
+    Ok(())
 }
 
 fn per_second(count: u64, seconds: f64) -> String {
@@ -97,6 +287,11 @@ impl GameTask for BenchTask {
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
         let args = &self.args;
         println!("game: {}", args.game);
+        if start.game_spec()
+            == crate::registry::GameSpec::Breakthrough(crate::games::breakthrough::Rules::Standard)
+        {
+            kernel_comparison(&start, args.rounds, args.json.as_deref())?;
+        }
 
         let clock = Instant::now();
         let leaves = perft(&start, args.perft_depth);

@@ -4,6 +4,7 @@
 
 mod agents;
 mod bench;
+mod bench_bare;
 mod cluster;
 mod compare;
 mod games;
