@@ -112,7 +112,7 @@ pub fn ratings_table(data: &RunData) -> Option<Table> {
         if let (Some(p1), Some(p2)) = (index(&game.p1_agent), index(&game.p2_agent))
             && p1 != p2
         {
-            let score = match game.winner.as_str() {
+            let score = match &*game.winner {
                 "P1" => 1.0,
                 "P2" => 0.0,
                 _ => 0.5,

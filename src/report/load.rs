@@ -3,24 +3,83 @@
 
 use super::{Meta, SummaryRow, read_summary};
 use serde::Deserialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// One game as the charts need it.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// One game as the charts need it. The names are shared (one allocation per distinct
+/// name, not per game), so a million games take a few tens of megabytes.
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     /// Game id.
     pub game_id: u64,
     /// Matchup index.
     pub matchup: usize,
     /// Agent playing P1.
-    pub p1_agent: String,
+    pub p1_agent: Arc<str>,
     /// Agent playing P2.
-    pub p2_agent: String,
+    pub p2_agent: Arc<str>,
     /// `P1`, `P2` or `draw`.
-    pub winner: String,
+    pub winner: Arc<str>,
     /// Plies played.
     pub plies: u32,
+}
+
+/// The columns of games.csv a [`GameRow`] takes, borrowed from the record read.
+#[derive(Deserialize)]
+struct RawGameRow<'a> {
+    game_id: u64,
+    matchup: usize,
+    p1_agent: &'a str,
+    p2_agent: &'a str,
+    winner: &'a str,
+    plies: u32,
+}
+
+/// games.csv's rows, each name stored once.
+///
+/// # Errors
+/// A missing or malformed file, naming it and the line.
+fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let mut names: HashSet<Arc<str>> = HashSet::new();
+    let mut shared = |name: &str| -> Arc<str> {
+        match names.get(name) {
+            Some(known) => Arc::clone(known),
+            None => {
+                let new: Arc<str> = Arc::from(name);
+                names.insert(Arc::clone(&new));
+                new
+            }
+        }
+    };
+    let mut games = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    let mut line = 1;
+    loop {
+        line += 1;
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => return Ok(games),
+            Ok(true) => {}
+            Err(e) => return Err(format!("{}: line {line}: {e}", path.display())),
+        }
+        let raw: RawGameRow = record
+            .deserialize(Some(&headers))
+            .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
+        games.push(GameRow {
+            game_id: raw.game_id,
+            matchup: raw.matchup,
+            p1_agent: shared(raw.p1_agent),
+            p2_agent: shared(raw.p2_agent),
+            winner: shared(raw.winner),
+            plies: raw.plies,
+        });
+    }
 }
 
 #[derive(Deserialize)]
@@ -79,14 +138,14 @@ impl RunData {
     /// A message naming the file that is missing or malformed.
     pub fn load_with(folder: &Path, moves: bool) -> Result<RunData, String> {
         let summary = read_summary(folder)?;
-        let games: Vec<GameRow> = csv_rows(&folder.join("games.csv"))?;
+        let games = read_games(&folder.join("games.csv"))?;
         let mut move_ms: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         let mut expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>> = BTreeMap::new();
         let moves_path = folder.join("moves.csv");
         if moves && moves_path.is_file() {
             let seats: BTreeMap<u64, (&str, &str)> = games
                 .iter()
-                .map(|g| (g.game_id, (g.p1_agent.as_str(), g.p2_agent.as_str())))
+                .map(|g| (g.game_id, (&*g.p1_agent, &*g.p2_agent)))
                 .collect();
             for row in csv_rows::<MoveRow>(&moves_path)? {
                 let Some(&(p1, p2)) = seats.get(&row.game_id) else {
@@ -178,8 +237,8 @@ pub fn win_matrix(agents: &[String], games: &[GameRow], p1_only: bool) -> Vec<Ve
         for &(row, column, seat) in seats {
             let cell = &mut cells[row][column];
             cell.games += 1;
-            cell.wins += u64::from(game.winner == seat);
-            cell.draws += u64::from(game.winner == "draw");
+            cell.wins += u64::from(&*game.winner == seat);
+            cell.draws += u64::from(&*game.winner == "draw");
         }
     }
     cells
