@@ -1,5 +1,6 @@
 //! Speed of the Breakthrough path: perft, alpha-beta with a costly and a cheap evaluation,
-//! random games through the whole scheduler with CSV output, and the `linear` heuristic
+//! random games through the whole scheduler with CSV output, the record path alone (journal
+//! and CSV rows of finished games), and the `linear` heuristic
 //! against the hand-written ones it expresses. Each benchmark checks what it measured
 //! (perft count, alpha-beta = minimax, equal values) so a faster wrong program fails.
 
@@ -10,10 +11,11 @@ use arbiter::experiment::play_all;
 use arbiter::games::breakthrough::{Breakthrough, Rules};
 use arbiter::games::{perft, random_positions};
 use arbiter::registry::{AgentSpec, Colours};
-use arbiter::report::{CsvRecorder, RunContext};
+use arbiter::report::journal::Journal;
+use arbiter::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
 use arbiter::search::mcts::{Mcts, MctsConfig};
 use arbiter::search::{Algorithm, Searcher};
-use arbiter::tournament::{MatchupPlan, Schedule};
+use arbiter::tournament::{GameRecord, MatchupPlan, Schedule, play_game, seat_agents};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -112,6 +114,81 @@ fn bench_random_games(c: &mut Criterion) {
     group.finish();
 }
 
+/// The record path alone: 2,000 finished random games (played once, beforehand) written
+/// through the journal and the CSV recorder, as a run writes them, with moves.csv and
+/// without (`--no-moves`: the records carry no moves). The games.csv written must hold
+/// every game.
+fn bench_record_path(c: &mut Criterion) {
+    let start = Breakthrough::new(Rules::Standard);
+    let random: AgentSpec = "random".parse().expect("valid");
+    let factories = vec![random.factory(&start).expect("valid")];
+    let games = 2000;
+    let schedule = Schedule::new(
+        1,
+        vec![MatchupPlan {
+            agents: [0, 0],
+            seed_key: 0,
+            games,
+        }],
+        Colours::Alternate,
+    );
+    let records: Vec<GameRecord> = (0..games)
+        .map(|id| {
+            let job = schedule.job(id);
+            let mut seats = seat_agents(&factories, &job);
+            play_game(&start, job, &mut seats, 1000)
+        })
+        .collect();
+    let lean: Vec<GameRecord> = records
+        .iter()
+        .cloned()
+        .map(|mut record| {
+            record.moves.clear();
+            record.move_text.clear();
+            record
+        })
+        .collect();
+    let mut group = c.benchmark_group("records");
+    group.throughput(Throughput::Elements(games));
+    group.sample_size(10);
+    for (name, records, moves) in [
+        ("journal + games.csv + moves.csv (games)", &records, true),
+        ("journal + games.csv, --no-moves (games)", &lean, false),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let folder = tempfile::tempdir().expect("temp dir");
+                let context = RunContext::new(
+                    "breakthrough".into(),
+                    "standard".into(),
+                    vec!["random".into()],
+                    vec![[0, 0]],
+                );
+                let mut journal = Journal::<GameRecord>::open(folder.path(), 0).expect("journal");
+                let mut recorder =
+                    CsvRecorder::create(folder.path(), context, moves).expect("files");
+                for record in records.iter() {
+                    journal.finished(record).expect("journal row");
+                    recorder.finished(record).expect("csv rows");
+                }
+                let outcome = RunOutcome {
+                    played: records.len(),
+                    skipped: 0,
+                    total: records.len(),
+                    cancelled: false,
+                };
+                journal.ended(&outcome).expect("flush");
+                recorder.ended(&outcome).expect("flush");
+                drop(recorder);
+                let text =
+                    std::fs::read_to_string(folder.path().join("games.csv")).expect("games.csv");
+                assert_eq!(text.lines().count(), records.len() + 1);
+            })
+        });
+    }
+    group.finish();
+}
+
 // No plots: criterion's plotters backend would look for a system font, and this crate
 // turns on plotters' embedded-font feature, which has none registered for criterion.
 /// MCTS simulations from the start (random rollouts to the end), after a warm-up search
@@ -203,6 +280,6 @@ fn bench_linear(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = bench_perft, bench_alphabeta, bench_random_games, bench_mcts_and_table, bench_linear
+    targets = bench_perft, bench_alphabeta, bench_random_games, bench_record_path, bench_mcts_and_table, bench_linear
 }
 criterion_main!(benches);
