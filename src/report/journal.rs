@@ -9,10 +9,12 @@
 //! byte offset are held in memory ([`JournalIndex`]), and records are read back one at a
 //! time in plan order.
 //!
-//! Each record carries a checksum of its own text (a last field, `"check"`: FNV-1a, 64
-//! bits, over the line as it would read without that field), as meta.json carries one of
-//! the plan: a record edited by hand (a winner flipped) is refused on resume, naming its
-//! line, instead of being trusted.
+//! Each record carries a checksum of its own text (a last field, `"check"`: CRC-32, as
+//! eight hex digits, over the line as it would read without that field), as meta.json
+//! carries one of the plan: a record edited by hand (a winner flipped) is refused on
+//! resume, naming its line, instead of being trusted. CRC-32 through `crc32fast` runs at
+//! memory speed: a byte-at-a-time hash cost a third of the journal's time on records
+//! with their moves.
 
 use super::{JobRecord, Reporter, RunOutcome};
 use std::fs::{File, OpenOptions};
@@ -108,19 +110,19 @@ pub fn records_in(folder: &Path) -> u64 {
     }
 }
 
-/// The field a record's checksum is written in, last: `,"check":"<16 hex digits>"}`.
+/// The field a record's checksum is written in, last: `,"check":"<8 hex digits>"}`.
 const CHECK: &[u8] = b",\"check\":\"";
-const CHECK_LEN: usize = CHECK.len() + 16 + 2;
+const CHECK_LEN: usize = CHECK.len() + 8 + 2;
 
 /// Appends the checksum field to a record's JSON object (anything else is left as it is).
 fn seal(json: &mut Vec<u8>) {
     if json.last() != Some(&b'}') {
         return;
     }
-    let sum = crate::report::fnv1a(json);
+    let sum = crc32fast::hash(json);
     json.pop();
     json.extend_from_slice(CHECK);
-    json.extend_from_slice(format!("{sum:016x}\"}}").as_bytes());
+    json.extend_from_slice(format!("{sum:08x}\"}}").as_bytes());
 }
 
 /// Whether a whole line's checksum matches its text (a line without one, from a journal
@@ -136,13 +138,14 @@ fn seal_holds(line: &[u8]) -> bool {
     let hex = &line[at + CHECK.len()..line.len() - 2];
     let Some(sum) = std::str::from_utf8(hex)
         .ok()
-        .and_then(|h| u64::from_str_radix(h, 16).ok())
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
     else {
         return false;
     };
-    let mut body = line[..at].to_vec();
-    body.push(b'}');
-    crate::report::fnv1a(&body) == sum
+    let mut hasher = crc32fast::Hasher::new();
+    hasher.update(&line[..at]);
+    hasher.update(b"}");
+    hasher.finalize() == sum
 }
 
 /// The jobs a journal holds: their ids and where each record starts, sorted by id, and a

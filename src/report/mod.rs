@@ -334,8 +334,8 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// 64-bit FNV-1a of `bytes`: stable across versions and platforms (the checksum of
-/// meta.json's plan and of journal records).
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+/// meta.json's plan).
+fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
         (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
