@@ -10,7 +10,7 @@ use arbiter::evals::breakthrough::Heuristic;
 use arbiter::experiment::play_all;
 use arbiter::games::breakthrough::{Breakthrough, Rules};
 use arbiter::games::{perft, random_positions};
-use arbiter::registry::{AgentSpec, Colours};
+use arbiter::registry::{AgentFactory, AgentSpec, Colours};
 use arbiter::report::journal::Journal;
 use arbiter::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
 use arbiter::search::mcts::{Mcts, MctsConfig};
@@ -74,15 +74,13 @@ fn bench_alphabeta(c: &mut Criterion) {
     group.finish();
 }
 
-fn bench_random_games(c: &mut Criterion) {
-    let start = Breakthrough::new(Rules::Standard);
+/// A random agent against itself for `games` games, colours alternating.
+fn random_self_play(
+    start: &Breakthrough,
+    games: u64,
+) -> (Vec<AgentFactory<Breakthrough>>, Schedule) {
     let random: AgentSpec = "random".parse().expect("valid");
-    let factories = vec![
-        random
-            .factory(&Breakthrough::new(Rules::Standard))
-            .expect("valid"),
-    ];
-    let games = 2000;
+    let factories = vec![random.factory(start).expect("valid")];
     let schedule = Schedule::new(
         1,
         vec![MatchupPlan {
@@ -92,6 +90,13 @@ fn bench_random_games(c: &mut Criterion) {
         }],
         Colours::Alternate,
     );
+    (factories, schedule)
+}
+
+fn bench_random_games(c: &mut Criterion) {
+    let start = Breakthrough::new(Rules::Standard);
+    let games = 2000;
+    let (factories, schedule) = random_self_play(&start, games);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut group = c.benchmark_group("scheduler");
     group.throughput(Throughput::Elements(games));
@@ -120,18 +125,8 @@ fn bench_random_games(c: &mut Criterion) {
 /// every game.
 fn bench_record_path(c: &mut Criterion) {
     let start = Breakthrough::new(Rules::Standard);
-    let random: AgentSpec = "random".parse().expect("valid");
-    let factories = vec![random.factory(&start).expect("valid")];
     let games = 2000;
-    let schedule = Schedule::new(
-        1,
-        vec![MatchupPlan {
-            agents: [0, 0],
-            seed_key: 0,
-            games,
-        }],
-        Colours::Alternate,
-    );
+    let (factories, schedule) = random_self_play(&start, games);
     let records: Vec<GameRecord> = (0..games)
         .map(|id| {
             let job = schedule.job(id);

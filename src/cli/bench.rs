@@ -75,6 +75,26 @@ struct BenchTask {
     threads: usize,
 }
 
+/// A random agent against itself for `games` games, colours alternating: the scheduler's
+/// load with the agents costing next to nothing.
+fn random_self_play<G: GameEntry>(
+    start: &G,
+    games: u64,
+) -> Result<(Vec<crate::registry::AgentFactory<G>>, Schedule)> {
+    let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
+    let factories = vec![random.factory(start).map_err(anyhow::Error::msg)?];
+    let schedule = Schedule::new(
+        1,
+        vec![MatchupPlan {
+            agents: [0, 0],
+            seed_key: 0,
+            games,
+        }],
+        Colours::Alternate,
+    );
+    Ok((factories, schedule))
+}
+
 /// One figure measured over rounds: its values, in the order measured.
 struct Figure {
     name: &'static str,
@@ -162,17 +182,10 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
     let evaluator = start
         .heuristic(G::heuristics()[0].name, &[])
         .map_err(anyhow::Error::msg)?;
-    let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
-    let factories = vec![random.factory(start).map_err(anyhow::Error::msg)?];
-    let schedule = Schedule::new(
-        1,
-        vec![MatchupPlan {
-            agents: [0, 0],
-            seed_key: 0,
-            games: GAMES,
-        }],
-        Colours::Alternate,
-    );
+    if perft(start, 2) != super::bench_bare::perft(2) {
+        bail!("the bare kernel's perft differs from the game's");
+    }
+    let (factories, schedule) = random_self_play(start, GAMES)?;
     let folder = std::env::temp_dir().join(format!("arbiter-kernel-{}", std::process::id()));
     for round in 0..rounds {
         let timed = |work: &mut dyn FnMut() -> u64| {
@@ -182,9 +195,6 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         };
         let leaves = timed(&mut || perft(start, DEPTH));
         let bare_leaves = timed(&mut || super::bench_bare::perft(DEPTH));
-        if perft(start, 2) != super::bench_bare::perft(2) {
-            bail!("the bare kernel's perft differs from the game's");
-        }
         let mut mcts = Mcts::new(
             MctsConfig {
                 iterations: SIMULATIONS,
@@ -430,17 +440,7 @@ impl GameTask for BenchTask {
             );
         }
 
-        let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
-        let factories = vec![random.factory(&start).map_err(anyhow::Error::msg)?];
-        let schedule = Schedule::new(
-            1,
-            vec![MatchupPlan {
-                agents: [0, 0],
-                seed_key: 0,
-                games: args.games,
-            }],
-            Colours::Alternate,
-        );
+        let (factories, schedule) = random_self_play(&start, args.games)?;
         // With moves.csv (the default) and without it (`run --no-moves`).
         for (moves, files) in [(true, "games.csv + moves.csv"), (false, "games.csv")] {
             let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
