@@ -118,7 +118,10 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
     assert_eq!(reasons_of(&out, "heir"), ["crash", "crash"]);
     assert_eq!(reasons_of(&out, "slow"), ["timeout", "timeout"]);
     assert_eq!(reasons_of(&out, "strict"), ["bad_output", "bad_output"]);
-    assert!(reasons_of(&out, "illegal").contains(&"illegal_move".to_string()));
+    assert_eq!(
+        reasons_of(&out, "illegal"),
+        ["illegal_move", "illegal_move"]
+    );
     assert_eq!(reasons_of(&out, "orphan"), ["timeout", "timeout"]);
     // Lines that are not JSON are logged, not fatal, unless strict.
     let all = games(&out);

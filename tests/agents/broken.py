@@ -52,7 +52,9 @@ for line in sys.stdin:
         if mode == "stray":
             print(-24)  # a student's print(score): valid JSON, but not a message
             print(json.dumps({"score": 3}))
-        if mode == "illegal" and moves_made == 2:
+        # Its second move of every game (a program is reused across games, so a count of
+        # moves over its life would let it play legal moves, and win, from game two on).
+        if mode == "illegal" and message.get("ply") in (2, 3):
             send({"type": "move", "move": "a1-h8"})
             continue
         if mode == "orphan":
