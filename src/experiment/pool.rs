@@ -209,7 +209,10 @@ pub fn execute<W: Work>(
         moved: Condvar::new(),
         stopping: AtomicBool::new(false),
     };
-    let (sender, receiver) = mpsc::sync_channel::<Vec<(u64, Finished<W::Record>)>>(64);
+    // A few batches a worker in flight: enough to keep the writer busy, few enough that
+    // records waiting for a slow writer (a game's moves are kilobytes) take little memory.
+    let in_flight = settings.threads.clamp(1, 16) * 4;
+    let (sender, receiver) = mpsc::sync_channel::<Vec<(u64, Finished<W::Record>)>>(in_flight);
     let (mut position, mut played, mut skipped) = (0u64, 0usize, 0usize);
     let mut pending: BTreeMap<u64, Finished<W::Record>> = BTreeMap::new();
     let result = std::thread::scope(|scope| -> io::Result<()> {

@@ -2,7 +2,7 @@
 //! alone, so `arbiter report` can remake them after a style change without replaying.
 
 use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
-use super::load::{RunData, five_numbers, win_matrix};
+use super::load::{RunData, win_matrix};
 use super::table::{Table, escape};
 use super::{SummaryRow, summary_table};
 use crate::stats::ratings::{Results, bradley_terry};
@@ -108,16 +108,9 @@ pub fn ratings_table(data: &RunData) -> Option<Table> {
     }
     let index = |name: &str| names.iter().position(|a| a == name).map(|i| player_of[i]);
     let mut results = Results::new(agents.len());
-    for game in &data.games {
-        if let (Some(p1), Some(p2)) = (index(&game.p1_agent), index(&game.p2_agent))
-            && p1 != p2
-        {
-            let score = match &*game.winner {
-                "P1" => 1.0,
-                "P2" => 0.0,
-                _ => 0.5,
-            };
-            results.add(p1, p2, score);
+    for ((p1, p2), outcomes) in &data.pairings {
+        if let (Some(p1), Some(p2)) = (index(p1), index(p2)) {
+            results.add_many(p1, p2, outcomes.p1_wins, outcomes.p2_wins, outcomes.draws);
         }
     }
     let ratings = bradley_terry(&results);
@@ -155,7 +148,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
     let folder = &data.folder;
     let mut sections = Vec::new();
     let agents = data.agents();
-    let matrix = win_matrix(&agents, &data.games, false);
+    let matrix = win_matrix(&agents, &data.pairings, false);
     let played = matrix.iter().flatten().any(|c| c.games > 0);
     if played && agents.len() >= 2 {
         let mut section = Section {
@@ -177,7 +170,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
                 "Win rate of row agent playing P1 against column agent",
             ),
         ] {
-            let cells = win_matrix(&agents, &data.games, p1_only)
+            let cells = win_matrix(&agents, &data.pairings, p1_only)
                 .into_iter()
                 .map(|row| row.into_iter().map(|c| (c.wins, c.games)).collect())
                 .collect();
@@ -229,7 +222,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         .iter()
         .filter_map(|a| {
             let ms = data.move_ms.get(a)?;
-            five_numbers(ms).map(|f| (a.clone(), f))
+            ms.five_numbers().map(|f| (a.clone(), f))
         })
         .collect();
     if !times.is_empty() {
@@ -286,27 +279,21 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
             ..Section::default()
         });
     }
-    let mut lengths: BTreeMap<usize, Vec<f64>> = BTreeMap::new();
-    for game in &data.games {
-        lengths
-            .entry(game.matchup)
-            .or_default()
-            .push(f64::from(game.plies));
-    }
     let labels: BTreeMap<usize, String> = data
         .summary
         .chunks(2)
         .filter_map(|p| p.first())
         .map(|r| (r.matchup, format!("{} vs {}", r.agent, r.opponent)))
         .collect();
-    let rows: Vec<(String, [f64; 5])> = lengths
+    let rows: Vec<(String, [f64; 5])> = data
+        .plies
         .iter()
         .filter_map(|(m, plies)| {
             let label = labels
                 .get(m)
                 .cloned()
                 .unwrap_or_else(|| format!("matchup {m}"));
-            five_numbers(plies).map(|f| (label, f))
+            plies.five_numbers().map(|f| (label, f))
         })
         .collect();
     if !rows.is_empty() {
@@ -898,6 +885,37 @@ mod tests {
         assert_eq!(html.matches("<svg").count(), 6, "charts are inline");
         assert!(folder.path().join("nodes_by_ply.svg").is_file());
         assert!(!html.contains("src=\"http"), "self-contained");
+    }
+
+    #[test]
+    fn a_run_is_read_into_running_totals_and_stray_moves_are_named() {
+        let folder = fixture();
+        let data = RunData::load(folder.path()).expect("loads");
+        assert_eq!(data.games, 18);
+        let by_seats: u64 = data.pairings.values().map(|o| o.games()).sum();
+        let lengths: u64 = data.plies.values().map(|s| s.len()).sum();
+        assert_eq!((by_seats, lengths), (18, 18));
+        let moves = std::fs::read_to_string(folder.path().join("moves.csv")).expect("moves");
+        let rows = moves.lines().count() as u64 - 1;
+        let timed: u64 = data.move_ms.values().map(|s| s.len()).sum();
+        let counted: u64 = data
+            .expanded_by_ply
+            .values()
+            .flat_map(|by_ply| by_ply.values().map(|&(_, moves)| moves))
+            .sum();
+        assert_eq!((timed, counted), (rows, rows));
+        let last = moves.lines().last().expect("a move");
+        let stray = last.replacen(last.split(',').next().expect("id"), "999", 1);
+        std::fs::write(folder.path().join("moves.csv"), format!("{moves}{stray}\n"))
+            .expect("write");
+        let error = RunData::load(folder.path()).expect_err("refused");
+        assert!(
+            error.ends_with(&format!(
+                "moves.csv: line {}: game 999 is not in games.csv (or not in its order)",
+                rows + 2
+            )),
+            "{error}"
+        );
     }
 
     #[test]

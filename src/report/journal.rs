@@ -5,9 +5,9 @@
 //! A crash (SIGKILL, power loss, a full disk) can leave the last line torn. Reading the
 //! journal finds where its last whole line ends, and [`Journal::open`] cuts the file there
 //! before appending, so a torn record never ends up in the middle of the file, however many
-//! times a run is killed and resumed. Resuming streams the journal: only each job's id and
-//! byte offset are held in memory ([`JournalIndex`]), and records are read back one at a
-//! time in plan order.
+//! times a run is killed and resumed. Resuming streams the journal: only where each stretch of
+//! evenly stepping ids starts is held in memory ([`JournalIndex`]: a few dozen bytes for a
+//! million records), and records are read back one at a time in plan order.
 //!
 //! Each record carries a checksum of its own text (a last field, `"check"`: CRC-32, as
 //! eight hex digits, over the line as it would read without that field), as meta.json
@@ -148,19 +148,51 @@ fn seal_holds(line: &[u8]) -> bool {
     hasher.finalize() == sum
 }
 
-/// The jobs a journal holds: their ids and where each record starts, sorted by id, and a
-/// reader that brings records back one at a time.
+/// Consecutive lines of a journal whose ids step evenly: `first`, `first + step`, ...
+/// A run writes its records in plan order, so one invocation's records are a handful of
+/// these (one per gap left by the jobs in flight when an earlier invocation stopped),
+/// whatever the number of records. The step is the journal's first: 1, or a shard's
+/// number of shards when each of its units is one job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stretch {
+    first: u64,
+    step: u64,
+    count: u64,
+    /// Byte offset of the first record's line.
+    offset: u64,
+}
+
+impl Stretch {
+    fn last(&self) -> u64 {
+        self.first + self.step * (self.count - 1)
+    }
+}
+
+/// A journal open for reading records back.
+struct Cursor {
+    reader: BufReader<File>,
+    /// The offset the reader stands at.
+    position: u64,
+    /// When it stands at the start of a stretch's record, which one (stretch, record).
+    standing: Option<(usize, u64)>,
+}
+
+/// The jobs a journal holds and where their records stand, as [`Stretch`]es sorted by id,
+/// so that its memory does not grow with the number of records; and a reader that brings
+/// records back one at a time.
 pub struct JournalIndex<R> {
-    /// (job id, byte offset of its line), sorted by id, one entry per id.
-    entries: Vec<(u64, u64)>,
+    /// Sorted by first id, their ids disjoint.
+    stretches: Vec<Stretch>,
+    /// Records indexed.
+    records: usize,
     /// Bytes of whole lines; anything after is a torn record.
     whole: u64,
     /// Bytes after the whole lines.
     torn: u64,
     path: PathBuf,
-    /// The open journal and the offset its reader stands at.
-    reader: Mutex<Option<(BufReader<File>, u64)>>,
-    records: PhantomData<fn() -> R>,
+    /// The open journal, once a record was read.
+    reader: Mutex<Option<Cursor>>,
+    kind: PhantomData<fn() -> R>,
 }
 
 impl<R: JobRecord> JournalIndex<R> {
@@ -173,22 +205,47 @@ impl<R: JobRecord> JournalIndex<R> {
     pub fn open(folder: &Path) -> Result<JournalIndex<R>, String> {
         let path = Journal::<R>::path(folder);
         let mut index = JournalIndex {
-            entries: Vec::new(),
+            stretches: Vec::new(),
+            records: 0,
             whole: 0,
             torn: 0,
             path: path.clone(),
             reader: Mutex::new(None),
-            records: PhantomData,
+            kind: PhantomData,
         };
-        let file = match File::open(&path) {
-            Ok(file) => file,
+        match File::open(&path) {
+            Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(index),
             Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
-        };
+        }
+        let mut stretches = index.scan(true)?;
+        stretches.sort_by_key(|s| s.first);
+        if stretches.windows(2).any(|w| w[0].last() >= w[1].first) {
+            // Interleaved or repeated ids (journals joined by hand): one stretch a record,
+            // the first written of an id kept (the sort is stable).
+            stretches = index.scan(false)?;
+            stretches.sort_by_key(|s| s.first);
+            stretches.dedup_by_key(|s| s.first);
+        }
+        index.records = stretches.iter().map(|s| s.count as usize).sum();
+        index.stretches = stretches;
+        Ok(index)
+    }
+
+    /// Reads the journal through, checking every record, into stretches (`join`: as long
+    /// as they go; else one a record), in the order written; sets `whole` and `torn`.
+    fn scan(&mut self, join: bool) -> Result<Vec<Stretch>, String> {
+        let path = &self.path;
+        let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         let mut reader = BufReader::with_capacity(1 << 16, file);
         let mut line = Vec::new();
         let (mut offset, mut number) = (0u64, 0usize);
-        let mut sorted = true;
+        let mut stretches: Vec<Stretch> = Vec::new();
+        // Where the last stretch's next line would start.
+        let mut stretch_end = u64::MAX;
+        // The step of every stretch: the first seen between neighbouring lines.
+        let mut common: Option<u64> = None;
+        self.torn = 0;
         loop {
             line.clear();
             let read = reader
@@ -209,8 +266,24 @@ impl<R: JobRecord> JournalIndex<R> {
                 }
                 Ok(record) if complete => {
                     let id = record.id();
-                    sorted &= index.entries.last().is_none_or(|&(last, _)| last < id);
-                    index.entries.push((id, offset));
+                    let step = stretches
+                        .last()
+                        .filter(|_| join && stretch_end == offset)
+                        .and_then(|last| id.checked_sub(last.last()))
+                        .filter(|&gap| gap > 0 && *common.get_or_insert(gap) == gap);
+                    match (stretches.last_mut(), step) {
+                        (Some(last), Some(step)) => {
+                            last.step = step;
+                            last.count += 1;
+                        }
+                        (_, None) | (None, _) => stretches.push(Stretch {
+                            first: id,
+                            step: 1,
+                            count: 1,
+                            offset,
+                        }),
+                    }
+                    stretch_end = offset + read as u64;
                 }
                 Err(_) if line.iter().all(u8::is_ascii_whitespace) && complete => {}
                 Err(e) if complete => {
@@ -221,31 +294,26 @@ impl<R: JobRecord> JournalIndex<R> {
                 }
                 // Torn by a crash: no newline yet.
                 _ => {
-                    index.torn = read as u64;
+                    self.torn = read as u64;
                     break;
                 }
             }
             offset += read as u64;
         }
-        index.whole = offset;
-        if !sorted {
-            // Stable: of two records of one id, the first written stays first.
-            index.entries.sort_by_key(|&(id, _)| id);
-            index.entries.dedup_by_key(|&mut (id, _)| id);
-        }
-        Ok(index)
+        self.whole = offset;
+        Ok(stretches)
     }
 }
 
 impl<R> JournalIndex<R> {
     /// Jobs recorded.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.records
     }
 
     /// Whether no job is recorded.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.records == 0
     }
 
     /// Bytes of whole lines: where appending must start.
@@ -258,8 +326,20 @@ impl<R> JournalIndex<R> {
         self.torn
     }
 
-    fn find(&self, id: u64) -> Result<usize, usize> {
-        self.entries.binary_search_by_key(&id, |&(id, _)| id)
+    /// The stretch holding `id` and the record's place in it; else the index of the first
+    /// stretch after `id`.
+    fn find(&self, id: u64) -> Result<(usize, u64), usize> {
+        let after = self.stretches.partition_point(|s| s.first <= id);
+        let Some(at) = after.checked_sub(1) else {
+            return Err(after);
+        };
+        let stretch = &self.stretches[at];
+        let apart = id - stretch.first;
+        if id <= stretch.last() && apart.is_multiple_of(stretch.step) {
+            Ok((at, apart / stretch.step))
+        } else {
+            Err(after)
+        }
     }
 
     /// Whether job `id` is recorded.
@@ -269,8 +349,19 @@ impl<R> JournalIndex<R> {
 
     /// The smallest recorded id at or after `id`.
     pub fn next_from(&self, id: u64) -> Option<u64> {
-        let at = self.find(id).unwrap_or_else(|at| at);
-        self.entries.get(at).map(|&(id, _)| id)
+        let after = self.stretches.partition_point(|s| s.first <= id);
+        if let Some(stretch) = after.checked_sub(1).map(|at| &self.stretches[at])
+            && id <= stretch.last()
+        {
+            let steps = (id - stretch.first).div_ceil(stretch.step);
+            return Some(stretch.first + steps * stretch.step);
+        }
+        self.stretches.get(after).map(|s| s.first)
+    }
+
+    /// How many stretches the index holds (its memory).
+    pub fn stretches(&self) -> usize {
+        self.stretches.len()
     }
 }
 
@@ -282,26 +373,51 @@ impl<R: JobRecord> JournalIndex<R> {
     /// The file cannot be read or changed since it was indexed.
     pub fn record(&self, id: u64) -> io::Result<R> {
         let broken = |what: String| io::Error::other(format!("{}: {what}", self.path.display()));
-        let at = self
+        let (at, nth) = self
             .find(id)
             .map_err(|_| broken(format!("job {id} is not recorded")))?;
-        let offset = self.entries[at].1;
         let mut guard = self.reader.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
-            *guard = Some((
-                BufReader::with_capacity(1 << 16, File::open(&self.path)?),
-                0,
-            ));
+            *guard = Some(Cursor {
+                reader: BufReader::with_capacity(1 << 16, File::open(&self.path)?),
+                position: 0,
+                standing: None,
+            });
         }
-        let Some((reader, position)) = guard.as_mut() else {
+        let Some(Cursor {
+            reader,
+            position,
+            standing,
+        }) = guard.as_mut()
+        else {
             return Err(broken("cannot be opened".to_string()));
         };
-        if *position != offset {
-            reader.seek_relative(offset as i64 - *position as i64)?;
-        }
         let mut line = Vec::new();
-        let read = reader.read_until(b'\n', &mut line)?;
-        *position = offset + read as u64;
+        // Unless the reader stands at this stretch's record or before it, back to the
+        // stretch's first line; then on to the record.
+        let mut from = match *standing {
+            Some((stretch, next)) if stretch == at && next <= nth => next,
+            _ => {
+                let offset = self.stretches[at].offset;
+                reader.seek_relative(offset as i64 - *position as i64)?;
+                *position = offset;
+                0
+            }
+        };
+        loop {
+            line.clear();
+            let read = reader.read_until(b'\n', &mut line)?;
+            *position += read as u64;
+            if read == 0 {
+                *standing = None;
+                return Err(broken(format!("changed while resuming (job {id})")));
+            }
+            if from == nth {
+                break;
+            }
+            from += 1;
+        }
+        *standing = Some((at, nth + 1));
         serde_json::from_slice(&line)
             .map_err(|e| broken(format!("changed while resuming (job {id}): {e}")))
     }
@@ -357,6 +473,41 @@ mod tests {
             assert_eq!(index.record(id).expect("record"), job(id));
         }
         assert!(index.record(4).is_err());
+    }
+
+    #[test]
+    fn a_resumed_or_sharded_journal_is_indexed_in_a_few_stretches() {
+        let dir = tempfile::tempdir().expect("dir");
+        // A first invocation stopped with jobs 4 and 7 in flight (the jobs after them were
+        // finished and kept), a second played those two and the rest.
+        let first: Vec<u64> = (0..10).filter(|id| ![4, 7].contains(id)).collect();
+        write(dir.path(), &first);
+        write(dir.path(), &[4, 7]);
+        write(dir.path(), &(10..5_000).collect::<Vec<u64>>());
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert_eq!(index.len(), 5_000);
+        assert!(index.stretches() <= 6, "{} stretches", index.stretches());
+        for id in (0..5_000).chain([3, 0, 4999, 4, 8, 7]) {
+            assert_eq!(index.record(id).expect("record"), job(id), "job {id}");
+        }
+        assert_eq!(
+            (index.next_from(4), index.next_from(5_000)),
+            (Some(4), None)
+        );
+        // Shard 1 of 3: every third job, stopped once with job 10 in flight.
+        let dir = tempfile::tempdir().expect("dir");
+        write(dir.path(), &[1, 4, 7, 13, 16]);
+        write(dir.path(), &[10, 19, 22, 25]);
+        let index = JournalIndex::<Job>::open(dir.path()).expect("index");
+        assert_eq!((index.len(), index.stretches()), (9, 4));
+        for id in 0..30 {
+            assert_eq!(index.contains(id), id % 3 == 1 && id < 26, "job {id}");
+            let next = (id..26).find(|i| i % 3 == 1);
+            assert_eq!(index.next_from(id), next, "after {id}");
+        }
+        for id in [25, 1, 4, 10, 13, 7, 22] {
+            assert_eq!(index.record(id).expect("record"), job(id), "job {id}");
+        }
     }
 
     #[test]

@@ -3,29 +3,10 @@
 
 use super::{Meta, SummaryRow, read_summary};
 use serde::Deserialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-/// One game as the charts need it. The names are shared (one allocation per distinct
-/// name, not per game), so a million games take a few tens of megabytes.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameRow {
-    /// Game id.
-    pub game_id: u64,
-    /// Matchup index.
-    pub matchup: usize,
-    /// Agent playing P1.
-    pub p1_agent: Arc<str>,
-    /// Agent playing P2.
-    pub p2_agent: Arc<str>,
-    /// `P1`, `P2` or `draw`.
-    pub winner: Arc<str>,
-    /// Plies played.
-    pub plies: u32,
-}
-
-/// The columns of games.csv a [`GameRow`] takes, borrowed from the record read.
+/// The columns of games.csv a report takes, borrowed from the record read.
 #[derive(Deserialize)]
 struct RawGameRow<'a> {
     game_id: u64,
@@ -36,49 +17,111 @@ struct RawGameRow<'a> {
     plies: u32,
 }
 
-/// games.csv's rows, each name stored once.
-///
-/// # Errors
-/// A missing or malformed file, naming it and the line.
-fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
-    let mut names: HashSet<Arc<str>> = HashSet::new();
-    let mut shared = |name: &str| -> Arc<str> {
-        match names.get(name) {
-            Some(known) => Arc::clone(known),
-            None => {
-                let new: Arc<str> = Arc::from(name);
-                names.insert(Arc::clone(&new));
-                new
+/// How the games between one P1 agent and one P2 agent ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outcomes {
+    /// Games P1 won.
+    pub p1_wins: u64,
+    /// Games P2 won.
+    pub p2_wins: u64,
+    /// Games drawn (or ended without a winner).
+    pub draws: u64,
+}
+
+impl Outcomes {
+    /// Counts one game whose winner column reads `winner` (`P1`, `P2`, anything else a draw).
+    pub fn add(&mut self, winner: &str) {
+        match winner {
+            "P1" => self.p1_wins += 1,
+            "P2" => self.p2_wins += 1,
+            _ => self.draws += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.p1_wins + self.p2_wins + self.draws
+    }
+}
+
+/// Results by seat: `(P1 agent, P2 agent)` to how their games ended. As many entries as
+/// pairs of names, however many games were played.
+pub type Pairings = BTreeMap<(String, String), Outcomes>;
+
+/// A distribution of values kept as counts of distinct values, so its quantiles are exact
+/// and its memory grows with the number of distinct values, not of values (plies per
+/// game, or milliseconds written to four decimals, repeat a lot).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Spread {
+    /// Order-preserving key of each value's bits to how often it occurred.
+    counts: BTreeMap<u64, u64>,
+    len: u64,
+}
+
+impl Spread {
+    /// Adds one value.
+    pub fn add(&mut self, value: f64) {
+        // Flipping as `total_cmp` orders: negatives reversed below the positives.
+        let bits = value.to_bits();
+        let key = if bits >> 63 == 1 {
+            !bits
+        } else {
+            bits | 1 << 63
+        };
+        *self.counts.entry(key).or_default() += 1;
+        self.len += 1;
+    }
+
+    /// Values added.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether no value was added.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `k`-th smallest value (from 0), `k < len`.
+    fn nth(&self, k: u64) -> f64 {
+        let mut seen = 0;
+        for (&key, &count) in &self.counts {
+            seen += count;
+            if k < seen {
+                let bits = if key >> 63 == 1 {
+                    key & !(1 << 63)
+                } else {
+                    !key
+                };
+                return f64::from_bits(bits);
             }
         }
-    };
-    let mut games = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    let mut line = 1;
-    loop {
-        line += 1;
-        match reader.read_byte_record(&mut record) {
-            Ok(false) => return Ok(games),
-            Ok(true) => {}
-            Err(e) => return Err(format!("{}: line {line}: {e}", path.display())),
+        f64::NAN
+    }
+
+    /// Minimum, first quartile, median, third quartile and maximum (linear interpolation
+    /// between order statistics); `None` for no values.
+    pub fn five_numbers(&self) -> Option<[f64; 5]> {
+        if self.len == 0 {
+            return None;
         }
-        let raw: RawGameRow = record
-            .deserialize(Some(&headers))
-            .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
-        games.push(GameRow {
-            game_id: raw.game_id,
-            matchup: raw.matchup,
-            p1_agent: shared(raw.p1_agent),
-            p2_agent: shared(raw.p2_agent),
-            winner: shared(raw.winner),
-            plies: raw.plies,
-        });
+        let at = |q: f64| {
+            let position = q * (self.len - 1) as f64;
+            let (low, high) = (position.floor(), position.ceil());
+            let (a, b) = (self.nth(low as u64), self.nth(high as u64));
+            a + (b - a) * (position - low)
+        };
+        Some([at(0.0), at(0.25), at(0.5), at(0.75), at(1.0)])
+    }
+}
+
+impl FromIterator<f64> for Spread {
+    fn from_iter<I: IntoIterator<Item = f64>>(values: I) -> Spread {
+        let mut spread = Spread::default();
+        for value in values {
+            spread.add(value);
+        }
+        spread
     }
 }
 
@@ -91,6 +134,144 @@ struct MoveRow {
     ms: f64,
 }
 
+/// Reads games.csv (and moves.csv when `moves` is given) in one pass, game by game, into
+/// `data`'s running totals: nothing is kept per game, so any number of games fits in the
+/// same memory. moves.csv must list its games in games.csv's order, as arbiter writes it.
+///
+/// # Errors
+/// A missing or malformed file, naming it and the line.
+fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(), String> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let mut moves = match moves {
+        Some(path) => Some(MoveRows {
+            rows: csv::Reader::from_path(path)
+                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?
+                .into_deserialize(),
+            path,
+            line: 1,
+            next: None,
+        }),
+        None => None,
+    };
+    // Names as numbers while reading: no allocation per game.
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut pairs: BTreeMap<(usize, usize), Outcomes> = BTreeMap::new();
+    let mut record = csv::ByteRecord::new();
+    let mut line = 1;
+    loop {
+        line += 1;
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => return Err(format!("{}: line {line}: {e}", path.display())),
+        }
+        let raw: RawGameRow = record
+            .deserialize(Some(&headers))
+            .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
+        data.games += 1;
+        let seats = [raw.p1_agent, raw.p2_agent].map(|name| match names.get(name) {
+            Some(&index) => index,
+            None => {
+                names.insert(name.to_string(), names.len());
+                names.len() - 1
+            }
+        });
+        pairs
+            .entry((seats[0], seats[1]))
+            .or_default()
+            .add(raw.winner);
+        data.plies
+            .entry(raw.matchup)
+            .or_default()
+            .add(f64::from(raw.plies));
+        if let Some(moves) = moves.as_mut() {
+            moves.of_game(data, raw.game_id, [raw.p1_agent, raw.p2_agent])?;
+        }
+    }
+    let mut by_index = vec![String::new(); names.len()];
+    for (name, index) in names {
+        by_index[index] = name;
+    }
+    for ((p1, p2), outcomes) in pairs {
+        data.pairings
+            .insert((by_index[p1].clone(), by_index[p2].clone()), outcomes);
+    }
+    match moves.and_then(|mut m| m.peek().transpose()) {
+        Some(Ok(row)) => Err(format!(
+            "{}: line {}: game {} is not in games.csv (or not in its order)",
+            row.1.display(),
+            row.2,
+            row.0
+        )),
+        Some(Err(e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// moves.csv read alongside games.csv.
+struct MoveRows<'p> {
+    rows: csv::DeserializeRecordsIntoIter<std::fs::File, MoveRow>,
+    path: &'p Path,
+    /// The line of the row in `next`.
+    line: usize,
+    next: Option<MoveRow>,
+}
+
+impl<'p> MoveRows<'p> {
+    /// The next row's game id, file and line, without taking it.
+    fn peek(&mut self) -> Result<Option<(u64, &'p Path, usize)>, String> {
+        if self.next.is_none() {
+            match self.rows.next() {
+                None => return Ok(None),
+                Some(row) => {
+                    self.line += 1;
+                    self.next = Some(row.map_err(|e| {
+                        format!("{}: line {}: {e}", self.path.display(), self.line)
+                    })?);
+                }
+            }
+        }
+        Ok(self
+            .next
+            .as_ref()
+            .map(|row| (row.game_id, self.path, self.line)))
+    }
+
+    /// Counts the moves of game `game_id`, played by `seats`.
+    fn of_game(
+        &mut self,
+        data: &mut RunData,
+        game_id: u64,
+        seats: [&str; 2],
+    ) -> Result<(), String> {
+        while self.peek()?.is_some_and(|(id, _, _)| id == game_id) {
+            let Some(row) = self.next.take() else { break };
+            let agent = if row.side == "P1" { seats[0] } else { seats[1] };
+            if !data.move_ms.contains_key(agent) {
+                data.move_ms.insert(agent.to_string(), Spread::default());
+            }
+            if let Some(spread) = data.move_ms.get_mut(agent) {
+                spread.add(row.ms);
+            }
+            if !data.expanded_by_ply.contains_key(agent) {
+                data.expanded_by_ply
+                    .insert(agent.to_string(), BTreeMap::new());
+            }
+            if let Some(by_ply) = data.expanded_by_ply.get_mut(agent) {
+                let at_ply = by_ply.entry(row.ply).or_default();
+                at_ply.0 += row.expanded;
+                at_ply.1 += 1;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Everything a report is made from.
 #[derive(Clone, Debug, Default)]
 pub struct RunData {
@@ -100,10 +281,14 @@ pub struct RunData {
     pub meta: Option<Meta>,
     /// summary.csv.
     pub summary: Vec<SummaryRow>,
-    /// games.csv, in game order.
-    pub games: Vec<GameRow>,
-    /// Milliseconds of every move, by agent name (from moves.csv).
-    pub move_ms: BTreeMap<String, Vec<f64>>,
+    /// Games in games.csv.
+    pub games: u64,
+    /// How the games ended, by the agents in the two seats.
+    pub pairings: Pairings,
+    /// Plies per game, by matchup.
+    pub plies: BTreeMap<usize, Spread>,
+    /// Milliseconds per move, by agent name (from moves.csv).
+    pub move_ms: BTreeMap<String, Spread>,
     /// Nodes expanded per move by agent and ply: (sum, moves).
     pub expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>>,
 }
@@ -137,43 +322,16 @@ impl RunData {
     /// # Errors
     /// A message naming the file that is missing or malformed.
     pub fn load_with(folder: &Path, moves: bool) -> Result<RunData, String> {
-        let summary = read_summary(folder)?;
-        let games = read_games(&folder.join("games.csv"))?;
-        let mut move_ms: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-        let mut expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>> = BTreeMap::new();
-        let moves_path = folder.join("moves.csv");
-        if moves && moves_path.is_file() {
-            let seats: BTreeMap<u64, (&str, &str)> = games
-                .iter()
-                .map(|g| (g.game_id, (&*g.p1_agent, &*g.p2_agent)))
-                .collect();
-            for row in csv_rows::<MoveRow>(&moves_path)? {
-                let Some(&(p1, p2)) = seats.get(&row.game_id) else {
-                    return Err(format!(
-                        "{}: game {} is not in games.csv",
-                        moves_path.display(),
-                        row.game_id
-                    ));
-                };
-                let agent = if row.side == "P1" { p1 } else { p2 };
-                move_ms.entry(agent.to_string()).or_default().push(row.ms);
-                let at_ply = expanded_by_ply
-                    .entry(agent.to_string())
-                    .or_default()
-                    .entry(row.ply)
-                    .or_default();
-                at_ply.0 += row.expanded;
-                at_ply.1 += 1;
-            }
-        }
-        Ok(RunData {
+        let mut data = RunData {
             folder: folder.to_path_buf(),
             meta: Meta::read(folder).ok(),
-            summary,
-            games,
-            move_ms,
-            expanded_by_ply,
-        })
+            summary: read_summary(folder)?,
+            ..RunData::default()
+        };
+        let moves_path = folder.join("moves.csv");
+        let moves = (moves && moves_path.is_file()).then_some(moves_path.as_path());
+        read_games(&mut data, &folder.join("games.csv"), moves)?;
+        Ok(data)
     }
 
     /// Agent names in order of first appearance in the summary, a sweep's variants
@@ -216,29 +374,29 @@ pub struct Cell {
     pub games: u64,
 }
 
-/// Win counts of every agent (row) against every other (column) from games, both colours
-/// combined (`p1_only`: only the games where the row agent played P1). Self-play games
-/// count for neither side.
-pub fn win_matrix(agents: &[String], games: &[GameRow], p1_only: bool) -> Vec<Vec<Cell>> {
+/// Win counts of every agent (row) against every other (column), both colours combined
+/// (`p1_only`: only the games where the row agent played P1). Self-play games count for
+/// neither side.
+pub fn win_matrix(agents: &[String], pairings: &Pairings, p1_only: bool) -> Vec<Vec<Cell>> {
     let index = |name: &str| agents.iter().position(|a| a == name);
     let mut cells = vec![vec![Cell::default(); agents.len()]; agents.len()];
-    for game in games {
-        let (Some(p1), Some(p2)) = (index(&game.p1_agent), index(&game.p2_agent)) else {
+    for ((p1, p2), outcomes) in pairings {
+        let (Some(p1), Some(p2)) = (index(p1), index(p2)) else {
             continue;
         };
         if p1 == p2 {
             continue;
         }
-        let seats: &[(usize, usize, &str)] = if p1_only {
-            &[(p1, p2, "P1")]
+        let seats: &[(usize, usize, u64)] = if p1_only {
+            &[(p1, p2, outcomes.p1_wins)]
         } else {
-            &[(p1, p2, "P1"), (p2, p1, "P2")]
+            &[(p1, p2, outcomes.p1_wins), (p2, p1, outcomes.p2_wins)]
         };
-        for &(row, column, seat) in seats {
+        for &(row, column, wins) in seats {
             let cell = &mut cells[row][column];
-            cell.games += 1;
-            cell.wins += u64::from(&*game.winner == seat);
-            cell.draws += u64::from(&*game.winner == "draw");
+            cell.games += outcomes.games();
+            cell.wins += wins;
+            cell.draws += outcomes.draws;
         }
     }
     cells
@@ -247,44 +405,33 @@ pub fn win_matrix(agents: &[String], games: &[GameRow], p1_only: bool) -> Vec<Ve
 /// Minimum, first quartile, median, third quartile and maximum (linear interpolation
 /// between order statistics); `None` for no values.
 pub fn five_numbers(values: &[f64]) -> Option<[f64; 5]> {
-    if values.is_empty() {
-        return None;
-    }
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let at = |q: f64| {
-        let position = q * (sorted.len() - 1) as f64;
-        let low = position.floor() as usize;
-        let high = position.ceil() as usize;
-        sorted[low] + (sorted[high] - sorted[low]) * (position - low as f64)
-    };
-    Some([at(0.0), at(0.25), at(0.5), at(0.75), at(1.0)])
+    values.iter().copied().collect::<Spread>().five_numbers()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn game(p1: &str, p2: &str, winner: &str) -> GameRow {
-        GameRow {
-            game_id: 0,
-            matchup: 0,
-            p1_agent: p1.into(),
-            p2_agent: p2.into(),
-            winner: winner.into(),
-            plies: 10,
+    fn pairings(games: &[(&str, &str, &str)]) -> Pairings {
+        let mut pairings = Pairings::new();
+        for &(p1, p2, winner) in games {
+            pairings
+                .entry((p1.to_string(), p2.to_string()))
+                .or_default()
+                .add(winner);
         }
+        pairings
     }
 
     #[test]
     fn win_matrix_combines_colours_and_splits_them() {
         let agents = vec!["a".to_string(), "b".to_string()];
-        let games = vec![
-            game("a", "b", "P1"),
-            game("b", "a", "P1"),
-            game("b", "a", "draw"),
-            game("a", "a", "P1"),
-        ];
+        let games = pairings(&[
+            ("a", "b", "P1"),
+            ("b", "a", "P1"),
+            ("b", "a", "draw"),
+            ("a", "a", "P1"),
+        ]);
         let both = win_matrix(&agents, &games, false);
         assert_eq!(
             both[0][1],
@@ -331,5 +478,12 @@ mod tests {
             Some([1.0, 2.0, 3.0, 4.0, 5.0])
         );
         assert_eq!(five_numbers(&[1.0, 2.0]), Some([1.0, 1.25, 1.5, 1.75, 2.0]));
+        assert_eq!(
+            five_numbers(&[-0.5, 2.0, -3.0, 2.0, 0.0, 2.0]),
+            Some([-3.0, -0.375, 1.0, 2.0, 2.0]),
+            "negatives, zero and repeated values"
+        );
+        let spread: Spread = [7.0, 7.0, 7.0].into_iter().collect();
+        assert_eq!((spread.len(), spread.five_numbers()), (3, Some([7.0; 5])));
     }
 }

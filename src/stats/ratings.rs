@@ -47,6 +47,19 @@ impl Results {
         self.games[i][j] += 1;
         self.games[j][i] += 1;
     }
+
+    /// Adds `wins` games `i` won against `j`, `losses` it lost and `draws` drawn.
+    pub fn add_many(&mut self, i: usize, j: usize, wins: u64, losses: u64, draws: u64) {
+        if i == j {
+            return;
+        }
+        let games = wins + losses + draws;
+        let points = wins as f64 + draws as f64 / 2.0;
+        self.points[i][j] += points;
+        self.points[j][i] += games as f64 - points;
+        self.games[i][j] += games;
+        self.games[j][i] += games;
+    }
 }
 
 const PRIOR_GAMES: f64 = 1.0;
