@@ -126,10 +126,20 @@ impl FromIterator<f64> for Spread {
 }
 
 #[derive(Deserialize)]
-struct MoveRow {
+struct MoveRow<'a> {
     game_id: u64,
     ply: u32,
-    side: String,
+    side: &'a str,
+    expanded: u64,
+    ms: f64,
+}
+
+/// What a report takes of a moves.csv row.
+#[derive(Clone, Copy)]
+struct MoveFigures {
+    game_id: u64,
+    ply: u32,
+    p1: bool,
     expanded: u64,
     ms: f64,
 }
@@ -147,17 +157,7 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         .byte_headers()
         .map_err(|e| format!("{}: {e}", path.display()))?
         .clone();
-    let mut moves = match moves {
-        Some(path) => Some(MoveRows {
-            rows: csv::Reader::from_path(path)
-                .map_err(|e| format!("{}: cannot read: {e}", path.display()))?
-                .into_deserialize(),
-            path,
-            line: 1,
-            next: None,
-        }),
-        None => None,
-    };
+    let mut moves = moves.map(MoveRows::open).transpose()?;
     // Names as numbers while reading: no allocation per game.
     let mut names: HashMap<String, usize> = HashMap::new();
     let mut pairs: BTreeMap<(usize, usize), Outcomes> = BTreeMap::new();
@@ -215,26 +215,55 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
 
 /// moves.csv read alongside games.csv.
 struct MoveRows<'p> {
-    rows: csv::DeserializeRecordsIntoIter<std::fs::File, MoveRow>,
+    reader: csv::Reader<std::fs::File>,
+    headers: csv::ByteRecord,
+    record: csv::ByteRecord,
     path: &'p Path,
     /// The line of the row in `next`.
     line: usize,
-    next: Option<MoveRow>,
+    next: Option<MoveFigures>,
 }
 
 impl<'p> MoveRows<'p> {
+    fn open(path: &'p Path) -> Result<MoveRows<'p>, String> {
+        let mut reader = csv::Reader::from_path(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let headers = reader
+            .byte_headers()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .clone();
+        Ok(MoveRows {
+            reader,
+            headers,
+            record: csv::ByteRecord::new(),
+            path,
+            line: 1,
+            next: None,
+        })
+    }
+
     /// The next row's game id, file and line, without taking it.
     fn peek(&mut self) -> Result<Option<(u64, &'p Path, usize)>, String> {
         if self.next.is_none() {
-            match self.rows.next() {
-                None => return Ok(None),
-                Some(row) => {
-                    self.line += 1;
-                    self.next = Some(row.map_err(|e| {
-                        format!("{}: line {}: {e}", self.path.display(), self.line)
-                    })?);
-                }
+            let failed = |line: usize, e: &dyn std::fmt::Display| {
+                format!("{}: line {line}: {e}", self.path.display())
+            };
+            match self.reader.read_byte_record(&mut self.record) {
+                Ok(false) => return Ok(None),
+                Ok(true) => self.line += 1,
+                Err(e) => return Err(failed(self.line + 1, &e)),
             }
+            let row: MoveRow = self
+                .record
+                .deserialize(Some(&self.headers))
+                .map_err(|e| failed(self.line, &e))?;
+            self.next = Some(MoveFigures {
+                game_id: row.game_id,
+                ply: row.ply,
+                p1: row.side == "P1",
+                expanded: row.expanded,
+                ms: row.ms,
+            });
         }
         Ok(self
             .next
@@ -251,7 +280,7 @@ impl<'p> MoveRows<'p> {
     ) -> Result<(), String> {
         while self.peek()?.is_some_and(|(id, _, _)| id == game_id) {
             let Some(row) = self.next.take() else { break };
-            let agent = if row.side == "P1" { seats[0] } else { seats[1] };
+            let agent = if row.p1 { seats[0] } else { seats[1] };
             if !data.move_ms.contains_key(agent) {
                 data.move_ms.insert(agent.to_string(), Spread::default());
             }

@@ -249,40 +249,61 @@ fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize)
     let mut reader =
         csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
-    let mut shortest: Option<BTreeMap<String, String>> = None;
-    let mut longest: Option<BTreeMap<String, String>> = None;
+    let mut shortest: Option<(u64, BTreeMap<String, String>)> = None;
+    let mut longest: Option<(u64, BTreeMap<String, String>)> = None;
     let mut total = 0;
-    let plies = |row: &BTreeMap<String, String>| -> u64 {
-        row.get("plies").and_then(|p| p.parse().ok()).unwrap_or(0)
-    };
-    for (index, row) in reader.deserialize::<BTreeMap<String, String>>().enumerate() {
-        let row = row.map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
-        let spec = row.get("game").map_or("", String::as_str);
+    // A row is taken apart only when it is kept: games.csv may hold millions.
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
+    let (game_column, plies_column, id_column) =
+        (column("game"), column("plies"), column("game_id"));
+    let mut record = csv::ByteRecord::new();
+    for index in 0.. {
+        let failed =
+            |e: &dyn std::fmt::Display| format!("{}: line {}: {e}", path.display(), index + 2);
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(failed(&e)),
+        }
+        let field = |at: Option<usize>| {
+            at.and_then(|at| record.get(at))
+                .and_then(|bytes| std::str::from_utf8(bytes).ok())
+                .unwrap_or("")
+        };
+        let spec = field(game_column);
         let game = game_name(spec);
         if !drawn(game, spec) {
             continue;
         }
         total += 1;
-        if shortest.as_ref().is_none_or(|s| plies(&row) < plies(s)) {
-            shortest = Some(row.clone());
+        let plies: u64 = field(plies_column).parse().unwrap_or(0);
+        let row = || -> Result<BTreeMap<String, String>, String> {
+            record.deserialize(Some(&headers)).map_err(|e| failed(&e))
+        };
+        if shortest.as_ref().is_none_or(|(s, _)| plies < *s) {
+            shortest = Some((plies, row()?));
         }
-        if longest.as_ref().is_none_or(|l| plies(&row) > plies(l)) {
-            longest = Some(row.clone());
+        if longest.as_ref().is_none_or(|(l, _)| plies > *l) {
+            longest = Some((plies, row()?));
         }
         if !REPLAYED_BY_SCRIPT.contains(&game) {
             first = SAMPLE_WITH_BOARDS;
         }
         if let Some(only) = only {
-            if row.get("game_id").and_then(|id| id.parse::<u64>().ok()) == Some(only) {
-                kept.push(row);
+            if field(id_column).parse::<u64>().ok() == Some(only) {
+                kept.push(row()?);
             }
             continue;
         }
         if kept.len() < first {
-            kept.push(row);
+            kept.push(row()?);
         }
     }
-    for extra in [shortest, longest]
+    for (_, extra) in [shortest, longest]
         .into_iter()
         .flatten()
         .filter(|_| only.is_none())
@@ -382,14 +403,31 @@ fn move_stats(folder: &Path, ids: &[String]) -> Result<BTreeMap<String, Vec<Valu
     }
     let mut reader =
         csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for (index, row) in reader.deserialize::<BTreeMap<String, String>>().enumerate() {
-        let row = row.map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
+    // Only the sampled games' rows are taken apart: moves.csv has a row per move.
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    let Some(id_column) = headers.iter().position(|h| h == b"game_id") else {
+        return Ok(stats);
+    };
+    let mut record = csv::ByteRecord::new();
+    for index in 0.. {
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(format!("{}: line {}: {e}", path.display(), index + 2)),
+        }
+        let id = std::str::from_utf8(record.get(id_column).unwrap_or_default()).unwrap_or("");
+        if !ids.contains(id) {
+            continue;
+        }
+        let row: BTreeMap<String, String> = record
+            .deserialize(Some(&headers))
+            .map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
         let Some(id) = row.get("game_id") else {
             continue;
         };
-        if !ids.contains(id.as_str()) {
-            continue;
-        }
         let number = |k: &str| -> Value {
             row.get(k)
                 .and_then(|v| v.parse::<f64>().ok())
