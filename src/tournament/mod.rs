@@ -367,8 +367,8 @@ pub fn play_from<G: Game>(
         }
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
-        let clock = Instant::now();
-        agent_limits.deadline = move_time_limit.and_then(|limit| clock.checked_add(limit));
+        let clock = quanta::Instant::now();
+        agent_limits.deadline = move_time_limit.and_then(|limit| Instant::now().checked_add(limit));
         let mut decision = seats[side].decide(&state, &agent_limits);
         let elapsed = clock.elapsed();
         let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
