@@ -40,6 +40,10 @@ pub struct MatchArgs {
     /// Print no progress and no summary.
     #[arg(long)]
     quiet: bool,
+    /// Run every external agent in a sandbox (`--sandbox`), or none (`--sandbox=off`)
+    /// [default: as each agent file says]. Needs bubblewrap; see docs/sandbox.md.
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
+    sandbox: Option<String>,
     /// Print the standings (score, Elo) every N finished games; 0 never.
     #[arg(long, value_name = "N", default_value_t = 10)]
     standings: usize,
@@ -77,6 +81,8 @@ fn experiment_text(args: &MatchArgs) -> String {
 pub fn play_match(args: MatchArgs) -> Result<i32> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let game = super::parse_game(&args.game, &registry)?;
+    let text = experiment_text(&args);
+    super::set_sandbox(args.sandbox.as_deref(), &registry, &text)?;
     // Checked here so that a mistake names the argument, not a line of the text below.
     for agent in [&args.first, &args.second] {
         let spec = registry.resolve(agent).map_err(anyhow::Error::msg)?;
@@ -92,11 +98,6 @@ pub fn play_match(args: MatchArgs) -> Result<i32> {
         shard: None,
         standings: args.standings,
     };
-    let finished = experiment::run_text(
-        Path::new("arbiter-match"),
-        experiment_text(&args),
-        &registry,
-        &options,
-    )?;
+    let finished = experiment::run_text(Path::new("arbiter-match"), text, &registry, &options)?;
     Ok(print_finished(&finished, args.quiet))
 }

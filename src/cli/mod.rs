@@ -183,10 +183,6 @@ enum Command {
     Emit(cluster::Emit),
 }
 
-/// The worker threads to use: the option's value, or every core.
-///
-/// # Errors
-/// Zero threads.
 /// The registered agents and the folder they were read from: `--agents` if given, else
 /// `$ARBITER_AGENTS`, else `agents/` beside `experiment` or in the current folder.
 ///
@@ -203,6 +199,10 @@ pub fn load_agents(
     Ok((registry, folder))
 }
 
+/// The worker threads to use: the option's value, or every core.
+///
+/// # Errors
+/// Zero threads.
 pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
     match option {
         Some(0) => anyhow::bail!("--threads 0: use at least one thread"),
@@ -211,6 +211,52 @@ pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
         }
         Some(n) => Ok(n),
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Sets the run's sandbox choice from `--sandbox` (`on`, `off`, or absent: as each agent
+/// file says) and checks, before any game, that a sandbox can start when one is wanted:
+/// by the flag, or by an agent that `experiment` (the experiment's text) names.
+///
+/// # Errors
+/// A bad flag value, or a sandbox that is wanted and cannot start here (one line naming
+/// the agent or the flag, and what to install).
+pub fn set_sandbox(
+    flag: Option<&str>,
+    registry: &crate::registry::AgentRegistry,
+    experiment: &str,
+) -> anyhow::Result<()> {
+    use crate::external::sandbox;
+    let mode = match flag {
+        None => None,
+        Some("on") => Some(true),
+        Some("off") => Some(false),
+        Some(other) => anyhow::bail!("--sandbox={other}: expected on or off"),
+    };
+    sandbox::set_mode(mode);
+    let who = match mode {
+        Some(false) => return Ok(()),
+        Some(true) => "--sandbox:".to_string(),
+        None => {
+            let mut asking = registry.agents.iter().filter(|(name, agent)| {
+                agent
+                    .spec
+                    .external
+                    .as_ref()
+                    .is_some_and(|e| e.sandbox.is_some())
+                    && experiment.contains(&format!("\"{name}\""))
+            });
+            match asking.next() {
+                Some((name, _)) => format!("agent '{name}' asks for a sandbox, but"),
+                None => return Ok(()),
+            }
+        }
+    };
+    match sandbox::available() {
+        Ok(()) => Ok(()),
+        Err(why) => {
+            anyhow::bail!("{who} {why}; or give --sandbox=off to run the agents unconfined")
+        }
     }
 }
 

@@ -49,6 +49,11 @@ pub struct RunArgs {
     /// summary.csv and the charts that need no per-move data only.
     #[arg(long)]
     no_moves: bool,
+    /// Run every external agent in a sandbox (`--sandbox`, or `--sandbox=on`), or none,
+    /// even those whose agent file asks for one (`--sandbox=off`) [default: as each agent
+    /// file says]. Needs bubblewrap; see docs/sandbox.md.
+    #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
+    sandbox: Option<String>,
     /// Start no new game after this many seconds (exit code 4 if work is left; resume
     /// later).
     #[arg(long, value_name = "SECONDS")]
@@ -73,6 +78,15 @@ pub fn run(args: RunArgs) -> Result<i32> {
         (None, None) => Some(PathBuf::from(DEFAULT_EXPERIMENT)),
     };
     let (registry, _) = super::load_agents(args.agents.as_deref(), experiment_file.as_deref())?;
+    // The experiment's text, for the agents it names (a resume's is in its meta.json).
+    let text = match (&args.resume, &experiment_file) {
+        (Some(folder), _) => Meta::read(folder)
+            .map(|meta| meta.experiment_source)
+            .unwrap_or_default(),
+        (None, Some(path)) => std::fs::read_to_string(path).unwrap_or_default(),
+        (None, None) => String::new(),
+    };
+    super::set_sandbox(args.sandbox.as_deref(), &registry, &text)?;
     let shard = match &args.shard {
         Some(text) => {
             Some(parse_shard(text, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?)

@@ -364,6 +364,14 @@ pub enum FaultReason {
     BadOutput,
     /// Could not be started, or did not complete the handshake in time.
     StartupFailure,
+    /// Ran out of its sandbox's memory.
+    Memory,
+    /// Reached its sandbox's limit on processes.
+    Processes,
+    /// Used up its sandbox's CPU time.
+    CpuTime,
+    /// Wrote a file over its sandbox's size limit.
+    Output,
 }
 
 impl FaultReason {
@@ -376,6 +384,10 @@ impl FaultReason {
             FaultReason::IllegalMove => "illegal_move",
             FaultReason::BadOutput => "bad_output",
             FaultReason::StartupFailure => "startup_failure",
+            FaultReason::Memory => "memory",
+            FaultReason::Processes => "processes",
+            FaultReason::CpuTime => "cpu_time",
+            FaultReason::Output => "output",
         }
     }
 }

@@ -8,6 +8,7 @@ pub mod check_game;
 mod program;
 pub mod rules;
 pub mod rules_heuristics;
+pub mod sandbox;
 pub mod serve;
 pub mod serve_game;
 
@@ -74,6 +75,9 @@ pub struct ExternalSpec {
     pub max_startup_failures: u32,
     /// The most bytes of stderr kept per game.
     pub stderr_bytes: u64,
+    /// Run in a sandbox with these limits (a fresh program each game).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<sandbox::SandboxSpec>,
 }
 
 impl ExternalSpec {
@@ -93,6 +97,7 @@ impl ExternalSpec {
             strict: false,
             max_startup_failures: 3,
             stderr_bytes: 1 << 20,
+            sandbox: None,
         }
     }
 
@@ -259,7 +264,14 @@ pub fn start_program(
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    let mut program = Program::spawn(&spec.command, &spec.cwd, &env, log, spec.stderr_bytes)
+    let jail = match sandbox::effective(spec.sandbox.as_ref()) {
+        Some(limits) => Some(sandbox::Jail::new(
+            &limits,
+            &log_folder_name(&spec.command_line()),
+        )?),
+        None => None,
+    };
+    let mut program = Program::spawn(&spec.command, &spec.cwd, &env, log, spec.stderr_bytes, jail)
         .map_err(|e| {
             format!(
                 "cannot start `{}` in {}: {e}",
@@ -358,11 +370,22 @@ impl<G: Game> ExternalAgent<G> {
 
     /// Ends the program's part in this game: it is stopped and the game goes on without
     /// it (`reason` for every later move).
-    fn lose_program(&mut self, reason: FaultReason) {
+    /// Stops the program after a failure; returns the failure's reason, or the sandbox
+    /// limit the program ran into, which is what made it fail.
+    fn lose_program(&mut self, reason: FaultReason) -> FaultReason {
+        let mut reason = reason;
         if let Some(mut program) = self.program.take() {
+            if let Some(breach) = program.breach() {
+                program.note(&format!(
+                    "sandbox: the program ran into its {} limit",
+                    breach.name()
+                ));
+                reason = breach;
+            }
             program.stop(false);
         }
         self.failed = Some(reason);
+        reason
     }
 
     /// A program in step from the pool (it answered `ping`), or a new one.
@@ -587,8 +610,8 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             return self.fallback(state, FaultReason::Crash);
         };
         if program.send(&request).is_err() {
-            self.crashed();
-            return self.fallback(state, FaultReason::Crash);
+            let reason = self.crashed();
+            return self.fallback(state, reason);
         }
         let until = deadline.map_or(asked + hang, |d| d + margin);
         loop {
@@ -613,20 +636,20 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
                         program.garbage_lines += 1;
                         program.note(&format!("stdout line is not a message: {}", clip(&line)));
                         if spec_strict {
-                            self.lose_program(FaultReason::BadOutput);
-                            return self.fallback(state, FaultReason::BadOutput);
+                            let reason = self.lose_program(FaultReason::BadOutput);
+                            return self.fallback(state, reason);
                         }
                     }
                     Reply::Other(what) if what == "pong" => {}
                     Reply::Other(what) => {
                         program.note(&format!("bad reply to a move request: {what}"));
-                        self.lose_program(FaultReason::BadOutput);
-                        return self.fallback(state, FaultReason::BadOutput);
+                        let reason = self.lose_program(FaultReason::BadOutput);
+                        return self.fallback(state, reason);
                     }
                 },
                 Received::Closed => {
-                    self.crashed();
-                    return self.fallback(state, FaultReason::Crash);
+                    let reason = self.crashed();
+                    return self.fallback(state, reason);
                 }
                 Received::Stopped => {
                     // The game is abandoned; the program is out of step and is stopped.
@@ -642,12 +665,13 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
                                 "no move within the deadline and its margin ({late} ms): timeout"
                             ));
                             self.late_until = Some(hang_after);
-                            return self.fallback(state, FaultReason::Timeout);
+                            let reason = program.breach().unwrap_or(FaultReason::Timeout);
+                            return self.fallback(state, reason);
                         }
                         None => {
                             program.note(&format!("no reply within {late} ms: stalled, stopped"));
-                            self.lose_program(FaultReason::Stall);
-                            return self.fallback(state, FaultReason::Stall);
+                            let reason = self.lose_program(FaultReason::Stall);
+                            return self.fallback(state, reason);
                         }
                     }
                 }
@@ -690,22 +714,24 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
 }
 
 impl<G: Game> ExternalAgent<G> {
-    /// The program closed its stdout or stdin: record how it ended in its log.
-    fn crashed(&mut self) {
+    /// The program closed its stdout or stdin: record how it ended in its log; returns
+    /// the reason (`crash`, or the sandbox limit that ended it).
+    fn crashed(&mut self) -> FaultReason {
         if let Some(program) = &mut self.program {
             let status = program
                 .exit_status(Duration::from_millis(500))
                 .map_or("it closed its output".to_string(), describe_status);
             program.note(&format!("the program ended during the game: {status}"));
         }
-        self.lose_program(FaultReason::Crash);
+        self.lose_program(FaultReason::Crash)
     }
 }
 
 impl<G: Game> Drop for ExternalAgent<G> {
     fn drop(&mut self) {
         if let Some(mut program) = self.program.take() {
-            if self.clean {
+            // A sandboxed program lives for one game: its scratch folder goes with it.
+            if self.clean && !program.sandboxed() {
                 self.shared
                     .idle
                     .lock()

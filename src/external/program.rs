@@ -118,6 +118,8 @@ pub struct Program {
     pub garbage_lines: u64,
     /// How it ended, once stopped.
     ended: Option<Option<ExitStatus>>,
+    /// Its sandbox, if it runs in one.
+    jail: Option<super::sandbox::Jail>,
 }
 
 /// How a program ended, in words: `exit code 1`, `killed by signal 9 (SIGKILL)`.
@@ -141,7 +143,8 @@ pub fn describe_status(status: ExitStatus) -> String {
 
 impl Program {
     /// Starts `command` in `cwd` with `env` added, in a process group of its own, its
-    /// stderr going to `log` (at most `log_cap` bytes per file).
+    /// stderr going to `log` (at most `log_cap` bytes per file); inside `jail` when given
+    /// (then `env` is its whole environment).
     ///
     /// # Errors
     /// The program cannot be started (not found, not executable, no such folder).
@@ -151,15 +154,27 @@ impl Program {
         env: &[(String, String)],
         log: Option<PathBuf>,
         log_cap: u64,
+        jail: Option<super::sandbox::Jail>,
     ) -> io::Result<Program> {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| io::Error::other("the command is empty"))?;
         ignore_broken_pipes();
-        let mut child = Command::new(program)
-            .args(args)
-            .current_dir(cwd)
-            .envs(env.iter().map(|(k, v)| (k, v)))
+        let mut plain;
+        let command = match &jail {
+            Some(jail) => {
+                plain = jail.command(command, cwd, env)?;
+                &mut plain
+            }
+            None => {
+                plain = Command::new(program);
+                plain
+                    .args(args)
+                    .current_dir(cwd)
+                    .envs(env.iter().map(|(k, v)| (k, v)))
+            }
+        };
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -204,6 +219,7 @@ impl Program {
             sink,
             garbage_lines: 0,
             ended: None,
+            jail,
         })
     }
 
@@ -373,8 +389,26 @@ impl Program {
             Some(status) => Some(status),
             None => self.child.wait().ok(),
         };
+        if let Some(jail) = &self.jail {
+            jail.kill_all();
+        }
         self.ended = Some(status);
         status
+    }
+
+    /// Which of its sandbox's limits the program ran into, if it runs in one (see
+    /// [`super::sandbox::Jail::breach`]).
+    pub fn breach(&mut self) -> Option<crate::core::FaultReason> {
+        let status = match self.ended {
+            Some(status) => status,
+            None => self.child.try_wait().ok().flatten(),
+        };
+        self.jail.as_ref()?.breach(status)
+    }
+
+    /// Whether it runs in a sandbox.
+    pub fn sandboxed(&self) -> bool {
+        self.jail.is_some()
     }
 }
 

@@ -377,13 +377,14 @@ impl Connection {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let program = Program::spawn(&spec.command, &spec.cwd, &env, None, 0).map_err(|e| {
-            format!(
-                "cannot start `{}` in {}: {e}",
-                spec.command_line(),
-                spec.cwd.display()
-            )
-        })?;
+        let program =
+            Program::spawn(&spec.command, &spec.cwd, &env, None, 0, None).map_err(|e| {
+                format!(
+                    "cannot start `{}` in {}: {e}",
+                    spec.command_line(),
+                    spec.cwd.display()
+                )
+            })?;
         let mut connection = Connection {
             program,
             ready: None,

@@ -4,6 +4,7 @@
 use super::spec::Spec;
 use super::{AgentFactory, GameEntry, GameTask, InputError, line_of_string, toml_error};
 use crate::external::rules::{ProgramGameDef, RulesSpec};
+use crate::external::sandbox::SandboxSpec;
 use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
@@ -530,6 +531,28 @@ impl AgentSpec {
     }
 }
 
+/// The line (from 1) of setting `key` in the agent table whose name is on `name_line`.
+fn setting_line(text: &str, name_line: Option<usize>, key: &str) -> Option<usize> {
+    let name_line = name_line?;
+    if key.is_empty() {
+        return None;
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines[..name_line.min(lines.len())]
+        .iter()
+        .rposition(|l| l.trim_start().starts_with('['))
+        .unwrap_or(0);
+    (start..lines.len())
+        .take_while(|&i| i == start || !lines[i].trim_start().starts_with('['))
+        .find(|&i| {
+            lines[i]
+                .trim_start()
+                .strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(['=', '.']))
+        })
+        .map(|i| i + 1)
+}
+
 /// The line of an agent table that `message` is about, within the table holding line
 /// `name_line` (from its `[[agent]]` header to the next header): the line of the key
 /// named just before the message's first quoted word (`depth '0'`, `heuristic 'x'`), else
@@ -709,6 +732,7 @@ struct AgentEntry {
     strict: Option<bool>,
     max_startup_failures: Option<toml::Value>,
     stderr_bytes: Option<toml::Value>,
+    sandbox: Option<toml::Value>,
 }
 
 /// `base` with `over`'s keys replaced or added, in order.
@@ -822,7 +846,52 @@ fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, Str
         }
     };
     spec.strict = entry.strict.unwrap_or(false);
+    if let Some(value) = &entry.sandbox {
+        spec.sandbox = sandbox_entry(value, folder)?;
+    }
     Ok(spec)
+}
+
+/// `sandbox = true`, `false`, or a table of limits (`memory_mb`, `processes`,
+/// `cpu_seconds`, `output_mb`, `read = [folders]`) from an agent file.
+fn sandbox_entry(value: &toml::Value, folder: &Path) -> Result<Option<SandboxSpec>, String> {
+    let table = match value {
+        toml::Value::Boolean(on) => return Ok(on.then(SandboxSpec::default)),
+        toml::Value::Table(table) => table,
+        other => {
+            return Err(format!(
+                "sandbox = {other}: expected true, false or a table such as {{ memory_mb = 512 }}"
+            ));
+        }
+    };
+    let mut spec = SandboxSpec::default();
+    for (key, value) in table {
+        let target = match key.as_str() {
+            "memory_mb" => &mut spec.memory_mb,
+            "processes" => &mut spec.processes,
+            "cpu_seconds" => &mut spec.cpu_seconds,
+            "output_mb" => &mut spec.output_mb,
+            "read" => {
+                let folders = value
+                    .as_array()
+                    .filter(|list| list.iter().all(toml::Value::is_str))
+                    .ok_or_else(|| format!("sandbox.read = {value}: expected a list of folders"))?;
+                spec.read = folders
+                    .iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(|f| std::path::absolute(folder.join(f)).unwrap_or_else(|_| folder.join(f)))
+                    .collect();
+                continue;
+            }
+            other => {
+                return Err(format!(
+                    "sandbox.{other}: unknown; expected memory_mb, processes, cpu_seconds, output_mb or read"
+                ));
+            }
+        };
+        *target = whole(&format!("sandbox.{key}"), value, 1, 1 << 40)?;
+    }
+    Ok(Some(spec))
 }
 
 /// A registered agent and where it was defined.
@@ -1128,11 +1197,17 @@ impl AgentRegistry {
                 || entry.on_failure.is_some()
                 || entry.strict.is_some()
                 || entry.max_startup_failures.is_some()
-                || entry.stderr_bytes.is_some();
+                || entry.stderr_bytes.is_some()
+                || entry.sandbox.is_some();
             if entry.command.is_some() {
                 let folder = file.parent().unwrap_or(Path::new("."));
-                let external = external_entry(&entry, folder)
-                    .map_err(|e| fail(format!("agent '{}': {e}", entry.name)))?;
+                // A bad setting (`startup_ms = 0: ...`, `sandbox.memory: ...`) is blamed on
+                // its own line.
+                let external = external_entry(&entry, folder).map_err(|e| {
+                    let key = e.split([' ', '.', '=']).next().unwrap_or("");
+                    let at = setting_line(text, line, key).or(line);
+                    InputError::in_file(file, at, format!("agent '{}': {e}", entry.name))
+                })?;
                 self.insert(
                     AgentSpec::external(Some(entry.name.clone()), external),
                     file,

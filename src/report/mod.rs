@@ -561,7 +561,7 @@ pub fn external_note(meta: &Meta) -> Option<String> {
             )
         } else {
             format!(
-                "External programs: {names}. Their nodes and depth are what they reported (self_reported in moves.csv), not counted by arbiter; their ms per move include the pipe; their failures are game reasons (timeout, stall, crash, illegal_move, bad_output, startup_failure) and their stderr is in logs/."
+                "External programs: {names}. Their nodes and depth are what they reported (self_reported in moves.csv), not counted by arbiter; their ms per move include the pipe; their failures are game reasons (timeout, stall, crash, illegal_move, bad_output, startup_failure; memory, processes, cpu_time, output in a sandbox) and their stderr is in logs/."
             )
         }
     })

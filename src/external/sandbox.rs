@@ -1,0 +1,508 @@
+//! Untrusted programs in a sandbox (Linux): bubblewrap (`bwrap`) gives the program a view
+//! of the system of its own — no network (a network namespace with only its own
+//! loopback), a read-only `/usr`, `/etc` and its own folder, a private writable
+//! `/scratch` (its `HOME`) made for this game and removed after it, an empty `/tmp`, no
+//! view of other agents, of the results or of anyone's home — and a process namespace
+//! whose end takes every process in it, including a child that called `setsid()`.
+//! bubblewrap is told to die with arbiter, so arbiter killed with SIGKILL leaves nothing.
+//!
+//! Limits: where a cgroup controller can be written (cgroup v2 with `memory` and `pids`
+//! delegated, or cgroup v1's `memory` and `pids` hierarchies, as root), the whole process
+//! tree gets `memory_mb` and `processes`; otherwise each process gets `memory_mb` of
+//! address space (RLIMIT_AS) and the sandbox user at most `processes` processes
+//! (RLIMIT_NPROC). Every process also gets `cpu_seconds` of CPU (RLIMIT_CPU) and may write
+//! files of at most `output_mb` (RLIMIT_FSIZE). Run as root, arbiter starts the sandbox as
+//! user `nobody` (65534), so a program cannot read root's files in the folders it sees.
+
+use crate::core::FaultReason;
+use std::ffi::CString;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The user a sandbox runs as when arbiter runs as root.
+const NOBODY: u32 = 65534;
+
+/// An agent's sandbox and its limits.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SandboxSpec {
+    /// Memory of the process tree (or of each process, without cgroups), in MiB.
+    pub memory_mb: u64,
+    /// Processes (and threads) at once.
+    pub processes: u64,
+    /// CPU seconds of each process.
+    pub cpu_seconds: u64,
+    /// The largest file it may write, in MiB.
+    pub output_mb: u64,
+    /// Further folders it may read (an interpreter outside `/usr`, say).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read: Vec<PathBuf>,
+}
+
+impl Default for SandboxSpec {
+    fn default() -> SandboxSpec {
+        SandboxSpec {
+            memory_mb: 1024,
+            processes: 64,
+            cpu_seconds: 600,
+            output_mb: 64,
+            read: Vec::new(),
+        }
+    }
+}
+
+static MODE: OnceLock<Option<bool>> = OnceLock::new();
+
+/// The run's choice (`--sandbox`): every external agent sandboxed (`Some(true)`), none
+/// (`Some(false)`), or as each agent's file says (`None`). Set once, before any game.
+pub fn set_mode(mode: Option<bool>) {
+    let _ = MODE.set(mode);
+}
+
+/// The sandbox an agent with `asked` runs in under the run's choice.
+pub fn effective(asked: Option<&SandboxSpec>) -> Option<SandboxSpec> {
+    match MODE.get().copied().flatten() {
+        Some(true) => Some(asked.cloned().unwrap_or_default()),
+        Some(false) => None,
+        None => asked.cloned(),
+    }
+}
+
+/// Whether sandboxes can be started here: `Ok` once one was, or why not in one line
+/// naming what to install. Tried once per process.
+///
+/// # Errors
+/// bubblewrap is missing or cannot make a sandbox on this system.
+pub fn available() -> Result<(), String> {
+    static TRIED: OnceLock<Result<(), String>> = OnceLock::new();
+    TRIED
+        .get_or_init(|| {
+            if !cfg!(target_os = "linux") {
+                return Err("sandboxes need Linux (bubblewrap and namespaces)".to_string());
+            }
+            let Some(bwrap) = bwrap() else {
+                return Err("bubblewrap (bwrap) is not installed: install it (`apt install bubblewrap`, `dnf install bubblewrap`)".to_string());
+            };
+            let scratch = std::env::temp_dir();
+            let mut command = Command::new(&bwrap);
+            command.args(bwrap_args(&scratch, Path::new("/"), &[], &[]));
+            command.arg("true");
+            drop_to_nobody(&mut command);
+            match command.output() {
+                Ok(out) if out.status.success() => Ok(()),
+                Ok(out) => Err(format!(
+                    "bubblewrap cannot make a sandbox here ({}): user namespaces may be turned off (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces)",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )),
+                Err(e) => Err(format!("cannot run {}: {e}", bwrap.display())),
+            }
+        })
+        .clone()
+}
+
+fn bwrap() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|folder| folder.join("bwrap"))
+        .find(|p| p.is_file())
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid(2) has no preconditions and touches no memory.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Run as root: the sandbox starts as `nobody`, with no supplementary groups.
+fn drop_to_nobody(command: &mut Command) {
+    if !is_root() {
+        return;
+    }
+    // SAFETY: between fork and exec only async-signal-safe calls are made (setgroups,
+    // setgid, setuid), on no memory of the parent's.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setgroups(0, std::ptr::null()) != 0
+                || libc::setgid(NOBODY) != 0
+                || libc::setuid(NOBODY) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
+/// bubblewrap's arguments up to the command: the system read-only, `read` and `cwd`
+/// read-only, `scratch` writable at `/scratch`, the environment `env` only.
+fn bwrap_args(
+    scratch: &Path,
+    cwd: &Path,
+    read: &[PathBuf],
+    env: &[(String, String)],
+) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "--die-with-parent",
+        "--new-session",
+        "--unshare-all",
+        "--clearenv",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
+    .map(String::from)
+    .to_vec();
+    for top in ["bin", "sbin", "lib", "lib32", "lib64", "libx32"] {
+        let path = Path::new("/").join(top);
+        match std::fs::read_link(&path) {
+            Ok(target) => args.extend([
+                "--symlink".to_string(),
+                target.display().to_string(),
+                path.display().to_string(),
+            ]),
+            Err(_) if path.is_dir() => args.extend([
+                "--ro-bind".to_string(),
+                path.display().to_string(),
+                path.display().to_string(),
+            ]),
+            Err(_) => {}
+        }
+    }
+    for (flag, path) in [
+        ("--ro-bind", "/etc"),
+        ("--proc", "/proc"),
+        ("--dev", "/dev"),
+    ] {
+        args.push(flag.to_string());
+        if flag == "--ro-bind" {
+            args.push(path.to_string());
+        }
+        args.push(path.to_string());
+    }
+    args.extend(["--tmpfs", "/tmp"].map(String::from));
+    for folder in read.iter().chain([&cwd.to_path_buf()]) {
+        if folder != Path::new("/") && folder.exists() {
+            let folder = folder.display().to_string();
+            args.extend(["--ro-bind".to_string(), folder.clone(), folder]);
+        }
+    }
+    args.extend([
+        "--bind".to_string(),
+        scratch.display().to_string(),
+        "/scratch".to_string(),
+        "--chdir".to_string(),
+        cwd.display().to_string(),
+    ]);
+    let mut vars: Vec<(String, String)> = vec![
+        ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+        ("HOME".into(), "/scratch".into()),
+        ("TMPDIR".into(), "/tmp".into()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONUNBUFFERED".into(), "1".into()),
+    ];
+    vars.extend(env.iter().cloned());
+    for (key, value) in vars {
+        args.extend(["--setenv".to_string(), key, value]);
+    }
+    args.push("--".to_string());
+    args
+}
+
+/// Where this process's cgroups are: cgroup v2 (one folder with `memory` and `pids`) or
+/// v1 (a folder in each of the `memory` and `pids` hierarchies); `None` when they cannot
+/// be written.
+fn cgroup_parents() -> Option<Vec<PathBuf>> {
+    static FOUND: OnceLock<Option<Vec<PathBuf>>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+            let root = Path::new("/sys/fs/cgroup");
+            let place = |controller: &str| -> Option<PathBuf> {
+                own.lines().find_map(|line| {
+                    let mut parts = line.splitn(3, ':');
+                    let (_, names, path) = (parts.next()?, parts.next()?, parts.next()?);
+                    names
+                        .split(',')
+                        .any(|n| n == controller)
+                        .then(|| root.join(controller).join(path.trim_start_matches('/')))
+                })
+            };
+            let writable = |folder: &Path| -> bool {
+                let probe = folder.join(format!("arbiter-probe-{}", std::process::id()));
+                let made = std::fs::create_dir(&probe).is_ok();
+                let usable = made && probe.join("cgroup.procs").is_file();
+                if made {
+                    let _ = std::fs::remove_dir(&probe);
+                }
+                usable
+            };
+            // cgroup v1: the memory and pids hierarchies.
+            if let (Some(memory), Some(pids)) = (place("memory"), place("pids"))
+                && writable(&memory)
+                && writable(&pids)
+            {
+                return Some(vec![memory, pids]);
+            }
+            // cgroup v2: a folder of ours whose children get memory and pids.
+            let path = own.lines().find_map(|l| l.strip_prefix("0::"))?;
+            let unified = [root.to_path_buf(), root.join("unified")]
+                .into_iter()
+                .find(|r| r.join("cgroup.controllers").is_file())?;
+            let folder = unified.join(path.trim_start_matches('/'));
+            let controls = std::fs::read_to_string(folder.join("cgroup.subtree_control")).ok()?;
+            (controls.contains("memory") && controls.contains("pids") && writable(&folder))
+                .then(|| vec![folder])
+        })
+        .clone()
+}
+
+static SANDBOXES: AtomicU64 = AtomicU64::new(0);
+
+/// One program's sandbox: its scratch folder and cgroups, removed when dropped.
+#[derive(Debug)]
+pub struct Jail {
+    spec: SandboxSpec,
+    scratch: PathBuf,
+    /// The cgroup folders made for it (none: limits by rlimit only).
+    cgroups: Vec<PathBuf>,
+}
+
+impl Jail {
+    /// A new sandbox for a program of `agent`: its scratch folder and, where possible,
+    /// its cgroups with their limits.
+    ///
+    /// # Errors
+    /// Sandboxes are not available here, or the scratch folder cannot be made.
+    pub fn new(spec: &SandboxSpec, agent: &str) -> Result<Jail, String> {
+        available()?;
+        let number = SANDBOXES.fetch_add(1, Ordering::Relaxed);
+        let name = format!("arbiter-{}-{number}", std::process::id());
+        let scratch = std::env::temp_dir().join("arbiter-sandboxes").join(format!(
+            "{}-{name}",
+            agent.chars().take(100).collect::<String>()
+        ));
+        std::fs::create_dir_all(&scratch)
+            .map_err(|e| format!("cannot make the sandbox folder {}: {e}", scratch.display()))?;
+        if is_root() {
+            let path = CString::new(scratch.as_os_str().as_encoded_bytes()).unwrap_or_default();
+            // SAFETY: chown(2) on a NUL-terminated path we own.
+            unsafe { libc::chown(path.as_ptr(), NOBODY, NOBODY) };
+        }
+        let mut jail = Jail {
+            spec: spec.clone(),
+            scratch,
+            cgroups: Vec::new(),
+        };
+        for parent in cgroup_parents().unwrap_or_default() {
+            let folder = parent.join(&name);
+            if std::fs::create_dir(&folder).is_err() {
+                continue;
+            }
+            jail.cgroups.push(folder.clone());
+            let bytes = (spec.memory_mb << 20).to_string();
+            let processes = spec.processes.to_string();
+            for (file, value) in [
+                ("memory.max", &bytes),
+                ("memory.swap.max", &"0".to_string()),
+                ("memory.limit_in_bytes", &bytes),
+                ("memory.memsw.limit_in_bytes", &bytes),
+                ("pids.max", &processes),
+            ] {
+                let path = folder.join(file);
+                if path.is_file() {
+                    let _ = std::fs::write(path, value);
+                }
+            }
+        }
+        Ok(jail)
+    }
+
+    /// Whether the whole process tree is limited (cgroups), not each process.
+    pub fn tree_limits(&self) -> bool {
+        !self.cgroups.is_empty()
+    }
+
+    /// `command` run in `cwd` inside the sandbox, with `env` as its whole environment
+    /// (besides PATH, HOME, TMPDIR and LANG), its limits set and its cgroups joined
+    /// before bubblewrap starts.
+    ///
+    /// # Errors
+    /// A cgroup cannot be opened, or `cwd` cannot be read by the sandbox user.
+    pub fn command(
+        &self,
+        command: &[String],
+        cwd: &Path,
+        env: &[(String, String)],
+    ) -> io::Result<Command> {
+        let bwrap =
+            bwrap().ok_or_else(|| io::Error::other("bubblewrap (bwrap) is not installed"))?;
+        if is_root() && !readable_by_nobody(cwd) {
+            return Err(io::Error::other(format!(
+                "the sandbox user (nobody) cannot read {}: make the agent's folder and the folders above it readable by all (chmod o+rX)",
+                cwd.display()
+            )));
+        }
+        let mut wrapped = Command::new(bwrap);
+        wrapped.args(bwrap_args(&self.scratch, cwd, &self.spec.read, env));
+        wrapped.args(command);
+        let procs: Vec<OwnedFd> = self
+            .cgroups
+            .iter()
+            .map(|folder| {
+                File::options()
+                    .write(true)
+                    .open(folder.join("cgroup.procs"))
+            })
+            .map(|file| file.map(OwnedFd::from))
+            .collect::<io::Result<_>>()?;
+        let tree = self.tree_limits();
+        let megabytes = |mb: u64| mb.saturating_mul(1 << 20) as libc::rlim_t;
+        let limits = [
+            (libc::RLIMIT_CPU, self.spec.cpu_seconds as libc::rlim_t),
+            (libc::RLIMIT_FSIZE, megabytes(self.spec.output_mb)),
+            (libc::RLIMIT_CORE, 0),
+        ];
+        let fallback = [
+            (libc::RLIMIT_AS, megabytes(self.spec.memory_mb)),
+            (libc::RLIMIT_NPROC, self.spec.processes as libc::rlim_t),
+        ];
+        let root = is_root();
+        // SAFETY: between fork and exec only async-signal-safe calls are made (write,
+        // setrlimit, setgroups, setgid, setuid) on memory prepared before the fork.
+        unsafe {
+            wrapped.pre_exec(move || {
+                for fd in &procs {
+                    if libc::write(fd.as_raw_fd(), b"0".as_ptr().cast(), 1) != 1 {
+                        return Err(io::Error::last_os_error());
+                    }
+                }
+                let set = |(resource, value): (_, libc::rlim_t)| {
+                    let limit = libc::rlimit {
+                        rlim_cur: value,
+                        rlim_max: value,
+                    };
+                    libc::setrlimit(resource, &limit)
+                };
+                for limit in limits {
+                    set(limit);
+                }
+                if !tree {
+                    for limit in fallback {
+                        set(limit);
+                    }
+                }
+                if root
+                    && (libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(NOBODY) != 0
+                        || libc::setuid(NOBODY) != 0)
+                {
+                    return Err(io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        Ok(wrapped)
+    }
+
+    /// Which limit the program ran into, judged from its cgroups' counters and how it
+    /// ended: `memory`, `processes`, `cpu_time` or `output`.
+    pub fn breach(&self, status: Option<ExitStatus>) -> Option<FaultReason> {
+        let counted = |file: &str, key: &str| -> u64 {
+            self.cgroups
+                .iter()
+                .filter_map(|folder| std::fs::read_to_string(folder.join(file)).ok())
+                .flat_map(|text| {
+                    text.lines()
+                        .filter_map(|line| {
+                            let (name, value) = line.split_once(' ')?;
+                            (name == key).then(|| value.trim().parse::<u64>().ok())?
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .sum()
+        };
+        let signal = status.and_then(|s| s.signal());
+        if counted("memory.events", "oom_kill") + counted("memory.oom_control", "oom_kill") > 0
+            || self.cgroups.iter().any(|folder| {
+                std::fs::read_to_string(folder.join("memory.failcnt"))
+                    .is_ok_and(|n| n.trim() != "0")
+            })
+        {
+            Some(FaultReason::Memory)
+        } else if counted("pids.events", "max") > 0 {
+            Some(FaultReason::Processes)
+        } else if signal == Some(libc::SIGXCPU) {
+            Some(FaultReason::CpuTime)
+        } else if signal == Some(libc::SIGXFSZ) {
+            Some(FaultReason::Output)
+        } else {
+            None
+        }
+    }
+
+    /// Kills every process left in its cgroups (by the pids they list), as a second line
+    /// behind the process namespace.
+    pub fn kill_all(&self) {
+        for folder in &self.cgroups {
+            let Ok(text) = std::fs::read_to_string(folder.join("cgroup.procs")) else {
+                continue;
+            };
+            for pid in text
+                .lines()
+                .filter_map(|l| l.trim().parse::<libc::pid_t>().ok())
+            {
+                // SAFETY: kill(2) on a process of this sandbox's cgroup; no memory touched.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+    }
+}
+
+impl Drop for Jail {
+    fn drop(&mut self) {
+        self.kill_all();
+        for folder in &self.cgroups {
+            // A cgroup goes once its last process is reaped: a few tries.
+            for _ in 0..50 {
+                if std::fs::remove_dir(folder).is_ok() || !folder.exists() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// Whether user `nobody` can reach and read `folder` (every folder above it searchable by
+/// others, the folder itself readable).
+fn readable_by_nobody(folder: &Path) -> bool {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let Ok(folder) = folder.canonicalize() else {
+        return false;
+    };
+    let mut ancestors: Vec<&Path> = folder.ancestors().collect();
+    ancestors.reverse();
+    ancestors.iter().enumerate().all(|(i, path)| {
+        std::fs::metadata(path).is_ok_and(|m| {
+            let mode = m.permissions().mode();
+            let owner = m.uid() == NOBODY;
+            let search = if owner {
+                mode & 0o100 != 0
+            } else {
+                mode & 0o001 != 0
+            };
+            let read = if owner {
+                mode & 0o400 != 0
+            } else {
+                mode & 0o004 != 0
+            };
+            search && (i + 1 < ancestors.len() || read)
+        })
+    })
+}

@@ -1,0 +1,108 @@
+"""Hostile agents for arbiter's sandbox tests: `hostile.py MODE MARKER [TARGET]`.
+
+At its first move the agent tries something a sandbox must stop, then plays random legal
+moves. When the attempt works (the sandbox failed), it answers the move `escaped`, which
+is illegal: the game's reason says so. MODE:
+  read TARGET      read a file outside its folder (another agent's)
+  write TARGET     create a file TARGET outside its folder
+  connect PORT     open a TCP connection to 127.0.0.1:PORT
+  fork             fork until fork fails (each child sleeps); stops at 5000 unconfined
+  memory           fill 10 GB of memory
+  setsid           start a child in a session of its own that ignores SIGTERM
+  hang             never answer a move (after starting a setsid child as above)
+MARKER only makes the processes findable.
+"""
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+
+mode = sys.argv[1]
+marker = sys.argv[2]
+target = sys.argv[3] if len(sys.argv) > 3 else ""
+rng = random.Random(1)
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def say(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+def leave_a_child():
+    code = (
+        "import os, signal, time; os.setsid(); "
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)"
+    )
+    # The child calls setsid() itself (Popen(start_new_session=True) would make it a
+    # session leader first, and its own setsid() would then fail).
+    subprocess.Popen([sys.executable, "-c", code, marker])
+
+
+def attempt():
+    """True when the hostile act worked."""
+    if mode == "read":
+        try:
+            with open(target) as f:
+                say("read: " + f.read(40))
+            return True
+        except OSError as e:
+            say("read blocked: %s" % e)
+    elif mode == "write":
+        try:
+            with open(target, "w") as f:
+                f.write("written from a sandbox\n")
+            return True
+        except OSError as e:
+            say("write blocked: %s" % e)
+    elif mode == "connect":
+        try:
+            socket.create_connection(("127.0.0.1", int(target)), timeout=2).close()
+            return True
+        except OSError as e:
+            say("connect blocked: %s" % e)
+    elif mode == "fork":
+        children = 0
+        while children < 5000:
+            pid = os.fork()
+            if pid == 0:
+                time.sleep(60)
+                os._exit(0)
+            children += 1
+        return True
+    elif mode == "memory":
+        hog = b"x" * (10 * 1024**3)
+        return len(hog) > 0
+    elif mode in ("setsid", "hang"):
+        leave_a_child()
+    return False
+
+
+moves = 0
+for line in sys.stdin:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        continue
+    kind = message.get("type")
+    if kind == "hello":
+        send({"type": "ready", "name": "hostile-" + mode})
+    elif kind == "ping":
+        send({"type": "pong", "id": message.get("id")})
+    elif kind == "move":
+        moves += 1
+        if moves == 1 and attempt():
+            send({"type": "move", "move": "escaped"})
+            continue
+        if mode == "hang":
+            time.sleep(600)
+        send({"type": "move", "move": rng.choice(message["legal"])})
+    elif kind == "quit":
+        break

@@ -1,0 +1,347 @@
+//! Sandboxed agents (bubblewrap): hostile programs (tests/agents/hostile.py) that read
+//! another agent's file, write outside their folder, connect to 127.0.0.1, fork without
+//! end, fill memory, or leave a `setsid` child ignoring SIGTERM are each blocked or
+//! contained, recorded with their reason, and leave no process behind, even when arbiter
+//! itself is killed with SIGKILL.
+
+mod common;
+
+use common::{
+    alive, arbiter, assert_input_error, assert_none_left, component, read_csv, run, stderr, text,
+    write_experiment,
+};
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn marker(test: &str) -> String {
+    format!("arbiter-sandbox-test-{}-{test}", std::process::id())
+}
+
+/// A copy of the hostile agents in a folder of `dir` that every user can read (the
+/// sandbox runs as `nobody` when the tests run as root), whatever the checkout's own
+/// permissions are.
+fn agents_folder(dir: &Path) -> PathBuf {
+    let folder = dir.join("code");
+    fs::create_dir_all(&folder).expect("code folder");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/hostile.py");
+    fs::copy(source, folder.join("hostile.py")).expect("copy hostile.py");
+    for (path, mode) in [(dir, 0o755), (folder.as_path(), 0o755)] {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    fs::set_permissions(folder.join("hostile.py"), fs::Permissions::from_mode(0o644))
+        .expect("chmod");
+    folder
+}
+
+/// bubblewrap and a system python3 (/usr/bin: the sandbox sees only the system's
+/// folders), or a loud skip.
+fn sandbox_or_skip() -> bool {
+    let bwrap = common::runs("bwrap", &["--version"]);
+    let python = Path::new("/usr/bin/python3").is_file();
+    component(
+        bwrap && python,
+        "bubblewrap (bwrap) and /usr/bin/python3",
+        "install them (Debian packages bubblewrap and python3), as .ci/run does",
+    ) && {
+        // The temporary folders the agents run in must be reachable by the sandbox user.
+        let reachable = std::env::temp_dir()
+            .ancestors()
+            .all(|p| fs::metadata(p).is_ok_and(|m| m.permissions().mode() & 0o001 != 0));
+        component(
+            reachable,
+            "a temporary folder reachable by all users (the sandbox runs as nobody)",
+            "set TMPDIR to a folder such as /tmp",
+        )
+    }
+}
+
+/// Whether this machine gives sandboxes cgroup limits (then a breach has its own reason;
+/// without, a fork bomb or a memory hog ends as a crash).
+fn tree_limits() -> bool {
+    let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    let writable = |controller: &str| {
+        own.lines().any(|line| {
+            let parts: Vec<&str> = line.splitn(3, ':').collect();
+            parts.len() == 3 && parts[1].split(',').any(|n| n == controller) && {
+                let probe = Path::new("/sys/fs/cgroup")
+                    .join(controller)
+                    .join(parts[2].trim_start_matches('/'))
+                    .join(format!("probe-{}", std::process::id()));
+                let made = fs::create_dir(&probe).is_ok();
+                if made {
+                    let _ = fs::remove_dir(&probe);
+                }
+                made
+            }
+        })
+    };
+    writable("memory") && writable("pids")
+}
+
+fn hostile_agent(code: &Path, name: &str, mode: &str, marker: &str, target: &str) -> String {
+    format!(
+        "[[agent]]\nname = \"{name}\"\ncommand = [\"python3\", \"hostile.py\", \"{mode}\", \"{marker}\", \"{target}\"]\ncwd = \"{}\"\nsandbox = {{ memory_mb = 256, processes = 32 }}\nstartup_ms = 20000\n",
+        code.display()
+    )
+}
+
+fn games(folder: &Path) -> Vec<BTreeMap<String, String>> {
+    let (header, rows) = read_csv(&folder.join("games.csv"));
+    rows.into_iter()
+        .map(|row| header.iter().cloned().zip(row).collect())
+        .collect()
+}
+
+#[test]
+fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
+    if !sandbox_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    // Another agent's folder, open to everyone: only the sandbox keeps it out of reach.
+    let other = dir.path().join("other-agent");
+    fs::create_dir(&other).expect("other");
+    fs::write(other.join("secret.txt"), "the other agent's opening book\n").expect("secret");
+    for (path, mode) in [(dir.path(), 0o755), (other.as_path(), 0o777)] {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).expect("chmod");
+    }
+    fs::set_permissions(other.join("secret.txt"), fs::Permissions::from_mode(0o644))
+        .expect("chmod");
+    let planted = other.join("planted.txt");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+    listener.set_nonblocking(true).expect("nonblocking");
+    let port = listener.local_addr().expect("port").port().to_string();
+    let marker = marker("hostile");
+    let code = agents_folder(dir.path());
+    let secret = other.join("secret.txt");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("agents");
+    let entries: String = [
+        ("reader", "read", text(&secret)),
+        ("writer", "write", text(&planted)),
+        ("caller", "connect", port.as_str()),
+        ("forker", "fork", ""),
+        ("hog", "memory", ""),
+        ("leaver", "setsid", ""),
+    ]
+    .iter()
+    .map(|(name, mode, target)| hostile_agent(&code, name, mode, &marker, target))
+    .collect();
+    fs::write(agents.join("hostile.toml"), entries).expect("agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "hostile.toml",
+        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmove_time_ms = 5000\nmatchups = [[\"reader\", \"random\"], [\"writer\", \"random\"], [\"caller\", \"random\"], [\"forker\", \"random\"], [\"hog\", \"random\"], [\"leaver\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+        "--threads",
+        "2",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let all = games(&out);
+    assert_eq!(all.len(), 12, "every game was played");
+    let reasons = |agent: &str| -> Vec<String> {
+        all.iter()
+            .filter(|g| g["p1_agent"] == agent || g["p2_agent"] == agent)
+            .map(|g| g["reason"].clone())
+            .collect()
+    };
+    // Blocked: the attempt failed, the agent played on (an escape answers `escaped`).
+    for agent in ["reader", "writer", "caller", "leaver"] {
+        let reasons = reasons(agent);
+        assert_eq!(reasons.len(), 2, "{agent}");
+        assert!(
+            reasons.iter().all(|r| r != "illegal_move" && r != "crash"),
+            "{agent} got out of its sandbox: {reasons:?}"
+        );
+    }
+    assert!(!planted.exists(), "a file was written outside the sandbox");
+    assert!(
+        listener.accept().is_err(),
+        "a connection reached 127.0.0.1 from the sandbox"
+    );
+    let logs = out.join("logs");
+    // Every log of the agent's games (named by game id), together.
+    let log = |agent: &str| -> String {
+        let mut files: Vec<PathBuf> = fs::read_dir(logs.join(agent))
+            .map(|d| d.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
+            .iter()
+            .filter_map(|f| fs::read_to_string(f).ok())
+            .collect()
+    };
+    assert!(log("reader").contains("read blocked"), "{}", log("reader"));
+    assert!(log("writer").contains("write blocked"), "{}", log("writer"));
+    assert!(
+        log("caller").contains("connect blocked"),
+        "{}",
+        log("caller")
+    );
+    // Contained: the limit ended the agent, and the game says which.
+    let (forker, hog) = (reasons("forker"), reasons("hog"));
+    if tree_limits() {
+        assert_eq!(forker, ["processes", "processes"], "fork bomb");
+        assert_eq!(hog, ["memory", "memory"], "memory hog");
+        assert!(
+            log("hog").contains("ran into its memory limit"),
+            "{}",
+            log("hog")
+        );
+    } else {
+        eprintln!(
+            "*** no writable cgroups here: limits are per process, breaches end as crashes ***"
+        );
+        assert!(
+            forker.iter().all(|r| r == "crash" || r == "processes"),
+            "{forker:?}"
+        );
+        assert!(hog.iter().all(|r| r == "crash" || r == "memory"), "{hog:?}");
+    }
+    // Nothing outlives its game: the fork bomb's sleepers and the setsid child included.
+    assert_none_left(&marker);
+    let leftovers: Vec<PathBuf> = fs::read_dir(std::env::temp_dir().join("arbiter-sandboxes"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(
+        leftovers.iter().all(|p| !text(p).contains(&marker)),
+        "scratch folders left: {leftovers:?}"
+    );
+}
+
+#[test]
+fn a_hung_sandboxed_agent_and_its_setsid_child_die_with_arbiter_killed_by_sigkill() {
+    if !sandbox_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let marker = marker("sigkill");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("agents");
+    fs::write(
+        agents.join("hung.toml"),
+        hostile_agent(&agents_folder(dir.path()), "hung", "hang", &marker, ""),
+    )
+    .expect("agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "hung.toml",
+        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmatchups = [[\"hung\", \"random\"]]\n",
+    );
+    let mut child = arbiter()
+        .args([
+            "run",
+            text(&experiment),
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&dir.path().join("out")),
+            "--quiet",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arbiter starts");
+    // The agent hangs in its first move, its setsid child sleeping beside it.
+    let until = Instant::now() + Duration::from_secs(60);
+    while !alive(&marker).iter().any(|p| p.contains("os.setsid")) {
+        assert!(
+            Instant::now() < until,
+            "the hung agent never started: {:?}",
+            alive(&marker)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().expect("SIGKILL our arbiter");
+    child.wait().expect("reaped");
+    assert_none_left(&marker);
+}
+
+#[test]
+fn bad_sandbox_settings_and_a_missing_bubblewrap_are_one_line_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "e.toml",
+        "game = \"breakthrough\"\ngames = 1\nmatchups = [[\"boxed\", \"random\"]]\n",
+    );
+    let code = agents_folder(dir.path());
+    let agent = |sandbox: &str| {
+        format!(
+            "[[agent]]\nname = \"boxed\"\ncommand = [\"python3\", \"hostile.py\", \"setsid\", \"x\"]\ncwd = \"{}\"\nsandbox = {sandbox}\n",
+            code.display()
+        )
+    };
+    let out = dir.path().join("out");
+    let args = [
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+    ];
+    for (sandbox, fragments) in [
+        (
+            "\"yes\"",
+            vec![
+                "hostile.toml",
+                "line 5",
+                "sandbox = \"yes\": expected true, false or a table",
+            ],
+        ),
+        (
+            "{ memory = 5 }",
+            vec!["line 5", "sandbox.memory: unknown; expected memory_mb"],
+        ),
+        (
+            "{ processes = 0 }",
+            vec!["sandbox.processes = 0: expected a whole number from 1"],
+        ),
+    ] {
+        fs::write(agents.join("hostile.toml"), agent(sandbox)).expect("agents");
+        assert_input_error(&run(&args), &fragments);
+    }
+    fs::write(agents.join("hostile.toml"), agent("true")).expect("agents");
+    let mut with_flag = args.to_vec();
+    with_flag.push("--sandbox=maybe");
+    assert_input_error(&run(&with_flag), &["--sandbox=maybe: expected on or off"]);
+    // No bubblewrap on PATH: refused before any game, naming the agent and the package.
+    let output = arbiter()
+        .args(args)
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("runs");
+    assert_input_error(
+        &output,
+        &[
+            "agent 'boxed' asks for a sandbox, but bubblewrap (bwrap) is not installed",
+            "apt install bubblewrap",
+            "--sandbox=off",
+        ],
+    );
+    assert!(!out.join("games.csv").exists(), "nothing was played");
+    // `--sandbox` for a whole match asks for one too; `--sandbox=off` is the way out.
+    let output = arbiter()
+        .args(["match", "boxed", "random", "--games", "1", "--sandbox"])
+        .args(["--agents", text(&agents), "--out", text(&out)])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("runs");
+    assert_input_error(&output, &["--sandbox: bubblewrap (bwrap) is not installed"]);
+    assert!(!out.join("games.csv").exists(), "nothing was played");
+}
