@@ -870,3 +870,47 @@ fn nodes_of_a_program_that_reports_nothing_are_shown_unknown() {
         "{shown}"
     );
 }
+
+#[test]
+fn cpu_time_per_move_is_measured_from_the_program_beside_wall_time() {
+    if python3().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let marker = marker("cpu");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("agents");
+    fs::write(
+        agents.join("cpu.toml"),
+        broken_agent("busy", "busy", &marker, "") + &broken_agent("nap", "nap", &marker, ""),
+    )
+    .expect("agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "cpu.toml",
+        "game = \"breakthrough\"\ngames = 1\nseed = 3\nmax_plies = 12\nmatchups = [[\"busy\", \"nap\"]]\n",
+    );
+    let out = dir.path().join("out");
+    run_with_agents(&experiment, &agents, &out);
+    let (header, rows) = read_csv(&out.join("moves.csv"));
+    let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+    let (agent, ms, cpu) = (column("agent"), column("ms"), column("cpu_ms"));
+    assert_eq!(header[cpu - 1], "ms", "cpu_ms stands beside ms");
+    let figures = |who: &str| -> Vec<(f64, f64)> {
+        rows.iter()
+            .filter(|r| r[agent] == who)
+            .map(|r| (r[ms].parse().expect("ms"), r[cpu].parse().expect("cpu_ms")))
+            .collect()
+    };
+    let (busy, nap) = (figures("busy"), figures("nap"));
+    assert_eq!((busy.len(), nap.len()), (6, 6), "{rows:?}");
+    // The busy program burns 100 ms of CPU a move: all of it is counted, however loaded
+    // the machine is. The napping one takes 100 ms of wall time and almost no CPU.
+    for (wall, cpu) in &busy {
+        assert!(*cpu >= 95.0 && *cpu <= wall + 5.0, "busy: {busy:?}");
+    }
+    for (wall, cpu) in &nap {
+        assert!(*wall >= 99.0 && *cpu < 50.0, "nap: {nap:?}");
+    }
+    assert_none_left(&marker);
+}

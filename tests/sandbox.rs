@@ -210,6 +210,18 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
         );
         assert!(hog.iter().all(|r| r == "crash" || r == "memory"), "{hog:?}");
     }
+    // CPU per move comes from the sandbox's cgroup (the whole tree) where there is one.
+    if tree_limits() {
+        let (header, rows) = read_csv(&out.join("moves.csv"));
+        let column = |name: &str| header.iter().position(|h| h == name).expect(name);
+        let (agent, cpu) = (column("agent"), column("cpu_ms"));
+        let reader: Vec<&Vec<String>> = rows.iter().filter(|r| r[agent] == "reader").collect();
+        assert!(!reader.is_empty());
+        assert!(
+            reader.iter().all(|r| r[cpu].parse::<f64>().is_ok()),
+            "cpu_ms of a sandboxed program: {reader:?}"
+        );
+    }
     // Nothing outlives its game: the fork bomb's sleepers and the setsid child included.
     assert_none_left(&marker);
     let leftovers: Vec<PathBuf> = fs::read_dir(std::env::temp_dir().join("arbiter-sandboxes"))

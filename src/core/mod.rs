@@ -332,6 +332,9 @@ pub struct Decision<M> {
     /// Whether `stats` and `depth` are the agent's own report (an external program's
     /// `info`) rather than counted by arbiter.
     pub self_reported: bool,
+    /// CPU time the decision cost, in nanoseconds, where it was measured (an external
+    /// program's process, or its sandbox's process tree).
+    pub cpu_nanos: Option<u64>,
 }
 
 impl<M> Decision<M> {
@@ -344,6 +347,7 @@ impl<M> Decision<M> {
             depth: 0,
             fault: None,
             self_reported: false,
+            cpu_nanos: None,
         }
     }
 }

@@ -609,11 +609,68 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
         let Some(program) = &mut self.program else {
             return self.fallback(state, FaultReason::Crash);
         };
+        let cpu_before = program.cpu_nanos();
         if program.send(&request).is_err() {
             let reason = self.crashed();
             return self.fallback(state, reason);
         }
         let until = deadline.map_or(asked + hang, |d| d + margin);
+        let mut decision = self.await_move(state, limits, until, asked, hang_after, spec_strict);
+        // The CPU its process (tree) used between the request and the answer.
+        if let (Some(before), Some(program)) = (cpu_before, &self.program) {
+            decision.cpu_nanos = program
+                .cpu_nanos()
+                .map(|after| after.saturating_sub(before));
+        }
+        decision
+    }
+
+    fn observe(&mut self, mv: &str) {
+        self.history.push(mv.to_string());
+    }
+
+    fn end_game(&mut self, winner: Option<Player>, reason: &str) {
+        let result = match winner {
+            None => "draw",
+            Some(w) if w == self.seat => "win",
+            Some(_) => "loss",
+        };
+        let message = json!({
+            "type": "game_over",
+            "game_id": self.game_id,
+            "winner": winner.map(Player::label),
+            "reason": reason,
+            "result": result,
+            "moves": self.history,
+        });
+        let sent = self
+            .program
+            .as_mut()
+            .is_some_and(|program| program.send(&message).is_ok());
+        self.clean = sent && self.failed.is_none() && self.late_until.is_none();
+    }
+
+    fn time_margin(&self) -> Duration {
+        Duration::from_millis(self.spec().tolerance_ms)
+    }
+
+    fn broken(&self) -> Option<String> {
+        self.shared.broken().map(str::to_string)
+    }
+}
+
+impl<G: Game> ExternalAgent<G> {
+    /// Reads the program's lines until its move (or a failure) answers the request sent
+    /// at `asked`.
+    fn await_move(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        until: Instant,
+        asked: Instant,
+        hang_after: Option<Instant>,
+        spec_strict: bool,
+    ) -> Decision<G::Move> {
         loop {
             let Some(program) = &mut self.program else {
                 return self.fallback(state, FaultReason::Crash);
@@ -679,41 +736,6 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
         }
     }
 
-    fn observe(&mut self, mv: &str) {
-        self.history.push(mv.to_string());
-    }
-
-    fn end_game(&mut self, winner: Option<Player>, reason: &str) {
-        let result = match winner {
-            None => "draw",
-            Some(w) if w == self.seat => "win",
-            Some(_) => "loss",
-        };
-        let message = json!({
-            "type": "game_over",
-            "game_id": self.game_id,
-            "winner": winner.map(Player::label),
-            "reason": reason,
-            "result": result,
-            "moves": self.history,
-        });
-        let sent = self
-            .program
-            .as_mut()
-            .is_some_and(|program| program.send(&message).is_ok());
-        self.clean = sent && self.failed.is_none() && self.late_until.is_none();
-    }
-
-    fn time_margin(&self) -> Duration {
-        Duration::from_millis(self.spec().tolerance_ms)
-    }
-
-    fn broken(&self) -> Option<String> {
-        self.shared.broken().map(str::to_string)
-    }
-}
-
-impl<G: Game> ExternalAgent<G> {
     /// The program closed its stdout or stdin: record how it ended in its log; returns
     /// the reason (`crash`, or the sandbox limit that ended it).
     fn crashed(&mut self) -> FaultReason {

@@ -406,6 +406,28 @@ impl Program {
         self.jail.as_ref()?.breach(status)
     }
 
+    /// CPU time the program has used so far, in nanoseconds: its whole process tree in a
+    /// sandbox with cgroups; otherwise the program's own process (all its threads, not
+    /// its children). `None` where it cannot be read (a sandbox without cgroups, a
+    /// program that ended).
+    pub fn cpu_nanos(&self) -> Option<u64> {
+        if let Some(jail) = &self.jail {
+            return jail.cpu_nanos();
+        }
+        let pid = libc::pid_t::try_from(self.child.id()).ok()?;
+        let mut clock: libc::clockid_t = 0;
+        let mut time = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: both calls write only the variables passed, which live on this stack.
+        let read = unsafe {
+            libc::clock_getcpuclockid(pid, &mut clock) == 0
+                && libc::clock_gettime(clock, &mut time) == 0
+        };
+        read.then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
+    }
+
     /// Whether it runs in a sandbox.
     pub fn sandboxed(&self) -> bool {
         self.jail.is_some()

@@ -261,6 +261,34 @@ fn cgroup_parents() -> Option<Vec<PathBuf>> {
         .clone()
 }
 
+/// Where a cgroup v1 `cpuacct` folder can be made for a sandbox, to read its tree's CPU
+/// time (cgroup v2 folders have `cpu.stat` of their own).
+fn cpuacct_parent() -> Option<PathBuf> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+            let path = own.lines().find_map(|line| {
+                let mut parts = line.splitn(3, ':');
+                let (_, names, path) = (parts.next()?, parts.next()?, parts.next()?);
+                names.split(',').any(|n| n == "cpuacct").then_some(path)
+            })?;
+            let root = Path::new("/sys/fs/cgroup");
+            let folder = ["cpuacct", "cpu,cpuacct", "cpuacct,cpu"]
+                .iter()
+                .map(|name| root.join(name).join(path.trim_start_matches('/')))
+                .find(|f| f.join("cpuacct.usage").is_file())?;
+            let probe = folder.join(format!("arbiter-probe-{}", std::process::id()));
+            let made = std::fs::create_dir(&probe).is_ok();
+            let usable = made && probe.join("cpuacct.usage").is_file();
+            if made {
+                let _ = std::fs::remove_dir(&probe);
+            }
+            usable.then_some(folder)
+        })
+        .clone()
+}
+
 static SANDBOXES: AtomicU64 = AtomicU64::new(0);
 
 /// One program's sandbox: its scratch folder and cgroups, removed when dropped.
@@ -298,7 +326,13 @@ impl Jail {
             scratch,
             cgroups: Vec::new(),
         };
-        for parent in cgroup_parents().unwrap_or_default() {
+        let parents = cgroup_parents().unwrap_or_default();
+        let cpuacct = if parents.is_empty() {
+            None
+        } else {
+            cpuacct_parent()
+        };
+        for parent in parents.into_iter().chain(cpuacct) {
             let folder = parent.join(&name);
             if std::fs::create_dir(&folder).is_err() {
                 continue;
@@ -443,6 +477,21 @@ impl Jail {
         } else {
             None
         }
+    }
+
+    /// CPU time used so far by the whole process tree, in nanoseconds, from its cgroups
+    /// (`cpuacct.usage` of cgroup v1, `cpu.stat` of v2); `None` without cgroups.
+    pub fn cpu_nanos(&self) -> Option<u64> {
+        self.cgroups.iter().find_map(|folder| {
+            if let Ok(text) = std::fs::read_to_string(folder.join("cpuacct.usage")) {
+                return text.trim().parse().ok();
+            }
+            let text = std::fs::read_to_string(folder.join("cpu.stat")).ok()?;
+            text.lines()
+                .find_map(|line| line.strip_prefix("usage_usec "))
+                .and_then(|us| us.trim().parse::<u64>().ok())
+                .map(|us| us.saturating_mul(1000))
+        })
     }
 
     /// Kills every process left in its cgroups (by the pids they list), as a second line

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// Columns that hold wall-clock times: the only ones that differ between two runs of the
 /// same experiment.
-pub const TIMING_COLUMNS: &[&str] = &["p1_avg_ms", "p2_avg_ms", "ms", "avg_ms_per_move"];
+pub const TIMING_COLUMNS: &[&str] = &["p1_avg_ms", "p2_avg_ms", "ms", "cpu_ms", "avg_ms_per_move"];
 
 /// How long finished rows may sit in memory before they are flushed to disk.
 const FLUSH_EVERY: Duration = Duration::from_millis(200);
@@ -63,6 +63,7 @@ const MOVE_COLUMNS: &[&str] = &[
     "depth",
     "timed_out",
     "ms",
+    "cpu_ms",
     "value",
     "fault",
     "self_reported",
@@ -268,6 +269,10 @@ impl Reporter<GameRecord> for CsvRecorder {
                 row.number(mv.depth)?;
                 row.number(u8::from(mv.timed_out))?;
                 row.fixed(millis(mv.nanos), 4)?;
+                match mv.cpu_nanos {
+                    Some(nanos) => row.fixed(millis(nanos), 4)?,
+                    None => row.text("")?,
+                }
                 match mv.value {
                     Some(value) => row.number(value)?,
                     None => row.text("")?,

@@ -245,6 +245,9 @@ pub struct MoveRecord {
     /// Whether the counts are the agent's own report (an external program's `info`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub self_reported: bool,
+    /// CPU time of the decision in nanoseconds, where it was measured (external programs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_nanos: Option<u64>,
 }
 
 /// One side's totals over a game.
@@ -423,6 +426,7 @@ pub fn play_from<G: Game>(
             timed_out,
             fault: decision.fault.map(|f| f.reason),
             self_reported: decision.self_reported,
+            cpu_nanos: decision.cpu_nanos,
         });
     };
     for seat in Player::BOTH {

@@ -5,7 +5,8 @@ before every move, past every deadline the tests set), garbage (prints a line th
 JSON before every move), stray (prints `-24` and `{"score": 3}`, JSON but not messages,
 before every move), illegal (answers a move that is not legal), silent (never answers
 hello), orphan (starts a child that ignores SIGTERM, then never answers a move), heir (at its
-third move starts a child that keeps its stdout open, then exits with code 4). MARKER
+third move starts a child that keeps its stdout open, then exits with code 4), busy (uses
+0.1 s of CPU before every move), nap (sleeps 0.1 s before every move). MARKER
 only makes the processes findable.
 """
 
@@ -47,6 +48,12 @@ for line in sys.stdin:
             sys.exit(4)
         if mode == "slow":
             time.sleep(10.0)
+        if mode == "busy":
+            start = time.process_time()
+            while time.process_time() - start < 0.1:
+                pass
+        if mode == "nap":
+            time.sleep(0.1)
         if mode == "garbage":
             sys.stdout.write("thinking very hard...\n")
         if mode == "stray":
