@@ -1,6 +1,6 @@
 """Play in arbiter tournaments from Python: a one-file helper, standard library only.
 
-arbiter talks to your program with one JSON object per line on stdin/stdout (protocol 1,
+arbiter talks to your program with one JSON object per line on stdin/stdout (protocol 2,
 docs/protocol.md). This module reads the requests, answers `hello` and `ping`, keeps the
 time, flushes every reply, and calls your function for each move:
 
@@ -11,6 +11,8 @@ time, flushes every reply, and calls your function for each move:
         # request.position: the board (its JSON form is in docs/protocol.md)
         # request.moves: the moves played so far; request.seat: "P1" or "P2"
         # request.time_left(): seconds before the move is due (None: no limit)
+        #   (on a game clock: your share of the time left on it, see Request)
+        # request.clock: both game clocks (None without one)
         return request.legal[0]          # or (move, {"depth": 3, "nodes": 1234})
 
     arbiter_agent.run(choose, name="my agent")
@@ -27,7 +29,7 @@ import sys
 import time
 import traceback
 
-PROTOCOL = 1
+PROTOCOL = 2
 
 # Answer this much before the deadline, for the pipe and Python's own pauses.
 SAFETY_SECONDS = 0.02
@@ -48,6 +50,17 @@ class Request:
         self.game_id = message.get("game_id", 0)
         time_ms = message.get("time_ms")
         self.deadline = None if time_ms is None else received + time_ms / 1000.0 - SAFETY_SECONDS
+        # Protocol 2: {"p1_ms", "p2_ms", "p1_increment_ms", "p2_increment_ms", "basis"}.
+        # On a game clock the move is due after a share of the time left: a twentieth
+        # of it plus three quarters of the increment, at most half of it (as arbiter's
+        # own agents spend theirs), so searching until time_left() is 0 keeps the clock.
+        self.clock = message.get("clock")
+        if self.clock:
+            mine = self.seat.lower()
+            remaining = self.clock.get(mine + "_ms", 0) / 1000.0
+            increment = self.clock.get(mine + "_increment_ms", 0) / 1000.0
+            share = received + min(remaining / 20 + increment * 0.75, remaining / 2)
+            self.deadline = share if self.deadline is None else min(self.deadline, share)
 
     def time_left(self):
         """Seconds left before the move is due (never negative), or None without a limit."""

@@ -27,6 +27,10 @@ pub struct MatchArgs {
     /// forfeits the game); none by default.
     #[arg(long, value_name = "MS")]
     move_time_ms: Option<u64>,
+    /// Game clocks for both agents: BASE+INCREMENT in seconds (`60+0.5`); a side whose
+    /// clock runs out loses on time (docs/experiments.md#game-clocks-time_control).
+    #[arg(long, value_name = "BASE+INC")]
+    time_control: Option<String>,
     /// Worker threads [default: all cores]. Results do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
@@ -74,6 +78,9 @@ fn experiment_text(args: &MatchArgs) -> String {
     if let Some(ms) = args.move_time_ms {
         text.push_str(&format!("move_time_ms = {ms}\n"));
     }
+    if let Some(control) = &args.time_control {
+        text.push_str(&format!("time_control = {}\n", quoted(control)));
+    }
     text
 }
 
@@ -81,6 +88,11 @@ fn experiment_text(args: &MatchArgs) -> String {
 pub fn play_match(args: MatchArgs) -> Result<i32> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let game = super::parse_game(&args.game, &registry)?;
+    if let Some(control) = &args.time_control {
+        control
+            .parse::<crate::core::TimeControl>()
+            .map_err(|e| anyhow::anyhow!("--time-control: {e}"))?;
+    }
     let text = experiment_text(&args);
     super::set_sandbox(args.sandbox.as_deref(), &registry, &text)?;
     // Checked here so that a mistake names the argument, not a line of the text below.

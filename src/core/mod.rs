@@ -495,6 +495,82 @@ impl Limits {
     }
 }
 
+/// One side's game clock setting: a base time and an increment added after each of its
+/// moves (`60+0.5`: a minute, half a second a move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Time on the clock at the start of the game.
+    pub base: std::time::Duration,
+    /// Time added after each move the side makes.
+    pub increment: std::time::Duration,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// `BASE+INCREMENT` in seconds (`60+0.5`), or `BASE` alone (no increment).
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let bad = |why: &str| {
+            format!(
+                "time control '{text}': {why} (expected BASE+INCREMENT in seconds, e.g. \"60+0.5\")"
+            )
+        };
+        let (base, increment) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+        let seconds = |part: &str, what: &str| -> Result<std::time::Duration, String> {
+            let value: f64 = part
+                .trim()
+                .parse()
+                .map_err(|_| bad(&format!("{what} '{}' is not a number", part.trim())))?;
+            if !value.is_finite() || value < 0.0 || value > MAX_SECONDS as f64 {
+                return Err(bad(&format!(
+                    "{what} must be from 0 to {MAX_SECONDS} seconds"
+                )));
+            }
+            Ok(std::time::Duration::from_secs_f64(value))
+        };
+        let control = TimeControl {
+            base: seconds(base, "the base time")?,
+            increment: seconds(increment, "the increment")?,
+        };
+        if control.base.is_zero() {
+            return Err(bad("the base time must be positive"));
+        }
+        Ok(control)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.base.as_secs_f64(),
+            self.increment.as_secs_f64()
+        )
+    }
+}
+
+/// Both sides' game clocks as the side to move sees them before its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on each side's clock.
+    pub remaining: ByPlayer<std::time::Duration>,
+    /// Each side's increment per move.
+    pub increment: ByPlayer<std::time::Duration>,
+    /// Whether the clocks run on the CPU time the agents use (external programs; a
+    /// built-in agent is charged its wall time) rather than on wall time.
+    pub cpu: bool,
+}
+
+impl Clock {
+    /// The time a side managing its clock spends on its next move: a twentieth of what is
+    /// left plus three quarters of its increment, never more than half of what is left.
+    pub fn share(&self, side: Player) -> std::time::Duration {
+        let left = self.remaining[side];
+        (left / 20 + self.increment[side] * 3 / 4).min(left / 2)
+    }
+}
+
 /// Something that picks moves: a search algorithm with its heuristic, or a person.
 pub trait Agent<G: Game>: Send {
     /// Chooses a move in `state`, which is not finished and has at least one legal move,
@@ -507,6 +583,11 @@ pub trait Agent<G: Game>: Send {
 
     /// Told after every move of the game, by either side, in the game's notation.
     fn observe(&mut self, _mv: &str) {}
+
+    /// Told before each of its moves when the game is played on a clock: both sides'
+    /// time left and increments. An agent managing its time spends about
+    /// [`Clock::share`] of it; the harness's deadline is the time left.
+    fn see_clock(&mut self, _clock: &Clock) {}
 
     /// Told when the game is over (`winner`: `None` for a draw).
     fn end_game(&mut self, _winner: Option<Player>, _reason: &str) {}

@@ -286,6 +286,8 @@ impl GameTask for Task<'_, Experiment> {
                 move_time: experiment.move_time_ms.map(Duration::from_millis),
                 stop: Some(super::interrupt_flag()),
                 logs: None,
+                time_control: experiment.time_control,
+                cpu_clock: experiment.cpu_clock,
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {

@@ -385,6 +385,8 @@ impl GameTask for Task<'_, TuneExperiment> {
                 move_time: None,
                 stop: Some(super::interrupt_flag()),
                 logs: None,
+                time_control: None,
+                cpu_clock: false,
             },
             blocks,
             iteration_ends,

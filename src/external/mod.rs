@@ -15,7 +15,9 @@ pub mod serve_game;
 pub use program::{Program, Received, describe_status};
 
 use crate::core::seeds;
-use crate::core::{Agent, Decision, Fault, FaultReason, Game, GameContext, Limits, Player};
+use crate::core::{
+    Agent, ByPlayer, Clock, Decision, Fault, FaultReason, Game, GameContext, Limits, Player,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,8 +25,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-/// The protocol version arbiter speaks (`hello.protocol`).
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version arbiter speaks (`hello.protocol`). Version 2 added the game
+/// clocks (`clock` in move requests); a version-1 program plays on, ignoring them.
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// What happens to a game when an external agent fails a move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -233,6 +236,7 @@ impl<G: Game> Shared<G> {
             seat: Player::P1,
             legal: Vec::new(),
             pings: 0,
+            clock: None,
         }
     }
 
@@ -355,6 +359,8 @@ pub struct ExternalAgent<G: Game> {
     seat: Player,
     legal: Vec<G::Move>,
     pings: u64,
+    /// The game clocks before this move, when the game has them.
+    clock: Option<Clock>,
 }
 
 impl<G: Game> ExternalAgent<G> {
@@ -602,6 +608,7 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             "moves": self.history,
             "legal": legal,
             "time_ms": deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
+            "clock": self.clock.take().map(|clock| clock_json(&clock)),
         });
         let margin = Duration::from_millis(self.spec().tolerance_ms);
         let hang = Duration::from_millis(self.spec().hang_ms);
@@ -627,6 +634,10 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
 
     fn observe(&mut self, mv: &str) {
         self.history.push(mv.to_string());
+    }
+
+    fn see_clock(&mut self, clock: &Clock) {
+        self.clock = Some(*clock);
     }
 
     fn end_game(&mut self, winner: Option<Player>, reason: &str) {
@@ -776,6 +787,30 @@ fn write_note(log: Option<&Path>, text: &str) {
             let _ = writeln!(file, "[arbiter] {text}");
         }
     }
+}
+
+/// Both clocks as a move request gives them (protocol 2): milliseconds left and
+/// increments, and what the clocks are charged.
+pub fn clock_json(clock: &Clock) -> Value {
+    let ms = |d: Duration| d.as_millis() as u64;
+    json!({
+        "p1_ms": ms(clock.remaining[Player::P1]),
+        "p2_ms": ms(clock.remaining[Player::P2]),
+        "p1_increment_ms": ms(clock.increment[Player::P1]),
+        "p2_increment_ms": ms(clock.increment[Player::P2]),
+        "basis": if clock.cpu { "cpu" } else { "wall" },
+    })
+}
+
+/// The clocks of a move request's `clock` field (protocol 2), if it has one.
+pub fn clock_of(request: &Value) -> Option<Clock> {
+    let clock = request.get("clock")?;
+    let ms = |key: &str| clock[key].as_u64().map(Duration::from_millis);
+    Some(Clock {
+        remaining: ByPlayer([ms("p1_ms")?, ms("p2_ms")?]),
+        increment: ByPlayer([ms("p1_increment_ms")?, ms("p2_increment_ms")?]),
+        cpu: clock["basis"].as_str() == Some("cpu"),
+    })
 }
 
 fn deadline_ms(move_time: Option<Duration>, own_ms: Option<u64>) -> Option<u64> {

@@ -44,7 +44,7 @@ pub fn serve<G: Game>(
         let reply = match request["type"].as_str().unwrap_or("") {
             "hello" => {
                 let version = request["protocol"].as_u64();
-                if version != Some(u64::from(PROTOCOL_VERSION)) {
+                if !version.is_some_and(|v| (1..=u64::from(PROTOCOL_VERSION)).contains(&v)) {
                     writeln!(
                         log,
                         "serve-agent: hello for protocol {version:?}, this is protocol {PROTOCOL_VERSION}"
@@ -97,6 +97,9 @@ pub fn serve<G: Game>(
                             }),
                             stop: None,
                         };
+                        if let Some(clock) = super::clock_of(&request) {
+                            agent.see_clock(&clock);
+                        }
                         let decision = agent.decide(&state, &limits);
                         Some(json!({
                             "type": "move",

@@ -5,6 +5,7 @@ use super::reference::{ReferenceKind, checked_references};
 use super::spec::{Spec, list_values};
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
+use crate::core::TimeControl;
 use crate::stats::elo::{EloModel, Sprt};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -109,6 +110,10 @@ pub struct Experiment {
     pub sweeps: Vec<SweepInfo>,
     /// Per-move time limit in milliseconds, enforced with the game's forfeit rule.
     pub move_time_ms: Option<u64>,
+    /// Game clocks of the first and the second listed agent of every matchup.
+    pub time_control: Option<[TimeControl; 2]>,
+    /// Whether the clocks run on CPU time (external programs) instead of wall time.
+    pub cpu_clock: bool,
     /// Whether to write moves.csv (a row per move; most of a big run's bytes).
     pub moves_csv: bool,
 }
@@ -193,6 +198,25 @@ pub(super) fn openings_spec(
     }
 }
 
+/// The game clocks of `time_control = "60+0.5"` (both agents) or `["60+0.5", "10+0.1"]`
+/// (the first and the second listed agent of each matchup).
+fn time_control_spec(value: &toml::Value) -> Result<[TimeControl; 2], String> {
+    let one = |value: &toml::Value| -> Result<TimeControl, String> {
+        value
+            .as_str()
+            .ok_or_else(|| format!("time_control = {value}: expected a string such as \"60+0.5\""))?
+            .parse()
+    };
+    match value {
+        toml::Value::Array(list) if list.len() == 2 => Ok([one(&list[0])?, one(&list[1])?]),
+        toml::Value::Array(list) => Err(format!(
+            "time_control: a list gives the first and the second agent's clocks, so two of them, not {}",
+            list.len()
+        )),
+        other => one(other).map(|control| [control; 2]),
+    }
+}
+
 /// A sequential test from an `sprt` table, with the games it may run at most
 /// (`default_games` unless `max_games` is given).
 pub(super) fn sprt_spec(table: &SprtTable, default_games: i64) -> Result<(Sprt, u64), String> {
@@ -242,6 +266,8 @@ struct ExperimentFile {
     openings: Option<OpeningsTable>,
     sprt: Option<SprtTable>,
     move_time_ms: Option<i64>,
+    time_control: Option<toml::Value>,
+    clock: Option<String>,
     moves_csv: Option<bool>,
     /// Published values, read by [`super::reference::parse_references`].
     #[serde(default, rename = "reference")]
@@ -511,6 +537,29 @@ impl Experiment {
                 }
             },
         };
+        let time_control = match &file.time_control {
+            None => None,
+            Some(value) => {
+                Some(time_control_spec(value).map_err(|e| fail(at_key("time_control"), e))?)
+            }
+        };
+        let cpu_clock = match file.clock.as_deref() {
+            None | Some("wall") => false,
+            Some("cpu") => true,
+            Some(other) => {
+                return Err(fail(
+                    at_key("clock"),
+                    format!("clock = \"{other}\": expected \"wall\" (the default) or \"cpu\""),
+                ));
+            }
+        };
+        if file.clock.is_some() && time_control.is_none() {
+            return Err(fail(
+                at_key("clock"),
+                "clock: there is no time_control for it to run (give time_control = \"60+0.5\")"
+                    .to_string(),
+            ));
+        }
         let sprt = match &file.sprt {
             None => None,
             Some(table) => Some(sprt_spec(table, games).map_err(|e| fail(at_key("sprt"), e))?),
@@ -564,6 +613,8 @@ impl Experiment {
             sprt,
             sweeps,
             move_time_ms,
+            time_control,
+            cpu_clock,
             moves_csv: file.moves_csv.unwrap_or(true),
         })
     }
@@ -602,6 +653,7 @@ impl Experiment {
     /// different games.
     pub fn uses_clock(&self) -> bool {
         self.move_time_ms.is_some()
+            || self.time_control.is_some()
             || self
                 .agents
                 .iter()

@@ -11,7 +11,14 @@ use std::time::{Duration, Instant};
 
 /// Columns that hold wall-clock times: the only ones that differ between two runs of the
 /// same experiment.
-pub const TIMING_COLUMNS: &[&str] = &["p1_avg_ms", "p2_avg_ms", "ms", "cpu_ms", "avg_ms_per_move"];
+pub const TIMING_COLUMNS: &[&str] = &[
+    "p1_avg_ms",
+    "p2_avg_ms",
+    "ms",
+    "cpu_ms",
+    "clock_ms",
+    "avg_ms_per_move",
+];
 
 /// How long finished rows may sit in memory before they are flushed to disk.
 const FLUSH_EVERY: Duration = Duration::from_millis(200);
@@ -64,6 +71,7 @@ const MOVE_COLUMNS: &[&str] = &[
     "timed_out",
     "ms",
     "cpu_ms",
+    "clock_ms",
     "value",
     "fault",
     "self_reported",
@@ -269,9 +277,11 @@ impl Reporter<GameRecord> for CsvRecorder {
                 row.number(mv.depth)?;
                 row.number(u8::from(mv.timed_out))?;
                 row.fixed(millis(mv.nanos), 4)?;
-                match mv.cpu_nanos {
-                    Some(nanos) => row.fixed(millis(nanos), 4)?,
-                    None => row.text("")?,
+                for nanos in [mv.cpu_nanos, mv.clock_nanos] {
+                    match nanos {
+                        Some(nanos) => row.fixed(millis(nanos), 4)?,
+                        None => row.text("")?,
+                    }
                 }
                 match mv.value {
                     Some(value) => row.number(value)?,

@@ -18,8 +18,8 @@
 //! the depth reached.
 
 use crate::core::seeds::{self, GameRng};
-use crate::core::{Agent, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats};
-use std::time::{Duration, Instant};
+use crate::core::{Agent, Clock, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats};
+use std::time::Instant;
 
 /// How rollouts choose their moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -347,6 +347,8 @@ pub struct MctsAgent<G: Game, E> {
     mcts: Mcts<G, E>,
     time_ms: Option<u64>,
     rng: GameRng,
+    /// The game clocks before this move, when the game has them.
+    clock: Option<Clock>,
 }
 
 impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
@@ -356,15 +358,19 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
             mcts: Mcts::new(config, evaluator, seeds::derive(seed, &[1])),
             time_ms,
             rng: seeds::rng(seeds::derive(seed, &[2])),
+            clock: None,
         }
     }
 }
 
 impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
+    fn see_clock(&mut self, clock: &Clock) {
+        self.clock = Some(*clock);
+    }
+
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
-        let budget = self
-            .time_ms
-            .and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms)));
+        let budget = super::budget_on_clock(self.time_ms, self.clock.take(), state.to_move())
+            .and_then(|time| Instant::now().checked_add(time));
         let deadline = match (budget, limits.deadline) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

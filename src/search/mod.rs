@@ -20,7 +20,7 @@ pub mod tt;
 
 use crate::core::seeds::{self, GameRng};
 use crate::core::{
-    ActionEvaluator, Agent, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats,
+    ActionEvaluator, Agent, Clock, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -937,6 +937,8 @@ pub struct SearchAgent<G: Game, E> {
     searcher: Searcher<G, E>,
     rng: GameRng,
     buffer: Vec<G::Move>,
+    /// The game clocks before this move, when the game has them.
+    clock: Option<Clock>,
 }
 
 impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
@@ -950,6 +952,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
             searcher,
             rng: seeds::rng(seeds::derive(seed, &[2])),
             buffer: Vec::new(),
+            clock: None,
         }
     }
 
@@ -965,7 +968,23 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
     }
 }
 
+/// An agent's time budget for its next move (`time_ms`), on a game clock at most the
+/// clock's share of its time left ([`Clock::share`]); a fixed-depth agent (no budget)
+/// keeps none, and only the clock's deadline cuts its search.
+pub fn budget_on_clock(
+    time_ms: Option<u64>,
+    clock: Option<Clock>,
+    side: Player,
+) -> Option<Duration> {
+    let own = time_ms.map(Duration::from_millis)?;
+    Some(clock.map_or(own, |clock| own.min(clock.share(side))))
+}
+
 impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, E> {
+    fn see_clock(&mut self, clock: &Clock) {
+        self.clock = Some(*clock);
+    }
+
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
         let algorithm = self.config.algorithm;
         if matches!(algorithm, Algorithm::Random | Algorithm::SimpleGreedy) {
@@ -989,11 +1008,10 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
         // most 10 ms), so that answering after the last check does not carry the move past
         // it: one whose budget equals the experiment's move_time_ms must not forfeit every
         // game by microseconds. A fixed-depth search cut by the deadline still overruns it.
+        // On a game clock, a time budget is at most the clock's share for this move.
         let now = Instant::now();
-        let budget = self
-            .config
-            .time_ms
-            .and_then(|ms| now.checked_add(Duration::from_millis(ms)));
+        let budget = budget_on_clock(self.config.time_ms, self.clock.take(), state.to_move())
+            .and_then(|time| now.checked_add(time));
         let harness = limits.deadline.map(|deadline| match budget {
             Some(_) => aim_before(deadline, now),
             None => deadline,

@@ -8,10 +8,13 @@ pub mod compare;
 mod tests;
 
 use crate::core::seeds;
-use crate::core::{Agent, ByPlayer, FaultReason, Game, GameContext, Limits, Player, SearchStats};
+use crate::core::{
+    Agent, ByPlayer, Clock, FaultReason, Game, GameContext, Limits, Player, SearchStats,
+    TimeControl,
+};
 use crate::registry::{AgentFactory, Colours};
 use std::borrow::Cow;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use crate::core::MOVE_SEPARATOR;
 
@@ -248,6 +251,10 @@ pub struct MoveRecord {
     /// CPU time of the decision in nanoseconds, where it was measured (external programs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_nanos: Option<u64>,
+    /// Time left on the mover's clock after the move (its increment added), in
+    /// nanoseconds, when the game has clocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_nanos: Option<u64>,
 }
 
 /// One side's totals over a game.
@@ -307,6 +314,12 @@ pub struct PlayLimits {
     pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Where agents keep per-game logs (external programs' stderr), if anywhere.
     pub logs: Option<std::path::PathBuf>,
+    /// Game clocks: the time control of the first and the second listed agent of the
+    /// matchup. A side whose clock runs out (past its agent's margin) loses on time.
+    pub time_control: Option<[TimeControl; 2]>,
+    /// Whether the clocks are charged the CPU time of each move where it was measured
+    /// (external programs) instead of its wall time.
+    pub cpu_clock: bool,
 }
 
 impl PlayLimits {
@@ -361,6 +374,14 @@ pub fn play_from<G: Game>(
         seats[seat].start_game(&state, &context);
     }
     let mut ply_text = String::with_capacity(32);
+    let mut clock = limits.time_control.map(|controls| {
+        let control = |seat: Player| controls[job.slot(seat)];
+        Clock {
+            remaining: ByPlayer([control(Player::P1).base, control(Player::P2).base]),
+            increment: ByPlayer([control(Player::P1).increment, control(Player::P2).increment]),
+            cpu: limits.cpu_clock,
+        }
+    });
     let (winner, reason) = loop {
         if let Some(outcome) = state.outcome() {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
@@ -370,10 +391,23 @@ pub fn play_from<G: Game>(
         }
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
-        let clock = quanta::Instant::now();
-        agent_limits.deadline = move_time_limit.and_then(|limit| Instant::now().checked_add(limit));
+        let started = quanta::Instant::now();
+        let now = Instant::now();
+        agent_limits.deadline = move_time_limit.and_then(|limit| now.checked_add(limit));
+        if let Some(clock) = &clock {
+            seats[side].see_clock(clock);
+            // The clock's deadline; on CPU time, a program that waits instead of
+            // computing is still stopped after three times its time left.
+            let left = clock.remaining[side];
+            let wall = if clock.cpu { left * 3 } else { left };
+            let due = now.checked_add(wall);
+            agent_limits.deadline = match (agent_limits.deadline, due) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
         let mut decision = seats[side].decide(&state, &agent_limits);
-        let elapsed = clock.elapsed();
+        let elapsed = started.elapsed();
         let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
         if agent_limits.stopped() {
             return None;
@@ -385,6 +419,22 @@ pub fn play_from<G: Game>(
             break (Some(side.opponent()), Cow::Borrowed(fault.reason.name()));
         }
         let margin = seats[side].time_margin();
+        // The clock: charged the move's time, then given the increment; a flag that
+        // falls (past the agent's margin) loses the game on time.
+        let mut clock_nanos = None;
+        if let Some(clock) = &mut clock {
+            let charged = match (clock.cpu, decision.cpu_nanos) {
+                (true, Some(cpu)) => Duration::from_nanos(cpu),
+                _ => elapsed,
+            };
+            if charged > clock.remaining[side].saturating_add(margin) {
+                sides[side].nanos += nanos;
+                break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON));
+            }
+            let left = clock.remaining[side].saturating_sub(charged) + clock.increment[side];
+            clock.remaining[side] = left;
+            clock_nanos = Some(u64::try_from(left.as_nanos()).unwrap_or(u64::MAX));
+        }
         let timed_out = decision.fault.is_none()
             && move_time_limit.is_some_and(|limit| elapsed > limit.saturating_add(margin));
         if timed_out {
@@ -427,6 +477,7 @@ pub fn play_from<G: Game>(
             fault: decision.fault.map(|f| f.reason),
             self_reported: decision.self_reported,
             cpu_nanos: decision.cpu_nanos,
+            clock_nanos,
         });
     };
     for seat in Player::BOTH {

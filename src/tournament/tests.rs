@@ -129,6 +129,7 @@ fn the_per_move_time_limit_forfeits_or_plays_a_random_move() {
         move_time: limit,
         stop: None,
         logs: None,
+        ..PlayLimits::default()
     };
     let record = play_from(start, String::new(), jobs[0], &mut seats, &limits).expect("no stop");
     assert_eq!(
@@ -250,6 +251,7 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
         move_time: Some(Duration::from_millis(50)),
         stop: None,
         logs: None,
+        ..PlayLimits::default()
     };
     let mut seats = ByPlayer([agents[0](1), agents[1](2)]);
     let record = play_from(start, String::new(), jobs[0], &mut seats, &limits).expect("no stop");
@@ -266,6 +268,7 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
         move_time: None,
         stop: Some(Arc::clone(&stop)),
         logs: None,
+        ..PlayLimits::default()
     };
     let raiser = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(100));

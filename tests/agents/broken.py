@@ -6,7 +6,9 @@ JSON before every move), stray (prints `-24` and `{"score": 3}`, JSON but not me
 before every move), illegal (answers a move that is not legal), silent (never answers
 hello), orphan (starts a child that ignores SIGTERM, then never answers a move), heir (at its
 third move starts a child that keeps its stdout open, then exits with code 4), busy (uses
-0.1 s of CPU before every move), nap (sleeps 0.1 s before every move). MARKER
+0.1 s of CPU before every move), nap (sleeps 0.1 s before every move), clock (writes each
+request's `clock` to stderr as `clock: {...}`, and answers an illegal move when a request
+has none), sleepy (sleeps 0.5 s before every move). MARKER
 only makes the processes findable.
 """
 
@@ -54,6 +56,14 @@ for line in sys.stdin:
                 pass
         if mode == "nap":
             time.sleep(0.1)
+        if mode == "sleepy":
+            time.sleep(0.5)
+        if mode == "clock":
+            clock = message.get("clock")
+            print("clock: " + json.dumps(clock, sort_keys=True), file=sys.stderr, flush=True)
+            if not clock or "p1_ms" not in clock or "p2_ms" not in clock:
+                send({"type": "move", "move": "no-clock"})
+                continue
         if mode == "garbage":
             sys.stdout.write("thinking very hard...\n")
         if mode == "stray":

@@ -1,0 +1,229 @@
+//! Game clocks (`time_control = "BASE+INCREMENT"`): flag fall, increments, both clocks in
+//! every request to a program, built-in agents keeping to their share, CPU clocks, and
+//! bad settings.
+
+mod common;
+
+use common::{assert_input_error, python3, read_csv, run, stderr, text, write_experiment};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+type Row = BTreeMap<String, String>;
+
+fn rows(path: &Path) -> Vec<Row> {
+    let (header, rows) = read_csv(path);
+    rows.into_iter()
+        .map(|row| header.iter().cloned().zip(row).collect())
+        .collect()
+}
+
+fn number(row: &Row, key: &str) -> f64 {
+    row[key]
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} = '{}' in {row:?}", row[key]))
+}
+
+fn broken_agent(name: &str, mode: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/broken.py");
+    format!(
+        "[[agent]]\nname = \"{name}\"\ncommand = [\"{}\", \"{}\", \"{mode}\", \"arbiter-clock-test\"]\n",
+        python3().expect("checked"),
+        script.display()
+    )
+}
+
+/// Runs `experiment_text` with `agents_text` as the only agent file; returns the folder.
+fn play(dir: &Path, experiment_text: &str, agents_text: &str) -> PathBuf {
+    let agents = dir.join("agents");
+    fs::create_dir_all(&agents).expect("agents");
+    fs::write(agents.join("a.toml"), agents_text).expect("agent file");
+    let experiment = write_experiment(dir, "clock.toml", experiment_text);
+    let out = dir.join("out");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    out
+}
+
+#[test]
+fn each_clock_loses_each_move_and_gains_its_increment_and_built_in_agents_keep_their_share() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Iterative deepening with a budget far beyond the clock: the clock decides.
+    let out = play(
+        dir.path(),
+        "game = \"breakthrough\"\ngames = 2\nseed = 4\nmax_plies = 40\ntime_control = [\"1+0.05\", \"0.5+0.02\"]\nmatchups = [[\"alphabeta-tt(heuristic=offensive2,time_ms=60000)\", \"alphabeta(heuristic=defensive2,time_ms=60000)\"]]\n",
+        "",
+    );
+    let games = rows(&out.join("games.csv"));
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_ne!(
+            game["reason"], "timeout",
+            "a built-in agent flagged: {game:?}"
+        );
+    }
+    let moves = rows(&out.join("moves.csv"));
+    // Per game and side: the clock after each move is the clock before it, less the
+    // move's time, plus the increment (to the printed precision).
+    let mut before: BTreeMap<(String, String), f64> = BTreeMap::new();
+    for mv in &moves {
+        let first = mv["agent"].starts_with("alphabeta-tt");
+        let (base, increment) = if first { (1000.0, 50.0) } else { (500.0, 20.0) };
+        let key = (mv["game_id"].clone(), mv["side"].clone());
+        let left = *before.get(&key).unwrap_or(&base);
+        let (ms, after) = (number(mv, "ms"), number(mv, "clock_ms"));
+        assert!(
+            (after - (left - ms + increment)).abs() < 0.01,
+            "clock {left} - {ms} + {increment} != {after}: {mv:?}"
+        );
+        // Its share of the time left (a twentieth plus three quarters of the increment),
+        // with room for the last iteration's check and the machine's hiccups.
+        let share = (left / 20.0 + increment * 0.75).min(left / 2.0);
+        assert!(
+            ms <= share + 40.0,
+            "spent {ms} ms of a {share} ms share: {mv:?}"
+        );
+        before.insert(key, after);
+    }
+    assert!(moves.len() >= 20, "{} moves", moves.len());
+}
+
+#[test]
+fn a_flag_that_falls_loses_on_time_and_programs_get_both_clocks_in_every_request() {
+    if python3().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let agents = broken_agent("sleepy", "sleepy") + &broken_agent("clocked", "clock");
+    let out = play(
+        dir.path(),
+        "game = \"breakthrough\"\ngames = 2\nseed = 4\nmax_plies = 12\ntime_control = [\"0.2+0\", \"30+0.5\"]\nmatchups = [[\"sleepy\", \"clocked\"]]\n",
+        &agents,
+    );
+    let games = rows(&out.join("games.csv"));
+    // The sleepy program's 0.5 s first move is over its 0.2 s clock: it loses on time at
+    // once, in both colours.
+    for game in &games {
+        assert_eq!(game["reason"], "timeout", "{game:?}");
+        assert_eq!(game["winner_agent"], "clocked", "{game:?}");
+    }
+    // The clocked program moved first in one game and saw both clocks, full.
+    let logs: String = fs::read_dir(out.join("logs/clocked"))
+        .expect("logs")
+        .flatten()
+        .filter_map(|f| fs::read_to_string(f.path()).ok())
+        .collect();
+    let seen: Vec<serde_json::Value> = logs
+        .lines()
+        .filter_map(|l| l.strip_prefix("clock: "))
+        .map(|l| serde_json::from_str(l).expect("clock JSON"))
+        .collect();
+    assert!(!seen.is_empty(), "{logs}");
+    let first = &seen[0];
+    assert_eq!(first["basis"], "wall");
+    // It plays P1 in the game it opens: its own 30 s and the sleeper's 0.2 s.
+    assert_eq!(
+        (first["p1_ms"].as_u64(), first["p2_ms"].as_u64()),
+        (Some(30000), Some(200)),
+        "{first}"
+    );
+    assert_eq!(
+        (
+            first["p1_increment_ms"].as_u64(),
+            first["p2_increment_ms"].as_u64()
+        ),
+        (Some(500), Some(0))
+    );
+}
+
+#[test]
+fn a_cpu_clock_charges_a_program_its_cpu_not_its_naps() {
+    if python3().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    // 0.1 s of sleep a move against a 0.3 s clock: on wall time the napper would flag at
+    // its third move; on CPU time it plays on.
+    let out = play(
+        dir.path(),
+        "game = \"breakthrough\"\ngames = 1\nseed = 4\nmax_plies = 12\ntime_control = \"0.3+0\"\nclock = \"cpu\"\nmatchups = [[\"nap\", \"random\"]]\n",
+        &broken_agent("nap", "nap"),
+    );
+    let games = rows(&out.join("games.csv"));
+    assert_ne!(games[0]["reason"], "timeout", "{games:?}");
+    let moves = rows(&out.join("moves.csv"));
+    let napper: Vec<&Row> = moves.iter().filter(|m| m["agent"] == "nap").collect();
+    assert_eq!(napper.len(), 6);
+    let last = napper.last().expect("moves");
+    assert!(number(last, "clock_ms") > 100.0, "{last:?}");
+    assert!(number(last, "ms") >= 99.0, "{last:?}");
+}
+
+#[test]
+fn bad_time_controls_are_one_line_errors_naming_the_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (setting, fragments) in [
+        (
+            "time_control = \"fast\"",
+            vec![
+                "line 5",
+                "time control 'fast': the base time 'fast' is not a number",
+            ],
+        ),
+        (
+            "time_control = \"0+1\"",
+            vec!["line 5", "the base time must be positive"],
+        ),
+        (
+            "time_control = \"60+-1\"",
+            vec!["line 5", "the increment must be from 0"],
+        ),
+        (
+            "time_control = [\"60\"]",
+            vec!["line 5", "so two of them, not 1"],
+        ),
+        (
+            "time_control = 60",
+            vec![
+                "line 5",
+                "time_control = 60: expected a string such as \"60+0.5\"",
+            ],
+        ),
+        (
+            "clock = \"cpu\"",
+            vec!["line 5", "clock: there is no time_control for it to run"],
+        ),
+        (
+            "time_control = \"1\"\nclock = \"sundial\"",
+            vec![
+                "line 6",
+                "clock = \"sundial\": expected \"wall\" (the default) or \"cpu\"",
+            ],
+        ),
+    ] {
+        let experiment = write_experiment(
+            dir.path(),
+            "bad.toml",
+            &format!(
+                "game = \"breakthrough\"\ngames = 2\nseed = 4\nmatchups = [[\"random\", \"random\"]]\n{setting}\n"
+            ),
+        );
+        let output = run(&[
+            "run",
+            text(&experiment),
+            "--out",
+            text(&dir.path().join("out")),
+        ]);
+        let mut expected = vec!["bad.toml"];
+        expected.extend(fragments);
+        assert_input_error(&output, &expected);
+    }
+}
