@@ -1,6 +1,6 @@
 //! Game clocks (`time_control = "BASE+INCREMENT"`): flag fall, increments, both clocks in
-//! every request to a program, built-in agents keeping to their share, CPU clocks, and
-//! bad settings.
+//! every request to a program, built-in agents keeping to their share, CPU clocks; and
+//! adjudication (`adjudicate`); with their bad settings.
 
 mod common;
 
@@ -225,5 +225,109 @@ fn bad_time_controls_are_one_line_errors_naming_the_line() {
         let mut expected = vec!["bad.toml"];
         expected.extend(fragments);
         assert_input_error(&output, &expected);
+    }
+}
+
+#[test]
+fn adjudication_ends_games_with_its_rule_as_the_reason() {
+    let dir = tempfile::tempdir().expect("dir");
+    // Every score is in a band this wide: each game is drawn once both sides held it four
+    // moves and ply 12 is reached, so at ply 12 exactly.
+    let out = play(
+        dir.path(),
+        "game = \"breakthrough\"\ngames = 4\nseed = 9\nmatchups = [[\"ab2-offensive2\", \"ab2-defensive2\"]]\nadjudicate = { draw_score = 1e12, draw_moves = 4, draw_after = 12 }\n",
+        "[[agent]]\nname = \"ab2-offensive2\"\nalgorithm = \"alphabeta\"\nheuristic = \"offensive2\"\ndepth = 2\n[[agent]]\nname = \"ab2-defensive2\"\nalgorithm = \"alphabeta\"\nheuristic = \"defensive2\"\ndepth = 2\n",
+    );
+    let games = rows(&out.join("games.csv"));
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert_eq!(
+            (
+                game["reason"].as_str(),
+                game["winner"].as_str(),
+                game["plies"].as_str()
+            ),
+            ("adjudicated-draw", "draw", "12"),
+            "{game:?}"
+        );
+    }
+    // Resigning when the scores agree: offensive2 at depth 4 against depth 2 sees its
+    // win (and the loser its loss: 10,000 and more, -10,000 and less) a few plies before
+    // the goal row; one move of agreement ends the game there.
+    let dir = tempfile::tempdir().expect("dir");
+    let out = play(
+        dir.path(),
+        "game = \"breakthrough\"\ngames = 4\nseed = 9\nmatchups = [[\"alphabeta(heuristic=offensive2,depth=4)\", \"alphabeta(heuristic=offensive2,depth=2)\"]]\nadjudicate = { resign_score = 10000, resign_moves = 1 }\n",
+        "",
+    );
+    let games = rows(&out.join("games.csv"));
+    assert!(
+        games.iter().any(|g| g["reason"] == "adjudicated-resign"),
+        "{games:?}"
+    );
+    let moves = rows(&out.join("moves.csv"));
+    for game in games.iter().filter(|g| g["reason"] == "adjudicated-resign") {
+        // The last two moves' scores: the loser's at most -10,000, the winner's at least
+        // 10,000.
+        let last: Vec<&Row> = moves
+            .iter()
+            .filter(|m| m["game_id"] == game["game_id"])
+            .collect();
+        let [before, at] = [last[last.len() - 2], last[last.len() - 1]];
+        let winner = if number(at, "value") >= 10000.0 {
+            at
+        } else {
+            before
+        };
+        let loser = if std::ptr::eq(winner, at) { before } else { at };
+        assert_eq!(winner["side"], game["winner"], "{game:?}");
+        assert!(number(winner, "value") >= 10000.0 && number(loser, "value") <= -10000.0);
+    }
+}
+
+#[test]
+fn bad_adjudication_settings_are_one_line_errors() {
+    let dir = tempfile::tempdir().expect("dir");
+    for (setting, fragment) in [
+        (
+            "adjudicate = { resign_score = 100 }",
+            "resign_score needs resign_moves",
+        ),
+        (
+            "adjudicate = { draw_moves = 3 }",
+            "draw_moves needs draw_score",
+        ),
+        (
+            "adjudicate = { resign_score = 100, resign_moves = 0 }",
+            "resign_moves = 0: give 1 to 100000 moves",
+        ),
+        (
+            "adjudicate = { resign_score = 0, resign_moves = 2 }",
+            "would end every game at once",
+        ),
+        (
+            "adjudicate = { draw_after = 40 }",
+            "draw_after without draw_score and draw_moves",
+        ),
+        (
+            "adjudicate = {}",
+            "give resign_score and resign_moves, or draw_score and draw_moves",
+        ),
+        ("adjudicate = { resign = 3 }", "unknown field `resign`"),
+    ] {
+        let experiment = write_experiment(
+            dir.path(),
+            "bad.toml",
+            &format!(
+                "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"random\", \"random\"]]\n{setting}\n"
+            ),
+        );
+        let output = run(&[
+            "run",
+            text(&experiment),
+            "--out",
+            text(&dir.path().join("out")),
+        ]);
+        assert_input_error(&output, &["bad.toml", "line 4", fragment]);
     }
 }

@@ -550,6 +550,30 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// Rules that end a long game early from the scores the agents report (the root values
+/// of their searches, from the mover's side), as cutechess's `-resign` and `-draw` do. Off
+/// unless given; a move without a score breaks every streak.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Adjudication {
+    /// Resign: a side loses when its last `moves` scores were all at most `-score` and its
+    /// opponent's last `moves` all at least `score` (both agree).
+    pub resign: Option<ScoreRule>,
+    /// Draw: after `after_ply` plies, when both sides' last `moves` scores were all within
+    /// `score` of zero.
+    pub draw: Option<ScoreRule>,
+    /// The ply from which the draw rule applies.
+    pub draw_after_ply: u32,
+}
+
+/// A score threshold held for a number of a side's moves in a row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ScoreRule {
+    /// The threshold (resign) or band (draw).
+    pub score: f64,
+    /// The side's moves in a row that must hold it.
+    pub moves: u32,
+}
+
 /// Both sides' game clocks as the side to move sees them before its move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {

@@ -288,6 +288,7 @@ impl GameTask for Task<'_, Experiment> {
                 logs: None,
                 time_control: experiment.time_control,
                 cpu_clock: experiment.cpu_clock,
+                adjudication: experiment.adjudication,
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {

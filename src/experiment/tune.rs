@@ -387,6 +387,7 @@ impl GameTask for Task<'_, TuneExperiment> {
                 logs: None,
                 time_control: None,
                 cpu_clock: false,
+                adjudication: Default::default(),
             },
             blocks,
             iteration_ends,

@@ -5,7 +5,7 @@ use super::reference::{ReferenceKind, checked_references};
 use super::spec::{Spec, list_values};
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
-use crate::core::TimeControl;
+use crate::core::{Adjudication, ScoreRule, TimeControl};
 use crate::stats::elo::{EloModel, Sprt};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -114,8 +114,78 @@ pub struct Experiment {
     pub time_control: Option<[TimeControl; 2]>,
     /// Whether the clocks run on CPU time (external programs) instead of wall time.
     pub cpu_clock: bool,
+    /// Resign and draw rules from the agents' scores (off by default).
+    pub adjudication: Adjudication,
     /// Whether to write moves.csv (a row per move; most of a big run's bytes).
     pub moves_csv: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdjudicateTable {
+    resign_score: Option<f64>,
+    resign_moves: Option<i64>,
+    draw_score: Option<f64>,
+    draw_moves: Option<i64>,
+    draw_after: Option<i64>,
+}
+
+/// The rules of an `adjudicate` table: each rule needs its score and its moves.
+fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, String> {
+    let rule = |name: &str,
+                score: Option<f64>,
+                moves: Option<i64>|
+     -> Result<Option<ScoreRule>, String> {
+        match (score, moves) {
+            (None, None) => Ok(None),
+            (Some(score), Some(moves)) => {
+                if !score.is_finite() || score < 0.0 {
+                    return Err(format!(
+                        "adjudicate: {name}_score = {score}: give a score of 0 or more"
+                    ));
+                }
+                if !(1..=100_000).contains(&moves) {
+                    return Err(format!(
+                        "adjudicate: {name}_moves = {moves}: give 1 to 100000 moves"
+                    ));
+                }
+                Ok(Some(ScoreRule {
+                    score,
+                    moves: moves as u32,
+                }))
+            }
+            (Some(_), None) => Err(format!(
+                "adjudicate: {name}_score needs {name}_moves (the moves in a row that must hold it)"
+            )),
+            (None, Some(_)) => Err(format!(
+                "adjudicate: {name}_moves needs {name}_score (the score to hold)"
+            )),
+        }
+    };
+    let resign = rule("resign", table.resign_score, table.resign_moves)?;
+    let draw = rule("draw", table.draw_score, table.draw_moves)?;
+    if resign.is_some_and(|r| r.score == 0.0) {
+        return Err(
+            "adjudicate: resign_score = 0 would end every game at once: give a positive score"
+                .to_string(),
+        );
+    }
+    let draw_after_ply = match table.draw_after {
+        None => 0,
+        Some(_) if draw.is_none() => {
+            return Err("adjudicate: draw_after without draw_score and draw_moves".to_string());
+        }
+        Some(ply) if (0..=1_000_000).contains(&ply) => ply as u32,
+        Some(ply) => return Err(format!("adjudicate: draw_after = {ply}: give a ply from 0")),
+    };
+    if resign.is_none() && draw.is_none() {
+        return Err("adjudicate: give resign_score and resign_moves, or draw_score and draw_moves (and draw_after)".to_string());
+    }
+    Ok(Adjudication {
+        resign,
+        draw,
+        draw_after_ply,
+    })
 }
 
 #[derive(Deserialize)]
@@ -268,6 +338,7 @@ struct ExperimentFile {
     move_time_ms: Option<i64>,
     time_control: Option<toml::Value>,
     clock: Option<String>,
+    adjudicate: Option<AdjudicateTable>,
     moves_csv: Option<bool>,
     /// Published values, read by [`super::reference::parse_references`].
     #[serde(default, rename = "reference")]
@@ -560,6 +631,10 @@ impl Experiment {
                     .to_string(),
             ));
         }
+        let adjudication = match &file.adjudicate {
+            None => Adjudication::default(),
+            Some(table) => adjudication_spec(table).map_err(|e| fail(at_key("adjudicate"), e))?,
+        };
         let sprt = match &file.sprt {
             None => None,
             Some(table) => Some(sprt_spec(table, games).map_err(|e| fail(at_key("sprt"), e))?),
@@ -615,6 +690,7 @@ impl Experiment {
             move_time_ms,
             time_control,
             cpu_clock,
+            adjudication,
             moves_csv: file.moves_csv.unwrap_or(true),
         })
     }

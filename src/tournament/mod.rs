@@ -9,8 +9,8 @@ mod tests;
 
 use crate::core::seeds;
 use crate::core::{
-    Agent, ByPlayer, Clock, FaultReason, Game, GameContext, Limits, Player, SearchStats,
-    TimeControl,
+    Adjudication, Agent, ByPlayer, Clock, FaultReason, Game, GameContext, Limits, Player,
+    SearchStats, TimeControl,
 };
 use crate::registry::{AgentFactory, Colours};
 use std::borrow::Cow;
@@ -320,6 +320,63 @@ pub struct PlayLimits {
     /// Whether the clocks are charged the CPU time of each move where it was measured
     /// (external programs) instead of its wall time.
     pub cpu_clock: bool,
+    /// Resign and draw rules from the agents' scores.
+    pub adjudication: Adjudication,
+}
+
+/// The reason of a game won by the resign rule of [`Adjudication`].
+pub const ADJUDICATED_RESIGN: &str = "adjudicated-resign";
+/// The reason of a game drawn by the draw rule of [`Adjudication`].
+pub const ADJUDICATED_DRAW: &str = "adjudicated-draw";
+
+/// Each side's scores in a row that held each adjudication rule.
+#[derive(Clone, Copy, Debug, Default)]
+struct Streaks {
+    losing: ByPlayer<u32>,
+    winning: ByPlayer<u32>,
+    level: ByPlayer<u32>,
+}
+
+impl Streaks {
+    /// Counts `side`'s score for its move; the verdict once a rule holds at `ply`.
+    fn after_move(
+        &mut self,
+        rules: &Adjudication,
+        side: Player,
+        score: Option<f64>,
+        ply: u32,
+    ) -> Option<(Option<Player>, &'static str)> {
+        let bump = |count: &mut u32, holds: bool| *count = if holds { *count + 1 } else { 0 };
+        let score = score.filter(|s| s.is_finite());
+        if let Some(rule) = rules.resign {
+            bump(
+                &mut self.losing[side],
+                score.is_some_and(|s| s <= -rule.score),
+            );
+            bump(
+                &mut self.winning[side],
+                score.is_some_and(|s| s >= rule.score),
+            );
+            for loser in [side, side.opponent()] {
+                if self.losing[loser] >= rule.moves && self.winning[loser.opponent()] >= rule.moves
+                {
+                    return Some((Some(loser.opponent()), ADJUDICATED_RESIGN));
+                }
+            }
+        }
+        if let Some(rule) = rules.draw {
+            bump(
+                &mut self.level[side],
+                score.is_some_and(|s| s.abs() <= rule.score),
+            );
+            if ply >= rules.draw_after_ply
+                && Player::BOTH.iter().all(|&p| self.level[p] >= rule.moves)
+            {
+                return Some((None, ADJUDICATED_DRAW));
+            }
+        }
+        None
+    }
 }
 
 impl PlayLimits {
@@ -382,6 +439,7 @@ pub fn play_from<G: Game>(
             cpu: limits.cpu_clock,
         }
     });
+    let mut streaks = Streaks::default();
     let (winner, reason) = loop {
         if let Some(outcome) = state.outcome() {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
@@ -479,6 +537,16 @@ pub fn play_from<G: Game>(
             cpu_nanos: decision.cpu_nanos,
             clock_nanos,
         });
+        if state.outcome().is_none()
+            && let Some((winner, reason)) = streaks.after_move(
+                &limits.adjudication,
+                side,
+                decision.value,
+                moves.len() as u32,
+            )
+        {
+            break (winner, Cow::Borrowed(reason));
+        }
     };
     for seat in Player::BOTH {
         seats[seat].end_game(winner, &reason);

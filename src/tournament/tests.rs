@@ -281,3 +281,71 @@ fn a_deep_search_obeys_the_move_limit_and_the_stop_flag_from_inside() {
     assert!(clock.elapsed() < Duration::from_secs(60));
     raiser.join().expect("join");
 }
+
+#[test]
+fn adjudication_resigns_when_both_agree_and_draws_in_a_band_after_its_ply() {
+    use crate::core::ScoreRule;
+    let rules = Adjudication {
+        resign: Some(ScoreRule {
+            score: 500.0,
+            moves: 2,
+        }),
+        draw: Some(ScoreRule {
+            score: 10.0,
+            moves: 3,
+        }),
+        draw_after_ply: 8,
+    };
+    let (p1, p2) = (Player::P1, Player::P2);
+    // P1 thinks it is lost twice, but P2 agrees only once: play on; then P2 agrees again.
+    let mut streaks = Streaks::default();
+    let moves = [
+        (p1, Some(-600.0)),
+        (p2, Some(400.0)),
+        (p1, Some(-700.0)),
+        (p2, Some(650.0)),
+    ];
+    let verdicts: Vec<_> = moves
+        .iter()
+        .enumerate()
+        .map(|(ply, &(side, score))| streaks.after_move(&rules, side, score, ply as u32 + 1))
+        .collect();
+    assert_eq!(verdicts[..3], [None, None, None]);
+    assert_eq!(verdicts[3], None, "P2 agreed on one move only");
+    assert_eq!(
+        streaks.after_move(&rules, p1, Some(-900.0), 5),
+        None,
+        "P1's third, P2's one"
+    );
+    assert_eq!(
+        streaks.after_move(&rules, p2, Some(900.0), 6),
+        Some((Some(p2), ADJUDICATED_RESIGN))
+    );
+    // A move without a score (a random agent) breaks the streak.
+    let mut streaks = Streaks::default();
+    for (ply, (side, score)) in [
+        (p1, Some(-600.0)),
+        (p2, Some(600.0)),
+        (p1, None),
+        (p2, Some(600.0)),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_eq!(
+            streaks.after_move(&rules, side, score, ply as u32 + 1),
+            None
+        );
+    }
+    // Level scores: a draw once both sides held the band three moves and ply 8 is reached.
+    let mut streaks = Streaks::default();
+    let mut verdict = None;
+    let mut ply = 0;
+    while verdict.is_none() && ply < 20 {
+        ply += 1;
+        let side = if ply % 2 == 1 { p1 } else { p2 };
+        verdict = streaks.after_move(&rules, side, Some(if ply == 3 { 50.0 } else { 2.0 }), ply);
+    }
+    // Ply 3's 50 broke P1's streak: P1 holds the band from ply 5, three moves at ply 9.
+    assert_eq!((verdict, ply), (Some((None, ADJUDICATED_DRAW)), 9));
+}
