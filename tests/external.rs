@@ -194,6 +194,25 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
             .iter()
             .any(|m| m[column("self_reported")] == "1" && m[column("expanded")] == "7")
     );
+    // Results by how the games ended, per matchup (summary.csv) and per agent (show).
+    let (header, summary) = read_csv(&out.join("summary.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+    let by = |agent: &str, key: &str| -> String {
+        let row = summary
+            .iter()
+            .find(|r| r[column("agent")] == agent)
+            .expect("agent row");
+        row[column(key)].clone()
+    };
+    assert_eq!(by("crash", "losses_by"), "crash=2");
+    assert_eq!(by("slow", "losses_by"), "timeout=2");
+    assert_eq!(by("illegal", "losses_by"), "illegal_move=2");
+    assert_eq!(by("crash", "wins_by"), "");
+    let shown = stdout(&run(&["show", text(&out)]));
+    assert!(shown.contains("not by the rules (w/l/d)"), "{shown}");
+    assert!(shown.contains("crash 0/2/0"), "{shown}");
+    assert!(shown.contains("how the games ended, per agent:"), "{shown}");
+    assert!(shown.contains("illegal_move w/l/d"), "{shown}");
     assert_none_left(&marker);
 }
 

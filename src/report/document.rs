@@ -744,6 +744,15 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
             charts: vec![],
         });
     }
+    if let Some(endings) = super::summary::endings_table(&data.summary) {
+        sections.push(Section {
+            after: Vec::new(),
+            title: "How the games ended".to_string(),
+            text: vec!["Each agent's wins, losses and draws over the run by how the game ended: by the game's rules (goal), an adjudication rule, the ply cap, or a failure (timeout or flag fall, stall, crash, illegal move, bad output, startup failure, a sandbox limit). summary.csv has them per matchup (wins_by, losses_by, draws_by).".to_string()],
+            tables: vec![endings],
+            charts: vec![],
+        });
+    }
     if let Some(ratings) = ratings_table(data) {
         sections.push(Section {
             after: Vec::new(),

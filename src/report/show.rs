@@ -110,7 +110,14 @@ fn csv_json(path: &Path) -> Result<Vec<serde_json::Value>, String> {
                 .zip(record.iter())
                 .map(|(h, c)| {
                     // Packed lists (pair counts, nodes per level) as arrays.
-                    let value = if PACKED.contains(&h) {
+                    // Counts by ending (`goal=30;timeout=2`) as objects.
+                    let value = if ["wins_by", "losses_by", "draws_by"].contains(&h) {
+                        c.split(';')
+                            .filter_map(|p| p.split_once('='))
+                            .map(|(k, n)| (k.to_string(), cell_json(n)))
+                            .collect::<serde_json::Map<_, _>>()
+                            .into()
+                    } else if PACKED.contains(&h) {
                         c.split(';')
                             .filter(|p| !p.is_empty())
                             .map(cell_json)
@@ -272,6 +279,11 @@ fn kind_tables(folder: &Path) -> Result<String, String> {
             text.push_str(&note);
             text.push_str("\n\n");
         }
+    }
+    if let Some(endings) = super::summary::endings_table(&rows) {
+        text.push_str("how the games ended, per agent:\n");
+        text.push_str(&endings.aligned());
+        text.push('\n');
     }
     if let Ok(data) = RunData::load_with(folder, false)
         && let Some(ratings) = ratings_table(&data)

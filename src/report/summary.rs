@@ -29,6 +29,47 @@ struct Totals {
     plies: u64,
     expanded_by_level: [u64; MAX_LEVELS],
     evaluated_by_level: [u64; MAX_LEVELS],
+    /// Games won, lost and drawn, by how they ended ([`ENDINGS`]).
+    by_ending: [[u64; ENDINGS.len()]; 3],
+}
+
+/// How a game can end, as results are counted by: the game's own rules (`goal`), an
+/// adjudication rule, the ply cap, and each way an agent can fail (a time limit or flag,
+/// a program that stalled, crashed, answered an illegal move or something else, never
+/// started, or ran into a sandbox limit).
+pub const ENDINGS: [&str; 10] = [
+    "goal",
+    "adjudicated",
+    "ply_cap",
+    "timeout",
+    "stall",
+    "crash",
+    "illegal_move",
+    "bad_output",
+    "startup_failure",
+    "sandbox",
+];
+
+/// The ending (an index into [`ENDINGS`]) a game's reason counts under.
+pub fn ending_of(reason: &str) -> usize {
+    let name = match reason {
+        crate::tournament::PLY_CAP_REASON => "ply_cap",
+        "memory" | "processes" | "cpu_time" | "output" => "sandbox",
+        r if r.starts_with("adjudicated") => "adjudicated",
+        r => r,
+    };
+    ENDINGS.iter().position(|&e| e == name).unwrap_or(0)
+}
+
+/// Counts by ending as `goal=30;timeout=2` (endings with no game left out).
+fn endings_text(counts: &[u64; ENDINGS.len()]) -> String {
+    ENDINGS
+        .iter()
+        .zip(counts)
+        .filter(|(_, n)| **n > 0)
+        .map(|(e, n)| format!("{e}={n}"))
+        .collect::<Vec<_>>()
+        .join(";")
 }
 
 /// Accumulates finished games into per (matchup, listed agent) totals.
@@ -119,6 +160,15 @@ pub struct SummaryRow {
     pub avg_captures: f64,
     /// Plies (both sides' moves) per game.
     pub avg_plies: f64,
+    /// Its wins by how the games ended: `goal=30;timeout=2` ([`ENDINGS`]).
+    #[serde(default)]
+    pub wins_by: String,
+    /// Its losses by how the games ended.
+    #[serde(default)]
+    pub losses_by: String,
+    /// Its draws by how the games ended.
+    #[serde(default)]
+    pub draws_by: String,
 }
 
 /// One row of nodes_by_depth.csv.
@@ -165,11 +215,21 @@ impl Summary {
             let side = &record.sides[player];
             let totals = &mut self.totals[record.job.matchup][slot];
             totals.games += 1;
-            match record.winner {
-                None => totals.draws += 1,
-                Some(winner) if winner == player => totals.wins += 1,
-                Some(_) => totals.losses += 1,
-            }
+            let result = match record.winner {
+                None => {
+                    totals.draws += 1;
+                    2
+                }
+                Some(winner) if winner == player => {
+                    totals.wins += 1;
+                    0
+                }
+                Some(_) => {
+                    totals.losses += 1;
+                    1
+                }
+            };
+            totals.by_ending[result][ending_of(&record.reason)] += 1;
             if player == Player::P1 {
                 totals.games_as_p1 += 1;
                 totals.wins_as_p1 += u64::from(record.winner == Some(player));
@@ -258,6 +318,9 @@ impl Summary {
                     avg_ms_per_move: round(ratio(millis(t.nanos), moves), 4),
                     avg_captures: round(ratio(t.captures as f64, t.games as f64), 3),
                     avg_plies: round(ratio(t.plies as f64, t.games as f64), 2),
+                    wins_by: endings_text(&t.by_ending[0]),
+                    losses_by: endings_text(&t.by_ending[1]),
+                    draws_by: endings_text(&t.by_ending[2]),
                 };
                 if t.games == 0 {
                     // Not played (a partial run): no rate or average, empty to pandas.
@@ -389,6 +452,11 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
     if with_sprt {
         headers.push("SPRT (LLR)".to_string());
     }
+    // Results not decided by the game's rules, where there are any.
+    let with_endings = rows.iter().any(|r| !not_by_the_rules(r).is_empty());
+    if with_endings {
+        headers.push("not by the rules (w/l/d)".to_string());
+    }
     let rows = rows
         .iter()
         .map(|r| {
@@ -430,10 +498,96 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
                     None => String::new(),
                 });
             }
+            if with_endings {
+                row.push(not_by_the_rules(r));
+            }
             row
         })
         .collect();
     Table { headers, rows }
+}
+
+/// A row's results that the game's rules did not decide, as `timeout 2/0/0, crash
+/// 0/1/0` (wins/losses/draws by each ending other than `goal`); empty when there are none.
+pub fn not_by_the_rules(row: &SummaryRow) -> String {
+    let count = |text: &str, ending: &str| -> u64 {
+        text.split(';')
+            .filter_map(|part| part.split_once('='))
+            .find(|(e, _)| *e == ending)
+            .and_then(|(_, n)| n.parse().ok())
+            .unwrap_or(0)
+    };
+    ENDINGS[1..]
+        .iter()
+        .filter_map(|ending| {
+            let [w, l, d] = [&row.wins_by, &row.losses_by, &row.draws_by].map(|t| count(t, ending));
+            (w + l + d > 0).then(|| format!("{ending} {w}/{l}/{d}"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Each agent's results over the whole run by how its games ended: one row per agent
+/// (first-seen order) with games, wins, losses and draws, and a `w/l/d` column for each
+/// ending that occurred. `None` when every game ended by the rules (the matchup tables
+/// say it all then).
+pub fn endings_table(rows: &[SummaryRow]) -> Option<Table> {
+    let mut agents: Vec<(String, [u64; 3], [[u64; ENDINGS.len()]; 3])> = Vec::new();
+    for row in rows {
+        let index = match agents.iter().position(|(a, _, _)| *a == row.agent) {
+            Some(i) => i,
+            None => {
+                agents.push((row.agent.clone(), [0; 3], [[0; ENDINGS.len()]; 3]));
+                agents.len() - 1
+            }
+        };
+        let (_, totals, by) = &mut agents[index];
+        for (result, (count, text)) in [
+            (row.wins, &row.wins_by),
+            (row.losses, &row.losses_by),
+            (row.draws, &row.draws_by),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            totals[result] += count;
+            for (ending, n) in text.split(';').filter_map(|part| part.split_once('=')) {
+                if let (Some(e), Ok(n)) =
+                    (ENDINGS.iter().position(|&x| x == ending), n.parse::<u64>())
+                {
+                    by[result][e] += n;
+                }
+            }
+        }
+    }
+    let used: Vec<usize> = (0..ENDINGS.len())
+        .filter(|&e| agents.iter().any(|(_, _, by)| by.iter().any(|r| r[e] > 0)))
+        .collect();
+    if used.iter().all(|&e| e == 0) {
+        return None;
+    }
+    let mut headers: Vec<String> = ["agent", "games", "wins", "losses", "draws"]
+        .map(String::from)
+        .to_vec();
+    headers.extend(used.iter().map(|&e| format!("{} w/l/d", ENDINGS[e])));
+    let rows = agents
+        .iter()
+        .filter(|(_, totals, _)| totals.iter().sum::<u64>() > 0)
+        .map(|(agent, totals, by)| {
+            let mut row = vec![agent.clone(), totals.iter().sum::<u64>().to_string()];
+            row.extend(totals.iter().map(u64::to_string));
+            row.extend(used.iter().map(|&e| {
+                let [w, l, d] = [by[0][e], by[1][e], by[2][e]];
+                if w + l + d == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{w}/{l}/{d}")
+                }
+            }));
+            row
+        })
+        .collect();
+    Some(Table { headers, rows })
 }
 
 /// The summary as aligned text tables, one per matchup, in the style of the reports.
