@@ -319,8 +319,77 @@ impl GameTask for Task<'_, Experiment> {
         })?;
         // External programs' stderr, one file per agent and game (created when written).
         games.limits.logs = Some(folder.join(LOGS_FOLDER));
+        check_submissions(&games, &folder.join(LOGS_FOLDER), options);
         execute(&games, &folder, meta, options)
     }
+}
+
+/// Runs `arbiter check-agent`'s steps on every agent found in the experiment's
+/// `agents_dir` (a few at a time) before any game: one that fails is left out (its games
+/// are not played, its reason is among the run's notes) instead of losing every game.
+/// A resume checks again, so a fixed submission then plays.
+fn check_submissions<G: GameEntry>(games: &Games<'_, G>, logs: &Path, options: &super::Options) {
+    let experiment = games.experiment;
+    let checks: Vec<(usize, &crate::external::ExternalSpec)> = experiment
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| experiment.submissions.contains(&a.name))
+        .filter_map(|(i, a)| a.external.as_ref().map(|spec| (i, spec)))
+        .collect();
+    if !options.quiet {
+        for line in &experiment.left_out {
+            crate::report::say(&format!("submission {line}"));
+        }
+        if !checks.is_empty() {
+            crate::report::say(&format!(
+                "checking {} submission{} (arbiter check-agent's steps) before the games",
+                checks.len(),
+                if checks.len() == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    let game_name = experiment.game.to_string();
+    let times = crate::external::check::CheckTimes {
+        position_ms: crate::external::check::CHECK_MOVE_MS,
+        game_ms: experiment
+            .move_time_ms
+            .unwrap_or(crate::external::check::GAME_MOVE_MS),
+    };
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..options.threads.clamp(1, checks.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(agent, spec)) = checks.get(k) else {
+                        break;
+                    };
+                    let name = &experiment.agents[agent].name;
+                    let folder = logs.join(crate::external::log_folder_name(name));
+                    let failed = crate::external::check::preflight(
+                        name,
+                        spec,
+                        &games.start,
+                        &game_name,
+                        times,
+                        &folder,
+                    );
+                    if let Some(why) = failed {
+                        let log = folder.join("check.stderr");
+                        let log = if log.is_file() {
+                            format!("; its stderr: {}", log.display())
+                        } else {
+                            String::new()
+                        };
+                        let _ = games.broken[agent].set(format!(
+                            "agent '{name}' failed its check before the games ({why}{log}): its games were not played; fix it and 'arbiter run --resume' plays them"
+                        ));
+                    }
+                }
+            });
+        }
+    });
 }
 
 /// Stops a matchup when its SPRT reaches a verdict: checked after each completed pair

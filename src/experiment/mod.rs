@@ -438,7 +438,7 @@ fn run_experiment(
             if overrides.no_moves {
                 experiment.moves_csv = false;
             }
-            on_game(experiment.game.clone(), experiment, start, options)
+            on_game(experiment.game.clone(), *experiment, start, options)
         }
         _ if overrides.no_moves => Err(Error::Message(format!(
             "--no-moves: {} is not a game experiment (it writes no moves.csv)",

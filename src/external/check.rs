@@ -265,6 +265,30 @@ pub fn check<G: Game>(
     })
 }
 
+/// [`check`]'s steps run on an agent before a tournament plays it: `None` when every step
+/// passed, else the first failure in one line (its stderr is kept in `logs`).
+pub fn preflight<G: Game>(
+    name: &str,
+    spec: &ExternalSpec,
+    start: &G,
+    game_name: &str,
+    times: CheckTimes,
+    logs: &Path,
+) -> Option<String> {
+    let mut out = Vec::new();
+    match check(name, spec, start, game_name, times, logs, &mut out) {
+        Err(e) => Some(format!("the check could not run: {e}")),
+        Ok(verdict) if verdict.failures == 0 => None,
+        Ok(_) => Some(
+            String::from_utf8_lossy(&out)
+                .lines()
+                .find_map(|line| line.strip_prefix("FAIL  "))
+                .unwrap_or("a step failed")
+                .to_string(),
+        ),
+    }
+}
+
 /// Plays one game with `agent` in `seat` and uniformly random moves for the other side.
 fn play_against_random<G: Game>(
     agent: &mut super::ExternalAgent<G>,

@@ -914,6 +914,9 @@ pub struct AgentRegistry {
     pub heuristics: BTreeMap<String, NamedHeuristic>,
     /// Games served by programs (`[[game]]` tables), by name.
     pub games: BTreeMap<String, RegisteredGame>,
+    /// Whether the agents are those a run recorded (a resume): a submission already
+    /// recorded keeps its recorded spec.
+    pub recorded: bool,
 }
 
 fn value_text(value: &toml::Value) -> String {
@@ -1318,7 +1321,10 @@ impl AgentRegistry {
     /// # Errors
     /// A recorded spec that does not parse.
     pub fn recorded(agents: &[(String, String)], file: &Path) -> Result<AgentRegistry, String> {
-        let mut registry = AgentRegistry::default();
+        let mut registry = AgentRegistry {
+            recorded: true,
+            ..AgentRegistry::default()
+        };
         for (name, text) in agents {
             let mut spec: AgentSpec = text.parse().map_err(|e| format!("agent '{name}': {e}"))?;
             if *name != spec.name {

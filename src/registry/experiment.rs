@@ -3,6 +3,7 @@
 
 use super::reference::{ReferenceKind, checked_references};
 use super::spec::{Spec, list_values};
+use super::submissions::Submissions;
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
 use crate::core::{Adjudication, ScoreRule, TimeControl};
@@ -116,6 +117,11 @@ pub struct Experiment {
     pub cpu_clock: bool,
     /// Resign and draw rules from the agents' scores (off by default).
     pub adjudication: Adjudication,
+    /// The agents found in `agents_dir` (checked before the run; they join the round
+    /// robin).
+    pub submissions: Vec<String>,
+    /// The submission folders left out, one line each with the reason.
+    pub left_out: Vec<String>,
     /// Whether to write moves.csv (a row per move; most of a big run's bytes).
     pub moves_csv: bool,
 }
@@ -330,6 +336,7 @@ struct ExperimentFile {
     matchups: Vec<Vec<String>>,
     #[serde(default)]
     round_robin: Vec<String>,
+    agents_dir: Option<String>,
     gauntlet: Option<GauntletTable>,
     #[serde(default)]
     sweep: Vec<SweepTable>,
@@ -399,6 +406,25 @@ impl Experiment {
         let name = super::run_name(file.name.clone(), path, "experiment")
             .map_err(|e| fail(at_key("name"), e))?;
 
+        // A folder of submissions: each valid one is an agent, and joins the round robin.
+        let mut extended;
+        let (registry, submissions) = match &file.agents_dir {
+            None => (registry, Submissions::default()),
+            Some(dir) => {
+                let folder = path.parent().unwrap_or(Path::new(".")).join(dir);
+                extended = registry.clone();
+                let found = extended.add_submissions(&folder).map_err(|e| {
+                    fail(at_key("agents_dir"), format!("agents_dir = \"{dir}\": {e}"))
+                })?;
+                (&extended, found)
+            }
+        };
+        let mut round_robin = file.round_robin.clone();
+        for name in &submissions.agents {
+            if !round_robin.contains(name) {
+                round_robin.push(name.clone());
+            }
+        }
         let mut agents: Vec<AgentSpec> = Vec::new();
         let mut texts: Vec<String> = Vec::new();
         let index_of = |agents: &mut Vec<AgentSpec>,
@@ -435,14 +461,13 @@ impl Experiment {
                 sequential: true,
             });
         }
-        if file.round_robin.len() == 1 {
+        if round_robin.len() == 1 {
             return Err(fail(
-                at_key("round_robin"),
+                at_key("round_robin").or(at_key("agents_dir")),
                 "a round robin needs at least two agents".to_string(),
             ));
         }
-        let members: Vec<usize> = file
-            .round_robin
+        let members: Vec<usize> = round_robin
             .iter()
             .map(|t| index_of(&mut agents, &mut texts, t))
             .collect::<Result<_, _>>()?;
@@ -691,6 +716,8 @@ impl Experiment {
             time_control,
             cpu_clock,
             adjudication,
+            submissions: submissions.agents,
+            left_out: submissions.left_out,
             moves_csv: file.moves_csv.unwrap_or(true),
         })
     }

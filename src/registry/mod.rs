@@ -12,6 +12,7 @@ pub mod puzzle_experiment;
 pub mod reference;
 pub mod search_experiment;
 pub mod spec;
+pub mod submissions;
 pub mod tune_experiment;
 
 #[cfg(test)]
@@ -26,7 +27,7 @@ pub use search_experiment::SearchExperiment;
 #[derive(Clone, Debug)]
 pub enum AnyExperiment {
     /// Games between agents (the default kind).
-    Tournament(Experiment),
+    Tournament(Box<Experiment>),
     /// Algorithms x depths on the same positions (`kind = "search"`).
     Search(SearchExperiment),
     /// Puzzle solvers x puzzles (`kind = "puzzles"`).
@@ -86,7 +87,8 @@ impl AnyExperiment {
                 } else {
                     source
                 };
-                Experiment::parse(path, source, registry).map(AnyExperiment::Tournament)
+                Experiment::parse(path, source, registry)
+                    .map(|e| AnyExperiment::Tournament(Box::new(e)))
             }
             Some(Some("search")) => {
                 SearchExperiment::parse(path, source, registry).map(AnyExperiment::Search)
