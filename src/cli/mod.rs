@@ -8,6 +8,7 @@ mod bench_bare;
 mod cluster;
 mod compare;
 mod games;
+mod ladder;
 mod matchup;
 mod play;
 mod run;
@@ -55,6 +56,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// One rating list over any number of runs (Bradley-Terry on the Elo scale, optionally
+    /// anchored), with a crosstable and each agent's history across runs.
+    #[command(after_help = "More: docs/class.md ('A ladder over many runs').")]
+    Ladder(ladder::LadderArgs),
     /// Remake the charts, report.md and index.html of a results folder from its files.
     #[command(after_help = "More: docs/results.md (every file of a results folder).")]
     Report {
@@ -410,6 +415,7 @@ pub fn main() -> i32 {
         Command::Show { results_dir, json } => tools::show(&results_dir, json).map(|()| 0),
         Command::Report { results_dir, game } => tools::report(&results_dir, game).map(|()| 0),
         Command::Match(args) => matchup::play_match(args),
+        Command::Ladder(args) => ladder::ladder(args).map(|()| 0),
         Command::Compare(args) => compare::compare(args),
         Command::Solve(args) => solve::solve(args).map(|()| 0),
         Command::Perft {

@@ -65,8 +65,15 @@ impl Results {
 const PRIOR_GAMES: f64 = 1.0;
 const LN10_OVER_400: f64 = std::f64::consts::LN_10 / 400.0;
 
-/// The Bradley-Terry ratings of all agents (empty for no agents).
+/// Fits the ratings of every agent in `results`, averaging 0 (see the module's text).
 pub fn bradley_terry(results: &Results) -> Vec<Rating> {
+    bradley_terry_anchored(results, None)
+}
+
+/// Fits the ratings of every agent in `results`: averaging 0, or with agent `anchor` at
+/// 0 exactly (as Ordo and BayesElo anchor a reference engine). Anchored, each interval is
+/// that of the agent's difference from the anchor (the anchor's own is 0).
+pub fn bradley_terry_anchored(results: &Results, anchor: Option<usize>) -> Vec<Rating> {
     let n = results.games.len();
     if n == 0 {
         return Vec::new();
@@ -119,19 +126,28 @@ pub fn bradley_terry(results: &Results) -> Vec<Rating> {
             }
         }
     }
-    // Pseudo-inverse under the sum-zero constraint: (L + J/n)^-1 - J/n.
+    // Pseudo-inverse under the sum-zero constraint: (L + J/n)^-1 - J/n, the covariance
+    // of the ln g.
     let shifted: Vec<Vec<f64>> = information
         .iter()
         .map(|row| row.iter().map(|v| v + 1.0 / n as f64).collect())
         .collect();
     let inverse = invert(shifted);
+    let covariance = |i: usize, j: usize| {
+        inverse
+            .as_ref()
+            .map_or(f64::INFINITY, |m| m[i][j] - 1.0 / n as f64)
+    };
+    let origin = anchor.map_or(0.0, |a| strength[a].ln());
     (0..n)
         .map(|i| {
-            let variance = inverse
-                .as_ref()
-                .map_or(f64::INFINITY, |m| (m[i][i] - 1.0 / n as f64).max(0.0));
+            let variance = match anchor {
+                None => covariance(i, i),
+                Some(a) => covariance(i, i) + covariance(a, a) - 2.0 * covariance(i, a),
+            }
+            .max(0.0);
             Rating {
-                elo: strength[i].ln() / LN10_OVER_400,
+                elo: (strength[i].ln() - origin) / LN10_OVER_400,
                 margin: super::Z95 * variance.sqrt() / LN10_OVER_400,
                 games: results.games[i].iter().sum(),
             }
