@@ -9,9 +9,12 @@ use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError,
 use crate::report::tally::Tally;
 use crate::report::{CsvRecorder, Meta, Reporter, RunContext, RunOutcome, TIMING_COLUMNS};
 use crate::stats::elo::{Sprt, SprtDecision};
+use crate::tournament::rounds::{BoardRow, Rounds};
 use crate::tournament::{
-    GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, play_game, seat_agents,
+    GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, play_game,
+    seat_agents,
 };
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -81,11 +84,34 @@ pub fn openings_of<G: GameEntry>(spec: &OpeningSpec, start: &G) -> Result<Openin
     })
 }
 
+/// The games of a run: a fixed schedule (matchups x games), or rounds whose pairings
+/// follow the results (Swiss, knockout).
+enum Plan {
+    Fixed(Schedule),
+    Rounds(Box<Rounds>, BTreeMap<[usize; 2], usize>),
+}
+
+impl Plan {
+    /// Game `id`, or `None` when the plan turned out to need no game there (a board of a
+    /// round left empty).
+    fn job(&self, id: u64) -> Option<GameJob> {
+        match self {
+            Plan::Fixed(schedule) => Some(schedule.job(id)),
+            Plan::Rounds(rounds, matchups) => rounds.job(id, &|a, b| {
+                matchups
+                    .get(&[a.min(b), a.max(b)])
+                    .copied()
+                    .unwrap_or_default()
+            }),
+        }
+    }
+}
+
 /// A game experiment ready to play on game `G`.
 struct Games<'a, G: GameEntry> {
     experiment: &'a Experiment,
     start: G,
-    schedule: Schedule,
+    plan: Plan,
     openings: Openings<G>,
     factories: Vec<AgentFactory<G>>,
     limits: PlayLimits,
@@ -97,19 +123,28 @@ impl<G: GameEntry> Work for Games<'_, G> {
     type Record = GameRecord;
 
     fn jobs(&self) -> u64 {
-        self.schedule.len()
+        match &self.plan {
+            Plan::Fixed(schedule) => schedule.len(),
+            Plan::Rounds(rounds, _) => rounds.len(),
+        }
     }
 
     fn groups(&self) -> usize {
-        self.experiment.matchups.len()
+        match &self.plan {
+            Plan::Fixed(_) => self.experiment.matchups.len(),
+            Plan::Rounds(rounds, _) => rounds.groups(),
+        }
     }
 
     fn group(&self, id: u64) -> usize {
-        self.schedule.matchup_of(id)
+        match &self.plan {
+            Plan::Fixed(schedule) => schedule.matchup_of(id),
+            Plan::Rounds(rounds, _) => rounds.group(id),
+        }
     }
 
     fn execute(&self, id: u64) -> Option<GameRecord> {
-        let job = self.schedule.job(id);
+        let job = self.plan.job(id)?;
         let mut seats = seat_agents(&self.factories, &job);
         let (opening, moves) = self.openings.position(&self.start, &job);
         let played = play_from(opening, moves, job, &mut seats, &self.limits);
@@ -131,14 +166,32 @@ impl<G: GameEntry> Work for Games<'_, G> {
     /// The two games of a colour-swapped pair stay on one shard (pentanomial statistics
     /// need both).
     fn joined_to_previous(&self, id: u64) -> bool {
+        let Plan::Fixed(schedule) = &self.plan else {
+            return false;
+        };
         id > 0 && {
-            let (job, previous) = (self.schedule.job(id), self.schedule.job(id - 1));
+            let (job, previous) = (schedule.job(id), schedule.job(id - 1));
             job.matchup == previous.matchup && job.pair == previous.pair
         }
     }
 
+    fn barrier(&self, id: u64) -> u64 {
+        match &self.plan {
+            Plan::Fixed(_) => 0,
+            Plan::Rounds(rounds, _) => rounds.barrier(id),
+        }
+    }
+
+    fn void(&self, id: u64) -> bool {
+        matches!(self.plan, Plan::Rounds(..)) && self.plan.job(id).is_none()
+    }
+
     fn runnable(&self, id: u64) -> bool {
-        let job = self.schedule.job(id);
+        // In rounds, players out are paired no more: their boards are void instead.
+        let Plan::Fixed(schedule) = &self.plan else {
+            return true;
+        };
+        let job = schedule.job(id);
         job.agents
             .iter()
             .all(|&agent| self.broken[agent].get().is_none())
@@ -149,11 +202,21 @@ impl<G: GameEntry> Kind for Games<'_, G> {
     const UNIT: &'static str = "games";
 
     fn describe(&self) -> String {
+        if let (Plan::Rounds(rounds, _), Some(spec)) = (&self.plan, &self.experiment.rounds) {
+            return format!(
+                "a {} of {} players, {} rounds, at most {} games of {}",
+                spec.name(),
+                rounds.players().len(),
+                rounds.rounds(),
+                rounds.len(),
+                self.experiment.game
+            );
+        }
         let matchups = self.experiment.matchups.len();
         format!(
             "{matchups} matchup{}, {} games of {}",
             if matchups == 1 { "" } else { "s" },
-            self.schedule.len(),
+            self.jobs(),
             self.experiment.game
         )
     }
@@ -168,11 +231,16 @@ impl<G: GameEntry> Kind for Games<'_, G> {
         );
         context.sprt = experiment.sprt.map(|(sprt, _)| sprt);
         context.sequential = experiment.matchups.iter().map(|m| m.sequential).collect();
-        Ok(Box::new(CsvRecorder::create(
-            folder,
-            context,
-            experiment.moves_csv,
-        )?))
+        let csv = Box::new(CsvRecorder::create(folder, context, experiment.moves_csv)?);
+        Ok(match &self.plan {
+            Plan::Fixed(_) => csv,
+            Plan::Rounds(rounds, _) => Box::new(RoundsFiles {
+                inner: csv,
+                rounds,
+                experiment,
+                folder: folder.to_path_buf(),
+            }),
+        })
     }
 
     fn notes(&self) -> Vec<String> {
@@ -183,6 +251,9 @@ impl<G: GameEntry> Kind for Games<'_, G> {
     }
 
     fn control(&self) -> Box<dyn super::Control<GameRecord> + '_> {
+        if let Plan::Rounds(rounds, _) = &self.plan {
+            return Box::new(RoundsMonitor(rounds));
+        }
         match self.experiment.sprt {
             Some((sprt, _)) => Box::new(SprtMonitor::new(
                 sprt,
@@ -196,6 +267,118 @@ impl<G: GameEntry> Kind for Games<'_, G> {
         }
     }
 }
+
+/// Feeds each finished game of a tournament in rounds to its plan (in plan order, so the
+/// next round is paired from complete results); a knockout match decided early skips its
+/// remaining games.
+struct RoundsMonitor<'a>(&'a Rounds);
+
+impl super::Control<GameRecord> for RoundsMonitor<'_> {
+    fn decided(&mut self, id: u64, record: &GameRecord) -> bool {
+        let winner = record.winner.map(|seat| record.job.agent(seat));
+        self.0.record(id, winner)
+    }
+}
+
+/// The game files of a tournament in rounds, and at its end rounds.csv (every pairing
+/// with its points) and standings.csv (the format's ranking).
+struct RoundsFiles<'a> {
+    inner: Box<dyn Reporter<GameRecord> + 'a>,
+    rounds: &'a Rounds,
+    experiment: &'a Experiment,
+    folder: std::path::PathBuf,
+}
+
+impl Reporter<GameRecord> for RoundsFiles<'_> {
+    fn started(&mut self, total: usize) -> io::Result<()> {
+        self.inner.started(total)
+    }
+    fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
+        self.inner.finished(record)
+    }
+    fn replayed(&mut self, record: &GameRecord) -> io::Result<()> {
+        self.inner.replayed(record)
+    }
+    fn skipped(&mut self, id: u64) -> io::Result<()> {
+        self.inner.skipped(id)
+    }
+    fn standings(&self) -> Vec<String> {
+        self.inner.standings()
+    }
+    fn show_line(&mut self, line: &str) {
+        self.inner.show_line(line);
+    }
+    fn ended(&mut self, outcome: &RunOutcome) -> io::Result<()> {
+        self.inner.ended(outcome)?;
+        let name = |player: usize| {
+            self.experiment.agents[self.rounds.players()[player]]
+                .name
+                .clone()
+        };
+        let mut pairings = csv::Writer::from_path(self.folder.join(ROUNDS_CSV))?;
+        pairings.write_record([
+            "round",
+            "board",
+            "first",
+            "second",
+            "first_points",
+            "second_points",
+            "games",
+        ])?;
+        for BoardRow {
+            round,
+            board,
+            players: [a, b],
+            points: [pa, pb],
+            games,
+        } in self.rounds.table()
+        {
+            let board = board.map_or("bye".to_string(), |b| (b + 1).to_string());
+            let second = if a == b { String::new() } else { name(b) };
+            pairings.write_record([
+                (round + 1).to_string(),
+                board,
+                name(a),
+                second,
+                pa.to_string(),
+                pb.to_string(),
+                games.to_string(),
+            ])?;
+        }
+        pairings.flush()?;
+        let format = self
+            .experiment
+            .rounds
+            .as_ref()
+            .map_or("swiss", |r| r.name());
+        let mut standings = csv::Writer::from_path(self.folder.join(STANDINGS_CSV))?;
+        let measure = if format == "swiss" {
+            "points"
+        } else {
+            "rounds_reached"
+        };
+        standings.write_record(["rank", "agent", measure, "buchholz"])?;
+        for (place, (player, score, buchholz)) in self.rounds.standings().into_iter().enumerate() {
+            let score = if score.is_finite() {
+                score.to_string()
+            } else {
+                "left out".to_string()
+            };
+            standings.write_record([
+                (place + 1).to_string(),
+                name(player),
+                score,
+                buchholz.to_string(),
+            ])?;
+        }
+        standings.flush()
+    }
+}
+
+/// A tournament in rounds' pairings with their points.
+pub const ROUNDS_CSV: &str = "rounds.csv";
+/// A tournament in rounds' final ranking.
+pub const STANDINGS_CSV: &str = "standings.csv";
 
 /// Every game of `schedule` from the start position, with no openings, limits or early
 /// stopping: for benchmarks, tests and simple callers.
@@ -274,10 +457,27 @@ impl GameTask for Task<'_, Experiment> {
                 games: experiment.games_of(m),
             })
             .collect();
+        let plan = match &experiment.rounds {
+            None => Plan::Fixed(Schedule::new(experiment.seed, plans, experiment.colours)),
+            Some(spec) => Plan::Rounds(
+                Box::new(Rounds::new(
+                    spec.format,
+                    spec.players.clone(),
+                    spec.games,
+                    experiment.seed,
+                )),
+                experiment
+                    .matchups
+                    .iter()
+                    .enumerate()
+                    .map(|(index, m)| (m.agents, index))
+                    .collect(),
+            ),
+        };
         let mut games = Games {
             experiment: &experiment,
             start: start_position,
-            schedule: Schedule::new(experiment.seed, plans, experiment.colours),
+            plan,
             openings,
             broken: (0..factories.len()).map(|_| OnceLock::new()).collect(),
             factories,
@@ -315,6 +515,10 @@ impl GameTask for Task<'_, Experiment> {
             sweeps: experiment.sweeps.clone(),
             sprt: experiment.sprt.map(|(sprt, _)| sprt),
             no_moves_csv: !experiment.moves_csv,
+            format: experiment
+                .rounds
+                .as_ref()
+                .map_or(String::new(), |r| r.name().to_string()),
             ..Meta::starting("tournament", options.threads)
         })?;
         // External programs' stderr, one file per agent and game (created when written).
@@ -382,6 +586,11 @@ fn check_submissions<G: GameEntry>(games: &Games<'_, G>, logs: &Path, options: &
                         } else {
                             String::new()
                         };
+                        if let Plan::Rounds(rounds, _) = &games.plan
+                            && let Some(player) = rounds.players().iter().position(|&p| p == agent)
+                        {
+                            rounds.drop_player(player);
+                        }
                         let _ = games.broken[agent].set(format!(
                             "agent '{name}' failed its check before the games ({why}{log}): its games were not played; fix it and 'arbiter run --resume' plays them"
                         ));

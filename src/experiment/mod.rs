@@ -424,6 +424,13 @@ fn run_experiment(
     let start = Start::New(options.out.clone());
     match experiment {
         AnyExperiment::Tournament(mut experiment) => {
+            if let (Some(_), Some(spec)) = (options.shard, &experiment.rounds) {
+                return Err(Error::Message(format!(
+                    "--shard does not apply to {}: a {}'s rounds are paired from the rounds before, so it runs on one machine (on all its cores)",
+                    path.display(),
+                    spec.name()
+                )));
+            }
             if let Some(games) = overrides.games {
                 if games == 0 {
                     return Err(Error::Message(

@@ -57,6 +57,12 @@ pub trait Work: Sync {
         0
     }
 
+    /// Whether job `id` turned out to be unneeded once the jobs before its barrier were
+    /// reported (a board of a round with no game): it is skipped. Default: no.
+    fn void(&self, _id: u64) -> bool {
+        false
+    }
+
     /// Whether job `id` can run: `false` leaves it unplayed (the run ends incomplete and
     /// it runs on resume), e.g. when one of its agents can no longer start. Default: yes.
     fn runnable(&self, _id: u64) -> bool {
@@ -266,12 +272,16 @@ pub fn execute<W: Work>(
                             }
                             batch_started = Instant::now();
                         }
-                        match work.execute(id) {
-                            Some(record) => Some(Finished::Ran(Box::new(record))),
-                            // Abandoned: not finished, and nothing more is started.
-                            None => {
-                                reported.stop();
-                                break;
+                        if work.void(id) {
+                            Some(Finished::Skipped)
+                        } else {
+                            match work.execute(id) {
+                                Some(record) => Some(Finished::Ran(Box::new(record))),
+                                // Abandoned: not finished, and nothing more is started.
+                                None => {
+                                    reported.stop();
+                                    break;
+                                }
                             }
                         }
                     };

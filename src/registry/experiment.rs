@@ -50,6 +50,69 @@ pub struct MatchupSpec {
     pub sequential: bool,
 }
 
+/// A tournament format played in rounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Swiss rounds.
+    Swiss {
+        /// Rounds to play.
+        rounds: u32,
+    },
+    /// Single elimination.
+    Knockout {
+        /// Extra games a level match may play, one at a time.
+        tiebreak: u64,
+    },
+}
+
+/// The most rounds a Swiss of `players` can play without two players meeting twice.
+pub fn most_swiss_rounds(players: usize) -> u32 {
+    if players.is_multiple_of(2) {
+        players.saturating_sub(1) as u32
+    } else {
+        players as u32
+    }
+}
+
+/// A tournament in rounds: Swiss or knockout (see `tournament::rounds`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundsSpec {
+    /// Swiss (with its rounds) or knockout (with its tie-break games).
+    pub format: Format,
+    /// The players (indices into the experiment's agents).
+    pub players: Vec<usize>,
+    /// Games a pairing (Swiss) or a match before tie-breaks (knockout).
+    pub games: u64,
+}
+
+impl RoundsSpec {
+    /// `swiss` or `knockout`.
+    pub fn name(&self) -> &'static str {
+        match self.format {
+            Format::Swiss { .. } => "swiss",
+            Format::Knockout { .. } => "knockout",
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SwissTable {
+    rounds: i64,
+    games: Option<i64>,
+    #[serde(default)]
+    players: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnockoutTable {
+    games: Option<i64>,
+    tiebreak: Option<i64>,
+    #[serde(default)]
+    players: Vec<String>,
+}
+
 /// Where the games of an experiment start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OpeningSpec {
@@ -118,8 +181,12 @@ pub struct Experiment {
     /// Resign and draw rules from the agents' scores (off by default).
     pub adjudication: Adjudication,
     /// The agents found in `agents_dir` (checked before the run; they join the round
-    /// robin).
+    /// robin, or the Swiss or knockout).
     pub submissions: Vec<String>,
+    /// A tournament in rounds (`swiss` or `knockout`): its format, players (agent
+    /// indices, in order) and games a pairing; the matchups are then every pair of
+    /// players, played as the rounds pair them.
+    pub rounds: Option<RoundsSpec>,
     /// The submission folders left out, one line each with the reason.
     pub left_out: Vec<String>,
     /// Whether to write moves.csv (a row per move; most of a big run's bytes).
@@ -337,6 +404,8 @@ struct ExperimentFile {
     #[serde(default)]
     round_robin: Vec<String>,
     agents_dir: Option<String>,
+    swiss: Option<SwissTable>,
+    knockout: Option<KnockoutTable>,
     gauntlet: Option<GauntletTable>,
     #[serde(default)]
     sweep: Vec<SweepTable>,
@@ -419,10 +488,42 @@ impl Experiment {
                 (&extended, found)
             }
         };
+        // Swiss or knockout: its players (and the submissions) play in rounds, alone.
+        let in_rounds = file.swiss.is_some() || file.knockout.is_some();
+        let (rounds_key, mut round_players) = match (&file.swiss, &file.knockout) {
+            (Some(_), Some(_)) => {
+                return Err(fail(
+                    at_key("knockout"),
+                    "give swiss or knockout, not both".to_string(),
+                ));
+            }
+            (Some(swiss), None) => ("swiss", swiss.players.clone()),
+            (None, Some(knockout)) => ("knockout", knockout.players.clone()),
+            (None, None) => ("", Vec::new()),
+        };
+        if in_rounds
+            && (!file.matchups.is_empty()
+                || !file.round_robin.is_empty()
+                || file.gauntlet.is_some()
+                || !file.sweep.is_empty()
+                || file.sprt.is_some())
+        {
+            return Err(fail(
+                at_key(rounds_key),
+                format!(
+                    "{rounds_key}: its players play alone; give no matchups, round_robin, gauntlet, sweep or sprt beside it"
+                ),
+            ));
+        }
         let mut round_robin = file.round_robin.clone();
+        let joined = if in_rounds {
+            &mut round_players
+        } else {
+            &mut round_robin
+        };
         for name in &submissions.agents {
-            if !round_robin.contains(name) {
-                round_robin.push(name.clone());
+            if !joined.contains(name) {
+                joined.push(name.clone());
             }
         }
         let mut agents: Vec<AgentSpec> = Vec::new();
@@ -633,6 +734,96 @@ impl Experiment {
                 }
             },
         };
+        let rounds = if in_rounds {
+            let line = at_key(rounds_key);
+            if round_players.len() < 2 {
+                return Err(fail(
+                    line,
+                    format!(
+                        "{rounds_key}: give at least two players (players = [...], or agents_dir)"
+                    ),
+                ));
+            }
+            let players: Vec<usize> = round_players
+                .iter()
+                .map(|t| index_of(&mut agents, &mut texts, t))
+                .collect::<Result<_, _>>()?;
+            let mut seen = players.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            if seen.len() != players.len() {
+                return Err(fail(
+                    line,
+                    format!("{rounds_key}: a player is listed twice"),
+                ));
+            }
+            let whole = |key: &str,
+                         value: Option<i64>,
+                         default: i64,
+                         most: i64|
+             -> Result<u64, InputError> {
+                match value.unwrap_or(default) {
+                    v if (0..=most).contains(&v) => Ok(v as u64),
+                    v => Err(fail(
+                        line,
+                        format!("{rounds_key}: {key} = {v}: give 0 to {most}"),
+                    )),
+                }
+            };
+            let (format, games) = match (&file.swiss, &file.knockout) {
+                (Some(swiss), _) => {
+                    let most = most_swiss_rounds(players.len());
+                    if swiss.rounds < 1 || swiss.rounds > i64::from(most) {
+                        return Err(fail(
+                            line,
+                            format!(
+                                "swiss: rounds = {}: {} players can play 1 to {most} rounds without two of them meeting twice",
+                                swiss.rounds,
+                                players.len()
+                            ),
+                        ));
+                    }
+                    (
+                        Format::Swiss {
+                            rounds: swiss.rounds as u32,
+                        },
+                        whole("games", swiss.games, 2, 1000)?,
+                    )
+                }
+                (None, Some(knockout)) => (
+                    Format::Knockout {
+                        tiebreak: whole("tiebreak", knockout.tiebreak, 2, 1000)?,
+                    },
+                    whole("games", knockout.games, 2, 1000)?,
+                ),
+                (None, None) => unreachable!("in_rounds"),
+            };
+            if games == 0 {
+                return Err(fail(
+                    line,
+                    format!("{rounds_key}: games = 0: play at least one game a pairing"),
+                ));
+            }
+            // Every pair of players is a matchup, the earlier agent first.
+            let mut sorted = players.clone();
+            sorted.sort_unstable();
+            for (i, &a) in sorted.iter().enumerate() {
+                for &b in &sorted[i + 1..] {
+                    matchups.push(MatchupSpec {
+                        agents: [a, b],
+                        seed_key: matchups.len() as u64,
+                        sequential: false,
+                    });
+                }
+            }
+            Some(RoundsSpec {
+                format,
+                players,
+                games,
+            })
+        } else {
+            None
+        };
         let time_control = match &file.time_control {
             None => None,
             Some(value) => {
@@ -717,6 +908,7 @@ impl Experiment {
             cpu_clock,
             adjudication,
             submissions: submissions.agents,
+            rounds,
             left_out: submissions.left_out,
             moves_csv: file.moves_csv.unwrap_or(true),
         })

@@ -728,13 +728,37 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         text.extend(super::external_note(meta));
         text.extend(super::reading_notes(meta));
     }
-    let mut sections = vec![Section {
+    // A tournament in rounds: its standings first, and only the pairs it played.
+    let format = data.meta.as_ref().map_or("", |m| m.format.as_str());
+    let played: Vec<_> = data
+        .summary
+        .iter()
+        .filter(|r| format.is_empty() || r.games > 0)
+        .cloned()
+        .collect();
+    let mut sections = Vec::new();
+    if !format.is_empty()
+        && let Some(standings) = super::show::standings_table(&data.folder)
+    {
+        sections.push(Section {
+            after: Vec::new(),
+            title: format!("Standings ({format})"),
+            text: vec![if format == "swiss" {
+                "Points (a game won 1, a draw 1/2, a bye every game of its pairing), then Buchholz (the opponents' points summed), then the seeded draw. Each round's pairings and points are in rounds.csv.".to_string()
+            } else {
+                "The round each player reached (the champion one more), then Buchholz, then the seeded draw. Each match's games and points are in rounds.csv.".to_string()
+            }],
+            tables: vec![standings],
+            charts: vec![],
+        });
+    }
+    sections.push(Section {
         after: Vec::new(),
         title: "Results per matchup".to_string(),
         text,
-        tables: vec![summary_table(&data.summary)],
+        tables: vec![summary_table(&played)],
         charts: vec![],
-    }];
+    });
     if let Some(grid) = draw_grid(data) {
         sections.push(Section {
             after: Vec::new(),

@@ -297,6 +297,9 @@ pub struct Meta {
     /// The sequential test, if any.
     #[serde(default)]
     pub sprt: Option<crate::stats::elo::Sprt>,
+    /// A tournament in rounds: `swiss` or `knockout` (empty: every matchup is played).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub format: String,
     /// How many times the run was resumed.
     #[serde(default)]
     pub resumed: u32,

@@ -179,6 +179,23 @@ pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
     Ok(json.into())
 }
 
+/// A tournament in rounds' standings.csv as a table, if the folder has one.
+pub fn standings_table(folder: &Path) -> Option<super::table::Table> {
+    let mut reader = csv::Reader::from_path(folder.join("standings.csv")).ok()?;
+    let headers = reader
+        .headers()
+        .ok()?
+        .iter()
+        .map(|h| h.replace('_', " "))
+        .collect();
+    let rows = reader
+        .records()
+        .filter_map(Result::ok)
+        .map(|r| r.iter().map(String::from).collect())
+        .collect();
+    Some(super::table::Table { headers, rows })
+}
+
 /// One line saying what the run was: experiment, game, work done, seed, threads, status.
 pub fn header(meta: &Meta) -> String {
     let unit = match meta.kind.as_str() {
@@ -260,8 +277,25 @@ fn kind_tables(folder: &Path) -> Result<String, String> {
                 || (s.variants.contains(&r.opponent) && s.opponents.contains(&r.agent))
         })
     };
-    let others: Vec<super::SummaryRow> = rows.iter().filter(|r| !in_sweep(r)).cloned().collect();
+    // A tournament in rounds plays only the pairs its rounds made: the others are not
+    // listed.
+    let in_rounds = meta.as_ref().is_some_and(|m| !m.format.is_empty());
+    let others: Vec<super::SummaryRow> = rows
+        .iter()
+        .filter(|r| !(in_sweep(r) || in_rounds && r.games == 0))
+        .cloned()
+        .collect();
     let mut text = String::new();
+    if let Some(meta) = meta.as_ref().filter(|_| in_rounds)
+        && let Some(table) = standings_table(folder)
+    {
+        text.push_str(&format!(
+            "{} standings (pairings by round in rounds.csv):\n",
+            meta.format
+        ));
+        text.push_str(&table.aligned());
+        text.push('\n');
+    }
     for sweep in sweeps {
         text.push_str(&format!(
             "sweep of {}: win rate (95%) and Elo of each value against each opponent\n",

@@ -4,6 +4,7 @@
 //! runs many jobs).
 
 pub mod compare;
+pub mod rounds;
 #[cfg(test)]
 mod tests;
 
