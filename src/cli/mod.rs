@@ -354,6 +354,13 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         }
     }
     let outcome = &finished.outcome;
+    if !outcome.cancelled {
+        // What the run had to leave out although it completed (a submission that failed
+        // its check, in a tournament in rounds).
+        for note in &finished.notes {
+            crate::report::say(&format!("note: {note}"));
+        }
+    }
     if outcome.cancelled {
         // An agent that stopped playing after the last of its games left nothing unplayed:
         // nothing to say then.

@@ -591,8 +591,13 @@ fn check_submissions<G: GameEntry>(games: &Games<'_, G>, logs: &Path, options: &
                         {
                             rounds.drop_player(player);
                         }
+                        let what = if matches!(games.plan, Plan::Rounds(..)) {
+                            "it was left out of the rounds"
+                        } else {
+                            "its games were not played; fix it and 'arbiter run --resume' plays them"
+                        };
                         let _ = games.broken[agent].set(format!(
-                            "agent '{name}' failed its check before the games ({why}{log}): its games were not played; fix it and 'arbiter run --resume' plays them"
+                            "agent '{name}' failed its check before the games ({why}{log}): {what}"
                         ));
                     }
                 }
