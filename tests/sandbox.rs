@@ -357,3 +357,68 @@ fn bad_sandbox_settings_and_a_missing_bubblewrap_are_one_line_errors() {
     assert_input_error(&output, &["--sandbox: bubblewrap (bwrap) is not installed"]);
     assert!(!out.join("games.csv").exists(), "nothing was played");
 }
+
+#[test]
+fn a_run_started_with_sandbox_resumes_sandboxed() {
+    if !sandbox_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let code = agents_folder(dir.path());
+    let other = dir.path().join("other-agent");
+    fs::create_dir(&other).expect("other");
+    fs::set_permissions(&other, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let secret = other.join("secret.txt");
+    fs::write(&secret, "the other agent's opening book\n").expect("secret");
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o644)).expect("chmod");
+    let agents = dir.path().join("agents");
+    fs::create_dir(&agents).expect("agents");
+    // No `sandbox` in the agent file: only the run's --sandbox confines it.
+    let marker = marker("resume");
+    let entry = hostile_agent(&code, "reader", "read", &marker, text(&secret))
+        .replace("sandbox = { memory_mb = 256, processes = 32 }\n", "");
+    assert!(!entry.contains("sandbox ="));
+    fs::write(agents.join("reader.toml"), entry).expect("agents");
+    let experiment = write_experiment(
+        dir.path(),
+        "e.toml",
+        "game = \"breakthrough\"\ngames = 4\nseed = 5\nmatchups = [[\"reader\", \"random\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let first = run(&[
+        "run",
+        text(&experiment),
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+        "--sandbox",
+        "--max-games",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(first.status.code(), Some(4), "{}", stderr(&first));
+    let meta = fs::read_to_string(out.join("meta.json")).expect("meta");
+    assert!(meta.contains("\"sandbox\": \"on\""), "{meta}");
+    let resumed = run(&[
+        "run",
+        "--resume",
+        text(&out),
+        "--agents",
+        text(&agents),
+        "--quiet",
+    ]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    let reasons: Vec<String> = games(&out)
+        .into_iter()
+        .map(|g| g["reason"].clone())
+        .collect();
+    assert_eq!(reasons.len(), 4);
+    assert!(
+        reasons.iter().all(|r| r != "illegal_move"),
+        "the resume ran the reader unconfined: {reasons:?}"
+    );
+    assert_none_left(&marker);
+}

@@ -78,15 +78,23 @@ pub fn run(args: RunArgs) -> Result<i32> {
         (None, None) => Some(PathBuf::from(DEFAULT_EXPERIMENT)),
     };
     let (registry, _) = super::load_agents(args.agents.as_deref(), experiment_file.as_deref())?;
-    // The experiment's text, for the agents it names (a resume's is in its meta.json).
-    let text = match (&args.resume, &experiment_file) {
+    // The experiment's text, for the agents it names (a resume's is in its meta.json),
+    // and the sandbox choice: a resume keeps the one its run started with unless given.
+    let (text, recorded_sandbox) = match (&args.resume, &experiment_file) {
         (Some(folder), _) => Meta::read(folder)
-            .map(|meta| meta.experiment_source)
+            .map(|meta| (meta.experiment_source, meta.sandbox))
             .unwrap_or_default(),
-        (None, Some(path)) => std::fs::read_to_string(path).unwrap_or_default(),
-        (None, None) => String::new(),
+        (None, Some(path)) => (
+            std::fs::read_to_string(path).unwrap_or_default(),
+            String::new(),
+        ),
+        (None, None) => (String::new(), String::new()),
     };
-    super::set_sandbox(args.sandbox.as_deref(), &registry, &text)?;
+    let sandbox = args
+        .sandbox
+        .as_deref()
+        .or((!recorded_sandbox.is_empty()).then_some(recorded_sandbox.as_str()));
+    super::set_sandbox(sandbox, &registry, &text)?;
     let shard = match &args.shard {
         Some(text) => {
             Some(parse_shard(text, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?)

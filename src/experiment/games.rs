@@ -515,6 +515,11 @@ impl GameTask for Task<'_, Experiment> {
             sweeps: experiment.sweeps.clone(),
             sprt: experiment.sprt.map(|(sprt, _)| sprt),
             no_moves_csv: !experiment.moves_csv,
+            sandbox: match crate::external::sandbox::mode() {
+                Some(true) => "on".to_string(),
+                Some(false) => "off".to_string(),
+                None => String::new(),
+            },
             format: experiment
                 .rounds
                 .as_ref()

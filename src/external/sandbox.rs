@@ -65,6 +65,11 @@ pub fn set_mode(mode: Option<bool>) {
     let _ = MODE.set(mode);
 }
 
+/// The run's choice, as set by [`set_mode`] (`None`: as each agent file says).
+pub fn mode() -> Option<bool> {
+    MODE.get().copied().flatten()
+}
+
 /// The sandbox an agent with `asked` runs in under the run's choice.
 pub fn effective(asked: Option<&SandboxSpec>) -> Option<SandboxSpec> {
     match MODE.get().copied().flatten() {

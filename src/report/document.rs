@@ -470,6 +470,17 @@ fn header_lines(data: &RunData) -> Vec<String> {
                     "; a time limit was in force, so which solves end in `limit` can differ between runs"
                 }
             ));
+        } else if !meta.format.is_empty() {
+            lines.push(format!(
+                "Game: {}; a {} (pairings by round in rounds.csv), {} games played of at most {} ({}); experiment seed {}; ply cap {}.",
+                meta.game,
+                meta.format,
+                meta.games_played,
+                meta.games_total,
+                meta.status_text(),
+                meta.seed,
+                meta.max_plies
+            ));
         } else {
             lines.push(format!(
             "Game: {}; {} games per matchup, {} games played of {} ({}); experiment seed {}; colours {}; ply cap {}.",

@@ -590,7 +590,7 @@ impl Ladder {
         std::fs::write(&json_path, json + "\n").map_err(|e| fail(&json_path, &e))?;
         written.push(json_path);
         let sections = [
-            ("Ladder", self.notes(), self.table()),
+            ("Ratings", self.notes(), self.table()),
             (
                 "Crosstable",
                 vec!["Each cell: the row agent's wins/losses/draws against the column agent, every run together.".to_string()],

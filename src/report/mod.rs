@@ -297,6 +297,10 @@ pub struct Meta {
     /// The sequential test, if any.
     #[serde(default)]
     pub sprt: Option<crate::stats::elo::Sprt>,
+    /// `--sandbox` as the run was started: `on` (every program sandboxed), `off` (none),
+    /// or empty (as each agent file says); a resume keeps it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub sandbox: String,
     /// A tournament in rounds: `swiss` or `knockout` (empty: every matchup is played).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub format: String,
