@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{assert_input_error, python3, read_csv, run, stderr, text, write_experiment};
+use common::{assert_input_error, python3, run, stderr, text, write_experiment};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -12,10 +12,7 @@ use std::path::{Path, PathBuf};
 type Row = BTreeMap<String, String>;
 
 fn rows(path: &Path) -> Vec<Row> {
-    let (header, rows) = read_csv(path);
-    rows.into_iter()
-        .map(|row| header.iter().cloned().zip(row).collect())
-        .collect()
+    common::csv_maps(path)
 }
 
 fn number(row: &Row, key: &str) -> f64 {

@@ -51,10 +51,7 @@ fn run_with_agents(experiment: &Path, agents: &Path, out: &Path) {
 
 /// games.csv rows of a run folder as maps from column to value.
 fn games(folder: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
-    let (header, rows) = read_csv(&folder.join("games.csv"));
-    rows.into_iter()
-        .map(|row| header.iter().cloned().zip(row).collect())
-        .collect()
+    common::csv_maps(&folder.join("games.csv"))
 }
 
 /// The games `agent` played, of `all`.

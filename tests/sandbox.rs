@@ -89,10 +89,7 @@ fn hostile_agent(code: &Path, name: &str, mode: &str, marker: &str, target: &str
 }
 
 fn games(folder: &Path) -> Vec<BTreeMap<String, String>> {
-    let (header, rows) = read_csv(&folder.join("games.csv"));
-    rows.into_iter()
-        .map(|row| header.iter().cloned().zip(row).collect())
-        .collect()
+    common::csv_maps(&folder.join("games.csv"))
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! are sorted by name and runs by their start time (then folder) before anything is
 //! fitted.
 
-use super::summary::{ENDINGS, ending_of};
+use super::summary::{ENDINGS, ending_of, endings_text, not_by_the_rules_text};
 use super::table::{Table, escape};
 use crate::stats::ratings::{Rating, Results, bradley_terry_anchored};
 use std::collections::BTreeMap;
@@ -268,17 +268,6 @@ fn ranking(agents: &[String], ratings: &[Rating]) -> Vec<usize> {
     order
 }
 
-/// Counts by ending as `goal=3;timeout=1`.
-fn endings_text(counts: &[u64; ENDINGS.len()]) -> String {
-    ENDINGS
-        .iter()
-        .zip(counts)
-        .filter(|(_, n)| **n > 0)
-        .map(|(e, n)| format!("{e}={n}"))
-        .collect::<Vec<_>>()
-        .join(";")
-}
-
 /// Rounds to `decimals` places.
 fn round(value: f64, decimals: i32) -> f64 {
     let scale = 10f64.powi(decimals);
@@ -445,12 +434,10 @@ impl Ladder {
         ]
         .map(String::from)
         .to_vec();
-        let others = self.rows.iter().any(|r| {
-            [&r.wins_by, &r.losses_by, &r.draws_by].iter().any(|t| {
-                t.split(';')
-                    .any(|p| !p.is_empty() && !p.starts_with("goal="))
-            })
-        });
+        let others = self
+            .rows
+            .iter()
+            .any(|r| !not_by_the_rules_text(&r.wins_by, &r.losses_by, &r.draws_by).is_empty());
         if others {
             headers.push("not by the rules (w/l/d)".to_string());
         }
@@ -469,7 +456,7 @@ impl Ladder {
                     r.runs.to_string(),
                 ];
                 if others {
-                    row.push(not_by_the_rules(r));
+                    row.push(not_by_the_rules_text(&r.wins_by, &r.losses_by, &r.draws_by));
                 }
                 row
             })
@@ -631,25 +618,6 @@ impl Ladder {
         }
         Ok(written)
     }
-}
-
-/// A ladder row's results not decided by the rules: `timeout 0/2/0, crash 0/1/0`.
-fn not_by_the_rules(row: &LadderRow) -> String {
-    let count = |text: &str, ending: &str| -> u64 {
-        text.split(';')
-            .filter_map(|part| part.split_once('='))
-            .find(|(e, _)| *e == ending)
-            .and_then(|(_, n)| n.parse().ok())
-            .unwrap_or(0)
-    };
-    ENDINGS[1..]
-        .iter()
-        .filter_map(|ending| {
-            let [w, l, d] = [&row.wins_by, &row.losses_by, &row.draws_by].map(|t| count(t, ending));
-            (w + l + d > 0).then(|| format!("{ending} {w}/{l}/{d}"))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

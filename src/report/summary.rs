@@ -62,7 +62,7 @@ pub fn ending_of(reason: &str) -> usize {
 }
 
 /// Counts by ending as `goal=30;timeout=2` (endings with no game left out).
-fn endings_text(counts: &[u64; ENDINGS.len()]) -> String {
+pub fn endings_text(counts: &[u64; ENDINGS.len()]) -> String {
     ENDINGS
         .iter()
         .zip(counts)
@@ -510,6 +510,12 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
 /// A row's results that the game's rules did not decide, as `timeout 2/0/0, crash
 /// 0/1/0` (wins/losses/draws by each ending other than `goal`); empty when there are none.
 pub fn not_by_the_rules(row: &SummaryRow) -> String {
+    not_by_the_rules_text(&row.wins_by, &row.losses_by, &row.draws_by)
+}
+
+/// Results by ending (`wins_by`, `losses_by`, `draws_by` texts) not decided by the game's
+/// rules, as `timeout 2/0/0, crash 0/1/0`; empty when there are none.
+pub fn not_by_the_rules_text(wins_by: &str, losses_by: &str, draws_by: &str) -> String {
     let count = |text: &str, ending: &str| -> u64 {
         text.split(';')
             .filter_map(|part| part.split_once('='))
@@ -520,7 +526,7 @@ pub fn not_by_the_rules(row: &SummaryRow) -> String {
     ENDINGS[1..]
         .iter()
         .filter_map(|ending| {
-            let [w, l, d] = [&row.wins_by, &row.losses_by, &row.draws_by].map(|t| count(t, ending));
+            let [w, l, d] = [wins_by, losses_by, draws_by].map(|t| count(t, ending));
             (w + l + d > 0).then(|| format!("{ending} {w}/{l}/{d}"))
         })
         .collect::<Vec<_>>()

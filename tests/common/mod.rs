@@ -101,6 +101,14 @@ pub fn run_quietly(experiment: &Path, out: &Path) {
     assert!(output.status.success(), "{}", stderr(&output));
 }
 
+/// A CSV file's rows as maps from column to value.
+pub fn csv_maps(path: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let (header, rows) = read_csv(path);
+    rows.into_iter()
+        .map(|row| header.iter().cloned().zip(row).collect())
+        .collect()
+}
+
 /// The CSV without its timing columns.
 pub fn without_timing(path: &Path) -> Vec<Vec<String>> {
     let (header, rows) = read_csv(path);
