@@ -9,11 +9,11 @@ mod cluster;
 mod compare;
 mod games;
 mod ladder;
-mod matchup;
+pub mod matchup;
 mod play;
-mod run;
+pub mod run;
 mod solve;
-mod tools;
+pub mod tools;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -265,6 +265,48 @@ pub fn set_sandbox(
     }
 }
 
+/// A command's arguments from words (`["x.toml", "--games", "10"]`) as the command line
+/// reads them after the command's name: for a host program (the Python package).
+///
+/// # Errors
+/// Words the command line would refuse, in one line.
+pub fn parse_words<A: clap::Args + clap::FromArgMatches>(
+    command: &'static str,
+    words: &[String],
+) -> anyhow::Result<A> {
+    let parser = A::augment_args(clap::Command::new(command).no_binary_name(true));
+    let matches = parser
+        .try_get_matches_from(words)
+        .map_err(|e| anyhow::anyhow!(usage_message(&e)))?;
+    A::from_arg_matches(&matches).map_err(|e| anyhow::anyhow!(usage_message(&e)))
+}
+
+/// clap's message about bad arguments in one line: its first paragraph, with its
+/// "similar" suggestions.
+pub fn usage_message(error: &clap::Error) -> String {
+    let text = error.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|line| !line.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let message = message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_string();
+    let tips: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("tip: "))
+        .filter(|tip| tip.contains("similar"))
+        .collect();
+    if tips.is_empty() {
+        message
+    } else {
+        format!("{message}; {}", tips.join("; "))
+    }
+}
+
 /// Prints what clap found wrong with the arguments: help and version as asked (exit 0),
 /// the command list when no command is given, else one line, like every other error
 /// (exit 2).
@@ -294,29 +336,10 @@ fn usage_error(error: &clap::Error) -> i32 {
         }
         _ => {
             // clap's message is its first paragraph (a list of missing arguments runs on
-            // over indented lines); the usage block and tips after it are left out.
-            let text = error.render().to_string();
-            let message: Vec<&str> = text
-                .lines()
-                .take_while(|line| !line.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            let message = message.join(" ");
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            // clap's suggestions ("tip: a similar subcommand exists: 'run'") are kept.
-            let tips: Vec<&str> = text
-                .lines()
-                .filter_map(|line| line.trim().strip_prefix("tip: "))
-                .filter(|tip| tip.contains("similar"))
-                .collect();
-            let tips = if tips.is_empty() {
-                String::new()
-            } else {
-                format!("; {}", tips.join("; "))
-            };
+            // over indented lines) and its suggestions; the usage block is left out.
             eprintln!(
                 "error: {} (see --help)",
-                crate::core::one_line(&format!("{message}{tips}"))
+                crate::core::one_line(&usage_message(error))
             );
             2
         }

@@ -71,7 +71,24 @@ pub struct RunArgs {
 }
 
 /// Runs (or resumes) an experiment given on the command line; returns the exit code.
+///
+/// # Errors
+/// As [`execute`].
 pub fn run(args: RunArgs) -> Result<i32> {
+    let quiet = args.quiet;
+    Ok(execute(args, None)?.map_or(0, |finished| print_finished(&finished, quiet)))
+}
+
+/// Runs (or resumes) an experiment: the run's end, or `None` when there was nothing to
+/// do (a complete run or shard). `source`, when given, is the experiment's text in place
+/// of the file's (the file's path then only names it and anchors its relative paths).
+///
+/// # Errors
+/// A bad argument, experiment or agent file, or a run that cannot be written.
+pub fn execute(
+    args: RunArgs,
+    source: Option<String>,
+) -> Result<Option<crate::experiment::Finished>> {
     let experiment_file = match (&args.resume, &args.experiment) {
         (Some(_), _) => None,
         (None, Some(path)) => Some(path.clone()),
@@ -161,7 +178,7 @@ pub fn run(args: RunArgs) -> Result<i32> {
                     shard[1]
                 ));
             }
-            return Ok(0);
+            return Ok(None);
         }
         options.out = None;
         experiment::resume(&folder, &registry, &options)?
@@ -188,7 +205,7 @@ pub fn run(args: RunArgs) -> Result<i32> {
                 "{}: the run is already complete; nothing to do",
                 folder.display()
             ));
-            return Ok(0);
+            return Ok(None);
         }
         experiment::resume(folder, &registry, &options)?
     } else {
@@ -209,9 +226,12 @@ pub fn run(args: RunArgs) -> Result<i32> {
             seed: args.seed,
             no_moves: args.no_moves,
         };
-        experiment::run_file(&path, &registry, overrides, &options)?
+        match source {
+            Some(text) => experiment::run_source(&path, text, &registry, overrides, &options)?,
+            None => experiment::run_file(&path, &registry, overrides, &options)?,
+        }
     };
-    Ok(print_finished(&finished, args.quiet))
+    Ok(Some(finished))
 }
 
 /// The threads a scheduler gave this task: the CPUs it may run on (affinity and cgroup

@@ -95,22 +95,30 @@ struct PerftTask {
 }
 
 impl GameTask for PerftTask {
-    type Output = ();
-    fn run<G: GameEntry>(self, start: G) {
-        for (depth, leaves) in perft_by_depth(&start, self.depth).iter().enumerate() {
-            println!("perft({}) = {leaves}", depth + 1);
-        }
+    type Output = Vec<u64>;
+    fn run<G: GameEntry>(self, start: G) -> Vec<u64> {
+        perft_by_depth(&start, self.depth)
     }
 }
 
-/// `arbiter perft`.
-pub fn perft(game: &str, depth: u32, agents: Option<&Path>) -> Result<()> {
+/// The leaves of the legal-move tree of `game` at depths 1 to `depth`.
+///
+/// # Errors
+/// An unknown game, a bad agents folder, or a depth out of 1 to 12.
+pub fn perft_counts(game: &str, depth: u32, agents: Option<&Path>) -> Result<Vec<u64>> {
     let (registry, _) = super::load_agents(agents, None)?;
     let spec = parse_game(game, &registry)?;
     if !(1..=12).contains(&depth) {
         bail!("--depth {depth}: must be from 1 to 12");
     }
-    dispatch(spec, PerftTask { depth });
+    Ok(dispatch(spec, PerftTask { depth }))
+}
+
+/// `arbiter perft`.
+pub fn perft(game: &str, depth: u32, agents: Option<&Path>) -> Result<()> {
+    for (depth, leaves) in perft_counts(game, depth, agents)?.iter().enumerate() {
+        println!("perft({}) = {leaves}", depth + 1);
+    }
     Ok(())
 }
 

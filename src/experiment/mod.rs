@@ -128,14 +128,60 @@ pub struct Finished {
     pub notes: Vec<String>,
 }
 
-/// The flag Ctrl-C sets; the handler is installed once per process.
+/// Runs inside a host program (the Python package): no Ctrl-C handler is installed (the
+/// host keeps its own and calls [`interrupt`]), and each run starts with the stop flag
+/// lowered. Call it before the first run.
+pub fn embed() {
+    EMBEDDED.store(true, Ordering::SeqCst);
+}
+
+/// Stops the runs in progress as Ctrl-C does (cleanly, resumable): for a host program.
+pub fn interrupt() {
+    interrupt_flag().store(true, Ordering::SeqCst);
+}
+
+/// Jobs reported and planned in the run in progress (or the last one): for a host
+/// program's progress display.
+pub fn progress() -> (u64, u64) {
+    (
+        PROGRESS_DONE.load(Ordering::Relaxed),
+        PROGRESS_TOTAL.load(Ordering::Relaxed),
+    )
+}
+
+static EMBEDDED: AtomicBool = AtomicBool::new(false);
+static PROGRESS_DONE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+static PROGRESS_TOTAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Counts reported jobs for [`progress`].
+struct Counter;
+
+impl<R> Reporter<R> for Counter {
+    fn started(&mut self, total: usize) -> io::Result<()> {
+        PROGRESS_DONE.store(0, Ordering::Relaxed);
+        PROGRESS_TOTAL.store(total as u64, Ordering::Relaxed);
+        Ok(())
+    }
+    fn finished(&mut self, _record: &R) -> io::Result<()> {
+        PROGRESS_DONE.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+    fn skipped(&mut self, _id: u64) -> io::Result<()> {
+        PROGRESS_DONE.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+/// The flag Ctrl-C sets; the handler is installed once per process (not when embedded).
 fn interrupt_flag() -> Arc<AtomicBool> {
     INTERRUPT
         .get_or_init(|| {
             let flag = Arc::new(AtomicBool::new(false));
             let handler_flag = Arc::clone(&flag);
             // Should a handler already exist (a host program's), Ctrl-C keeps its behaviour.
-            let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+            if !EMBEDDED.load(Ordering::SeqCst) {
+                let _ = ctrlc::set_handler(move || handler_flag.store(true, Ordering::SeqCst));
+            }
             // A run must not die of a closed output pipe (SIGPIPE's default): writes then
             // fail, the progress display notices and stops the run cleanly, resumable.
             // SAFETY: setting a signal's disposition to "ignore" installs no handler code.
@@ -216,6 +262,11 @@ where
         .map_err(|e| in_folder(crate::report::journal::JOURNAL, &e))?;
     let mut progress = Progress::new(options.quiet, K::UNIT);
     let cancel = interrupt_flag();
+    if EMBEDDED.load(Ordering::SeqCst) {
+        // A host's earlier interrupt stopped an earlier run, not this one.
+        cancel.store(false, Ordering::SeqCst);
+    }
+    let mut counter = Counter;
     // A closed output (`arbiter run ... | head`) stops the run as Ctrl-C does.
     progress.stop_when_output_closes(Arc::clone(&cancel));
     if !options.quiet {
@@ -247,7 +298,12 @@ where
         max_jobs: options.max_jobs,
     };
     let mut reporters = WithStandings {
-        inner: Reporters(vec![&mut journal, &mut recorder, &mut progress]),
+        inner: Reporters(vec![
+            &mut journal,
+            &mut recorder,
+            &mut progress,
+            &mut counter,
+        ]),
         every: options.standings,
         count: 0,
     };
@@ -411,8 +467,23 @@ pub fn run_text(
     registry: &AgentRegistry,
     options: &Options,
 ) -> Result<Finished, Error> {
+    run_source(path, source, registry, Overrides::default(), options)
+}
+
+/// Runs an experiment of any kind from its text with command-line overrides (`path`
+/// names it and anchors its relative paths, as a file there would).
+///
+/// # Errors
+/// As [`run_file`].
+pub fn run_source(
+    path: &Path,
+    source: String,
+    registry: &AgentRegistry,
+    overrides: Overrides,
+    options: &Options,
+) -> Result<Finished, Error> {
     let experiment = AnyExperiment::parse(path, source, registry)?;
-    run_experiment(experiment, path, Overrides::default(), options)
+    run_experiment(experiment, path, overrides, options)
 }
 
 fn run_experiment(
