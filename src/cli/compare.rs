@@ -54,7 +54,19 @@ pub struct CompareArgs {
 }
 
 /// `arbiter compare`; returns the exit code.
+///
+/// # Errors
+/// As [`execute`].
 pub fn compare(args: CompareArgs) -> Result<i32> {
+    let quiet = args.quiet;
+    Ok(print_finished(&execute(args)?, quiet))
+}
+
+/// Runs the comparison: the run's end.
+///
+/// # Errors
+/// A bad argument, or a run that cannot be written.
+pub fn execute(args: CompareArgs) -> Result<experiment::Finished> {
     let mut registry = None;
     let game = {
         let loaded = registry.insert(super::load_agents(args.agents.as_deref(), None)?);
@@ -148,8 +160,7 @@ pub fn compare(args: CompareArgs) -> Result<i32> {
         out: args.out,
         ..Options::default()
     };
-    let finished = experiment::run_search(experiment, &options)?;
-    Ok(print_finished(&finished, args.quiet))
+    Ok(experiment::run_search(experiment, &options)?)
 }
 
 /// Checks the comparison's heuristic against its game.

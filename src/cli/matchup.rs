@@ -85,7 +85,19 @@ fn experiment_text(args: &MatchArgs) -> String {
 }
 
 /// Plays the match; returns the exit code (as `run`'s).
+///
+/// # Errors
+/// As [`execute`].
 pub fn play_match(args: MatchArgs) -> Result<i32> {
+    let quiet = args.quiet;
+    Ok(print_finished(&execute(args)?, quiet))
+}
+
+/// Plays the match: the run's end.
+///
+/// # Errors
+/// A bad argument or agent, or a run that cannot be written.
+pub fn execute(args: MatchArgs) -> Result<experiment::Finished> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let game = super::parse_game(&args.game, &registry)?;
     if let Some(control) = &args.time_control {
@@ -110,6 +122,10 @@ pub fn play_match(args: MatchArgs) -> Result<i32> {
         shard: None,
         standings: args.standings,
     };
-    let finished = experiment::run_text(Path::new("arbiter-match"), text, &registry, &options)?;
-    Ok(print_finished(&finished, args.quiet))
+    Ok(experiment::run_text(
+        Path::new("arbiter-match"),
+        text,
+        &registry,
+        &options,
+    )?)
 }

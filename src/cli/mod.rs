@@ -6,13 +6,13 @@ mod agents;
 mod bench;
 mod bench_bare;
 mod cluster;
-mod compare;
+pub mod compare;
 mod games;
 mod ladder;
 pub mod matchup;
 mod play;
 pub mod run;
-mod solve;
+pub mod solve;
 pub mod tools;
 
 use clap::{Parser, Subcommand};
@@ -200,7 +200,8 @@ pub fn load_agents(
     let from_env = std::env::var_os("ARBITER_AGENTS").map(PathBuf::from);
     let folder = crate::registry::agents_folder(given, from_env.as_deref(), experiment)
         .map_err(anyhow::Error::msg)?;
-    let registry = crate::registry::AgentRegistry::load_from(folder.as_deref())?;
+    let mut registry = crate::registry::AgentRegistry::load_from(folder.as_deref())?;
+    registry.add_hosted().map_err(anyhow::Error::msg)?;
     Ok((registry, folder))
 }
 
@@ -377,6 +378,7 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         }
     }
     let outcome = &finished.outcome;
+    let code = exit_code(finished);
     if !outcome.cancelled {
         // What the run had to leave out although it completed (a submission that failed
         // its check, in a tournament in rounds).
@@ -402,19 +404,32 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
             },
             finished.folder.display()
         ));
-        if finished.interrupted && crate::report::output_closed() {
-            return OUTPUT_CLOSED;
-        }
-        if finished.interrupted {
-            return 130;
-        }
-        if !finished.notes.is_empty() {
-            return AGENT_STOPPED;
-        }
-        // Stopped by --max-games or --time-limit: the files are sound but partial.
-        return PARTIAL;
     }
-    0
+    code
+}
+
+/// A run's exit code: 0 complete; 130 after Ctrl-C (141 when its output closed); 3 when
+/// an agent that could not start left games unplayed; 4 when stopped by --max-games or
+/// --time-limit (the files are sound but partial).
+pub fn exit_code(finished: &crate::experiment::Finished) -> i32 {
+    if !finished.outcome.cancelled {
+        0
+    } else if finished.interrupted && crate::report::output_closed() {
+        OUTPUT_CLOSED
+    } else if finished.interrupted {
+        130
+    } else if !finished.notes.is_empty() {
+        AGENT_STOPPED
+    } else {
+        PARTIAL
+    }
+}
+
+/// An error as the command line prints it after `error: `: its chain of causes on one
+/// line.
+pub fn error_line(error: &anyhow::Error) -> String {
+    let chain: Vec<String> = error.chain().map(|e| e.to_string()).collect();
+    crate::core::one_line(&chain.join(": "))
 }
 
 /// The exit code of a run that ended with games unplayed because an agent could not
@@ -483,8 +498,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(error) => {
-            let chain: Vec<String> = error.chain().map(|e| e.to_string()).collect();
-            eprintln!("error: {}", crate::core::one_line(&chain.join(": ")));
+            eprintln!("error: {}", error_line(&error));
             2
         }
     }

@@ -102,7 +102,9 @@ pub fn execute(
             .map(|meta| (meta.experiment_source, meta.sandbox))
             .unwrap_or_default(),
         (None, Some(path)) => (
-            std::fs::read_to_string(path).unwrap_or_default(),
+            source
+                .clone()
+                .unwrap_or_else(|| std::fs::read_to_string(path).unwrap_or_default()),
             String::new(),
         ),
         (None, None) => (String::new(), String::new()),

@@ -34,8 +34,47 @@ pub struct SolveArgs {
     time_limit: Option<f64>,
 }
 
+/// A solve's outcome: what `arbiter solve` prints, and its parts.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Solved {
+    /// `flow` or `word-sudoku`.
+    pub puzzle: &'static str,
+    /// The solver as the output names it (`sat`, `mrv-lcv, then fewest`).
+    pub solver: String,
+    /// `solved`, `unsolvable` or `limit`.
+    pub status: String,
+    /// The solution as printed (a grid of letters), when solved.
+    pub solution: Option<String>,
+    /// The search's counters.
+    pub assignments: u64,
+    /// See [`crate::csp::SolveStats`].
+    pub placed: u64,
+    /// See [`crate::csp::SolveStats`].
+    pub nodes: u64,
+    /// See [`crate::csp::SolveStats`].
+    pub backtracks: u64,
+    /// Wall time of the solve, in ms.
+    pub ms: f64,
+    /// Notes printed before the solution (a Word Sudoku bank with decoys).
+    pub notes: Vec<String>,
+    /// Everything `arbiter solve` prints.
+    pub text: String,
+}
+
 /// `arbiter solve`.
+///
+/// # Errors
+/// As [`execute`].
 pub fn solve(args: SolveArgs) -> Result<()> {
+    print!("{}", execute(args)?.text);
+    Ok(())
+}
+
+/// Solves the puzzle.
+///
+/// # Errors
+/// A bad argument or puzzle file.
+pub fn execute(args: SolveArgs) -> Result<Solved> {
     let max_time = match args.time_limit {
         Some(s) => {
             Some(crate::core::time_limit(s).map_err(|e| anyhow::anyhow!("--time-limit {e}"))?)
@@ -70,18 +109,61 @@ pub fn solve(args: SolveArgs) -> Result<()> {
             .map_err(|_| anyhow!("the solver failed"))
     })?;
     let ms = clock.elapsed().as_secs_f64() * 1e3;
-    if let Status::Solved(grid) = &status {
-        print!("{}", puzzle.render(grid));
-    }
-    println!(
-        "status: {} ({solver}, {}x{}, {} colours)\n{}",
+    let solution = match &status {
+        Status::Solved(grid) => Some(puzzle.render(grid)),
+        _ => None,
+    };
+    let summary = format!(
+        "status: {} ({solver}, {}x{}, {} colours)\n{}\n",
         status.label(),
         puzzle.rows,
         puzzle.cols,
         puzzle.colours.len(),
         stats.lines(ms)
     );
-    Ok(())
+    Ok(solved(
+        "flow",
+        solver.to_string(),
+        status.label(),
+        solution,
+        stats,
+        ms,
+        Vec::new(),
+        summary,
+    ))
+}
+
+/// A [`Solved`] with its printed text: the notes, the solution and `summary`.
+#[allow(clippy::too_many_arguments)]
+fn solved(
+    puzzle: &'static str,
+    solver: String,
+    status: &str,
+    solution: Option<String>,
+    stats: crate::csp::SolveStats,
+    ms: f64,
+    notes: Vec<String>,
+    summary: String,
+) -> Solved {
+    let mut text = String::new();
+    for note in &notes {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    text.push_str(solution.as_deref().unwrap_or(""));
+    text.push_str(&summary);
+    Solved {
+        puzzle,
+        solver,
+        status: status.to_string(),
+        solution,
+        assignments: stats.assignments,
+        placed: stats.placed,
+        nodes: stats.nodes,
+        backtracks: stats.backtracks,
+        ms,
+        notes,
+        text,
+    }
 }
 
 /// `arbiter solve GRID --bank BANK`: Word Sudoku.
@@ -91,7 +173,7 @@ fn solve_word_sudoku(
     solver: &str,
     chosen: bool,
     limits: Limits,
-) -> Result<()> {
+) -> Result<Solved> {
     use crate::csp::flow::Status;
     use crate::csp::word_sudoku::{
         Puzzle as Words, Solver as WordSolver, solve as solve_words, solve_fewest_words,
@@ -107,19 +189,20 @@ fn solve_word_sudoku(
         solve_words(&puzzle, solver, limits)
     };
     let mut solver = solver.to_string();
+    let mut notes = Vec::new();
     if status == Status::Unsolvable && solver != "fewest" {
         // No placement holds every bank word: the bank has decoys (report 001's third
         // input). Without a chosen solver, place as few words as possible instead.
         if chosen {
-            println!(
-                "note: no placement uses every one of the {} bank words (decoys?); --solver fewest fills the grid with as few words as it can",
+            notes.push(format!(
+                "no placement uses every one of the {} bank words (decoys?); --solver fewest fills the grid with as few words as it can",
                 puzzle.words.len()
-            );
+            ));
         } else {
-            println!(
-                "note: no placement uses every one of the {} bank words: the bank has decoys, so fewest (as few words as possible, branch and bound) solves it instead",
+            notes.push(format!(
+                "no placement uses every one of the {} bank words: the bank has decoys, so fewest (as few words as possible, branch and bound) solves it instead",
                 puzzle.words.len()
-            );
+            ));
             let counts = stats;
             (status, solution, stats) = solve_fewest_words(&puzzle, limits);
             stats += counts;
@@ -127,16 +210,23 @@ fn solve_word_sudoku(
         }
     }
     let ms = clock.elapsed().as_secs_f64() * 1e3;
-    if let Some(solution) = &solution {
-        print!("{}", solution.render(&puzzle));
-    }
     let words = solution.as_ref().map_or(String::new(), |s| {
         format!(", {} words placed", s.placed.len())
     });
-    println!(
-        "status: {} ({solver}{words})\n{}",
+    let summary = format!(
+        "status: {} ({solver}{words})\n{}\n",
         status.label(),
         stats.lines(ms)
     );
-    Ok(())
+    let rendered = solution.as_ref().map(|s| s.render(&puzzle));
+    Ok(solved(
+        "word-sudoku",
+        solver,
+        status.label(),
+        rendered,
+        stats,
+        ms,
+        notes,
+        summary,
+    ))
 }

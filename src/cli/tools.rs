@@ -14,6 +14,19 @@ use std::path::Path;
 
 /// `arbiter report`.
 pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
+    for path in report_files(folder, game)? {
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+/// Writes a results folder's charts and documents again, or only the viewer page of game
+/// `game`; returns the files written.
+///
+/// # Errors
+/// Not a results folder, a run writing it now, a game it does not hold, or files that
+/// cannot be written.
+pub fn report_files(folder: &Path, game: Option<u64>) -> Result<Vec<std::path::PathBuf>> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
     // One writer per results folder: not while a run writes it (the lock is released when
     // the report is written).
@@ -30,13 +43,9 @@ pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
     }
     if let Some(id) = game {
         let page = crate::report::viewer::game_page(&folder, id).map_err(|e| anyhow!(e))?;
-        println!("{}", page.display());
-        return Ok(());
+        return Ok(vec![page]);
     }
-    for path in write_report(&folder).map_err(|e| anyhow!(e))? {
-        println!("{}", path.display());
-    }
-    Ok(())
+    write_report(&folder).map_err(|e| anyhow!(e))
 }
 
 /// `arbiter fit`.
@@ -63,12 +72,23 @@ pub fn fit(folder: &Path, from_ply: usize, iterations: usize) -> Result<()> {
 
 /// `arbiter show`.
 pub fn show(folder: &Path, json: bool) -> Result<()> {
-    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
     if json {
+        let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
         let summary = summary_json(&folder).map_err(|e| anyhow!(e))?;
         println!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
+    print!("{}", show_text(folder)?);
+    Ok(())
+}
+
+/// What `arbiter show` prints for a run folder (or an experiment folder's newest run).
+///
+/// # Errors
+/// Not a results folder, or files that cannot be read.
+pub fn show_text(folder: &Path) -> Result<String> {
+    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    let mut text = String::new();
     if let Ok(mut meta) = Meta::read(&folder) {
         let stopped = meta.status == "running" && !crate::experiment::FolderLock::is_held(&folder);
         if stopped {
@@ -77,17 +97,20 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
                 "stopped before its end (killed, or a file could not be written)".to_string();
             meta.games_played = crate::report::journal::records_in(&folder) as usize;
         }
-        println!("{}", header(&meta));
+        text.push_str(&format!("{}\n", header(&meta)));
         if stopped {
-            println!("`arbiter run --resume {}` continues it", folder.display());
+            text.push_str(&format!(
+                "`arbiter run --resume {}` continues it\n",
+                folder.display()
+            ));
         }
         if !meta.description.is_empty() {
-            println!("{}", meta.description);
+            text.push_str(&format!("{}\n", meta.description));
         }
-        println!();
+        text.push('\n');
     }
-    print!("{}", tables(&folder).map_err(|e| anyhow!(e))?);
-    Ok(())
+    text.push_str(&tables(&folder).map_err(|e| anyhow!(e))?);
+    Ok(text)
 }
 
 struct PerftTask {

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod check_game;
+pub mod hosted;
 mod program;
 pub mod rules;
 pub mod rules_heuristics;
@@ -81,6 +82,10 @@ pub struct ExternalSpec {
     /// Run in a sandbox with these limits (a fresh program each game).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sandbox: Option<sandbox::SandboxSpec>,
+    /// The name of an agent hosted by this process ([`hosted`]: a Python callable) that
+    /// plays instead of a program; `command` then only describes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosted: Option<String>,
 }
 
 impl ExternalSpec {
@@ -101,7 +106,16 @@ impl ExternalSpec {
             max_startup_failures: 3,
             stderr_bytes: 1 << 20,
             sandbox: None,
+            hosted: None,
         }
+    }
+
+    /// Hosted agent `name` (a Python callable of the process arbiter runs in) with every
+    /// setting at its default: no time limit of its own, and its hang limit is the usual.
+    pub fn hosted(name: &str) -> ExternalSpec {
+        let mut spec = ExternalSpec::new(vec![format!("<python {name}>")], PathBuf::from("."));
+        spec.hosted = Some(name.to_string());
+        spec
     }
 
     /// The command line as one would type it.
@@ -114,6 +128,15 @@ impl ExternalSpec {
     /// # Errors
     /// As [`find_program`].
     pub fn check_program(&self) -> Result<PathBuf, String> {
+        if let Some(name) = &self.hosted {
+            return if hosted::is_hosted(name) {
+                Ok(PathBuf::from(&self.command[0]))
+            } else {
+                Err(format!(
+                    "no agent '{name}' is hosted by this process (a Python callable must be passed again to play, e.g. on a resume)"
+                ))
+            };
+        }
         find_program(&self.command, &self.cwd, &self.env)
     }
 }
@@ -263,26 +286,40 @@ pub fn start_program(
     hello: &Value,
     log: Option<PathBuf>,
 ) -> Result<(Program, String), String> {
-    let env: Vec<(String, String)> = spec
-        .env
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    let jail = match sandbox::effective(spec.sandbox.as_ref()) {
-        Some(limits) => Some(sandbox::Jail::new(
-            &limits,
-            &log_folder_name(&spec.command_line()),
-        )?),
-        None => None,
+    let mut program = match &spec.hosted {
+        Some(name) => {
+            if sandbox::effective(spec.sandbox.as_ref()).is_some() {
+                return Err(format!(
+                    "agent '{name}' is a Python callable: it plays inside this process and cannot be sandboxed (run it as a program for --sandbox)"
+                ));
+            }
+            Program::host(name, log, spec.stderr_bytes)
+                .map_err(|e| format!("cannot start `{}`: {e}", spec.command_line()))?
+        }
+        None => {
+            let env: Vec<(String, String)> = spec
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            let jail = match sandbox::effective(spec.sandbox.as_ref()) {
+                Some(limits) => Some(sandbox::Jail::new(
+                    &limits,
+                    &log_folder_name(&spec.command_line()),
+                )?),
+                None => None,
+            };
+            Program::spawn(&spec.command, &spec.cwd, &env, log, spec.stderr_bytes, jail).map_err(
+                |e| {
+                    format!(
+                        "cannot start `{}` in {}: {e}",
+                        spec.command_line(),
+                        spec.cwd.display()
+                    )
+                },
+            )?
+        }
     };
-    let mut program = Program::spawn(&spec.command, &spec.cwd, &env, log, spec.stderr_bytes, jail)
-        .map_err(|e| {
-            format!(
-                "cannot start `{}` in {}: {e}",
-                spec.command_line(),
-                spec.cwd.display()
-            )
-        })?;
     let startup = Duration::from_millis(spec.startup_ms);
     if let Err(e) = program.send(hello) {
         let status = program.stop(false).map(describe_status).unwrap_or_default();

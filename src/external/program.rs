@@ -102,12 +102,40 @@ fn ignore_broken_pipes() {
     });
 }
 
-/// A running external program.
+/// What answers: a child process, or an agent hosted by this process.
+enum Backend {
+    Process {
+        child: Child,
+        stdin: Option<ChildStdin>,
+        stdout: ChildStdout,
+    },
+    Hosted {
+        /// `None` once it failed or was stopped.
+        session: Option<Box<dyn super::hosted::Session>>,
+        /// CPU time spent in its calls, on the calling threads.
+        cpu_nanos: u64,
+    },
+}
+
+impl std::fmt::Debug for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Backend::Process { child, .. } => write!(f, "process {}", child.id()),
+            Backend::Hosted { session, .. } => {
+                write!(
+                    f,
+                    "hosted ({})",
+                    if session.is_some() { "on" } else { "ended" }
+                )
+            }
+        }
+    }
+}
+
+/// A running external program (or a hosted agent, which behaves as one).
 #[derive(Debug)]
 pub struct Program {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: ChildStdout,
+    backend: Backend,
     /// Bytes read from stdout and not yet handed out as lines.
     pending: Vec<u8>,
     /// Where the next search for an end of line starts in `pending`.
@@ -210,9 +238,11 @@ impl Program {
             })?;
         let stdin = child.stdin.take();
         Ok(Program {
-            child,
-            stdin,
-            stdout,
+            backend: Backend::Process {
+                child,
+                stdin,
+                stdout,
+            },
             pending: Vec::with_capacity(4096),
             scanned: 0,
             closed: false,
@@ -223,9 +253,38 @@ impl Program {
         })
     }
 
-    /// The program's process id (its process group's too).
+    /// A session of hosted agent `name` (see [`super::hosted`]), its log as a program's
+    /// stderr.
+    ///
+    /// # Errors
+    /// The agent is not hosted here, or its host failed to start it.
+    pub fn host(name: &str, log: Option<PathBuf>, log_cap: u64) -> io::Result<Program> {
+        let session = super::hosted::start(name).map_err(io::Error::other)?;
+        Ok(Program {
+            backend: Backend::Hosted {
+                session: Some(session),
+                cpu_nanos: 0,
+            },
+            pending: Vec::new(),
+            scanned: 0,
+            closed: false,
+            sink: Arc::new(Mutex::new(Sink {
+                path: log,
+                cap: log_cap,
+                ..Sink::default()
+            })),
+            garbage_lines: 0,
+            ended: None,
+            jail: None,
+        })
+    }
+
+    /// The program's process id (its process group's too); 0 for a hosted agent.
     pub fn id(&self) -> u32 {
-        self.child.id()
+        match &self.backend {
+            Backend::Process { child, .. } => child.id(),
+            Backend::Hosted { .. } => 0,
+        }
     }
 
     /// Sends stderr (and arbiter's notes) to `log` from now on (a new file per game).
@@ -259,14 +318,8 @@ impl Program {
     /// # Errors
     /// The program closed its stdin (it exited).
     pub fn send(&mut self, message: &serde_json::Value) -> io::Result<()> {
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
-        let mut line = serde_json::to_vec(message).map_err(io::Error::other)?;
-        line.push(b'\n');
-        stdin.write_all(&line)?;
-        stdin.flush()
+        let line = serde_json::to_string(message).map_err(io::Error::other)?;
+        self.send_raw(&line)
     }
 
     /// Writes a raw line (for compliance checks that send malformed requests).
@@ -274,13 +327,46 @@ impl Program {
     /// # Errors
     /// The program closed its stdin.
     pub fn send_raw(&mut self, text: &str) -> io::Result<()> {
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
-        stdin.write_all(text.as_bytes())?;
-        stdin.write_all(b"\n")?;
-        stdin.flush()
+        match &mut self.backend {
+            Backend::Process { stdin, .. } => {
+                let stdin = stdin
+                    .as_mut()
+                    .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
+                let mut line = Vec::with_capacity(text.len() + 1);
+                line.extend_from_slice(text.as_bytes());
+                line.push(b'\n');
+                stdin.write_all(&line)?;
+                stdin.flush()
+            }
+            Backend::Hosted { session, cpu_nanos } => {
+                let Some(agent) = session else {
+                    return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+                };
+                let before = super::hosted::thread_cpu_nanos();
+                let answer = agent.handle(text);
+                if let (Some(before), Some(after)) = (before, super::hosted::thread_cpu_nanos()) {
+                    *cpu_nanos += after.saturating_sub(before);
+                }
+                if !answer.log.is_empty() {
+                    lock(&self.sink).write(answer.log.as_bytes());
+                }
+                // Its replies wait to be received as a program's stdout would.
+                for reply in answer.replies {
+                    self.pending.extend_from_slice(reply.as_bytes());
+                    self.pending.push(b'\n');
+                }
+                match answer.failure {
+                    None => Ok(()),
+                    Some(e) => {
+                        *session = None;
+                        self.closed = true;
+                        lock(&self.sink)
+                            .write(format!("[arbiter] the agent failed: {e}\n").as_bytes());
+                        Err(io::Error::from(io::ErrorKind::BrokenPipe))
+                    }
+                }
+            }
+        }
     }
 
     /// The next stdout line, waiting until `until` at the latest and looking at `stopped`
@@ -314,13 +400,18 @@ impl Program {
             if stopped() {
                 return Received::Stopped;
             }
+            let stdout = match &mut self.backend {
+                Backend::Process { stdout, .. } => stdout,
+                // A hosted agent answers within the call: nothing more will come.
+                Backend::Hosted { .. } => return Received::TimedOut,
+            };
             let now = Instant::now();
             if now >= until {
                 return Received::TimedOut;
             }
             let wait = (until - now).min(STOP_POLL);
             let mut poll = libc::pollfd {
-                fd: self.stdout.as_raw_fd(),
+                fd: stdout.as_raw_fd(),
                 events: libc::POLLIN,
                 revents: 0,
             };
@@ -331,13 +422,15 @@ impl Program {
             if ready <= 0 {
                 // A program that has exited while something it started still holds its
                 // stdout will never answer: closed now, not at the deadline.
-                if matches!(self.child.try_wait(), Ok(Some(_))) {
+                if let Backend::Process { child, .. } = &mut self.backend
+                    && matches!(child.try_wait(), Ok(Some(_)))
+                {
                     self.closed = true;
                 }
                 continue;
             }
             let mut chunk = [0u8; 8192];
-            match self.stdout.read(&mut chunk) {
+            match stdout.read(&mut chunk) {
                 Ok(0) => self.closed = true,
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -348,9 +441,12 @@ impl Program {
 
     /// How the program ended, waiting up to `grace` for it to exit (`None`: still running).
     pub fn exit_status(&mut self, grace: Duration) -> Option<ExitStatus> {
+        let Backend::Process { child, .. } = &mut self.backend else {
+            return None;
+        };
         let until = Instant::now() + grace;
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = child.try_wait() {
                 return Some(status);
             }
             if Instant::now() >= until {
@@ -367,14 +463,22 @@ impl Program {
         if let Some(ended) = self.ended {
             return ended;
         }
-        let group = -(self.child.id() as libc::pid_t);
+        if let Backend::Hosted { session, .. } = &mut self.backend {
+            if politely && let Some(agent) = session {
+                let _ = agent.handle(r#"{"type":"quit"}"#);
+            }
+            *session = None;
+            self.ended = Some(None);
+            return None;
+        }
+        let group = -(self.id() as libc::pid_t);
         let mut status = None;
         if politely {
             let _ = self.send(&serde_json::json!({"type": "quit"}));
-            self.stdin = None;
+            self.close_stdin();
             status = self.exit_status(EXIT_GRACE);
         }
-        self.stdin = None;
+        self.close_stdin();
         if status.is_none() {
             // SAFETY: kill(2) with a negative pid signals our child's process group; it
             // touches no memory.
@@ -385,9 +489,10 @@ impl Program {
         // go now. The group id cannot be reused while a member remains.
         // SAFETY: as above.
         unsafe { libc::kill(group, libc::SIGKILL) };
-        let status = match status {
-            Some(status) => Some(status),
-            None => self.child.wait().ok(),
+        let status = match (status, &mut self.backend) {
+            (Some(status), _) => Some(status),
+            (None, Backend::Process { child, .. }) => child.wait().ok(),
+            (None, Backend::Hosted { .. }) => None,
         };
         if let Some(jail) = &self.jail {
             jail.kill_all();
@@ -399,9 +504,10 @@ impl Program {
     /// Which of its sandbox's limits the program ran into, if it runs in one (see
     /// [`super::sandbox::Jail::breach`]).
     pub fn breach(&mut self) -> Option<crate::core::FaultReason> {
-        let status = match self.ended {
-            Some(status) => status,
-            None => self.child.try_wait().ok().flatten(),
+        let status = match (self.ended, &mut self.backend) {
+            (Some(status), _) => status,
+            (None, Backend::Process { child, .. }) => child.try_wait().ok().flatten(),
+            (None, Backend::Hosted { .. }) => None,
         };
         self.jail.as_ref()?.breach(status)
     }
@@ -414,7 +520,10 @@ impl Program {
         if let Some(jail) = &self.jail {
             return jail.cpu_nanos();
         }
-        let pid = libc::pid_t::try_from(self.child.id()).ok()?;
+        if let Backend::Hosted { cpu_nanos, .. } = &self.backend {
+            return Some(*cpu_nanos);
+        }
+        let pid = libc::pid_t::try_from(self.id()).ok()?;
         let mut clock: libc::clockid_t = 0;
         let mut time = libc::timespec {
             tv_sec: 0,
@@ -426,6 +535,18 @@ impl Program {
                 && libc::clock_gettime(clock, &mut time) == 0
         };
         read.then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
+    }
+
+    /// Closes the program's stdin (it reads the end of its input).
+    fn close_stdin(&mut self) {
+        if let Backend::Process { stdin, .. } = &mut self.backend {
+            *stdin = None;
+        }
+    }
+
+    /// Whether it is an agent hosted by this process.
+    pub fn hosted(&self) -> bool {
+        matches!(self.backend, Backend::Hosted { .. })
     }
 
     /// Whether it runs in a sandbox.

@@ -57,22 +57,33 @@ impl Default for SandboxSpec {
     }
 }
 
-static MODE: OnceLock<Option<bool>> = OnceLock::new();
+/// The run's choice: 0 as each agent file says, 1 none, 2 all.
+static MODE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
 /// The run's choice (`--sandbox`): every external agent sandboxed (`Some(true)`), none
-/// (`Some(false)`), or as each agent's file says (`None`). Set once, before any game.
+/// (`Some(false)`), or as each agent's file says (`None`). Set before any game (again
+/// for each run of a host program that makes several).
 pub fn set_mode(mode: Option<bool>) {
-    let _ = MODE.set(mode);
+    let code = match mode {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    };
+    MODE.store(code, std::sync::atomic::Ordering::SeqCst);
 }
 
 /// The run's choice, as set by [`set_mode`] (`None`: as each agent file says).
 pub fn mode() -> Option<bool> {
-    MODE.get().copied().flatten()
+    match MODE.load(std::sync::atomic::Ordering::SeqCst) {
+        1 => Some(false),
+        2 => Some(true),
+        _ => None,
+    }
 }
 
 /// The sandbox an agent with `asked` runs in under the run's choice.
 pub fn effective(asked: Option<&SandboxSpec>) -> Option<SandboxSpec> {
-    match MODE.get().copied().flatten() {
+    match mode() {
         Some(true) => Some(asked.cloned().unwrap_or_default()),
         Some(false) => None,
         None => asked.cloned(),

@@ -1315,6 +1315,44 @@ impl AgentRegistry {
         Ok(())
     }
 
+    /// Registers the agents hosted by this process (the Python package's callables,
+    /// [`crate::external::hosted`]) that are not already registered by this name.
+    ///
+    /// # Errors
+    /// A hosted agent whose name an agent file defines too, or a name that is not letters,
+    /// digits, '-', '_' or '.'.
+    pub fn add_hosted(&mut self) -> Result<(), String> {
+        for name in crate::external::hosted::names() {
+            let valid = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+            if !valid {
+                return Err(format!(
+                    "Python agent name '{name}' must be letters, digits, '-', '_' or '.'"
+                ));
+            }
+            if let Some(previous) = self.agents.get(&name) {
+                let theirs = previous
+                    .spec
+                    .external
+                    .as_ref()
+                    .and_then(|e| e.hosted.as_ref());
+                if theirs == Some(&name) {
+                    continue;
+                }
+                return Err(format!(
+                    "Python agent '{name}': {} defines an agent of that name too; pass it under another name",
+                    previous.file.display()
+                ));
+            }
+            let spec = AgentSpec::external(Some(name.clone()), ExternalSpec::hosted(&name));
+            self.insert(spec, Path::new("<python>"), None)
+                .map_err(|e| e.message)?;
+        }
+        Ok(())
+    }
+
     /// The named agents a run recorded (display name and inline spec, as in meta.json),
     /// registered as defined in `file`; inline agents need no entry.
     ///

@@ -1,0 +1,394 @@
+//! `arbiter._native`: arbiter's own code called from Python. The commands take the
+//! command line's words (parsed by the command line's own parser, so every option has its
+//! name, default and message); their results cross as JSON text, which the Python half
+//! (`arbiter/__init__.py`) turns into objects and data frames.
+//!
+//! Nothing here panics into Python: a panic in arbiter becomes an `ArbiterError`, and a
+//! run plays on a thread of its own while Python waits with the interpreter lock released
+//! (so Python agents can move, and Ctrl-C reaches the notebook).
+
+use arbiter::cli;
+use arbiter::experiment::{self, Finished};
+use arbiter::external::hosted::{self, Answer, Session};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use serde_json::{Value, json};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+create_exception!(
+    _native,
+    ArbiterError,
+    PyException,
+    "What arbiter refused or could not do, in the command line's one-line words."
+);
+
+/// Runs `work`, turning an error or a panic into its one-line message.
+fn guarded<T>(work: impl FnOnce() -> anyhow::Result<T>) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(cli::error_line(&error)),
+        Err(panic) => Err(format!(
+            "internal error (a bug in arbiter): {}",
+            panic_text(&panic)
+        )),
+    }
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+fn raise(message: String) -> PyErr {
+    ArbiterError::new_err(message)
+}
+
+/// A run's end as JSON.
+fn finished_json(finished: &Finished) -> Value {
+    json!({
+        "folder": finished.folder,
+        "documents": finished.documents,
+        "played": finished.outcome.played,
+        "skipped": finished.outcome.skipped,
+        "total": finished.outcome.total,
+        "complete": !finished.outcome.cancelled,
+        "interrupted": finished.interrupted,
+        "unit": finished.unit,
+        "tables": finished.tables,
+        "notes": finished.notes,
+        "exit_code": cli::exit_code(finished),
+    })
+}
+
+/// One command's work, given its words.
+fn command(name: &str, words: &[String], source: Option<String>) -> anyhow::Result<Value> {
+    match name {
+        "run" => {
+            let args = cli::parse_words::<cli::run::RunArgs>("run", words)?;
+            Ok(cli::run::execute(args, source)?.map_or(Value::Null, |f| finished_json(&f)))
+        }
+        "match" => {
+            let args = cli::parse_words::<cli::matchup::MatchArgs>("match", words)?;
+            Ok(finished_json(&cli::matchup::execute(args)?))
+        }
+        "compare" => {
+            let args = cli::parse_words::<cli::compare::CompareArgs>("compare", words)?;
+            Ok(finished_json(&cli::compare::execute(args)?))
+        }
+        "solve" => {
+            let args = cli::parse_words::<cli::solve::SolveArgs>("solve", words)?;
+            Ok(serde_json::to_value(cli::solve::execute(args)?)?)
+        }
+        other => anyhow::bail!("no command '{other}'"),
+    }
+}
+
+/// A command running on a thread of its own.
+#[pyclass(module = "arbiter._native")]
+struct Job {
+    thread: Mutex<Option<JoinHandle<Result<String, String>>>>,
+}
+
+#[pymethods]
+impl Job {
+    /// Waits up to `seconds` for the command to end, without the interpreter lock;
+    /// whether it ended.
+    fn wait(&self, py: Python<'_>, seconds: f64) -> bool {
+        let until = Instant::now() + Duration::from_secs_f64(seconds.clamp(0.0, 3600.0));
+        py.detach(|| {
+            loop {
+                let ended = self
+                    .thread
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .as_ref()
+                    .is_none_or(JoinHandle::is_finished);
+                if ended {
+                    return true;
+                }
+                if Instant::now() >= until {
+                    return false;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    }
+
+    /// The command's result as JSON text (after [`Job::wait`] said it ended).
+    ///
+    /// Raises `ArbiterError` with its message when it failed.
+    fn result(&self, py: Python<'_>) -> PyResult<String> {
+        let thread = self
+            .thread
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .ok_or_else(|| raise("the result was already taken".to_string()))?;
+        let joined = py.detach(|| thread.join());
+        match joined {
+            Ok(Ok(text)) => Ok(text),
+            Ok(Err(message)) => Err(raise(message)),
+            Err(panic) => Err(raise(format!(
+                "internal error (a bug in arbiter): {}",
+                panic_text(&panic)
+            ))),
+        }
+    }
+}
+
+/// Starts command `name` (`run`, `match`, `compare`, `solve`) with the command line's
+/// words; `source` is a run's experiment text in place of its file's.
+#[pyfunction]
+#[pyo3(signature = (name, words, source=None))]
+fn start(name: String, words: Vec<String>, source: Option<String>) -> PyResult<Job> {
+    let thread = std::thread::Builder::new()
+        .name(format!("arbiter-{name}"))
+        // The command line's main thread has 8 MB; searches recurse.
+        .stack_size(64 << 20)
+        .spawn(move || guarded(|| command(&name, &words, source)).map(|value| value.to_string()))
+        .map_err(|e| raise(format!("cannot start a thread: {e}")))?;
+    Ok(Job {
+        thread: Mutex::new(Some(thread)),
+    })
+}
+
+/// Stops the runs in progress as Ctrl-C does: cleanly, resumable.
+#[pyfunction]
+fn interrupt() {
+    experiment::interrupt();
+}
+
+/// (jobs done, jobs planned) of the run in progress.
+#[pyfunction]
+fn progress() -> (u64, u64) {
+    experiment::progress()
+}
+
+/// The leaves of the legal-move tree at depths 1 to `depth`.
+#[pyfunction]
+#[pyo3(signature = (game, depth, agents=None))]
+fn perft(py: Python<'_>, game: String, depth: u32, agents: Option<String>) -> PyResult<Vec<u64>> {
+    py.detach(|| {
+        guarded(|| {
+            cli::tools::perft_counts(&game, depth, agents.as_deref().map(std::path::Path::new))
+        })
+    })
+    .map_err(raise)
+}
+
+/// The games, algorithms and registered agents, as JSON text.
+#[pyfunction]
+#[pyo3(signature = (agents=None))]
+fn listing(agents: Option<String>) -> PyResult<String> {
+    guarded(|| {
+        let (registry, folder) =
+            cli::load_agents(agents.as_deref().map(std::path::Path::new), None)?;
+        let mut games: Vec<Value> = arbiter::registry::GAMES
+            .iter()
+            .map(|g| {
+                json!({
+                    "name": g.name,
+                    "kind": "built-in",
+                    "params": g.params,
+                    "heuristics": g.heuristics.iter().map(|h| h.name).collect::<Vec<_>>(),
+                    "description": "",
+                })
+            })
+            .collect();
+        for (name, game) in &registry.games {
+            games.push(json!({
+                "name": name,
+                "kind": "program",
+                "params": game.spec.command_line(),
+                "heuristics": arbiter::external::rules_heuristics::HEURISTICS
+                    .iter()
+                    .map(|h| h.name)
+                    .collect::<Vec<_>>(),
+                "description": game.description,
+            }));
+        }
+        let agents: Vec<Value> = registry
+            .agents
+            .iter()
+            .map(|(name, agent)| {
+                let kind = match &agent.spec.external {
+                    Some(e) if e.hosted.is_some() => "python",
+                    Some(_) => "program",
+                    None => "built-in",
+                };
+                json!({
+                    "name": name,
+                    "kind": kind,
+                    "spec": agent.spec.describe(),
+                    "file": agent.file,
+                })
+            })
+            .collect();
+        let algorithms: Vec<Value> = arbiter::search::Algorithm::ALL
+            .iter()
+            .map(|a| json!({"name": a.name(), "description": a.describe()}))
+            .collect();
+        Ok(json!({
+            "games": games,
+            "agents": agents,
+            "algorithms": algorithms,
+            "agents_folder": folder,
+        })
+        .to_string())
+    })
+    .map_err(raise)
+}
+
+/// What `arbiter show` prints for a results folder.
+#[pyfunction]
+fn show(py: Python<'_>, folder: String) -> PyResult<String> {
+    py.detach(|| guarded(|| cli::tools::show_text(std::path::Path::new(&folder))))
+        .map_err(raise)
+}
+
+/// Writes a results folder's charts and documents again (or only game `game`'s viewer
+/// page); the files written.
+#[pyfunction]
+#[pyo3(signature = (folder, game=None))]
+fn report(py: Python<'_>, folder: String, game: Option<u64>) -> PyResult<Vec<String>> {
+    py.detach(|| {
+        guarded(|| {
+            let files = cli::tools::report_files(std::path::Path::new(&folder), game)?;
+            Ok(files.iter().map(|p| p.display().to_string()).collect())
+        })
+    })
+    .map_err(raise)
+}
+
+/// The run folder a path names: itself, or an experiment folder's newest run.
+#[pyfunction]
+fn run_folder(folder: String) -> PyResult<String> {
+    arbiter::report::show::resolve_run_folder(std::path::Path::new(&folder))
+        .map(|p| p.display().to_string())
+        .map_err(raise)
+}
+
+/// An experiment given as a Python dict (JSON text) as TOML text, for `run`.
+#[pyfunction]
+fn toml_text(json_text: &str) -> PyResult<String> {
+    let value: Value = serde_json::from_str(json_text)
+        .map_err(|e| raise(format!("the experiment is not plain data: {e}")))?;
+    if !value.is_object() {
+        return Err(raise(
+            "an experiment is a dict of its keys (name, game, games, matchups, ...)".to_string(),
+        ));
+    }
+    if let Some(path) = null_path(&value, String::new()) {
+        return Err(raise(format!(
+            "experiment key '{path}' is None: leave the key out instead"
+        )));
+    }
+    let table: toml::Table = serde_json::from_value(value)
+        .map_err(|e| raise(format!("the experiment cannot be written as TOML: {e}")))?;
+    toml::to_string(&table)
+        .map_err(|e| raise(format!("the experiment cannot be written as TOML: {e}")))
+}
+
+/// Where `value` holds a null (TOML has none), as a dotted path.
+fn null_path(value: &Value, at: String) -> Option<String> {
+    match value {
+        Value::Null => Some(at),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| null_path(v, format!("{at}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let path = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            null_path(v, path)
+        }),
+        _ => None,
+    }
+}
+
+/// A Python object speaking the agent protocol a line at a time: `handle(line)` returns
+/// (reply lines, log text, failure or None).
+struct PythonSession(Py<PyAny>);
+
+impl Session for PythonSession {
+    fn handle(&mut self, line: &str) -> Answer {
+        Python::attach(|py| {
+            let answer = self
+                .0
+                .bind(py)
+                .call_method1("handle", (line,))
+                .and_then(|answer| answer.extract::<(Vec<String>, String, Option<String>)>());
+            match answer {
+                Ok((replies, log, failure)) => Answer {
+                    replies,
+                    log,
+                    failure,
+                },
+                Err(e) => Answer {
+                    failure: Some(e.to_string()),
+                    ..Answer::default()
+                },
+            }
+        })
+    }
+}
+
+/// Makes agent `name` play by the sessions `factory()` makes (objects with
+/// `handle(line)`), in every run from now on.
+#[pyfunction]
+fn host(name: String, factory: Py<PyAny>) {
+    let factory = Arc::new(factory);
+    hosted::host(
+        &name,
+        Arc::new(move || {
+            Python::attach(|py| {
+                factory
+                    .bind(py)
+                    .call0()
+                    .map(|session| Box::new(PythonSession(session.unbind())) as Box<dyn Session>)
+                    .map_err(|e| e.to_string())
+            })
+        }),
+    );
+}
+
+/// Forgets hosted agent `name`.
+#[pyfunction]
+fn unhost(name: String) {
+    hosted::unhost(&name);
+}
+
+/// The version of arbiter this module was built from.
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    experiment::embed();
+    m.add("ArbiterError", m.py().get_type::<ArbiterError>())?;
+    m.add_class::<Job>()?;
+    m.add_function(wrap_pyfunction!(start, m)?)?;
+    m.add_function(wrap_pyfunction!(interrupt, m)?)?;
+    m.add_function(wrap_pyfunction!(progress, m)?)?;
+    m.add_function(wrap_pyfunction!(perft, m)?)?;
+    m.add_function(wrap_pyfunction!(listing, m)?)?;
+    m.add_function(wrap_pyfunction!(toml_text, m)?)?;
+    m.add_function(wrap_pyfunction!(host, m)?)?;
+    m.add_function(wrap_pyfunction!(unhost, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(show, m)?)?;
+    m.add_function(wrap_pyfunction!(report, m)?)?;
+    m.add_function(wrap_pyfunction!(run_folder, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,283 @@
+"""arbiter in Python: tournaments and search benchmarks of game-playing agents, with the
+results as pandas data frames.
+
+    import arbiter
+    run = arbiter.run("matchups/quick.toml", games=20)
+    run.summary                      # summary.csv as a DataFrame
+    run.games.groupby("reason").size()
+    arbiter.match("ab3-offensive2", my_agent, game="breakthrough", games=50).plot()
+
+Every function takes the command line's options by the same names (`--move-time-ms` is
+`move_time_ms=`) with the same defaults, and writes the same files as the command line.
+Errors raise `arbiter.ArbiterError` with the command line's one-line message. A Python
+agent is any callable `(position, legal_moves, info) -> move` (see `arbiter.Info`), played
+in this process; the docs are in docs/python.md.
+"""
+
+import json
+import pathlib
+import re
+
+from . import _native
+from ._agents import Info, Session
+from ._results import FRAMES, Run, read_csv
+
+__all__ = [
+    "ArbiterError", "RunInterrupted", "Info", "Run", "Solution", "run", "match", "compare",
+    "solve", "perft", "games", "agents", "resume", "load", "read_csv", "version",
+]
+
+ArbiterError = _native.ArbiterError
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C (a kernel interrupt) stopped a run cleanly: `.run` holds what it finished and
+    `arbiter.resume(.folder)` plays the rest."""
+
+    def __init__(self, run):
+        super().__init__(f"stopped; continue with arbiter.resume({str(run.folder)!r})")
+        self.run = run
+        self.folder = run.folder
+
+
+def version():
+    """The version of arbiter this package was built from."""
+    return _native.version()
+
+
+# --- the command line's options from keyword arguments --------------------------------
+
+def _words(options):
+    """Keyword arguments as command-line words: `games=10` is `--games 10`, `quiet=True`
+    is `--quiet`, False and None leave the option out."""
+    words = []
+    for key, value in options.items():
+        flag = "--" + key.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if key == "sandbox":
+            words.append(f"--sandbox={'on' if value is True else value}")
+        elif value is True:
+            words.append(flag)
+        elif isinstance(value, (list, tuple)):
+            words += [flag, ",".join(str(v) for v in value)]
+        else:
+            words += [flag, str(value)]
+    return words
+
+
+_NAME = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def _agent_name(agent):
+    name = getattr(agent, "__name__", None) or type(agent).__name__
+    return _NAME.sub("_", name) or "python"
+
+
+def _host(python_agents):
+    """Registers the Python agents for one command; returns their names."""
+    names = []
+    for name, agent in (python_agents or {}).items():
+        if not isinstance(name, str) or not name:
+            raise ArbiterError(f"python_agents: {name!r} is not a name (a non-empty string)")
+        if not callable(agent) and not callable(getattr(agent, "move", None)):
+            raise ArbiterError(
+                f"python_agents: {name!r} is neither callable nor has a move() method"
+            )
+        _native.host(name, lambda agent=agent, name=name: Session(agent, name))
+        names.append(name)
+    return names
+
+
+def _wait(job, progress, unit):
+    """Waits for a command, showing a progress bar (tqdm: a widget in Jupyter, text
+    elsewhere); Ctrl-C stops it cleanly. Returns (result, interrupted)."""
+    bar = None
+    interrupted = False
+    try:
+        while not job.wait(0.1):
+            if progress:
+                done, total = _native.progress()
+                if total and bar is None:
+                    bar = _progress_bar(total, unit)
+                if bar is not None:
+                    bar.update(done - bar.n)
+    except KeyboardInterrupt:
+        interrupted = True
+        _native.interrupt()
+        # The run stops at the next game boundary and writes its files: wait for that,
+        # however many more Ctrl-C come.
+        while True:
+            try:
+                while not job.wait(0.1):
+                    pass
+                break
+            except KeyboardInterrupt:
+                continue
+    finally:
+        if bar is not None:
+            done, _ = _native.progress()
+            bar.update(done - bar.n)
+            bar.close()
+    return json.loads(job.result()), interrupted
+
+
+def _progress_bar(total, unit):
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+    return tqdm(total=total, unit=unit.rstrip("s") or "job", leave=True)
+
+
+def _start(command, words, source=None, python_agents=None, progress=True, unit="games"):
+    hosted = _host(python_agents)
+    try:
+        job = _native.start(command, words, source)
+        outcome, interrupted = _wait(job, progress, unit)
+    finally:
+        for name in hosted:
+            _native.unhost(name)
+    return outcome, interrupted
+
+
+def _finish(outcome, interrupted):
+    if outcome is None:
+        return None
+    run = Run(outcome["folder"], outcome)
+    for note in outcome.get("notes", []):
+        import warnings
+
+        warnings.warn(f"arbiter: {note}", stacklevel=3)
+    if interrupted or outcome.get("interrupted"):
+        raise RunInterrupted(run)
+    return run
+
+
+# --- the API ------------------------------------------------------------------------
+
+def run(experiment=None, *, python_agents=None, progress=True, **options):
+    """Runs an experiment and returns its `Run` (data frames of its files).
+
+    experiment: an experiment file (default: the command line's,
+    matchups/report000-part2.1.toml), or the same experiment as a dict (its keys as in a
+    file; `name` names its results folder). python_agents: {name: callable} for the
+    experiment to name. options: `arbiter run`'s, e.g. games=100, seed=7, threads=2,
+    out="results/x", agents="agents", no_moves=True, max_games=N, time_limit=S,
+    sandbox=True, standings=N, shard="0/4". Ctrl-C stops it cleanly (RunInterrupted,
+    resumable). A run with nothing left to do returns None.
+    """
+    source = None
+    if isinstance(experiment, dict):
+        source = _native.toml_text(json.dumps(experiment))
+        name = str(experiment.get("name", "experiment"))
+        experiment = f"{_NAME.sub('_', name) or 'experiment'}.toml"
+    words = ([] if experiment is None else [str(experiment)]) + _words(options) + ["--quiet"]
+    outcome, interrupted = _start("run", words, source, python_agents, progress)
+    return _finish(outcome, interrupted)
+
+
+def resume(results_dir, *, python_agents=None, progress=True, **options):
+    """Continues an interrupted run in its folder (`arbiter run --resume DIR`); the Python
+    agents it played must be passed again. Returns the `Run`, or None when it was already
+    complete."""
+    words = ["--resume", str(results_dir)] + _words(options) + ["--quiet"]
+    outcome, interrupted = _start("run", words, None, python_agents, progress)
+    if outcome is None:
+        return load(results_dir)
+    return _finish(outcome, interrupted)
+
+
+def match(first, second, *, python_agents=None, progress=True, **options):
+    """Plays one matchup (`arbiter match`): agents by name or inline spec
+    ("ab3-offensive2", "alphabeta(heuristic=offensive2,depth=3)"), or Python callables.
+
+    options: game="breakthrough", games=100, seed=1, move_time_ms, time_control="60+0.5",
+    threads, out, agents, sandbox, standings.
+    """
+    hosted = dict(python_agents or {})
+    names = []
+    for agent in (first, second):
+        if isinstance(agent, str):
+            names.append(agent)
+            continue
+        name = _agent_name(agent)
+        if name in hosted and hosted[name] is not agent:
+            name = f"{name}-2"
+        hosted[name] = agent
+        names.append(name)
+    words = names + _words(options) + ["--quiet"]
+    outcome, interrupted = _start("match", words, None, hosted, progress)
+    return _finish(outcome, interrupted)
+
+
+def compare(game, *, progress=True, **options):
+    """Compares search algorithms on the same positions (`arbiter compare`): nodes, time,
+    chosen moves. options: heuristic (required), algorithms="minimax,alphabeta" (or a
+    list), depths="1..4", iterations, positions=100, seed=1, threads, out, agents."""
+    words = [str(game)] + _words(options) + ["--quiet"]
+    outcome, interrupted = _start("compare", words, None, None, progress, "positions")
+    return _finish(outcome, interrupted)
+
+
+class Solution(dict):
+    """A solve (`arbiter solve`): status, solver, solution (the grid as text), the
+    counters (assignments, placed, nodes, backtracks), ms and notes; `.text` is what the
+    command line prints."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __repr__(self):
+        return self["text"]
+
+    def _repr_html_(self):
+        import html
+
+        return f"<pre>{html.escape(self['text'])}</pre>"
+
+
+def solve(file, **options):
+    """Solves a Flow Free puzzle, or a Word Sudoku grid with bank=FILE (`arbiter solve`).
+    options: solver, bank, seed, max_nodes, time_limit."""
+    words = [str(file)] + _words(options)
+    outcome, _ = _start("solve", words, None, None, False)
+    return Solution(outcome)
+
+
+def perft(game, depth=4, agents=None):
+    """The leaves of the legal-move tree at depths 1 to `depth` (`arbiter perft`), as a
+    list: perft("breakthrough", 3) == [22, 484, 11132]."""
+    return _native.perft(str(game), int(depth), None if agents is None else str(agents))
+
+
+def _listing(agents):
+    return json.loads(_native.listing(None if agents is None else str(agents)))
+
+
+def games(agents=None):
+    """The games (built in, and served by programs declared in the agent files) as a
+    DataFrame: name, kind, params, heuristics, description."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        _listing(agents)["games"], columns=["name", "kind", "params", "heuristics", "description"]
+    )
+
+
+def agents(agents=None):
+    """The registered agents (agent files of `agents`, $ARBITER_AGENTS or ./agents, and the
+    Python agents of a command in progress) as a DataFrame: name, kind, spec, file."""
+    import pandas as pd
+
+    frame = pd.DataFrame(_listing(agents)["agents"], columns=["name", "kind", "spec", "file"])
+    return frame
+
+
+def load(results_dir):
+    """The `Run` of a results folder (a run folder, or an experiment folder: its newest
+    run)."""
+    return Run(_native.run_folder(str(results_dir)))

@@ -1,0 +1,133 @@
+"""Python agents played in-process: a callable, or an object, answers each move.
+
+arbiter speaks its agent protocol (docs/protocol.md) to a session object here a line at a
+time, by a function call from the worker thread that plays the game, instead of through a
+pipe to a program. Everything else (deadlines, faults, logs, counting) is as for a program.
+"""
+
+import json
+import random
+import time
+import traceback
+
+PROTOCOL = 2
+
+
+class Info:
+    """What an agent is told with each move (and at the start of each game).
+
+    Attributes: game (the game spec, e.g. "breakthrough"), seat ("P1" or "P2"), ply
+    (moves played so far), moves (them, in the game's notation), seed (the game's seed for
+    this agent), rng (a random.Random seeded with it: use it for reproducible play),
+    game_id, options (the agent's options), clock (both game clocks, or None).
+    """
+
+    def __init__(self, game="", seat="P1", seed=0, options=None):
+        self.game = game
+        self.seat = seat
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.options = options or {}
+        self.game_id = 0
+        self.ply = 0
+        self.moves = []
+        self.clock = None
+        self.deadline = None
+        self._log = []
+
+    def time_left(self):
+        """Seconds before the move is due (never negative), or None without a limit."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def log(self, *parts):
+        """Writes a line to this agent's log for the game (logs/<agent>/<game>.stderr)."""
+        self._log.append(" ".join(str(part) for part in parts) + "\n")
+
+
+def _describe(agent):
+    return getattr(agent, "__name__", None) or type(agent).__name__
+
+
+class Session:
+    """One conversation with arbiter: one object of a class-form agent, used by one worker
+    for one game after another."""
+
+    def __init__(self, agent, name):
+        # A class is instantiated once per session: each worker thread gets its own.
+        self.agent = agent() if isinstance(agent, type) else agent
+        self.choose = getattr(self.agent, "move", None) or self.agent
+        if not callable(self.choose):
+            raise TypeError(f"agent {name!r} is neither callable nor has a move() method")
+        self.name = name
+        self.info = Info()
+
+    def handle(self, line):
+        """Answers one protocol line: (reply lines, log text, failure or None)."""
+        received = time.monotonic()
+        info = self.info
+        info._log = []
+        replies = []
+        failure = None
+        try:
+            message = json.loads(line)
+            kind = message.get("type")
+            if kind == "hello":
+                self.info = info = Info(
+                    message.get("game", ""),
+                    message.get("seat", "P1"),
+                    message.get("seed", 0),
+                    message.get("options") or {},
+                )
+                replies.append({"type": "ready", "name": self.name, "protocol": PROTOCOL})
+                self._call("new_game", info)
+            elif kind == "ping":
+                replies.append({"type": "pong", "id": message.get("id")})
+            elif kind == "new_game":
+                game, options = info.game, info.options
+                self.info = info = Info(
+                    game, message.get("seat", info.seat), message.get("seed", info.seed), options
+                )
+                info.game_id = message.get("game_id", 0)
+                self._call("new_game", info)
+            elif kind == "move":
+                replies.append(self._move(message, received))
+            elif kind == "game_over":
+                self._call("game_over", info, message)
+        except Exception as error:  # noqa: BLE001 - reported to arbiter as the agent's failure
+            info._log.append(traceback.format_exc())
+            failure = f"{type(error).__name__}: {error}"
+        return [json.dumps(r) for r in replies], "".join(info._log), failure
+
+    def _call(self, method, *args):
+        hook = getattr(self.agent, method, None)
+        if hook is not None:
+            hook(*args)
+
+    def _move(self, message, received):
+        info = self.info
+        info.moves = message.get("moves", [])
+        info.ply = message.get("ply", len(info.moves))
+        info.seat = message.get("seat", info.seat)
+        info.game_id = message.get("game_id", info.game_id)
+        info.clock = message.get("clock")
+        time_ms = message.get("time_ms")
+        info.deadline = None if time_ms is None else received + time_ms / 1000.0
+        if info.clock:
+            # On a game clock the move is due after a share of the time left (a twentieth
+            # of it plus three quarters of the increment, at most half), as arbiter's own
+            # agents spend theirs.
+            mine = info.seat.lower()
+            remaining = info.clock.get(mine + "_ms", 0) / 1000.0
+            increment = info.clock.get(mine + "_increment_ms", 0) / 1000.0
+            share = received + min(remaining / 20 + increment * 0.75, remaining / 2)
+            info.deadline = share if info.deadline is None else min(info.deadline, share)
+        answer = self.choose(message.get("position", {}), message.get("legal", []), info)
+        details = None
+        if isinstance(answer, tuple):
+            answer, details = answer
+        reply = {"type": "move", "move": str(answer)}
+        if details:
+            reply["info"] = details
+        return reply

@@ -1,0 +1,324 @@
+"""The Python package against the command line: every API function, the same files as
+`arbiter` for the same experiment, Python agents in-process, Ctrl-C and resume, errors.
+
+Run from anywhere after `pip install ./clients/python`; the command line's binary is
+$ARBITER_BIN, else the repository's target/release or target/debug build (`cargo build`).
+"""
+
+import csv
+import io
+import json
+import os
+import pathlib
+import subprocess
+import threading
+import time
+import _thread
+
+import pytest
+
+import arbiter
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def cli_binary():
+    given = os.environ.get("ARBITER_BIN")
+    candidates = [pathlib.Path(given)] if given else [
+        ROOT / "target" / "release" / "arbiter",
+        ROOT / "target" / "debug" / "arbiter",
+    ]
+    for path in candidates:
+        if path.is_file():
+            return path
+    pytest.skip(
+        "SKIPPED LOUDLY: no arbiter binary to compare with: build it with `cargo build` "
+        "(or set ARBITER_BIN)"
+    )
+
+
+@pytest.fixture(autouse=True)
+def at_root(monkeypatch):
+    """Experiments name their files relative to the repository's root."""
+    monkeypatch.chdir(ROOT)
+
+
+def cli(*words, check=True):
+    done = subprocess.run(
+        [str(cli_binary()), *map(str, words)], capture_output=True, text=True, cwd=ROOT
+    )
+    if check:
+        assert done.returncode == 0, done.stderr
+    return done
+
+
+def rows_without_timing(path, timing):
+    """A CSV file's rows with the timing columns blanked (they differ run to run)."""
+    text = path.read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return rows
+    drop = [i for i, name in enumerate(rows[0]) if name in timing]
+    return [[("" if i in drop else cell) for i, cell in enumerate(row)] for row in rows]
+
+
+def assert_same_files(ours, theirs):
+    """Two run folders hold the same files, equal apart from the timing columns: CSV
+    files cell by cell, games.pgn byte for byte, meta.json but for time and host."""
+    ours, theirs = pathlib.Path(ours), pathlib.Path(theirs)
+    meta = json.loads((theirs / "meta.json").read_text())
+    timing = set(meta.get("timing_columns", [])) | {"ms", "cpu_ms"}
+    names = sorted(p.name for p in theirs.iterdir() if p.is_file())
+    assert sorted(p.name for p in ours.iterdir() if p.is_file()) == names
+    compared = 0
+    for name in names:
+        if name.endswith(".csv"):
+            assert rows_without_timing(ours / name, timing) == rows_without_timing(
+                theirs / name, timing
+            ), name
+            compared += 1
+        elif name == "games.pgn":
+            assert (ours / name).read_bytes() == (theirs / name).read_bytes(), name
+            compared += 1
+    mine = json.loads((ours / "meta.json").read_text())
+    for key in ("started_unix", "ended_unix", "host", "threads", "experiment_file"):
+        mine.pop(key, None)
+        meta.pop(key, None)
+    assert mine == meta
+    assert compared >= 1
+
+
+# --- listing and perft ---------------------------------------------------------------
+
+def test_perft_counts_the_legal_move_tree():
+    # Breakthrough 8x8: 22 first moves, 22 replies to each, 11,132 leaves at depth 3
+    # (the perft table in tests/golden/perft.csv).
+    assert arbiter.perft("breakthrough", 3) == [22, 484, 11132]
+    assert arbiter.perft("connect-four", 2) == [7, 49]
+    with pytest.raises(arbiter.ArbiterError, match="from 1 to 12"):
+        arbiter.perft("breakthrough", 13)
+
+
+def test_games_and_agents_are_listed():
+    games = arbiter.games()
+    assert {"breakthrough", "connect-four", "othello", "double-card"} <= set(games["name"])
+    assert list(games.columns) == ["name", "kind", "params", "heuristics", "description"]
+    agents = arbiter.agents(ROOT / "agents")
+    row = agents[agents["name"] == "ab4-offensive2"]
+    assert len(row) == 1 and row["kind"].iloc[0] == "built-in"
+    assert "alphabeta" in row["spec"].iloc[0]
+
+
+# --- the same files as the command line --------------------------------------------
+
+def test_a_game_run_writes_the_command_lines_files(tmp_path):
+    run = arbiter.run("matchups/quick.toml", games=4, seed=3, out=tmp_path / "py", progress=False)
+    cli("run", "matchups/quick.toml", "--games", 4, "--seed", 3, "--out", tmp_path / "cli", "--quiet")
+    assert_same_files(tmp_path / "py", tmp_path / "cli")
+    # The data frames are the files, with the documented dtypes.
+    assert len(run.games) == 24 and run.complete and run.exit_code == 0
+    assert str(run.games["seed"].dtype) == "uint64"
+    assert str(run.games["opening"].dtype) == "string"
+    assert str(run.moves["fault"].dtype) == "string"
+    assert str(run.moves["cpu_ms"].dtype) == "float64"
+    assert run.summary["wins"].sum() + run.summary["draws"].sum() / 2 == pytest.approx(24)
+    assert run.games.groupby("reason").size().sum() == 24
+
+
+def test_an_experiment_as_a_dict_is_the_file(tmp_path):
+    experiment = {
+        "name": "quick",
+        "description": "Smoke test: a small round robin of random, greedy, minimax and alpha-beta",
+        "game": "breakthrough",
+        "games": 2,
+        "seed": 5,
+        "round_robin": ["random", "greedy(heuristic=offensive2)", "alphabeta(heuristic=offense,depth=2)"],
+    }
+    run = arbiter.run(experiment, out=tmp_path / "dict", progress=False)
+    text = "".join(f"{k} = {json.dumps(v)}\n" for k, v in experiment.items() if k != "name")
+    (tmp_path / "quick.toml").write_text(text)
+    cli("run", tmp_path / "quick.toml", "--out", tmp_path / "file", "--quiet")
+    timing = {"p1_avg_ms", "p2_avg_ms", "avg_ms_per_move"}
+    for name in ("games.csv", "summary.csv"):
+        assert rows_without_timing(tmp_path / "dict" / name, timing) == rows_without_timing(
+            tmp_path / "file" / name, timing
+        ), name
+    assert (tmp_path / "dict" / "games.pgn").read_text() == (tmp_path / "file" / "games.pgn").read_text()
+    assert len(run.games) == 6
+    with pytest.raises(arbiter.ArbiterError, match="'seed' is None"):
+        arbiter.run({"game": "breakthrough", "seed": None}, progress=False)
+
+
+def test_a_search_comparison_writes_the_command_lines_files(tmp_path):
+    options = dict(heuristic="offensive2", algorithms="minimax,alphabeta", depths="1..2", positions=4, seed=2)
+    run = arbiter.compare("breakthrough", out=tmp_path / "py", progress=False, **options)
+    words = []
+    for key, value in options.items():
+        words += [f"--{key}", value]
+    cli("compare", "breakthrough", *words, "--out", tmp_path / "cli", "--quiet")
+    assert_same_files(tmp_path / "py", tmp_path / "cli")
+    table = run.search_summary
+    minimax = table[(table["algorithm"] == "minimax") & (table["depth"] == 2)]
+    alphabeta = table[(table["algorithm"] == "alphabeta") & (table["depth"] == 2)]
+    # Alpha-beta finds minimax's values with no more nodes.
+    assert float(alphabeta["mean_expanded"].iloc[0]) <= float(minimax["mean_expanded"].iloc[0])
+    assert float(alphabeta["same_value"].iloc[0]) == 1.0
+    assert set(run.search_levels.columns) >= {"position", "algorithm", "depth", "level", "nodes"}
+
+
+def test_a_puzzle_run_writes_the_command_lines_files(tmp_path):
+    run = arbiter.run("matchups/puzzles-quick.toml", out=tmp_path / "py", progress=False)
+    cli("run", "matchups/puzzles-quick.toml", "--out", tmp_path / "cli", "--quiet")
+    assert_same_files(tmp_path / "py", tmp_path / "cli")
+    assert (run.solves["status"] == "solved").all()
+
+
+def test_solve_returns_what_the_command_line_prints():
+    puzzle = "matchups/puzzles/flow/input55.txt"
+    solution = arbiter.solve(puzzle, solver="sat")
+    printed = cli("solve", puzzle, "--solver", "sat").stdout
+    assert solution.status == "solved" and solution.solver == "sat"
+    assert solution.assignments > 0 and solution.ms > 0
+    without_time = lambda text: [l for l in text.splitlines() if not l.startswith("ms:")]
+    assert without_time(solution.text) == without_time(printed)
+    assert solution.solution in printed
+    with pytest.raises(arbiter.ArbiterError, match="--solver"):
+        arbiter.solve(puzzle, solver="quantum")
+
+
+def test_load_reads_a_results_folder(tmp_path):
+    run = arbiter.run("matchups/quick.toml", games=2, out=tmp_path / "r", progress=False)
+    again = arbiter.load(tmp_path / "r")
+    assert again.games.equals(run.games)
+    assert again.meta["experiment"] == "quick"
+    assert "matchup 0" in again.tables
+    page = again._repr_html_()
+    assert "<table" in page and "data:image/png;base64," in page
+    assert len(again.plot("winrate_matrix")) == 1
+    with pytest.raises(arbiter.ArbiterError, match="no chart nope"):
+        again.plot("nope")
+    viewer = again.viewer(0)
+    assert viewer.path.name == "game-0.html" and "<iframe srcdoc=" in viewer._repr_html_()
+    # An experiment folder stands for its newest run; an empty folder is none.
+    assert arbiter.load(tmp_path).folder == tmp_path / "r"
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(arbiter.ArbiterError, match="empty"):
+        arbiter.load(tmp_path / "empty")
+
+
+# --- Python agents -----------------------------------------------------------------
+
+def seeded_random(position, legal, info):
+    """A Python agent: a random legal move from the game's own seeded generator."""
+    return info.rng.choice(legal)
+
+
+class Counting:
+    """The class form: one object per worker, told of each new game."""
+
+    def __init__(self):
+        self.games = 0
+
+    def new_game(self, info):
+        self.games += 1
+
+    def __call__(self, position, legal, info):
+        assert info.seat in ("P1", "P2") and isinstance(position, dict)
+        return sorted(legal)[0], {"nodes": len(legal), "depth": 1}
+
+
+def test_a_python_agent_gives_the_same_games_on_1_and_2_threads(tmp_path):
+    runs = [
+        arbiter.match(
+            "greedy(heuristic=offensive2)", seeded_random,
+            game="breakthrough", games=8, threads=threads, out=tmp_path / str(threads),
+            progress=False,
+        )
+        for threads in (1, 2)
+    ]
+    timing = {"p1_avg_ms", "p2_avg_ms", "ms", "cpu_ms"}
+    for name in ("games.csv", "moves.csv"):
+        assert rows_without_timing(tmp_path / "1" / name, timing) == rows_without_timing(
+            tmp_path / "2" / name, timing
+        )
+    games = runs[0].games
+    assert set(games["p2_agent"]) | set(games["p1_agent"]) >= {"seeded_random"}
+    assert (games["reason"] != "crash").all()
+    # Its moves took CPU time on the calling thread, and it is counted as a program's.
+    moves = runs[0].moves
+    assert moves[moves["agent"] == "seeded_random"]["cpu_ms"].notna().all()
+
+
+def test_the_class_form_and_self_reported_counts(tmp_path):
+    run = arbiter.match(Counting, "random", game="connect-four", games=4, threads=1,
+                        out=tmp_path / "c", progress=False)
+    moves = run.moves[run.moves["agent"] == "Counting"]
+    assert len(moves) > 0 and (moves["self_reported"] == 1).all()
+    assert (moves["expanded"] > 0).all()
+
+
+def test_an_agent_that_raises_loses_by_crash_with_its_traceback_logged(tmp_path):
+    def broken(position, legal, info):
+        if info.ply >= 2:
+            raise ValueError("my bug")
+        return legal[0]
+
+    run = arbiter.match("random", broken, game="breakthrough", games=2,
+                        out=tmp_path / "b", progress=False)
+    assert (run.games["reason"] == "crash").all()
+    logs = list((tmp_path / "b" / "logs" / "broken").glob("*.stderr"))
+    assert logs and "ValueError: my bug" in logs[0].read_text()
+
+
+def test_ctrl_c_stops_a_run_cleanly_and_resume_finishes_it(tmp_path):
+    def slow(position, legal, info):
+        time.sleep(0.01)
+        return info.rng.choice(legal)
+
+    def interrupt_later():
+        time.sleep(1.5)
+        _thread.interrupt_main()  # what a notebook's "interrupt kernel" does
+
+    experiment = {"name": "stop", "game": "breakthrough", "games": 30, "seed": 4,
+                  "matchups": [["slow", "random"]]}
+    threading.Thread(target=interrupt_later, daemon=True).start()
+    with pytest.raises(arbiter.RunInterrupted) as stopped:
+        arbiter.run(experiment, python_agents={"slow": slow}, out=tmp_path / "s", threads=1,
+                    progress=False)
+    assert isinstance(stopped.value, KeyboardInterrupt)
+    partial = stopped.value.run
+    assert partial.status == "interrupted" and 0 < len(partial.games) < 30
+    # A resume without the agent says what to pass, and spoils nothing.
+    with pytest.raises(arbiter.ArbiterError, match="no agent 'slow' is hosted"):
+        arbiter.resume(tmp_path / "s", progress=False)
+    done = arbiter.resume(tmp_path / "s", python_agents={"slow": slow}, progress=False)
+    assert done.complete and len(done.games) == 30
+    whole = arbiter.run(experiment, python_agents={"slow": slow}, out=tmp_path / "w",
+                        threads=1, progress=False)
+    timing = {"p1_avg_ms", "p2_avg_ms", "ms", "cpu_ms"}
+    assert rows_without_timing(tmp_path / "s" / "games.csv", timing) == rows_without_timing(
+        tmp_path / "w" / "games.csv", timing
+    )
+    with pytest.raises(arbiter.ArbiterError, match="unknown agent 'slow'"):
+        arbiter.run(experiment, out=tmp_path / "x", progress=False)
+
+
+# --- errors ------------------------------------------------------------------------
+
+def test_bad_input_raises_the_command_lines_one_line_messages(tmp_path):
+    with pytest.raises(arbiter.ArbiterError, match=r"nope\.toml: cannot read"):
+        arbiter.run("nope.toml", progress=False)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "breakthrough"\ngames = 2\nmatchups = [["random", "nobody"]]\n')
+    with pytest.raises(arbiter.ArbiterError) as error:
+        arbiter.run(bad, progress=False)
+    message = str(error.value)
+    assert "bad.toml" in message and "line 3" in message and "nobody" in message
+    assert "\n" not in message
+    with pytest.raises(arbiter.ArbiterError, match="similar argument exists: '--games'"):
+        arbiter.run("matchups/quick.toml", gamez=3, progress=False)
+    with pytest.raises(arbiter.ArbiterError, match="--threads 0"):
+        arbiter.match("random", "random", threads=0, progress=False)
+    # The CLI says the same words.
+    printed = cli("run", bad, check=False)
+    assert printed.returncode == 2 and message in printed.stderr

@@ -1,0 +1,133 @@
+//! Agents hosted by the program arbiter runs inside (the Python package's callables): they
+//! speak the same protocol as a program, a line in and reply lines out, by a function call
+//! on the worker's thread instead of a pipe. Everything else (the handshake, deadlines,
+//! faults, logs, the pool of idle programs) is a program's.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// What a hosted agent answered to one line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// Reply lines, as a program would print them.
+    pub replies: Vec<String>,
+    /// What it wrote to its log meanwhile (a program's stderr).
+    pub log: String,
+    /// Why it cannot go on, if it failed (as a program that crashed: the game is lost
+    /// by `crash`, and the next game starts a new session).
+    pub failure: Option<String>,
+}
+
+/// One hosted "program": the state of one protocol conversation (the host's agent object
+/// for one worker).
+pub trait Session: Send {
+    /// Answers one protocol line (a request as a program would read it).
+    fn handle(&mut self, line: &str) -> Answer;
+}
+
+/// Starts a session of a hosted agent.
+pub type Starter = Arc<dyn Fn() -> Result<Box<dyn Session>, String> + Send + Sync>;
+
+static HOSTED: Mutex<BTreeMap<String, Starter>> = Mutex::new(BTreeMap::new());
+
+/// Makes agent `name` a hosted agent started by `starter` (replacing one of that name):
+/// every registry loaded from now on lists it (see [`names`]).
+pub fn host(name: &str, starter: Starter) {
+    HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(name.to_string(), starter);
+}
+
+/// Forgets hosted agent `name`.
+pub fn unhost(name: &str) {
+    HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .remove(name);
+}
+
+/// The hosted agents' names.
+pub fn names() -> Vec<String> {
+    HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// A new session of hosted agent `name`.
+///
+/// # Errors
+/// No such agent (it was forgotten, or this is another process), or its host failed.
+pub fn start(name: &str) -> Result<Box<dyn Session>, String> {
+    let starter = HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(name)
+        .cloned();
+    match starter {
+        Some(starter) => starter(),
+        None => Err(format!(
+            "no agent '{name}' is hosted by this process (a Python callable must be passed again to play, e.g. on a resume)"
+        )),
+    }
+}
+
+/// Whether agent `name` is hosted now.
+pub fn is_hosted(name: &str) -> bool {
+    HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains_key(name)
+}
+
+/// The thread's CPU time in nanoseconds (what a hosted agent's move costs is measured on
+/// the thread that calls it).
+pub fn thread_cpu_nanos() -> Option<u64> {
+    let mut time = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: writes only `time`, on this stack.
+    let read = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut time) == 0 };
+    read.then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Echoes every line's `type` back, and fails on "die".
+    struct Echo;
+
+    impl Session for Echo {
+        fn handle(&mut self, line: &str) -> Answer {
+            Answer {
+                replies: vec![line.to_uppercase()],
+                log: format!("saw {line}\n"),
+                failure: (line == "die").then(|| "asked to".to_string()),
+            }
+        }
+    }
+
+    #[test]
+    fn hosted_agents_start_sessions_until_forgotten() {
+        host(
+            "echo-test",
+            Arc::new(|| Ok(Box::new(Echo) as Box<dyn Session>)),
+        );
+        assert!(is_hosted("echo-test"));
+        assert!(names().contains(&"echo-test".to_string()));
+        let mut session = start("echo-test").unwrap();
+        let answer = session.handle("ping");
+        assert_eq!(answer.replies, ["PING"]);
+        assert_eq!(answer.log, "saw ping\n");
+        assert_eq!(answer.failure, None);
+        assert_eq!(session.handle("die").failure.as_deref(), Some("asked to"));
+        unhost("echo-test");
+        let error = start("echo-test").err().unwrap();
+        assert!(error.contains("no agent 'echo-test' is hosted"), "{error}");
+    }
+}
