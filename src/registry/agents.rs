@@ -466,6 +466,13 @@ impl AgentSpec {
         if let Some(external) = &self.external {
             // A typo in `command` is found now, not after every game is lost to it.
             external.check_program()?;
+            if let Some(name) = &external.hosted
+                && crate::external::sandbox::effective(external.sandbox.as_ref()).is_some()
+            {
+                return Err(format!(
+                    "agent '{name}' is a Python callable: it plays inside this process and cannot be sandboxed (run it as a program for --sandbox)"
+                ));
+            }
             let shared = Shared::<G>::new(
                 self.name.clone(),
                 external.clone(),

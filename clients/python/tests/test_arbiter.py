@@ -322,3 +322,23 @@ def test_bad_input_raises_the_command_lines_one_line_messages(tmp_path):
     # The CLI says the same words.
     printed = cli("run", bad, check=False)
     assert printed.returncode == 2 and message in printed.stderr
+
+
+def test_an_in_process_agent_plays_the_games_its_program_plays():
+    """The overhead benchmark's two ways (a callable, and the same choice as a program on
+    the subprocess protocol) play the very same games: it exits 1 otherwise."""
+    import sys
+
+    script = ROOT / "clients" / "python" / "benchmarks" / "agent_overhead.py"
+    done = subprocess.run([sys.executable, str(script), "--games", "6", "--rounds", "1"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "same games both ways: yes" in done.stdout
+    assert "subprocess / in-process per move" in done.stdout
+
+
+def test_a_python_agent_is_refused_in_a_sandbox(tmp_path):
+    with pytest.raises(arbiter.ArbiterError, match="cannot be sandboxed|bubblewrap"):
+        arbiter.match("random", seeded_random, games=2, sandbox=True, out=tmp_path / "s",
+                      progress=False)
+    assert not (tmp_path / "s" / "games.csv").exists()

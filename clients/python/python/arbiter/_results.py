@@ -46,6 +46,22 @@ FRAMES = {
 }
 
 
+# What a run's rich display shows of each table.
+OVERVIEW = {
+    "summary.csv": [
+        "matchup", "agent", "opponent", "games", "wins", "losses", "draws", "win_rate",
+        "win_rate_low95", "win_rate_high95", "elo", "avg_expanded_per_move", "avg_ms_per_move",
+    ],
+    "search_summary.csv": [
+        "algorithm", "depth", "positions", "mean_expanded", "share_of_minimax_nodes",
+        "effective_branching", "mean_ms", "same_move", "same_value",
+    ],
+    "solves.csv": ["solver", "puzzle", "status", "nodes", "backtracks", "ms"],
+}
+# The charts in the order a reader wants them.
+CHART_ORDER = ["winrate_matrix", "winrates", "nodes_by_ply", "time_per_move", "game_length"]
+
+
 def read_csv(path):
     """A CSV file of arbiter's with the documented dtypes (docs/python.md)."""
     path = pathlib.Path(path)
@@ -61,9 +77,13 @@ def read_csv(path):
     return pd.read_csv(path, dtype=dtype, keep_default_na=False, na_values=[""])
 
 
-def _png_tag(path, width=None):
-    data = base64.b64encode(pathlib.Path(path).read_bytes()).decode("ascii")
-    size = f' width="{width}"' if width else ""
+def _png_tag(path, scale=0.6):
+    """The PNG inline, at `scale` of its own width (the charts are drawn at twice a
+    page's size), so each chart's text comes out the same size."""
+    data = pathlib.Path(path).read_bytes()
+    width = int.from_bytes(data[16:20], "big") if data[12:16] == b"IHDR" else 0
+    size = f' width="{round(width * scale)}"' if width else ""
+    data = base64.b64encode(data).decode("ascii")
     return f'<img src="data:image/png;base64,{data}"{size} alt="{html.escape(path.stem)}">'
 
 
@@ -86,7 +106,7 @@ class Charts:
         if not self.paths:
             return "<p>no charts</p>"
         return "".join(
-            f"<figure style='display:inline-block;margin:4px'>{_png_tag(p, 480)}"
+            f"<figure style='display:inline-block;vertical-align:top;margin:4px'>{_png_tag(p)}"
             f"<figcaption>{html.escape(p.stem)}</figcaption></figure>"
             for p in self.paths
         )
@@ -224,9 +244,13 @@ class Run:
         for name in ("standings.csv", "summary.csv", "search_summary.csv", "solves.csv"):
             if (self.folder / name).is_file():
                 table = self.frame(name)
-                if name == "solves.csv":
-                    table = table.drop(columns=["solution"], errors="ignore")
-                parts.append(table.head(40).to_html(index=False, na_rep=""))
+                # The columns a reader looks at first; the frame has them all.
+                shown = [c for c in OVERVIEW.get(name, []) if c in table.columns]
+                if shown:
+                    table = table[shown]
+                parts.append(table.head(40).to_html(index=False, na_rep="", float_format="{:.4g}".format))
                 break
-        parts.append(self.charts._repr_html_())
+        first = {name: i for i, name in enumerate(CHART_ORDER)}
+        charts = sorted(self.charts, key=lambda p: (first.get(p.stem, len(first)), p.stem))
+        parts.append(Charts(charts)._repr_html_())
         return "".join(parts)
