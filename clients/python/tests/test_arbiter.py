@@ -224,7 +224,7 @@ class Counting:
 
     def __call__(self, position, legal, info):
         assert info.seat in ("P1", "P2") and isinstance(position, dict)
-        return sorted(legal)[0], {"nodes": len(legal), "depth": 1}
+        return sorted(legal)[0], {"nodes": self.games, "depth": 1}
 
 
 def test_a_python_agent_gives_the_same_games_on_1_and_2_threads(tmp_path):
@@ -254,7 +254,11 @@ def test_the_class_form_and_self_reported_counts(tmp_path):
                         out=tmp_path / "c", progress=False)
     moves = run.moves[run.moves["agent"] == "Counting"]
     assert len(moves) > 0 and (moves["self_reported"] == 1).all()
-    assert (moves["expanded"] > 0).all()
+    # Its counts are what it reported: the games its object has been told of, the same
+    # on every move of a game, and one object (one worker) went on from game to game.
+    per_game = moves.groupby("game_id")["expanded"]
+    assert (per_game.nunique() == 1).all()
+    assert sorted(per_game.first()) == [1, 2, 3, 4]
 
 
 def test_an_agent_that_raises_loses_by_crash_with_its_traceback_logged(tmp_path):

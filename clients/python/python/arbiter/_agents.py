@@ -80,8 +80,8 @@ class Session:
                     message.get("seed", 0),
                     message.get("options") or {},
                 )
+                # Each game, the first too, starts with `new_game`.
                 replies.append({"type": "ready", "name": self.name, "protocol": PROTOCOL})
-                self._call("new_game", info)
             elif kind == "ping":
                 replies.append({"type": "pong", "id": message.get("id")})
             elif kind == "new_game":
