@@ -451,9 +451,13 @@ pub fn play_from<G: Game>(
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
         let started = quanta::Instant::now();
-        let now = Instant::now();
-        agent_limits.deadline = move_time_limit.and_then(|limit| now.checked_add(limit));
-        if let Some(clock) = &clock {
+        // The wall clock is read for deadlines only: a game without a time limit reads
+        // one clock per move (the move's time), not two.
+        let now = (move_time_limit.is_some() || clock.is_some()).then(Instant::now);
+        agent_limits.deadline = move_time_limit
+            .zip(now)
+            .and_then(|(limit, now)| now.checked_add(limit));
+        if let (Some(clock), Some(now)) = (&clock, now) {
             seats[side].see_clock(clock);
             // The clock's deadline; on CPU time, a program that waits instead of
             // computing is still stopped after three times its time left.
