@@ -219,6 +219,24 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.len() as u64
     }
 
+    /// The legal move at index `pick(n)` of `legal_moves`' order, `n` being their number
+    /// (`None` when there is none): what a random playout plays. The default lists the
+    /// moves in `scratch`; a game that can count its moves and find the k-th without
+    /// listing them overrides it (Breakthrough on its bitboards). Either way the same
+    /// `pick` gives the same move, so playouts replay exactly.
+    #[inline]
+    fn pick_move(
+        &self,
+        scratch: &mut Vec<Self::Move>,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<Self::Move> {
+        self.legal_moves(scratch);
+        if scratch.is_empty() {
+            return None;
+        }
+        Some(scratch[pick(scratch.len())])
+    }
+
     /// A cheap guess of how good `mv` is, for move ordering: ordered alpha-beta searches
     /// larger scores first (e.g. captures, then advancing moves). Default: all equal.
     fn move_order_score(&self, _mv: Self::Move) -> i32 {

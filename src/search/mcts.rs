@@ -284,12 +284,19 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             if let Some(outcome) = state.outcome() {
                 return reward(outcome, Player::P1);
             }
+            if self.config.rollout == Rollout::Random {
+                // One random move, found without listing them all where the game can.
+                match state.pick_move(&mut self.scratch, &mut |n| seeds::below(rng, n)) {
+                    Some(mv) => state.apply(mv),
+                    None => return 0.5,
+                }
+                continue;
+            }
             state.legal_moves(&mut self.scratch);
             if self.scratch.is_empty() {
                 return 0.5;
             }
-            let greedy = self.config.rollout == Rollout::Heuristic
-                && seeds::unit(rng) >= self.config.epsilon;
+            let greedy = seeds::unit(rng) >= self.config.epsilon;
             let mv = if greedy {
                 let mover = state.to_move();
                 let mut best = (f64::NEG_INFINITY, self.scratch[0]);

@@ -987,18 +987,23 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
 
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
         let algorithm = self.config.algorithm;
-        if matches!(algorithm, Algorithm::Random | Algorithm::SimpleGreedy) {
+        if algorithm == Algorithm::Random {
+            let rng = &mut self.rng;
+            let mv = state
+                .pick_move(&mut self.buffer, &mut |n| seeds::below(rng, n))
+                .expect("decide called on a finished game");
+            return Decision::just(mv);
+        }
+        if algorithm == Algorithm::SimpleGreedy {
             state.legal_moves(&mut self.buffer);
             assert!(!self.buffer.is_empty(), "decide called on a finished game");
-            if algorithm == Algorithm::SimpleGreedy {
-                let best = self
-                    .buffer
-                    .iter()
-                    .map(|&m| state.move_order_score(m))
-                    .max()
-                    .unwrap_or(0);
-                self.buffer.retain(|&m| state.move_order_score(m) == best);
-            }
+            let best = self
+                .buffer
+                .iter()
+                .map(|&m| state.move_order_score(m))
+                .max()
+                .unwrap_or(0);
+            self.buffer.retain(|&m| state.move_order_score(m) == best);
             let mv = self.buffer[seeds::below(&mut self.rng, self.buffer.len())];
             return Decision::just(mv);
         }

@@ -431,6 +431,50 @@ impl Game for Breakthrough {
         u64::from(straight.count_ones() + up.count_ones() + down.count_ones())
     }
 
+    /// The k-th move found from the three target sets' popcounts, in `legal_moves`' order
+    /// (straight, then up, then down, each by increasing target square), without listing.
+    #[inline]
+    fn pick_move(
+        &self,
+        _scratch: &mut Vec<Move>,
+        pick: &mut dyn FnMut(usize) -> usize,
+    ) -> Option<Move> {
+        if self.goal_reached().is_some() {
+            return None;
+        }
+        let (straight, up, down) = self.targets(self.to_move);
+        let count = straight.count_ones() + up.count_ones() + down.count_ones();
+        if count == 0 {
+            return None;
+        }
+        let cols = self.geometry().cols as i32;
+        let dir = match self.to_move {
+            Player::P1 => 1,
+            Player::P2 => -1,
+        };
+        let mut k = pick(count as usize) as u32;
+        for (mut set, offset) in [
+            (straight, dir * cols),
+            (up, dir * cols + 1),
+            (down, dir * cols - 1),
+        ] {
+            let n = set.count_ones();
+            if k >= n {
+                k -= n;
+                continue;
+            }
+            for _ in 0..k {
+                set &= set - 1;
+            }
+            let to = set.trailing_zeros() as i32;
+            return Some(Move {
+                from: (to - offset) as u8,
+                to: to as u8,
+            });
+        }
+        None
+    }
+
     /// Captures first (the deeper the better), then moves by how far they advance.
     #[inline]
     fn move_order_score(&self, mv: Move) -> i32 {

@@ -506,3 +506,39 @@ fn random_positions_end_even_for_a_game_too_short_for_the_plies_asked() {
     assert_eq!(positions.len(), 5);
     assert!(positions.iter().all(|p| p.outcome().is_none()));
 }
+
+#[test]
+fn pick_move_finds_the_kth_legal_move_without_listing_them() {
+    use crate::core::seeds;
+    // Every rule set, from the start and along random games to their ends: pick(n) = k
+    // gives legal_moves' k-th move for every k, with n their number; none once it is over.
+    for rules in [
+        Rules::Standard,
+        Rules::ThreeToBase,
+        Rules::Long,
+        Rules::Small,
+    ] {
+        let mut rng = seeds::rng(seeds::derive(17, &[rules as u64]));
+        for _ in 0..20 {
+            let mut state = Breakthrough::new(rules);
+            let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+            loop {
+                state.legal_moves(&mut legal);
+                for k in 0..legal.len() {
+                    let mut told = None;
+                    let picked = state.pick_move(&mut scratch, &mut |n| {
+                        told = Some(n);
+                        k
+                    });
+                    assert_eq!(picked, Some(legal[k]), "{rules:?} move {k}");
+                    assert_eq!(told, Some(legal.len()));
+                }
+                if state.outcome().is_some() {
+                    assert_eq!(state.pick_move(&mut scratch, &mut |_| 0), None);
+                    break;
+                }
+                state.apply(legal[seeds::below(&mut rng, legal.len())]);
+            }
+        }
+    }
+}
