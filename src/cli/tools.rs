@@ -78,7 +78,10 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
-    print!("{}", show_text(folder)?);
+    // The header first: a run stopped before writing its tables still says what it is.
+    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    print!("{}", show_header(&folder));
+    print!("{}", tables(&folder).map_err(|e| anyhow!(e))?);
     Ok(())
 }
 
@@ -88,14 +91,19 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
 /// Not a results folder, or files that cannot be read.
 pub fn show_text(folder: &Path) -> Result<String> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
+    Ok(show_header(&folder) + &tables(&folder).map_err(|e| anyhow!(e))?)
+}
+
+/// The lines `arbiter show` prints above a run's tables: what it is, how far it got.
+fn show_header(folder: &Path) -> String {
     let mut text = String::new();
-    if let Ok(mut meta) = Meta::read(&folder) {
-        let stopped = meta.status == "running" && !crate::experiment::FolderLock::is_held(&folder);
+    if let Ok(mut meta) = Meta::read(folder) {
+        let stopped = meta.status == "running" && !crate::experiment::FolderLock::is_held(folder);
         if stopped {
             // Killed, or a file could not be written: what it finished is in the journal.
             meta.status =
                 "stopped before its end (killed, or a file could not be written)".to_string();
-            meta.games_played = crate::report::journal::records_in(&folder) as usize;
+            meta.games_played = crate::report::journal::records_in(folder) as usize;
         }
         text.push_str(&format!("{}\n", header(&meta)));
         if stopped {
@@ -109,8 +117,7 @@ pub fn show_text(folder: &Path) -> Result<String> {
         }
         text.push('\n');
     }
-    text.push_str(&tables(&folder).map_err(|e| anyhow!(e))?);
-    Ok(text)
+    text
 }
 
 struct PerftTask {
