@@ -124,6 +124,19 @@ impl AddAssign for SearchStats {
         self.generated += other.generated;
         self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
         self.cache_hits += other.cache_hits;
+        // The levels add up to the totals (count_expanded, count_evaluated): a move that
+        // counted no node (a random agent's, a program's that reports none) adds none,
+        // and the 32 levels are not walked for it.
+        if other.expanded == 0 && other.evaluated == 0 {
+            debug_assert!(
+                other
+                    .expanded_by_level
+                    .iter()
+                    .chain(&other.evaluated_by_level)
+                    .all(|&c| c == 0)
+            );
+            return;
+        }
         for level in 0..MAX_LEVELS {
             self.expanded_by_level[level] += other.expanded_by_level[level];
             self.evaluated_by_level[level] += other.evaluated_by_level[level];
