@@ -319,8 +319,32 @@ fn null_path(value: &Value, at: String) -> Option<String> {
 /// (reply lines, log text, failure or None).
 struct PythonSession(Py<PyAny>);
 
+/// Gives the calling thread (one of arbiter's workers) a Python thread state that lives
+/// as long as the thread: without it every call would create and destroy one (what
+/// `Python::attach` does on a thread Python does not know), a large part of a hosted
+/// agent's cost per move.
+fn keep_thread_state() {
+    thread_local! {
+        static KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    KEPT.with(|kept| {
+        if !kept.get() {
+            // SAFETY: called on a thread that does not hold the interpreter lock (a worker
+            // of arbiter's, never Python's own thread). Ensure makes the thread state and
+            // takes the lock; SaveThread gives the lock back and keeps the state, whose
+            // count stays at one, so later attaches reuse it instead of making their own.
+            unsafe {
+                let _ = pyo3::ffi::PyGILState_Ensure();
+                pyo3::ffi::PyEval_SaveThread();
+            }
+            kept.set(true);
+        }
+    });
+}
+
 impl Session for PythonSession {
     fn handle(&mut self, line: &str) -> Answer {
+        keep_thread_state();
         Python::attach(|py| {
             let answer = self
                 .0
