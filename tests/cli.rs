@@ -2461,11 +2461,15 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
         "{shown}"
     );
     assert!(shown.contains("perft: arbiter / bare kernel: "), "{shown}");
+    assert!(
+        shown.contains("alpha-beta nodes/s: arbiter / bare kernel: "),
+        "{shown}"
+    );
     let value: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&json).expect("json")).expect("valid JSON");
     assert_eq!(value["rounds"], 2);
     let ratios = value["ratios"].as_array().expect("ratios");
-    assert_eq!(ratios.len(), 3);
+    assert_eq!(ratios.len(), 4);
     for ratio in ratios {
         let values = ratio["values"].as_array().expect("values");
         assert_eq!(values.len(), 2, "{ratio}");

@@ -173,11 +173,14 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             "random games through the scheduler, games.csv only",
             "games/s",
         ),
+        Figure::new("alphabeta depth 4 material, arbiter", "nodes/s"),
+        Figure::new("alphabeta depth 4 material, bare kernel", "nodes/s"),
     ];
     let mut ratios = [
         Figure::new("perft: arbiter / bare kernel", "x"),
         Figure::new("mcts simulations / bare random playouts", "x"),
         Figure::new("scheduler games (games.csv) / bare random playouts", "x"),
+        Figure::new("alpha-beta nodes/s: arbiter / bare kernel", "x"),
     ];
     let evaluator = start
         .heuristic(G::heuristics()[0].name, &[])
@@ -186,6 +189,15 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         bail!("the bare kernel's perft differs from the game's");
     }
     let (factories, schedule) = random_self_play(start, GAMES)?;
+    // Alpha-beta with material to depth 4 on 40 seeded positions, arbiter's search and the
+    // kernel's in the same root order: the same nodes (checked every round).
+    let board =
+        crate::games::breakthrough::Breakthrough::new(crate::games::breakthrough::Rules::Standard);
+    let ab_positions = random_positions(&board, 40, 10, 40, 2024);
+    let (ab_nodes, roots) = super::bench_bare::alphabeta_setup(&ab_positions, 4);
+    let material = board
+        .heuristic("material", &[])
+        .map_err(anyhow::Error::msg)?;
     let folder = std::env::temp_dir().join(format!("arbiter-kernel-{}", std::process::id()));
     for round in 0..rounds {
         let timed = |work: &mut dyn FnMut() -> u64| {
@@ -228,20 +240,39 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         });
         drop(recorder);
         let _ = std::fs::remove_dir_all(&folder);
+        let (nodes, _, seconds) = alphabeta_on(&ab_positions, material, 4);
+        let clock = Instant::now();
+        let bare_nodes: u64 = roots
+            .iter()
+            .map(|(own, opp, up, moves)| super::bench_bare::alphabeta(*own, *opp, *up, moves, 4))
+            .sum();
+        let bare_seconds = clock.elapsed().as_secs_f64().max(1e-9);
+        if nodes != ab_nodes || bare_nodes != ab_nodes {
+            bail!(
+                "alpha-beta nodes differ: arbiter {nodes} (first {ab_nodes}), bare kernel {bare_nodes}"
+            );
+        }
+        let alphabeta = nodes as f64 / seconds.max(1e-9);
+        let bare_alphabeta = bare_nodes as f64 / bare_seconds;
         if played != GAMES {
             bail!("the scheduler played {played} of {GAMES} games");
         }
-        for (figure, value) in
-            figures
-                .iter_mut()
-                .zip([leaves, bare_leaves, simulations, playouts, games])
-        {
+        for (figure, value) in figures.iter_mut().zip([
+            leaves,
+            bare_leaves,
+            simulations,
+            playouts,
+            games,
+            alphabeta,
+            bare_alphabeta,
+        ]) {
             figure.values.push(value);
         }
         for (ratio, value) in ratios.iter_mut().zip([
             leaves / bare_leaves,
             simulations / playouts,
             games / playouts,
+            alphabeta / bare_alphabeta,
         ]) {
             ratio.values.push(value);
         }

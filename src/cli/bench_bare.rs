@@ -1,6 +1,7 @@
 //! Bare loops for `arbiter bench` to measure itself against: Breakthrough 8x8 written
 //! directly on two `u64` bitboards (bit `8 * row + col`, P1 on rows 0-1 moving up), with no
-//! trait, no move list type and no record: perft and random playouts. arbiter's own
+//! trait, no move list type and no record: perft, random playouts and alpha-beta with
+//! material (visiting the nodes arbiter's alpha-beta visits, in its order). arbiter's own
 //! figures are shown as a ratio to these, which holds on any machine.
 
 /// Columns a..g and b..h: where a diagonal step to the right or to the left may start.
@@ -68,6 +69,146 @@ impl Board {
             up: !self.up,
         }
     }
+}
+
+/// The value of a won game in the alpha-beta below (arbiter's `WIN_SCORE`).
+const WIN: f64 = 1_000_000.0;
+
+impl Board {
+    /// The three move directions' targets in arbiter's `legal_moves` order: straight,
+    /// then the diagonal towards higher columns, then towards lower ones.
+    fn targets_in_order(&self) -> [(u64, i32); 3] {
+        let empty = !(self.own | self.opp);
+        if self.up {
+            [
+                ((self.own << 8) & empty, -8),
+                (((self.own & NOT_LAST_COL) << 9) & !self.own, -9),
+                (((self.own & NOT_FIRST_COL) << 7) & !self.own, -7),
+            ]
+        } else {
+            [
+                ((self.own >> 8) & empty, 8),
+                (((self.own & NOT_LAST_COL) >> 7) & !self.own, 7),
+                (((self.own & NOT_FIRST_COL) >> 9) & !self.own, 9),
+            ]
+        }
+    }
+}
+
+/// Fail-soft alpha-beta to a fixed depth with material (own pieces minus the other side's,
+/// for the side to move at the root) as arbiter's `alphabeta` with `material` searches:
+/// the same move order, the same terminal scores, nodes counted the same way (an inner
+/// node expanded, a leaf or finished position evaluated). `board`: the position, whose
+/// side to move is the root's; `root_moves`: (from, to) in the order to try them.
+/// Returns the nodes visited (expanded + evaluated).
+pub fn alphabeta(own: u64, opp: u64, up: bool, root_moves: &[(u32, u32)], depth: u32) -> u64 {
+    fn search(
+        board: &Board,
+        root_to_move: bool,
+        depth: u32,
+        mut alpha: f64,
+        mut beta: f64,
+        nodes: &mut u64,
+    ) -> f64 {
+        // A finished game: the side that just moved reached its goal or took every piece,
+        // or the side to move has no move.
+        if board.over() || board.count() == 0 {
+            *nodes += 1;
+            // The side that just moved won: the root's side unless the root is to move.
+            return if root_to_move { -WIN } else { WIN };
+        }
+        if depth == 0 {
+            *nodes += 1;
+            let (mine, theirs) = if root_to_move {
+                (board.own, board.opp)
+            } else {
+                (board.opp, board.own)
+            };
+            return f64::from(mine.count_ones()) - f64::from(theirs.count_ones());
+        }
+        *nodes += 1;
+        let maximizing = root_to_move;
+        let mut best = if maximizing {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for (mut targets, back) in board.targets_in_order() {
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let child = board.after((to as i32 + back) as u32, to);
+                let value = search(&child, !root_to_move, depth - 1, alpha, beta, nodes);
+                if maximizing {
+                    best = best.max(value);
+                    alpha = alpha.max(best);
+                } else {
+                    best = best.min(value);
+                    beta = beta.min(best);
+                }
+                if alpha >= beta {
+                    return best;
+                }
+            }
+        }
+        best
+    }
+    let board = Board { own, opp, up };
+    let mut nodes = u64::from(!root_moves.is_empty());
+    let mut best: Option<f64> = None;
+    for &(from, to) in root_moves {
+        let child = board.after(from, to);
+        let alpha = best.unwrap_or(f64::NEG_INFINITY);
+        let value = search(&child, false, depth - 1, alpha, f64::INFINITY, &mut nodes);
+        if best.is_none_or(|b| value > b) {
+            best = Some(value);
+        }
+    }
+    nodes
+}
+
+/// A root of the bare alpha-beta: the side to move's pieces, the other's, whether it moves
+/// up, its moves in the order arbiter's search tries them.
+pub type Root = (u64, u64, bool, Vec<(u32, u32)>);
+
+/// arbiter's nodes on `positions` (alpha-beta, `material`, `depth`, root moves shuffled by
+/// a generator seeded 7) and the same roots for the bare kernel.
+pub fn alphabeta_setup(
+    positions: &[crate::games::breakthrough::Breakthrough],
+    depth: u32,
+) -> (u64, Vec<Root>) {
+    use crate::core::{Game, Player, seeds};
+    use crate::registry::GameEntry;
+    use crate::search::{Algorithm, Searcher};
+    let evaluator = positions
+        .first()
+        .map(|p| p.heuristic("material", &[]).expect("material exists"));
+    let Some(evaluator) = evaluator else {
+        return (0, Vec::new());
+    };
+    let mut searcher = Searcher::new(evaluator, 7);
+    let (mut rng, mut order) = (seeds::rng(7), seeds::rng(7));
+    let mut nodes = 0;
+    let mut roots = Vec::new();
+    let mut moves = Vec::new();
+    for position in positions {
+        if let Some(result) = searcher.search(position, Algorithm::AlphaBeta, depth, &mut rng) {
+            nodes += result.stats.nodes();
+        }
+        position.legal_moves(&mut moves);
+        seeds::shuffle(&mut order, &mut moves);
+        let side = position.to_move();
+        roots.push((
+            position.pieces(side),
+            position.pieces(side.opponent()),
+            side == Player::P1,
+            moves
+                .iter()
+                .map(|m| (u32::from(m.from), u32::from(m.to)))
+                .collect(),
+        ));
+    }
+    (nodes, roots)
 }
 
 /// Leaves of the legal-move tree `depth` plies deep from the start, the last ply counted
@@ -151,5 +292,32 @@ mod tests {
         // Random games end, with a goal reached, after a plausible number of plies.
         let plies = super::random_playouts(100, 7);
         assert!((100 * 20..100 * 200).contains(&plies), "{plies}");
+    }
+
+    /// Nodes of arbiter's `alphabeta` with `material` to `depth` on `positions` (its root
+    /// moves shuffled by a generator seeded 7, as `arbiter bench` searches) and of the bare
+    /// alpha-beta on the same positions in the same root order: (arbiter's, the kernel's).
+    fn alphabeta_nodes(
+        positions: &[crate::games::breakthrough::Breakthrough],
+        depth: u32,
+    ) -> (u64, u64) {
+        let (arbiter, roots) = super::alphabeta_setup(positions, depth);
+        let bare = roots
+            .iter()
+            .map(|(own, opp, up, moves)| super::alphabeta(*own, *opp, *up, moves, depth))
+            .sum();
+        (arbiter, bare)
+    }
+
+    #[test]
+    fn the_bare_alphabeta_visits_the_nodes_arbiters_visits() {
+        use crate::games::breakthrough::{Breakthrough, Rules};
+        let start = Breakthrough::new(Rules::Standard);
+        let positions = crate::games::random_positions(&start, 12, 10, 60, 5);
+        for depth in 1..=4 {
+            let nodes = alphabeta_nodes(&positions, depth);
+            assert_eq!(nodes.0, nodes.1, "depth {depth}");
+            assert!(nodes.0 > 12, "depth {depth}");
+        }
     }
 }
