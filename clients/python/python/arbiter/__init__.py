@@ -71,7 +71,8 @@ _NAME = re.compile(r"[^A-Za-z0-9_.-]")
 
 def _agent_name(agent):
     name = getattr(agent, "__name__", None) or type(agent).__name__
-    return _NAME.sub("_", name) or "python"
+    # A lambda is named "<lambda>": "lambda" in the tables.
+    return _NAME.sub("_", name.strip("<>")) or "python"
 
 
 def _host(python_agents):
