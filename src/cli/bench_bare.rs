@@ -34,15 +34,15 @@ impl Board {
         self.opp & goal != 0 || self.own == 0
     }
 
-    /// The targets of the three move directions: straight (to an empty square), and the
-    /// two diagonals (to a square not one's own); each with the shift back to its origin.
+    /// The three move directions' targets in arbiter's `legal_moves` order: straight,
+    /// then the diagonal towards higher columns, then towards lower ones.
     fn targets(&self) -> [(u64, i32); 3] {
         let empty = !(self.own | self.opp);
         if self.up {
             [
                 ((self.own << 8) & empty, -8),
-                (((self.own & NOT_FIRST_COL) << 7) & !self.own, -7),
                 (((self.own & NOT_LAST_COL) << 9) & !self.own, -9),
+                (((self.own & NOT_FIRST_COL) << 7) & !self.own, -7),
             ]
         } else {
             [
@@ -73,27 +73,6 @@ impl Board {
 
 /// The value of a won game in the alpha-beta below (arbiter's `WIN_SCORE`).
 const WIN: f64 = 1_000_000.0;
-
-impl Board {
-    /// The three move directions' targets in arbiter's `legal_moves` order: straight,
-    /// then the diagonal towards higher columns, then towards lower ones.
-    fn targets_in_order(&self) -> [(u64, i32); 3] {
-        let empty = !(self.own | self.opp);
-        if self.up {
-            [
-                ((self.own << 8) & empty, -8),
-                (((self.own & NOT_LAST_COL) << 9) & !self.own, -9),
-                (((self.own & NOT_FIRST_COL) << 7) & !self.own, -7),
-            ]
-        } else {
-            [
-                ((self.own >> 8) & empty, 8),
-                (((self.own & NOT_LAST_COL) >> 7) & !self.own, 7),
-                (((self.own & NOT_FIRST_COL) >> 9) & !self.own, 9),
-            ]
-        }
-    }
-}
 
 /// Fail-soft alpha-beta to a fixed depth with material (own pieces minus the other side's,
 /// for the side to move at the root) as arbiter's `alphabeta` with `material` searches:
@@ -133,7 +112,7 @@ pub fn alphabeta(own: u64, opp: u64, up: bool, root_moves: &[(u32, u32)], depth:
         } else {
             f64::INFINITY
         };
-        for (mut targets, back) in board.targets_in_order() {
+        for (mut targets, back) in board.targets() {
             while targets != 0 {
                 let to = targets.trailing_zeros();
                 targets &= targets - 1;
