@@ -67,20 +67,35 @@ pub fn start(name: &str) -> Result<Box<dyn Session>, String> {
         .unwrap_or_else(PoisonError::into_inner)
         .get(name)
         .cloned();
-    match starter {
-        Some(starter) => starter(),
-        None => Err(format!(
-            "no agent '{name}' is hosted by this process (a Python callable must be passed again to play, e.g. on a resume)"
-        )),
+    starter.ok_or_else(|| not_hosted(name))?()
+}
+
+/// Checks, before any game, that hosted agent `name` can play: it is hosted now, and not
+/// asked to run in a sandbox (it is this process).
+///
+/// # Errors
+/// Either, in one line saying what to do.
+pub fn check(name: &str, sandboxed: bool) -> Result<(), String> {
+    if sandboxed {
+        return Err(format!(
+            "agent '{name}' is a Python callable: it plays inside this process and cannot be sandboxed (run it as a program for --sandbox)"
+        ));
+    }
+    let hosted = HOSTED
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .contains_key(name);
+    if hosted {
+        Ok(())
+    } else {
+        Err(not_hosted(name))
     }
 }
 
-/// Whether agent `name` is hosted now.
-pub fn is_hosted(name: &str) -> bool {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .contains_key(name)
+fn not_hosted(name: &str) -> String {
+    format!(
+        "no agent '{name}' is hosted by this process (a Python callable must be passed again to play, e.g. on a resume)"
+    )
 }
 
 /// The thread's CPU time in nanoseconds (what a hosted agent's move costs is measured on
@@ -118,7 +133,12 @@ mod tests {
             "echo-test",
             Arc::new(|| Ok(Box::new(Echo) as Box<dyn Session>)),
         );
-        assert!(is_hosted("echo-test"));
+        assert_eq!(check("echo-test", false), Ok(()));
+        assert!(
+            check("echo-test", true)
+                .unwrap_err()
+                .contains("cannot be sandboxed")
+        );
         assert!(names().contains(&"echo-test".to_string()));
         let mut session = start("echo-test").unwrap();
         let answer = session.handle("ping");
@@ -129,5 +149,6 @@ mod tests {
         unhost("echo-test");
         let error = start("echo-test").err().unwrap();
         assert!(error.contains("no agent 'echo-test' is hosted"), "{error}");
+        assert_eq!(check("echo-test", false), Err(error));
     }
 }

@@ -129,13 +129,8 @@ impl ExternalSpec {
     /// As [`find_program`].
     pub fn check_program(&self) -> Result<PathBuf, String> {
         if let Some(name) = &self.hosted {
-            return if hosted::is_hosted(name) {
-                Ok(PathBuf::from(&self.command[0]))
-            } else {
-                Err(format!(
-                    "no agent '{name}' is hosted by this process (a Python callable must be passed again to play, e.g. on a resume)"
-                ))
-            };
+            hosted::check(name, sandbox::effective(self.sandbox.as_ref()).is_some())?;
+            return Ok(PathBuf::from(&self.command[0]));
         }
         find_program(&self.command, &self.cwd, &self.env)
     }
@@ -288,11 +283,7 @@ pub fn start_program(
 ) -> Result<(Program, String), String> {
     let mut program = match &spec.hosted {
         Some(name) => {
-            if sandbox::effective(spec.sandbox.as_ref()).is_some() {
-                return Err(format!(
-                    "agent '{name}' is a Python callable: it plays inside this process and cannot be sandboxed (run it as a program for --sandbox)"
-                ));
-            }
+            spec.check_program()?;
             Program::host(name, log, spec.stderr_bytes)
                 .map_err(|e| format!("cannot start `{}`: {e}", spec.command_line()))?
         }

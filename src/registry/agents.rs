@@ -465,14 +465,8 @@ impl AgentSpec {
     pub fn factory<G: GameEntry>(&self, game: &G) -> Result<AgentFactory<G>, String> {
         if let Some(external) = &self.external {
             // A typo in `command` is found now, not after every game is lost to it.
+            // (A Python callable: that it is hosted here, and not asked for a sandbox.)
             external.check_program()?;
-            if let Some(name) = &external.hosted
-                && crate::external::sandbox::effective(external.sandbox.as_ref()).is_some()
-            {
-                return Err(format!(
-                    "agent '{name}' is a Python callable: it plays inside this process and cannot be sandboxed (run it as a program for --sandbox)"
-                ));
-            }
             let shared = Shared::<G>::new(
                 self.name.clone(),
                 external.clone(),
@@ -926,6 +920,15 @@ pub struct AgentRegistry {
     pub recorded: bool,
 }
 
+/// Whether `text` may name an agent or a game: letters, digits, '-', '_' and
+/// '.', at least one.
+fn is_name(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
 fn value_text(value: &toml::Value) -> String {
     match value {
         toml::Value::String(s) => s.clone(),
@@ -1001,11 +1004,7 @@ impl AgentRegistry {
             let fail = |message: String| {
                 InputError::in_file(file, line, format!("game '{}': {message}", entry.name))
             };
-            let valid_name = !entry.name.is_empty()
-                && entry
-                    .name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+            let valid_name = is_name(&entry.name);
             if !valid_name {
                 return Err(fail(
                     "a name is letters, digits, '-', '_' or '.'".to_string(),
@@ -1186,11 +1185,7 @@ impl AgentRegistry {
         for entry in parsed.agent {
             let line = line_of_string(text, &entry.name);
             let fail = |message: String| InputError::in_file(file, line, message);
-            let valid_name = !entry.name.is_empty()
-                && entry
-                    .name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+            let valid_name = is_name(&entry.name);
             if !valid_name {
                 return Err(fail(format!(
                     "agent name '{}' must be letters, digits, '-', '_' or '.'",
@@ -1330,11 +1325,7 @@ impl AgentRegistry {
     /// digits, '-', '_' or '.'.
     pub fn add_hosted(&mut self) -> Result<(), String> {
         for name in crate::external::hosted::names() {
-            let valid = !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-            if !valid {
+            if !is_name(&name) {
                 return Err(format!(
                     "Python agent name '{name}' must be letters, digits, '-', '_' or '.'"
                 ));
