@@ -20,7 +20,7 @@ import re
 
 from . import _native
 from ._agents import Info, Session
-from ._results import FRAMES, Run, read_csv
+from ._results import Run, read_csv
 
 __all__ = [
     "ArbiterError", "RunInterrupted", "Info", "Run", "Solution", "run", "match", "compare",

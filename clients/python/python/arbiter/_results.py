@@ -13,14 +13,14 @@ from . import _native
 ArbiterError = _native.ArbiterError
 
 # Columns read as text (pandas' "string" dtype), so that a column that happens to be all
-# empty stays text instead of becoming floats.
+# empty stays text instead of becoming floats: the text columns of arbiter's CSV files
+# (games, moves, summary, nodes_by_depth, search*, solves, reproduction, rounds, tune, fit).
 TEXT_COLUMNS = {
     "game", "rules", "p1_agent", "p2_agent", "winner", "winner_agent", "reason",
     "opening", "moves", "side", "agent", "move", "fault", "opponent", "pairs", "sprt",
     "wins_by", "losses_by", "draws_by", "algorithm", "nodes_by_level", "reference",
-    "solver", "puzzle", "status", "solution", "player", "p1", "p2", "board", "variant",
-    "report", "table", "row", "column", "published", "verdict", "note", "key", "value_text",
-    "checkpoint", "opponent_spec", "spec",
+    "solver", "puzzle", "status", "solution", "quantity", "verdict", "source", "note",
+    "board", "first", "second", "parameter",
 }
 # Columns read as floats even when all empty (timings and values that may be missing).
 FLOAT_COLUMNS = {"cpu_ms", "clock_ms", "value", "llr", "ms", "avg_ms_per_move"}
