@@ -7,6 +7,7 @@ mod stats;
 pub use stats::{MAX_LEVELS, SearchStats};
 
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// Separates moves in a recorded move list (a game's notation may contain spaces).
 pub const MOVE_SEPARATOR: char = ';';
@@ -235,6 +236,29 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             return None;
         }
         Some(scratch[pick(scratch.len())])
+    }
+
+    /// Calls `visit(mv, child)` for each legal move in `legal_moves`' order with the
+    /// position after it, until `visit` breaks; returns the number of legal moves (all of
+    /// them, visited or not: 0 means the game is over). What perft and the searches that
+    /// take moves in their listed order walk. The default lists the moves in `scratch` and
+    /// applies each to a copy; a game that can make its children straight from its board
+    /// overrides it (Breakthrough from its target bitboards, with no list and no copy
+    /// updated in place).
+    #[inline]
+    fn for_each_child<F>(&self, scratch: &mut Vec<Self::Move>, mut visit: F) -> u64
+    where
+        F: FnMut(Self::Move, &Self) -> ControlFlow<()>,
+    {
+        self.legal_moves(scratch);
+        for &mv in scratch.iter() {
+            let mut child = self.clone();
+            child.apply(mv);
+            if visit(mv, &child).is_break() {
+                break;
+            }
+        }
+        scratch.len() as u64
     }
 
     /// A cheap guess of how good `mv` is, for move ordering: ordered alpha-beta searches

@@ -11,6 +11,7 @@ pub mod testing;
 pub mod wights;
 
 use crate::core::{Game, MoveError, Outcome};
+use std::ops::ControlFlow;
 
 /// Counts the leaves of the legal-move tree `depth` plies deep (finished games have no
 /// moves). The last ply is bulk-counted with [`Game::count_moves`].
@@ -24,14 +25,12 @@ fn perft_with<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u
         0 => 1,
         1 => state.count_moves(),
         _ => {
-            let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-            state.legal_moves(moves);
+            let (scratch, rest) = buffers.split_first_mut().expect("one buffer per ply");
             let mut total = 0;
-            for &mv in moves.iter() {
-                let mut child = state.clone();
-                child.apply(mv);
-                total += perft_with(&child, depth - 1, rest);
-            }
+            state.for_each_child(scratch, |_, child| {
+                total += perft_with(child, depth - 1, rest);
+                ControlFlow::Continue(())
+            });
             total
         }
     }
@@ -58,14 +57,11 @@ fn count_by_depth<G: Game>(
         counts[ply] += state.count_moves();
         return;
     }
-    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    state.legal_moves(moves);
-    counts[ply] += moves.len() as u64;
-    for &mv in moves.iter() {
-        let mut child = state.clone();
-        child.apply(mv);
-        count_by_depth(&child, ply + 1, counts, rest);
-    }
+    let (scratch, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    counts[ply] += state.for_each_child(scratch, |_, child| {
+        count_by_depth(child, ply + 1, counts, rest);
+        ControlFlow::Continue(())
+    });
 }
 
 /// A move list that failed to replay: which ply (1-based) and why.

@@ -23,6 +23,7 @@ use crate::core::{
     ActionEvaluator, Agent, Clock, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats,
 };
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -626,7 +627,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// The value of a leaf, or `None` when `state` must be searched further.
-    #[inline]
+    #[inline(always)]
     fn leaf_value(&mut self, state: &G, depth: usize, level: usize) -> Option<f64> {
         if self.out_of_time() {
             return Some(0.0);
@@ -694,7 +695,69 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         Ok((moves, state.to_move() == self.root))
     }
 
+    /// Whether the searches take moves in `legal_moves`' order (no ordering, no table),
+    /// so inner nodes can walk [`Game::for_each_child`] instead of a move list.
+    #[inline]
+    fn in_listed_order(&self) -> bool {
+        !(self.ordering || self.eval_order || self.use_tt)
+    }
+
+    /// An inner node (`depth` > 0) of minimax or alpha-beta in listed order: `child(self,
+    /// position)` searches each child until it breaks. Counts as `expand_unless_finished`
+    /// does: the node is expanded when its first child is searched (before it, so a node
+    /// budget stops at the same node), and a finished position is evaluated once, its end
+    /// seen by its having no move: `Err(its score)`.
+    #[inline]
+    fn walk_children(
+        &mut self,
+        state: &G,
+        level: usize,
+        mut child: impl FnMut(&mut Self, &G) -> ControlFlow<()>,
+    ) -> Result<(), f64> {
+        let mut scratch = std::mem::take(&mut self.buffers[level]);
+        let mut first = true;
+        let count = state.for_each_child(&mut scratch, |_, position| {
+            if first {
+                first = false;
+                self.stats.count_expanded(level);
+            }
+            child(self, position)
+        });
+        self.buffers[level] = scratch;
+        if count == 0 {
+            self.stats.count_evaluated(level);
+            let outcome = state.outcome().unwrap_or(Outcome {
+                winner: None,
+                reason: "no-moves",
+            });
+            return Err(terminal_score(outcome, self.root));
+        }
+        self.stats.generated += count;
+        Ok(())
+    }
+
     fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
+        if depth > 0 && self.in_listed_order() {
+            if self.out_of_time() {
+                return 0.0;
+            }
+            let maximizing = state.to_move() == self.root;
+            let mut best = if maximizing {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            let walked = self.walk_children(state, level, |searcher, child| {
+                let value = searcher.minimax(child, depth - 1, level + 1);
+                best = if maximizing {
+                    best.max(value)
+                } else {
+                    best.min(value)
+                };
+                ControlFlow::Continue(())
+            });
+            return walked.map_or_else(|terminal| terminal, |()| best);
+        }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
@@ -726,6 +789,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: f64,
         mut beta: f64,
     ) -> f64 {
+        if depth > 0 && self.in_listed_order() {
+            if self.out_of_time() {
+                return 0.0;
+            }
+            let maximizing = state.to_move() == self.root;
+            let mut best = if maximizing {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            };
+            let walked = self.walk_children(state, level, |searcher, child| {
+                let value = searcher.alphabeta(child, depth - 1, level + 1, alpha, beta);
+                narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
+                if alpha >= beta {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            return walked.map_or_else(|terminal| terminal, |()| best);
+        }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }

@@ -10,6 +10,7 @@ mod tests;
 
 use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
 use std::fmt;
+use std::ops::ControlFlow;
 use std::str::FromStr;
 
 /// The rule set in force.
@@ -353,6 +354,7 @@ impl Breakthrough {
     }
 
     /// The winner by the rule set's goal conditions, checked for the side that just moved.
+    #[inline]
     fn goal_reached(&self) -> Option<Outcome> {
         let geometry = self.geometry();
         let mover = self.to_move.opponent();
@@ -475,6 +477,57 @@ impl Game for Breakthrough {
         None
     }
 
+    /// Each child made from the target bitboards in `legal_moves`' order, both boards
+    /// computed in registers: no list, and no copy read back while half written (updating
+    /// a fresh copy in place stalls store forwarding; perf annotate put 40% of perft there).
+    #[inline]
+    fn for_each_child<F>(&self, _scratch: &mut Vec<Move>, mut visit: F) -> u64
+    where
+        F: FnMut(Move, &Breakthrough) -> ControlFlow<()>,
+    {
+        if self.goal_reached().is_some() {
+            return 0;
+        }
+        let mover = self.to_move;
+        let (straight, up, down) = self.targets(mover);
+        let count = u64::from(straight.count_ones() + up.count_ones() + down.count_ones());
+        let cols = self.geometry().cols as i32;
+        let dir = match mover {
+            Player::P1 => 1,
+            Player::P2 => -1,
+        };
+        let [p1, p2] = self.pieces.0;
+        for (mut set, offset) in [
+            (straight, dir * cols),
+            (up, dir * cols + 1),
+            (down, dir * cols - 1),
+        ] {
+            while set != 0 {
+                let to = set.trailing_zeros() as i32;
+                set &= set - 1;
+                let from = to - offset;
+                let target = 1u64 << to;
+                let step = (1u64 << from) | target;
+                let child = Breakthrough {
+                    pieces: ByPlayer(match mover {
+                        Player::P1 => [p1 ^ step, p2 & !target],
+                        Player::P2 => [p1 & !target, p2 ^ step],
+                    }),
+                    to_move: mover.opponent(),
+                    rules: self.rules,
+                };
+                let mv = Move {
+                    from: from as u8,
+                    to: to as u8,
+                };
+                if visit(mv, &child).is_break() {
+                    return count;
+                }
+            }
+        }
+        count
+    }
+
     /// Captures first (the deeper the better), then moves by how far they advance.
     #[inline]
     fn move_order_score(&self, mv: Move) -> i32 {
@@ -485,14 +538,21 @@ impl Game for Breakthrough {
 
     #[inline]
     fn apply(&mut self, mv: Move) {
-        let mover = self.to_move;
-        let opponent = mover.opponent();
+        // Both sides' boards computed in registers and stored whole: updating one side's
+        // board in place (`pieces[mover] ^= ...`) reads back half of a position copied a
+        // moment before, which stalls store forwarding on AMD processors (perf annotate
+        // of perft: 40% of its time on that read).
         let to = 1u64 << mv.to;
-        self.pieces[mover] ^= (1u64 << mv.from) | to;
-        self.pieces[opponent] &= !to;
-        self.to_move = opponent;
+        let step = (1u64 << mv.from) | to;
+        let [p1, p2] = self.pieces.0;
+        self.pieces.0 = match self.to_move {
+            Player::P1 => [p1 ^ step, p2 & !to],
+            Player::P2 => [p1 & !to, p2 ^ step],
+        };
+        self.to_move = self.to_move.opponent();
     }
 
+    #[inline]
     fn outcome(&self) -> Option<Outcome> {
         if let Some(outcome) = self.goal_reached() {
             return Some(outcome);

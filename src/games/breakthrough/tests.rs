@@ -542,3 +542,54 @@ fn pick_move_finds_the_kth_legal_move_without_listing_them() {
         }
     }
 }
+
+#[test]
+fn for_each_child_makes_the_listed_moves_children_and_stops_when_told() {
+    use crate::core::seeds;
+    use std::ops::ControlFlow;
+    // Every rule set along random games to their ends: the children come in legal_moves'
+    // order, each equal to a copy with the move applied; the count is every legal move
+    // even when the walk stops early; a finished game has none.
+    for rules in [
+        Rules::Standard,
+        Rules::ThreeToBase,
+        Rules::Long,
+        Rules::Small,
+    ] {
+        let mut rng = seeds::rng(seeds::derive(19, &[rules as u64]));
+        for _ in 0..20 {
+            let mut state = Breakthrough::new(rules);
+            let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+            loop {
+                state.legal_moves(&mut legal);
+                let mut seen = Vec::new();
+                let count = state.for_each_child(&mut scratch, |mv, child| {
+                    let mut expected = state;
+                    expected.apply(mv);
+                    assert_eq!(*child, expected, "{rules:?} {mv:?}");
+                    seen.push(mv);
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(seen, legal, "{rules:?}");
+                assert_eq!(count, legal.len() as u64);
+                let stop = legal.len() / 2;
+                let mut visited = 0;
+                let count = state.for_each_child(&mut scratch, |_, _| {
+                    visited += 1;
+                    if visited > stop {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                });
+                assert_eq!(count, legal.len() as u64);
+                assert_eq!(visited, (stop + 1).min(legal.len()));
+                if state.outcome().is_some() {
+                    assert!(legal.is_empty());
+                    break;
+                }
+                state.apply(legal[seeds::below(&mut rng, legal.len())]);
+            }
+        }
+    }
+}
