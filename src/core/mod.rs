@@ -229,7 +229,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn pick_move(
         &self,
         scratch: &mut Vec<Self::Move>,
-        pick: &mut dyn FnMut(usize) -> usize,
+        mut pick: impl FnMut(usize) -> usize,
     ) -> Option<Self::Move> {
         self.legal_moves(scratch);
         if scratch.is_empty() {

@@ -30,6 +30,7 @@ pub fn rng(seed: u64) -> GameRng {
 
 /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-shift (bias below 2^-32
 /// for the small `n` used here).
+#[inline]
 pub fn below(rng: &mut GameRng, n: usize) -> usize {
     debug_assert!(n > 0);
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize

@@ -1074,7 +1074,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
         if algorithm == Algorithm::Random {
             let rng = &mut self.rng;
             let mv = state
-                .pick_move(&mut self.buffer, &mut |n| seeds::below(rng, n))
+                .pick_move(&mut self.buffer, |n| seeds::below(rng, n))
                 .expect("decide called on a finished game");
             return Decision::just(mv);
         }

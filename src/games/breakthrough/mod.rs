@@ -439,7 +439,7 @@ impl Game for Breakthrough {
     fn pick_move(
         &self,
         _scratch: &mut Vec<Move>,
-        pick: &mut dyn FnMut(usize) -> usize,
+        mut pick: impl FnMut(usize) -> usize,
     ) -> Option<Move> {
         if self.goal_reached().is_some() {
             return None;
