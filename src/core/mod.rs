@@ -647,8 +647,15 @@ pub trait Agent<G: Game>: Send {
     /// Told before the first move of a game played from `start` (after the opening).
     fn start_game(&mut self, _start: &G, _game: &GameContext<'_>) {}
 
-    /// Told after every move of the game, by either side, in the game's notation.
+    /// Told after every move of the game, by either side, in the game's notation, when
+    /// [`Agent::observes`].
     fn observe(&mut self, _mv: &str) {}
+
+    /// Whether it wants [`Agent::observe`] (an external program keeps the game's moves);
+    /// when no seat does and no moves are recorded, the moves are never written out.
+    fn observes(&self) -> bool {
+        false
+    }
 
     /// Told before each of its moves when the game is played on a clock: both sides'
     /// time left and increments. An agent managing its time spends about

@@ -153,14 +153,9 @@ impl<G: GameEntry> Work for Games<'_, G> {
                 let _ = self.broken[job.agent(seat)].set(why);
             }
         }
-        let mut record = played?;
-        if !self.experiment.moves_csv {
-            // `--no-moves`: no moves.csv, no moves column, no games.pgn; the journal holds
-            // no moves either.
-            record.moves = Vec::new();
-            record.move_text = String::new();
-        }
-        Some(record)
+        // With `--no-moves` (limits.no_moves) the record has no moves: no moves.csv, no
+        // moves column, no games.pgn, and none in the journal.
+        played
     }
 
     /// The two games of a colour-swapped pair stay on one shard (pentanomial statistics
@@ -489,6 +484,7 @@ impl GameTask for Task<'_, Experiment> {
                 time_control: experiment.time_control,
                 cpu_clock: experiment.cpu_clock,
                 adjudication: experiment.adjudication,
+                no_moves: !experiment.moves_csv,
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {

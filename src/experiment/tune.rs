@@ -388,6 +388,9 @@ impl GameTask for Task<'_, TuneExperiment> {
                 time_control: None,
                 cpu_clock: false,
                 adjudication: Default::default(),
+                // Its games keep their move text (tune.csv); the per-move records are
+                // dropped after each game.
+                no_moves: false,
             },
             blocks,
             iteration_ends,

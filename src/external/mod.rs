@@ -664,6 +664,10 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
         self.history.push(mv.to_string());
     }
 
+    fn observes(&self) -> bool {
+        true
+    }
+
     fn see_clock(&mut self, clock: &Clock) {
         self.clock = Some(*clock);
     }

@@ -323,6 +323,10 @@ pub struct PlayLimits {
     pub cpu_clock: bool,
     /// Resign and draw rules from the agents' scores.
     pub adjudication: Adjudication,
+    /// Keep no per-move records and no move text (`--no-moves`): the record's `moves` and
+    /// `move_text` stay empty, and a move is written in notation only for an agent that
+    /// is told the moves ([`Agent::observes`]).
+    pub no_moves: bool,
 }
 
 /// The reason of a game won by the resign rule of [`Adjudication`].
@@ -418,8 +422,15 @@ pub fn play_from<G: Game>(
         stop: limits.stop.clone(),
     };
     let mut sides = ByPlayer([SideRecord::default(); 2]);
-    let mut moves = Vec::with_capacity(128);
-    let mut move_text = String::with_capacity(1024);
+    let record_moves = !limits.no_moves;
+    let (mut moves, mut move_text) = if record_moves {
+        (Vec::with_capacity(128), String::with_capacity(1024))
+    } else {
+        (Vec::new(), String::new())
+    };
+    // The move in notation is needed for the record or for an agent told the moves.
+    let write_moves = record_moves || Player::BOTH.iter().any(|&seat| seats[seat].observes());
+    let mut plies = 0u32;
     for seat in Player::BOTH {
         let context = GameContext {
             id: job.id,
@@ -445,7 +456,7 @@ pub fn play_from<G: Game>(
         if let Some(outcome) = state.outcome() {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
         }
-        if moves.len() >= max_plies as usize {
+        if plies >= max_plies {
             break (None, Cow::Borrowed(PLY_CAP_REASON));
         }
         let side = state.to_move();
@@ -508,47 +519,52 @@ pub fn play_from<G: Game>(
             // The game's rule: a random legal move is played instead (seeded by game and ply).
             let mut legal = Vec::new();
             state.legal_moves(&mut legal);
-            let mut rng = seeds::rng(seeds::derive(job.seed, &[0x7469_6d65, moves.len() as u64]));
+            let mut rng = seeds::rng(seeds::derive(job.seed, &[0x7469_6d65, u64::from(plies)]));
             decision.mv = legal[seeds::below(&mut rng, legal.len())];
             decision.value = None;
         }
-        if !move_text.is_empty() {
-            move_text.push(MOVE_SEPARATOR);
+        if write_moves {
+            ply_text.clear();
+            state.write_move(decision.mv, &mut ply_text);
         }
-        ply_text.clear();
-        state.write_move(decision.mv, &mut ply_text);
-        move_text.push_str(&ply_text);
+        if record_moves {
+            if !move_text.is_empty() {
+                move_text.push(MOVE_SEPARATOR);
+            }
+            move_text.push_str(&ply_text);
+        }
         state.apply(decision.mv);
-        for seat in Player::BOTH {
-            seats[seat].observe(&ply_text);
+        plies += 1;
+        if write_moves {
+            for seat in Player::BOTH {
+                seats[seat].observe(&ply_text);
+            }
         }
         let record = &mut sides[side];
         record.moves += 1;
         record.stats += decision.stats;
         record.nanos += nanos;
         record.captures += opponent_pieces - state.piece_count(side.opponent());
-        moves.push(MoveRecord {
-            side,
-            expanded: decision.stats.expanded,
-            evaluated: decision.stats.evaluated,
-            generated: decision.stats.generated,
-            peak_bytes: decision.stats.peak_bytes,
-            nanos,
-            value: decision.value,
-            depth: decision.depth,
-            timed_out,
-            fault: decision.fault.map(|f| f.reason),
-            self_reported: decision.self_reported,
-            cpu_nanos: decision.cpu_nanos,
-            clock_nanos,
-        });
-        if state.outcome().is_none()
-            && let Some((winner, reason)) = streaks.after_move(
-                &limits.adjudication,
+        if record_moves {
+            moves.push(MoveRecord {
                 side,
-                decision.value,
-                moves.len() as u32,
-            )
+                expanded: decision.stats.expanded,
+                evaluated: decision.stats.evaluated,
+                generated: decision.stats.generated,
+                peak_bytes: decision.stats.peak_bytes,
+                nanos,
+                value: decision.value,
+                depth: decision.depth,
+                timed_out,
+                fault: decision.fault.map(|f| f.reason),
+                self_reported: decision.self_reported,
+                cpu_nanos: decision.cpu_nanos,
+                clock_nanos,
+            });
+        }
+        if state.outcome().is_none()
+            && let Some((winner, reason)) =
+                streaks.after_move(&limits.adjudication, side, decision.value, plies)
         {
             break (winner, Cow::Borrowed(reason));
         }
@@ -561,7 +577,7 @@ pub fn play_from<G: Game>(
         winner,
         reason,
         opening,
-        plies: moves.len() as u32,
+        plies,
         sides,
         moves,
         move_text,

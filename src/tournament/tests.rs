@@ -349,3 +349,74 @@ fn adjudication_resigns_when_both_agree_and_draws_in_a_band_after_its_ply() {
     // Ply 3's 50 broke P1's streak: P1 holds the band from ply 5, three moves at ply 9.
     assert_eq!((verdict, ply), (Some((None, ADJUDICATED_DRAW)), 9));
 }
+
+use crate::core::Decision;
+use crate::games::breakthrough::Move;
+use std::sync::{Arc, Mutex};
+
+/// Plays like the agent it wraps and keeps the moves it is told, when it asks for them.
+struct Watching {
+    inner: Box<dyn Agent<Breakthrough>>,
+    asks: bool,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl Agent<Breakthrough> for Watching {
+    fn decide(&mut self, state: &Breakthrough, limits: &Limits) -> Decision<Move> {
+        self.inner.decide(state, limits)
+    }
+    fn observe(&mut self, mv: &str) {
+        self.seen.lock().expect("not poisoned").push(mv.to_string());
+    }
+    fn observes(&self) -> bool {
+        self.asks
+    }
+}
+
+#[test]
+fn without_moves_the_game_is_the_same_and_only_an_observer_is_told_them() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["alphabeta(heuristic=material,depth=2)", "random"]);
+    let jobs = schedule(3, &[[0, 1]], 2, Colours::Alternate);
+    let play = |no_moves: bool, asks: bool, job: GameJob| {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let watching = Watching {
+            inner: agents[job.agent(Player::P2)](job.agent_seed(Player::P2)),
+            asks,
+            seen: Arc::clone(&seen),
+        };
+        let mut seats = ByPlayer([
+            agents[job.agent(Player::P1)](job.agent_seed(Player::P1)),
+            Box::new(watching) as Box<dyn Agent<Breakthrough>>,
+        ]);
+        let limits = PlayLimits {
+            max_plies: 1000,
+            no_moves,
+            ..PlayLimits::default()
+        };
+        let record = play_from(start, String::new(), job, &mut seats, &limits).expect("no stop");
+        let seen = seen.lock().expect("not poisoned").clone();
+        (record, seen)
+    };
+    for &job in &jobs {
+        let (full, told) = play(false, true, job);
+        assert_eq!(told.join(";"), full.move_text);
+        assert_eq!(full.moves.len(), full.plies as usize);
+        let (bare, told_bare) = play(true, true, job);
+        assert_eq!(told_bare, told, "an observer is told every move either way");
+        assert!(bare.moves.is_empty() && bare.move_text.is_empty());
+        assert_eq!(
+            (bare.winner, &bare.reason, bare.plies),
+            (full.winner, &full.reason, full.plies)
+        );
+        for side in Player::BOTH {
+            let (a, b) = (bare.sides[side], full.sides[side]);
+            assert_eq!(
+                (a.moves, a.stats.nodes(), a.captures),
+                (b.moves, b.stats.nodes(), b.captures)
+            );
+        }
+        let (_, unasked) = play(true, false, job);
+        assert!(unasked.is_empty(), "no text is made for nobody");
+    }
+}
