@@ -787,6 +787,11 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
             Colours::Alternate,
         );
         let (mut moves, mut nanos, mut faults) = (0u64, 0u64, 0u64);
+        // CPU: this thread's (arbiter's side of the pipe, and the in-process agent) and
+        // the program's, measured around each of its moves.
+        let (mut program_cpu, mut measured) = (0u64, 0u64);
+        let thread_cpu = crate::external::hosted::thread_cpu_nanos;
+        let cpu_before = thread_cpu();
         let clock = Instant::now();
         for id in 0..schedule.len() {
             let job = schedule.job(id);
@@ -799,6 +804,10 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
             };
             moves += u64::from(record.sides[side].moves);
             nanos += record.sides[side].nanos;
+            for cpu in record.moves.iter().filter(|m| m.side == side) {
+                program_cpu += cpu.cpu_nanos.unwrap_or(0);
+                measured += u64::from(cpu.cpu_nanos.is_some());
+            }
             faults += u64::from(record.reason.contains('_') || record.reason == "crash");
         }
         let wall = clock.elapsed().as_secs_f64();
@@ -807,6 +816,20 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
             per_second(moves, nanos as f64 / 1e9),
             nanos as f64 / 1e3 / moves.max(1) as f64
         );
+        // Per CPU-second of both processes: what the protocol costs the machine, whatever
+        // the cores' scheduling adds to the wall time of a round trip.
+        if let (Some(before), Some(after)) = (cpu_before, thread_cpu())
+            && measured == moves
+        {
+            let arbiter_cpu = after.saturating_sub(before);
+            let cpu = (arbiter_cpu + program_cpu) as f64 / 1e9;
+            println!(
+                "{name}: {} agent moves per CPU-second ({:.1} us of arbiter's CPU + {:.1} us of the program's a move)",
+                per_second(moves, cpu),
+                arbiter_cpu as f64 / 1e3 / moves.max(1) as f64,
+                program_cpu as f64 / 1e3 / moves.max(1) as f64
+            );
+        }
     }
     Ok(())
 }
