@@ -234,6 +234,17 @@ fn narrow(maximizing: bool, value: f64, best: &mut f64, alpha: &mut f64, beta: &
     }
 }
 
+/// The value a node's best starts from: the worst there is for the side moving there
+/// (`maximizing`: the root player).
+#[inline]
+fn worst(maximizing: bool) -> f64 {
+    if maximizing {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    }
+}
+
 /// The score of a finished game for `root`.
 #[inline]
 fn terminal_score(outcome: Outcome, root: Player) -> f64 {
@@ -702,18 +713,24 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         !(self.ordering || self.eval_order || self.use_tt)
     }
 
-    /// An inner node (`depth` > 0) of minimax or alpha-beta in listed order: `child(self,
-    /// position)` searches each child until it breaks. Counts as `expand_unless_finished`
-    /// does: the node is expanded when its first child is searched (before it, so a node
-    /// budget stops at the same node), and a finished position is evaluated once, its end
-    /// seen by its having no move: `Err(its score)`.
+    /// An inner node (`depth` > 0) of minimax or alpha-beta in listed order:
+    /// `child(self, position, maximizing, &mut best)` searches each child and folds its
+    /// value into `best` until it breaks; returns `best` (0 once out of time). Counts as
+    /// `expand_unless_finished` does: the node is expanded when its first child is searched
+    /// (before it, so a node budget stops at the same node), and a finished position is
+    /// evaluated once, its end seen by its having no move, and scores as such.
     #[inline]
     fn walk_children(
         &mut self,
         state: &G,
         level: usize,
-        mut child: impl FnMut(&mut Self, &G) -> ControlFlow<()>,
-    ) -> Result<(), f64> {
+        mut child: impl FnMut(&mut Self, &G, bool, &mut f64) -> ControlFlow<()>,
+    ) -> f64 {
+        if self.out_of_time() {
+            return 0.0;
+        }
+        let maximizing = state.to_move() == self.root;
+        let mut best = worst(maximizing);
         let mut scratch = std::mem::take(&mut self.buffers[level]);
         let mut first = true;
         let count = state.for_each_child(&mut scratch, |_, position| {
@@ -721,7 +738,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 first = false;
                 self.stats.count_expanded(level);
             }
-            child(self, position)
+            child(self, position, maximizing, &mut best)
         });
         self.buffers[level] = scratch;
         if count == 0 {
@@ -730,43 +747,29 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
                 winner: None,
                 reason: "no-moves",
             });
-            return Err(terminal_score(outcome, self.root));
+            return terminal_score(outcome, self.root);
         }
         self.stats.generated += count;
-        Ok(())
+        best
     }
 
     fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
         if depth > 0 && self.in_listed_order() {
-            if self.out_of_time() {
-                return 0.0;
-            }
-            let maximizing = state.to_move() == self.root;
-            let mut best = if maximizing {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-            let walked = self.walk_children(state, level, |searcher, child| {
+            return self.walk_children(state, level, |searcher, child, maximizing, best| {
                 let value = searcher.minimax(child, depth - 1, level + 1);
-                best = if maximizing {
+                *best = if maximizing {
                     best.max(value)
                 } else {
                     best.min(value)
                 };
                 ControlFlow::Continue(())
             });
-            return walked.map_or_else(|terminal| terminal, |()| best);
         }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
         let (moves, maximizing) = self.expand(state, level);
-        let mut best = if maximizing {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        let mut best = worst(maximizing);
         for &mv in &moves {
             let mut child = state.clone();
             child.apply(mv);
@@ -790,35 +793,21 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         mut beta: f64,
     ) -> f64 {
         if depth > 0 && self.in_listed_order() {
-            if self.out_of_time() {
-                return 0.0;
-            }
-            let maximizing = state.to_move() == self.root;
-            let mut best = if maximizing {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-            let walked = self.walk_children(state, level, |searcher, child| {
+            return self.walk_children(state, level, |searcher, child, maximizing, best| {
                 let value = searcher.alphabeta(child, depth - 1, level + 1, alpha, beta);
-                narrow(maximizing, value, &mut best, &mut alpha, &mut beta);
+                narrow(maximizing, value, best, &mut alpha, &mut beta);
                 if alpha >= beta {
                     ControlFlow::Break(())
                 } else {
                     ControlFlow::Continue(())
                 }
             });
-            return walked.map_or_else(|terminal| terminal, |()| best);
         }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
         let (moves, maximizing) = self.expand(state, level);
-        let mut best = if maximizing {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
-        };
+        let mut best = worst(maximizing);
         for &mv in &moves {
             let mut child = state.clone();
             child.apply(mv);
