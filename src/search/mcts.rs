@@ -88,6 +88,19 @@ struct Node<M> {
 }
 
 impl<M> Node<M> {
+    /// A node not yet visited nor expanded, reached by `mv` played by `mover`.
+    fn new(mv: Option<M>, mover: Player) -> Self {
+        Node {
+            mv,
+            mover,
+            first_child: 0,
+            children: 0,
+            visits: 0,
+            reward: 0.0,
+            mean: 0.0,
+        }
+    }
+
     /// Whether its children were generated: they start after the root, so a node whose
     /// children start at 0 has none yet (a flag would make the node 40 bytes, not 32).
     #[inline]
@@ -146,15 +159,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     ) -> Option<MctsResult<G::Move>> {
         let root_player = state.to_move();
         self.nodes.clear();
-        self.nodes.push(Node {
-            mv: None,
-            mover: root_player.opponent(),
-            first_child: 0,
-            children: 0,
-            visits: 0,
-            reward: 0.0,
-            mean: 0.0,
-        });
+        self.nodes.push(Node::new(None, root_player.opponent()));
         let mut stats = SearchStats::default();
         let mut depth = 0u32;
         let mut iteration = 0u64;
@@ -226,15 +231,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             let first_child = self.nodes.len() as u32;
             let mover = state.to_move();
             for &mv in &self.moves {
-                self.nodes.push(Node {
-                    mv: Some(mv),
-                    mover,
-                    first_child: 0,
-                    children: 0,
-                    visits: 0,
-                    reward: 0.0,
-                    mean: 0.0,
-                });
+                self.nodes.push(Node::new(Some(mv), mover));
             }
             let leaf = &mut self.nodes[node as usize];
             leaf.first_child = first_child;

@@ -692,18 +692,23 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         state.legal_moves(&mut moves);
         if moves.is_empty() {
             self.buffers[level] = moves;
-            self.stats.count_evaluated(level);
-            // Every game's contract (tested per game): no moves means finished.
-            let outcome = state.outcome().unwrap_or(Outcome {
-                winner: None,
-                reason: "no-moves",
-            });
-            return Err(terminal_score(outcome, self.root));
+            return Err(self.finished_score(state, level));
         }
         self.stats.count_expanded(level);
         self.stats.generated += moves.len() as u64;
         self.order(state, &mut moves, level);
         Ok((moves, state.to_move() == self.root))
+    }
+
+    /// The score of a position found to have no move, counted as evaluated at `level`:
+    /// every game's contract (tested per game) is that no moves means finished.
+    fn finished_score(&mut self, state: &G, level: usize) -> f64 {
+        self.stats.count_evaluated(level);
+        let outcome = state.outcome().unwrap_or(Outcome {
+            winner: None,
+            reason: "no-moves",
+        });
+        terminal_score(outcome, self.root)
     }
 
     /// Whether the searches take moves in `legal_moves`' order (no ordering, no table),
@@ -742,12 +747,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         });
         self.buffers[level] = scratch;
         if count == 0 {
-            self.stats.count_evaluated(level);
-            let outcome = state.outcome().unwrap_or(Outcome {
-                winner: None,
-                reason: "no-moves",
-            });
-            return terminal_score(outcome, self.root);
+            return self.finished_score(state, level);
         }
         self.stats.generated += count;
         best
