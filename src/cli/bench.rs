@@ -194,10 +194,11 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
     let board =
         crate::games::breakthrough::Breakthrough::new(crate::games::breakthrough::Rules::Standard);
     let ab_positions = random_positions(&board, 40, 10, 40, 2024);
-    let (ab_nodes, roots) = super::bench_bare::alphabeta_setup(&ab_positions, 4);
+    let roots = super::bench_bare::alphabeta_roots(&ab_positions);
     let material = board
         .heuristic("material", &[])
         .map_err(anyhow::Error::msg)?;
+    let (ab_nodes, _, _) = alphabeta_on(&ab_positions, material, 4);
     let folder = std::env::temp_dir().join(format!("arbiter-kernel-{}", std::process::id()));
     for round in 0..rounds {
         let timed = |work: &mut dyn FnMut() -> u64| {
@@ -532,7 +533,7 @@ impl GameTask for AlphaBetaRate {
 
 /// Plain alpha-beta to `depth` on every position, one searcher (seed 7): nodes, nodes
 /// expanded and seconds.
-fn alphabeta_on<G: GameEntry>(
+pub(super) fn alphabeta_on<G: GameEntry>(
     positions: &[G],
     evaluator: G::Heuristic,
     depth: u32,

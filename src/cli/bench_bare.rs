@@ -150,44 +150,30 @@ pub fn alphabeta(own: u64, opp: u64, up: bool, root_moves: &[(u32, u32)], depth:
 /// up, its moves in the order arbiter's search tries them.
 pub type Root = (u64, u64, bool, Vec<(u32, u32)>);
 
-/// arbiter's nodes on `positions` (alpha-beta, `material`, `depth`, root moves shuffled by
-/// a generator seeded 7) and the same roots for the bare kernel.
-pub fn alphabeta_setup(
-    positions: &[crate::games::breakthrough::Breakthrough],
-    depth: u32,
-) -> (u64, Vec<Root>) {
+/// The roots of `positions` for the bare alpha-beta, their moves in the order arbiter's
+/// search tries them: shuffled by a generator seeded 7, as `alphabeta_on` in the bench
+/// seeds the search's.
+pub fn alphabeta_roots(positions: &[crate::games::breakthrough::Breakthrough]) -> Vec<Root> {
     use crate::core::{Game, Player, seeds};
-    use crate::registry::GameEntry;
-    use crate::search::{Algorithm, Searcher};
-    let evaluator = positions
-        .first()
-        .map(|p| p.heuristic("material", &[]).expect("material exists"));
-    let Some(evaluator) = evaluator else {
-        return (0, Vec::new());
-    };
-    let mut searcher = Searcher::new(evaluator, 7);
-    let (mut rng, mut order) = (seeds::rng(7), seeds::rng(7));
-    let mut nodes = 0;
-    let mut roots = Vec::new();
+    let mut order = seeds::rng(7);
     let mut moves = Vec::new();
-    for position in positions {
-        if let Some(result) = searcher.search(position, Algorithm::AlphaBeta, depth, &mut rng) {
-            nodes += result.stats.nodes();
-        }
-        position.legal_moves(&mut moves);
-        seeds::shuffle(&mut order, &mut moves);
-        let side = position.to_move();
-        roots.push((
-            position.pieces(side),
-            position.pieces(side.opponent()),
-            side == Player::P1,
-            moves
-                .iter()
-                .map(|m| (u32::from(m.from), u32::from(m.to)))
-                .collect(),
-        ));
-    }
-    (nodes, roots)
+    positions
+        .iter()
+        .map(|position| {
+            position.legal_moves(&mut moves);
+            seeds::shuffle(&mut order, &mut moves);
+            let side = position.to_move();
+            (
+                position.pieces(side),
+                position.pieces(side.opponent()),
+                side == Player::P1,
+                moves
+                    .iter()
+                    .map(|m| (u32::from(m.from), u32::from(m.to)))
+                    .collect(),
+            )
+        })
+        .collect()
 }
 
 /// Leaves of the legal-move tree `depth` plies deep from the start, the last ply counted
@@ -273,15 +259,19 @@ mod tests {
         assert!((100 * 20..100 * 200).contains(&plies), "{plies}");
     }
 
-    /// Nodes of arbiter's `alphabeta` with `material` to `depth` on `positions` (its root
-    /// moves shuffled by a generator seeded 7, as `arbiter bench` searches) and of the bare
-    /// alpha-beta on the same positions in the same root order: (arbiter's, the kernel's).
+    /// Nodes of arbiter's `alphabeta` with `material` to `depth` on `positions` (as
+    /// `arbiter bench` searches them) and of the bare alpha-beta on the same positions in
+    /// the same root order: (arbiter's, the kernel's).
     fn alphabeta_nodes(
         positions: &[crate::games::breakthrough::Breakthrough],
         depth: u32,
     ) -> (u64, u64) {
-        let (arbiter, roots) = super::alphabeta_setup(positions, depth);
-        let bare = roots
+        use crate::registry::GameEntry;
+        let material = positions[0]
+            .heuristic("material", &[])
+            .expect("material exists");
+        let (arbiter, _, _) = super::super::bench::alphabeta_on(positions, material, depth);
+        let bare = super::alphabeta_roots(positions)
             .iter()
             .map(|(own, opp, up, moves)| super::alphabeta(*own, *opp, *up, moves, depth))
             .sum();
