@@ -507,34 +507,21 @@ fn random_positions_end_even_for_a_game_too_short_for_the_plies_asked() {
     assert!(positions.iter().all(|p| p.outcome().is_none()));
 }
 
-#[test]
-fn pick_move_finds_the_kth_legal_move_without_listing_them() {
+/// Calls `check(position, its legal moves)` at every position of 20 random games of each
+/// rule set, from the start to the end (the finished position included), the games drawn
+/// from `seed`.
+fn along_random_games(seed: u64, mut check: impl FnMut(&Breakthrough, &[Move])) {
     use crate::core::seeds;
-    // Every rule set, from the start and along random games to their ends: pick(n) = k
-    // gives legal_moves' k-th move for every k, with n their number; none once it is over.
-    for rules in [
-        Rules::Standard,
-        Rules::ThreeToBase,
-        Rules::Long,
-        Rules::Small,
-    ] {
-        let mut rng = seeds::rng(seeds::derive(17, &[rules as u64]));
+    for rules in Rules::ALL {
+        let mut rng = seeds::rng(seeds::derive(seed, &[rules as u64]));
         for _ in 0..20 {
             let mut state = Breakthrough::new(rules);
-            let (mut legal, mut scratch) = (Vec::new(), Vec::new());
+            let mut legal = Vec::new();
             loop {
                 state.legal_moves(&mut legal);
-                for k in 0..legal.len() {
-                    let mut told = None;
-                    let picked = state.pick_move(&mut scratch, &mut |n| {
-                        told = Some(n);
-                        k
-                    });
-                    assert_eq!(picked, Some(legal[k]), "{rules:?} move {k}");
-                    assert_eq!(told, Some(legal.len()));
-                }
+                check(&state, &legal);
                 if state.outcome().is_some() {
-                    assert_eq!(state.pick_move(&mut scratch, &mut |_| 0), None);
+                    assert!(legal.is_empty(), "{rules:?}: a finished game has no move");
                     break;
                 }
                 state.apply(legal[seeds::below(&mut rng, legal.len())]);
@@ -544,52 +531,56 @@ fn pick_move_finds_the_kth_legal_move_without_listing_them() {
 }
 
 #[test]
+fn pick_move_finds_the_kth_legal_move_without_listing_them() {
+    // Every rule set, from the start and along random games to their ends: pick(n) = k
+    // gives legal_moves' k-th move for every k, with n their number; none once it is over.
+    let mut scratch = Vec::new();
+    along_random_games(17, |state, legal| {
+        for k in 0..legal.len() {
+            let mut told = None;
+            let picked = state.pick_move(&mut scratch, &mut |n| {
+                told = Some(n);
+                k
+            });
+            assert_eq!(picked, Some(legal[k]), "{:?} move {k}", state.rules());
+            assert_eq!(told, Some(legal.len()));
+        }
+        if state.outcome().is_some() {
+            assert_eq!(state.pick_move(&mut scratch, &mut |_| 0), None);
+        }
+    });
+}
+
+#[test]
 fn for_each_child_makes_the_listed_moves_children_and_stops_when_told() {
-    use crate::core::seeds;
     use std::ops::ControlFlow;
     // Every rule set along random games to their ends: the children come in legal_moves'
     // order, each equal to a copy with the move applied; the count is every legal move
     // even when the walk stops early; a finished game has none.
-    for rules in [
-        Rules::Standard,
-        Rules::ThreeToBase,
-        Rules::Long,
-        Rules::Small,
-    ] {
-        let mut rng = seeds::rng(seeds::derive(19, &[rules as u64]));
-        for _ in 0..20 {
-            let mut state = Breakthrough::new(rules);
-            let (mut legal, mut scratch) = (Vec::new(), Vec::new());
-            loop {
-                state.legal_moves(&mut legal);
-                let mut seen = Vec::new();
-                let count = state.for_each_child(&mut scratch, |mv, child| {
-                    let mut expected = state;
-                    expected.apply(mv);
-                    assert_eq!(*child, expected, "{rules:?} {mv:?}");
-                    seen.push(mv);
-                    ControlFlow::Continue(())
-                });
-                assert_eq!(seen, legal, "{rules:?}");
-                assert_eq!(count, legal.len() as u64);
-                let stop = legal.len() / 2;
-                let mut visited = 0;
-                let count = state.for_each_child(&mut scratch, |_, _| {
-                    visited += 1;
-                    if visited > stop {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                });
-                assert_eq!(count, legal.len() as u64);
-                assert_eq!(visited, (stop + 1).min(legal.len()));
-                if state.outcome().is_some() {
-                    assert!(legal.is_empty());
-                    break;
-                }
-                state.apply(legal[seeds::below(&mut rng, legal.len())]);
+    let mut scratch = Vec::new();
+    along_random_games(19, |state, legal| {
+        let rules = state.rules();
+        let mut seen = Vec::new();
+        let count = state.for_each_child(&mut scratch, |mv, child| {
+            let mut expected = *state;
+            expected.apply(mv);
+            assert_eq!(*child, expected, "{rules:?} {mv:?}");
+            seen.push(mv);
+            ControlFlow::Continue(())
+        });
+        assert_eq!(seen, legal, "{rules:?}");
+        assert_eq!(count, legal.len() as u64);
+        let stop = legal.len() / 2;
+        let mut visited = 0;
+        let count = state.for_each_child(&mut scratch, |_, _| {
+            visited += 1;
+            if visited > stop {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
             }
-        }
-    }
+        });
+        assert_eq!(count, legal.len() as u64);
+        assert_eq!(visited, (stop + 1).min(legal.len()));
+    });
 }
