@@ -112,7 +112,7 @@ fn bench_random_games(c: &mut Criterion) {
             );
             let mut recorder = CsvRecorder::create(folder.path(), context, true).expect("files");
             let outcome =
-                play_all(&start, &schedule, &factories, threads, &mut recorder).expect("run");
+                play_all(&start, &schedule, &factories, threads, true, &mut recorder).expect("run");
             assert_eq!(outcome.played, games as usize);
         })
     });

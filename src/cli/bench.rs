@@ -235,7 +235,7 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         let mut recorder = CsvRecorder::create(&folder, context, false)?;
         let mut played = 0;
         let games = timed(&mut || {
-            played = play_all(start, &schedule, &factories, 1, &mut recorder)
+            played = play_all(start, &schedule, &factories, 1, false, &mut recorder)
                 .map_or(0, |outcome| outcome.played as u64);
             played
         });
@@ -485,7 +485,14 @@ impl GameTask for BenchTask {
             );
             let mut recorder = CsvRecorder::create(&folder, context, moves)?;
             let clock = Instant::now();
-            let outcome = play_all(&start, &schedule, &factories, self.threads, &mut recorder)?;
+            let outcome = play_all(
+                &start,
+                &schedule,
+                &factories,
+                self.threads,
+                moves,
+                &mut recorder,
+            )?;
             let seconds = clock.elapsed().as_secs_f64();
             let bytes: u64 = ["games.csv", "moves.csv"]
                 .iter()

@@ -11,8 +11,7 @@ use crate::report::{CsvRecorder, Meta, Reporter, RunContext, RunOutcome, TIMING_
 use crate::stats::elo::{Sprt, SprtDecision};
 use crate::tournament::rounds::{BoardRow, Rounds};
 use crate::tournament::{
-    GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, play_game,
-    seat_agents,
+    GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, seat_agents,
 };
 use std::collections::BTreeMap;
 use std::io;
@@ -381,6 +380,7 @@ struct PlainGames<'a, G: Game> {
     start: &'a G,
     schedule: &'a Schedule,
     factories: &'a [AgentFactory<G>],
+    limits: PlayLimits,
 }
 
 impl<G: Game> Work for PlainGames<'_, G> {
@@ -393,12 +393,19 @@ impl<G: Game> Work for PlainGames<'_, G> {
     fn execute(&self, id: u64) -> Option<GameRecord> {
         let job = self.schedule.job(id);
         let mut seats = seat_agents(self.factories, &job);
-        Some(play_game(self.start, job, &mut seats, DEFAULT_MAX_PLIES))
+        play_from(
+            self.start.clone(),
+            String::new(),
+            job,
+            &mut seats,
+            &self.limits,
+        )
     }
 }
 
 /// Plays every game of `schedule` from `start` on `threads` threads and reports them in
-/// id order to `reporter` (no journal, no files of its own, no early stopping).
+/// id order to `reporter` (no journal, no files of its own, no early stopping). Without
+/// `moves` the records carry no per-move records or move text, as in `run --no-moves`.
 ///
 /// # Errors
 /// The first error the reporter returns, or a thread pool that cannot start.
@@ -407,12 +414,17 @@ pub fn play_all<G: Game>(
     schedule: &Schedule,
     factories: &[AgentFactory<G>],
     threads: usize,
+    moves: bool,
     reporter: &mut dyn Reporter<GameRecord>,
 ) -> io::Result<RunOutcome> {
     let work = PlainGames {
         start,
         schedule,
         factories,
+        limits: PlayLimits {
+            no_moves: !moves,
+            ..PlayLimits::plies(DEFAULT_MAX_PLIES)
+        },
     };
     let settings = super::Settings {
         threads,

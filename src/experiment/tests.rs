@@ -153,7 +153,7 @@ fn plain_play_all_equals_the_executor_on_a_lazy_schedule() {
     };
     let lazy = Schedule::new(2, vec![plan], Colours::Alternate);
     let mut plain = Collect::default();
-    super::play_all(&start, &lazy, &agents, 2, &mut plain).expect("run");
+    super::play_all(&start, &lazy, &agents, 2, true, &mut plain).expect("run");
     let jobs = schedule(2, &[[0, 1]], 8, Colours::Alternate);
     let mut listed = Collect::default();
     run_all(
