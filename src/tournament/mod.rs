@@ -394,6 +394,13 @@ impl PlayLimits {
     }
 }
 
+/// The clock that times moves: the processor's time-stamp counter scaled to nanoseconds
+/// where it is invariant (otherwise the system's monotonic clock), calibrated once.
+fn move_clock() -> &'static quanta::Clock {
+    static CLOCK: std::sync::OnceLock<quanta::Clock> = std::sync::OnceLock::new();
+    CLOCK.get_or_init(quanta::Clock::new)
+}
+
 /// Plays one game from `start` between the agents in `seats`, stopping at `max_plies`
 /// (scored a draw, reason [`PLY_CAP_REASON`]).
 pub fn play_game<G: Game>(
@@ -452,6 +459,10 @@ pub fn play_from<G: Game>(
         }
     });
     let mut streaks = Streaks::default();
+    // A chess clock: one reading a ply, each move timed from the previous reading (the
+    // end of the previous decision, or the game's start) to the end of its own decision.
+    let clock_source = move_clock();
+    let mut last_reading = clock_source.raw();
     let (winner, reason) = loop {
         if let Some(outcome) = state.outcome() {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
@@ -461,7 +472,6 @@ pub fn play_from<G: Game>(
         }
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
-        let started = quanta::Instant::now();
         // The wall clock is read for deadlines only: a game without a time limit reads
         // one clock per move (the move's time), not two.
         let now = (move_time_limit.is_some() || clock.is_some()).then(Instant::now);
@@ -481,8 +491,10 @@ pub fn play_from<G: Game>(
             };
         }
         let mut decision = seats[side].decide(&state, &agent_limits);
-        let elapsed = started.elapsed();
-        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        let reading = clock_source.raw();
+        let nanos = clock_source.delta_as_nanos(last_reading, reading);
+        last_reading = reading;
+        let elapsed = Duration::from_nanos(nanos);
         if agent_limits.stopped() {
             return None;
         }
