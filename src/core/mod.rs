@@ -4,7 +4,7 @@
 pub mod seeds;
 mod stats;
 
-pub use stats::{MAX_LEVELS, SearchStats};
+pub use stats::{DecisionStats, MAX_LEVELS, SearchStats};
 
 use std::fmt;
 use std::ops::ControlFlow;
@@ -358,14 +358,14 @@ pub fn score_by_child<G: Game, E: Evaluator<G>>(
 }
 
 /// What an agent decided for one move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Decision<M> {
     /// The move to play.
     pub mv: M,
     /// The root value the search found, from the mover's point of view, if it searched.
     pub value: Option<f64>,
     /// Nodes the decision cost.
-    pub stats: SearchStats,
+    pub stats: DecisionStats,
     /// The depth the search completed (0 when it did not search).
     pub depth: u32,
     /// Set when the agent failed to decide (an external program crashed, answered late
@@ -385,7 +385,7 @@ impl<M> Decision<M> {
         Decision {
             mv,
             value: None,
-            stats: SearchStats::default(),
+            stats: DecisionStats::default(),
             depth: 0,
             fault: None,
             self_reported: false,

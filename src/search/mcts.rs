@@ -399,7 +399,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         match self.mcts.search(state, &limits, &mut self.rng) {
             Some(result) => Decision {
                 value: Some(result.value),
-                stats: result.stats,
+                stats: result.stats.into(),
                 depth: result.depth,
                 ..Decision::just(result.best)
             },

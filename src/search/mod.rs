@@ -1159,13 +1159,13 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
                 .first()
                 .expect("decide called on a finished game");
             return Decision {
-                stats,
+                stats: stats.into(),
                 ..Decision::just(mv)
             };
         };
         Decision {
             value: Some(result.value),
-            stats,
+            stats: stats.into(),
             depth,
             ..Decision::just(result.best)
         }

@@ -554,7 +554,7 @@ pub fn play_from<G: Game>(
         }
         let record = &mut sides[side];
         record.moves += 1;
-        record.stats += decision.stats;
+        record.stats += &decision.stats;
         record.nanos += nanos;
         record.captures += opponent_pieces - state.piece_count(side.opponent());
         if record_moves {
