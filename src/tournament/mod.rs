@@ -463,8 +463,10 @@ pub fn play_from<G: Game>(
     // end of the previous decision, or the game's start) to the end of its own decision.
     let clock_source = move_clock();
     let mut last_reading = clock_source.raw();
+    // The game's end, tested once a ply (after each move).
+    let mut ended = state.outcome();
     let (winner, reason) = loop {
-        if let Some(outcome) = state.outcome() {
+        if let Some(outcome) = ended {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
         }
         if plies >= max_plies {
@@ -504,7 +506,11 @@ pub fn play_from<G: Game>(
             sides[side].nanos += nanos;
             break (Some(side.opponent()), Cow::Borrowed(fault.reason.name()));
         }
-        let margin = seats[side].time_margin();
+        let margin = if move_time_limit.is_some() || clock.is_some() {
+            seats[side].time_margin()
+        } else {
+            Duration::ZERO
+        };
         // The clock: charged the move's time, then given the increment; a flag that
         // falls (past the agent's margin) loses the game on time.
         let mut clock_nanos = None;
@@ -574,7 +580,8 @@ pub fn play_from<G: Game>(
                 clock_nanos,
             });
         }
-        if state.outcome().is_none()
+        ended = state.outcome();
+        if ended.is_none()
             && let Some((winner, reason)) =
                 streaks.after_move(&limits.adjudication, side, decision.value, plies)
         {
