@@ -218,4 +218,28 @@ mod tests {
         assert_eq!(a.levels_used(), MAX_LEVELS);
         assert_eq!(SearchStats::default().levels_used(), 0);
     }
+
+    #[test]
+    fn a_decision_that_counted_nothing_reads_zero_and_adds_nothing() {
+        let none = DecisionStats::default();
+        assert_eq!(*none, SearchStats::ZERO);
+        assert_eq!(std::mem::size_of::<DecisionStats>(), 8);
+        let mut side = SearchStats::default();
+        side.count_expanded(0);
+        side += &none;
+        assert_eq!((side.expanded, side.expanded_by_level[0]), (1, 1));
+
+        let mut counted = SearchStats::default();
+        counted.count_evaluated(2);
+        let mut decision = DecisionStats::from(counted);
+        side += &decision;
+        assert_eq!((side.evaluated, side.evaluated_by_level[2]), (1, 1));
+        // Written through (a program's self-reported counts): the box is made on demand.
+        let mut reported = DecisionStats::default();
+        reported.expanded = 5;
+        side += &reported;
+        assert_eq!(side.expanded, 6);
+        decision.generated = 3;
+        assert_eq!(decision.generated, 3);
+    }
 }
