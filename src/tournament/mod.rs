@@ -449,7 +449,11 @@ pub fn play_from<G: Game>(
         };
         seats[seat].start_game(&state, &context);
     }
-    let mut ply_text = String::with_capacity(32);
+    let mut ply_text = if write_moves {
+        String::with_capacity(32)
+    } else {
+        String::new()
+    };
     let mut clock = limits.time_control.map(|controls| {
         let control = |seat: Player| controls[job.slot(seat)];
         Clock {
