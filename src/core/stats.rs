@@ -236,7 +236,8 @@ mod tests {
         assert_eq!((side.evaluated, side.evaluated_by_level[2]), (1, 1));
         // Written through (a program's self-reported counts): the box is made on demand.
         let mut reported = DecisionStats::default();
-        reported.expanded = 5;
+        let counts: &mut SearchStats = &mut reported;
+        counts.expanded = 5;
         side += &reported;
         assert_eq!(side.expanded, 6);
         decision.generated = 3;
