@@ -6,15 +6,64 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-/// The columns of games.csv a report takes, borrowed from the record read.
-#[derive(Deserialize)]
-struct RawGameRow<'a> {
-    game_id: u64,
+/// Where the columns of games.csv a report takes stand, found once from the header: a
+/// row is then read field by field (matching every row's 30 fields to the header by
+/// name, as a derived deserializer does, was a third of reading the file).
+struct GameColumns {
+    game_id: usize,
     matchup: usize,
-    p1_agent: &'a str,
-    p2_agent: &'a str,
-    winner: &'a str,
-    plies: u32,
+    p1_agent: usize,
+    p2_agent: usize,
+    winner: usize,
+    plies: usize,
+}
+
+impl GameColumns {
+    fn of(headers: &csv::ByteRecord, path: &Path) -> Result<GameColumns, String> {
+        let find = |name: &str| {
+            headers
+                .iter()
+                .position(|h| h == name.as_bytes())
+                .ok_or_else(|| format!("{}: no '{name}' column", path.display()))
+        };
+        Ok(GameColumns {
+            game_id: find("game_id")?,
+            matchup: find("matchup")?,
+            p1_agent: find("p1_agent")?,
+            p2_agent: find("p2_agent")?,
+            winner: find("winner")?,
+            plies: find("plies")?,
+        })
+    }
+}
+
+/// Field `index` of a games.csv row as text; `name` and `line` for the error.
+fn field_text<'r>(
+    record: &'r csv::ByteRecord,
+    index: usize,
+    name: &str,
+    line: usize,
+    path: &Path,
+) -> Result<&'r str, String> {
+    std::str::from_utf8(record.get(index).unwrap_or_default())
+        .map_err(|_| format!("{}: line {line}: {name} is not UTF-8 text", path.display()))
+}
+
+/// Field `index` of a games.csv row as a whole number.
+fn field_number<T: std::str::FromStr>(
+    record: &csv::ByteRecord,
+    index: usize,
+    name: &str,
+    line: usize,
+    path: &Path,
+) -> Result<T, String> {
+    let text = field_text(record, index, name, line, path)?;
+    text.parse().map_err(|_| {
+        format!(
+            "{}: line {line}: {name} '{text}' is not a whole number",
+            path.display()
+        )
+    })
 }
 
 /// How the games between one P1 agent and one P2 agent ended.
@@ -157,6 +206,7 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         .byte_headers()
         .map_err(|e| format!("{}: {e}", path.display()))?
         .clone();
+    let columns = GameColumns::of(&headers, path)?;
     let mut moves = moves.map(MoveRows::open).transpose()?;
     // Names as numbers while reading: no allocation per game.
     let mut names: HashMap<String, usize> = HashMap::new();
@@ -170,27 +220,27 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
             Ok(true) => {}
             Err(e) => return Err(format!("{}: line {line}: {e}", path.display())),
         }
-        let raw: RawGameRow = record
-            .deserialize(Some(&headers))
-            .map_err(|e| format!("{}: line {line}: {e}", path.display()))?;
+        let text = |index, name| field_text(&record, index, name, line, path);
+        let agents = [
+            text(columns.p1_agent, "p1_agent")?,
+            text(columns.p2_agent, "p2_agent")?,
+        ];
+        let winner = text(columns.winner, "winner")?;
+        let matchup: usize = field_number(&record, columns.matchup, "matchup", line, path)?;
+        let plies: u32 = field_number(&record, columns.plies, "plies", line, path)?;
         data.games += 1;
-        let seats = [raw.p1_agent, raw.p2_agent].map(|name| match names.get(name) {
+        let seats = agents.map(|name| match names.get(name) {
             Some(&index) => index,
             None => {
                 names.insert(name.to_string(), names.len());
                 names.len() - 1
             }
         });
-        pairs
-            .entry((seats[0], seats[1]))
-            .or_default()
-            .add(raw.winner);
-        data.plies
-            .entry(raw.matchup)
-            .or_default()
-            .add(f64::from(raw.plies));
+        pairs.entry((seats[0], seats[1])).or_default().add(winner);
+        data.plies.entry(matchup).or_default().add(f64::from(plies));
         if let Some(moves) = moves.as_mut() {
-            moves.of_game(data, raw.game_id, [raw.p1_agent, raw.p2_agent])?;
+            let game_id = field_number(&record, columns.game_id, "game_id", line, path)?;
+            moves.of_game(data, game_id, agents)?;
         }
     }
     let mut by_index = vec![String::new(); names.len()];
@@ -514,5 +564,48 @@ mod tests {
         );
         let spread: Spread = [7.0, 7.0, 7.0].into_iter().collect();
         assert_eq!((spread.len(), spread.five_numbers()), (3, Some([7.0; 5])));
+    }
+
+    #[test]
+    fn games_csv_is_read_by_column_name_and_a_bad_field_names_its_line() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("games.csv");
+        // Columns in another order than arbiter writes them, and one more.
+        std::fs::write(
+            &path,
+            "winner,plies,extra,p2_agent,matchup,p1_agent,game_id\n\
+             P1,40,x,b,0,a,0\nP2,42,y,a,0,b,1\ndraw,300,z,b,0,a,2\n",
+        )
+        .expect("write");
+        let mut data = RunData::default();
+        read_games(&mut data, &path, None).expect("read");
+        assert_eq!(data.games, 3);
+        assert_eq!(
+            data.pairings[&("a".to_string(), "b".to_string())].p1_wins,
+            1
+        );
+        assert_eq!(data.pairings[&("a".to_string(), "b".to_string())].draws, 1);
+        assert_eq!(
+            data.pairings[&("b".to_string(), "a".to_string())].p2_wins,
+            1
+        );
+        assert_eq!(data.plies[&0].len(), 3);
+
+        std::fs::write(
+            &path,
+            "game_id,matchup,p1_agent,p2_agent,winner,plies\n0,0,a,b,P1,40\n1,0,a,b,P2,forty\n",
+        )
+        .expect("write");
+        let error = read_games(&mut RunData::default(), &path, None).expect_err("bad plies");
+        assert!(
+            error.ends_with("games.csv: line 3: plies 'forty' is not a whole number"),
+            "{error}"
+        );
+        std::fs::write(&path, "game_id,matchup,p1_agent,winner,plies\n").expect("write");
+        let error = read_games(&mut RunData::default(), &path, None).expect_err("no column");
+        assert!(
+            error.ends_with("games.csv: no 'p2_agent' column"),
+            "{error}"
+        );
     }
 }
