@@ -151,6 +151,11 @@ impl SearchStats {
         self.evaluated_by_level[level.min(MAX_LEVELS - 1)] += 1;
     }
 
+    /// Whether nothing was counted (a journal leaves such counts out).
+    pub fn is_zero(&self) -> bool {
+        *self == SearchStats::ZERO
+    }
+
     /// Expanded plus evaluated: every node visited.
     pub fn nodes(&self) -> u64 {
         self.expanded + self.evaluated

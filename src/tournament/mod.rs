@@ -263,7 +263,8 @@ pub struct MoveRecord {
 pub struct SideRecord {
     /// Moves played.
     pub moves: u32,
-    /// Search statistics summed over its moves.
+    /// Search statistics summed over its moves (left out of the journal when all zero).
+    #[serde(default, skip_serializing_if = "SearchStats::is_zero")]
     pub stats: SearchStats,
     /// Decision time summed over its moves, in nanoseconds.
     pub nanos: u64,
@@ -281,6 +282,7 @@ pub struct GameRecord {
     /// Why the game ended.
     pub reason: Cow<'static, str>,
     /// The opening's moves (`;`-separated; empty from the start position).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub opening: String,
     /// Moves played by both sides.
     pub plies: u32,
@@ -289,7 +291,9 @@ pub struct GameRecord {
     /// Per-move records, in order (none when the run writes no moves.csv).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<MoveRecord>,
-    /// The moves in the game's notation, separated by [`MOVE_SEPARATOR`].
+    /// The moves in the game's notation, separated by [`MOVE_SEPARATOR`] (none with
+    /// `--no-moves`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub move_text: String,
 }
 
