@@ -29,6 +29,7 @@ pub fn serve<G: Game>(
 ) -> io::Result<()> {
     let mut agent: Option<Box<dyn Agent<G>>> = None;
     let mut moves = Vec::new();
+    let mut positions = Positions::new(start);
     for (number, line) in input.lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
@@ -85,7 +86,7 @@ pub fn serve<G: Game>(
             }
             "move" => {
                 let agent = agent.get_or_insert_with(|| make(0));
-                match position(start, &request["moves"], &mut moves) {
+                match positions.after(start, &request["moves"], &mut moves) {
                     Err(e) => {
                         writeln!(log, "serve-agent: line {}: {e}", number + 1)?;
                         None
@@ -155,20 +156,57 @@ fn strings(value: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The position after `history` (move texts) from `start`.
-fn position<G: Game>(start: &G, history: &Value, buffer: &mut Vec<G::Move>) -> Result<G, String> {
-    let mut state = start.clone();
-    for (ply, text) in strings(history).iter().enumerate() {
-        let mv = state
-            .parse_move(text)
-            .map_err(|e| format!("moves[{ply}]: {e}"))?;
-        state.apply(mv);
+/// The position of the last request, kept so that the next one, whose history usually
+/// extends it by a move or two, costs its new moves rather than the whole game again.
+struct Positions<G> {
+    /// The moves that reach `state` from the start, as the requests wrote them.
+    history: Vec<String>,
+    state: G,
+}
+
+impl<G: Game> Positions<G> {
+    fn new(start: &G) -> Positions<G> {
+        Positions {
+            history: Vec::new(),
+            state: start.clone(),
+        }
     }
-    state.legal_moves(buffer);
-    if buffer.is_empty() {
-        return Err("the position after `moves` has no legal move".to_string());
+
+    /// The position after `history` (move texts) from `start`.
+    fn after(
+        &mut self,
+        start: &G,
+        history: &Value,
+        buffer: &mut Vec<G::Move>,
+    ) -> Result<G, String> {
+        let texts: Vec<&str> = history
+            .as_array()
+            .map(|list| list.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let kept = self
+            .history
+            .iter()
+            .zip(&texts)
+            .take_while(|(known, text)| known == *text)
+            .count();
+        if kept < self.history.len() {
+            self.history.clear();
+            self.state = start.clone();
+        }
+        for (ply, text) in texts.iter().enumerate().skip(self.history.len()) {
+            let mv = self
+                .state
+                .parse_move(text)
+                .map_err(|e| format!("moves[{ply}]: {e}"))?;
+            self.state.apply(mv);
+            self.history.push((*text).to_string());
+        }
+        self.state.legal_moves(buffer);
+        if buffer.is_empty() {
+            return Err("the position after `moves` has no legal move".to_string());
+        }
+        Ok(self.state.clone())
     }
-    Ok(state)
 }
 
 #[cfg(test)]
@@ -248,5 +286,48 @@ not json at all
             "{log}"
         );
         assert_eq!(log.lines().count(), 3, "{log}");
+    }
+
+    /// The k-th legal move after `history` (the agent `First(k)` plays it).
+    fn kth_after(history: &[String], k: usize) -> String {
+        let mut state = Breakthrough::new(Rules::Standard);
+        for text in history {
+            state.apply(state.parse_move(text).expect("legal"));
+        }
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        state.format_move(moves[k % moves.len()])
+    }
+
+    #[test]
+    fn a_history_that_grows_shrinks_or_changes_is_answered_from_its_own_position() {
+        // A game's requests, then a takeback to an earlier position, a different line from
+        // the start, and the first game's position again: each answer is the fresh
+        // replay's.
+        let mut game = Vec::new();
+        for _ in 0..12 {
+            game.push(kth_after(&game, 5));
+        }
+        let histories: Vec<Vec<String>> = vec![
+            game[..2].to_vec(),
+            game[..4].to_vec(),
+            game[..9].to_vec(),
+            game[..3].to_vec(),
+            vec![kth_after(&[], 1), kth_after(&[kth_after(&[], 1)], 1)],
+            game[..12].to_vec(),
+            Vec::new(),
+        ];
+        let mut input = String::from(r#"{"type":"new_game","game_id":1,"seat":"P1","seed":7}"#);
+        for history in &histories {
+            input.push('\n');
+            input.push_str(&json!({"type": "move", "moves": history}).to_string());
+        }
+        input.push('\n');
+        let (replies, log) = served(&input);
+        assert_eq!(log, "");
+        assert_eq!(replies.len(), histories.len());
+        for (reply, history) in replies.iter().zip(&histories) {
+            assert_eq!(reply["move"], kth_after(history, 7), "after {history:?}");
+        }
     }
 }
