@@ -72,32 +72,6 @@ impl Default for MctsConfig {
 /// this only guards against a rule set without one.
 const MAX_ROLLOUT_PLIES: u32 = 10_000;
 
-/// Two children's UCT scores, `mean + c * sqrt(log_visits / visits)`, with SSE2's packed
-/// division and square root: IEEE operations that round exactly as the scalar ones, so
-/// the scores equal the scalar loop's, at twice the rate of the divider.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn uct_pair(log_visits: f64, c: f64, visits: [f64; 2], means: [f64; 2]) -> [f64; 2] {
-    use std::arch::x86_64::{
-        _mm_add_pd, _mm_div_pd, _mm_loadu_pd, _mm_mul_pd, _mm_set1_pd, _mm_sqrt_pd, _mm_storeu_pd,
-    };
-    let mut scores = [0.0; 2];
-    // SAFETY: SSE2 is part of every x86-64 processor; the loads and the store touch only
-    // the two-element arrays on this stack.
-    unsafe {
-        let explore = _mm_sqrt_pd(_mm_div_pd(
-            _mm_set1_pd(log_visits),
-            _mm_loadu_pd(visits.as_ptr()),
-        ));
-        let score = _mm_add_pd(
-            _mm_loadu_pd(means.as_ptr()),
-            _mm_mul_pd(_mm_set1_pd(c), explore),
-        );
-        _mm_storeu_pd(scores.as_mut_ptr(), score);
-    }
-    scores
-}
-
 /// A tree node: the move that led to it, who made it, its children (a range of the arena)
 /// and its statistics (rewards for the player who made the move).
 #[derive(Clone, Copy, Debug)]
@@ -287,45 +261,24 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         level as u32
     }
 
-    /// The child of `node` to descend to: its first unvisited child, else the first of
-    /// the highest UCT scores.
+    /// The child of `node` to descend to.
     fn select(&self, node: u32) -> u32 {
         let parent = self.nodes[node as usize];
-        let first = parent.first_child as usize;
-        let children = &self.nodes[first..first + parent.children as usize];
-        if let Some(unvisited) = children.iter().position(|child| child.visits == 0) {
-            return (first + unvisited) as u32;
-        }
+        let children = parent.first_child..parent.first_child + parent.children;
         let log_visits = f64::from(parent.visits.max(1)).ln();
-        let c = self.config.c;
-        let mut best = (f64::NEG_INFINITY, 0);
-        let mut offer = |score: f64, k: usize| {
-            if score > best.0 {
-                best = (score, k);
+        let mut best = (f64::NEG_INFINITY, parent.first_child);
+        for i in children {
+            let child = &self.nodes[i as usize];
+            if child.visits == 0 {
+                return i;
             }
-        };
-        // Two children at a time on x86-64: SSE2's packed division and square root round
-        // exactly as the scalar ones (IEEE), so the scores and the choice are the same, at
-        // twice the rate of the divider, which bounded the scan.
-        let mut k = 0;
-        #[cfg(target_arch = "x86_64")]
-        for pair in children.chunks_exact(2) {
-            let scores = uct_pair(
-                log_visits,
-                c,
-                [pair[0].visits, pair[1].visits].map(f64::from),
-                [pair[0].mean, pair[1].mean],
-            );
-            offer(scores[0], k);
-            offer(scores[1], k + 1);
-            k += 2;
-        }
-        for child in &children[k..] {
             let visits = f64::from(child.visits);
-            offer(child.mean + c * (log_visits / visits).sqrt(), k);
-            k += 1;
+            let score = child.mean + self.config.c * (log_visits / visits).sqrt();
+            if score > best.0 {
+                best = (score, i);
+            }
         }
-        (first + best.1) as u32
+        best.1
     }
 
     /// Plays a rollout from `state` (not finished); returns P1's reward.
@@ -666,27 +619,5 @@ mod tests {
         assert!(result.depth >= 2);
         assert!(result.stats.generated >= 22);
         assert!((0.0..=1.0).contains(&result.value));
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn packed_uct_scores_equal_the_scalar_formula_bit_for_bit() {
-        let mut rng = seeds::rng(99);
-        for _ in 0..20_000 {
-            let parent = 1 + seeds::below(&mut rng, 1_000_000) as u32;
-            let visits = [0, 1].map(|_| 1 + seeds::below(&mut rng, parent as usize) as u32);
-            let means = [0, 1].map(|_| seeds::below(&mut rng, 1 << 20) as f64 / f64::from(1 << 20));
-            let c = [0.5, std::f64::consts::SQRT_2, 1.0, 2.3][seeds::below(&mut rng, 4)];
-            let log_visits = f64::from(parent).ln();
-            let packed = super::uct_pair(log_visits, c, visits.map(f64::from), means);
-            for k in 0..2 {
-                let scalar = means[k] + c * (log_visits / f64::from(visits[k])).sqrt();
-                assert_eq!(
-                    packed[k].to_bits(),
-                    scalar.to_bits(),
-                    "{parent} {visits:?} {means:?} {c}"
-                );
-            }
-        }
     }
 }
