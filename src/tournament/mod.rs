@@ -234,7 +234,8 @@ pub struct MoveRecord {
     pub generated: u64,
     /// Peak bytes of search state during this decision.
     pub peak_bytes: u64,
-    /// Wall time of the decision in nanoseconds (monotonic clock).
+    /// Wall time of the move in nanoseconds (monotonic clock), as a chess clock runs: from
+    /// the end of the previous decision (or the game's start) to the end of this one.
     pub nanos: u64,
     /// The search's root value for the mover, if it searched.
     pub value: Option<f64>,
