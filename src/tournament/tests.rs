@@ -420,3 +420,53 @@ fn without_moves_the_game_is_the_same_and_only_an_observer_is_told_them() {
         assert!(unasked.is_empty(), "no text is made for nobody");
     }
 }
+
+/// Sleeps for its time, then plays the first legal move; told a move, it takes 2 ms.
+struct Slow(Duration);
+
+impl Agent<Breakthrough> for Slow {
+    fn decide(&mut self, state: &Breakthrough, _limits: &Limits) -> Decision<Move> {
+        std::thread::sleep(self.0);
+        let mut moves = Vec::new();
+        state.legal_moves(&mut moves);
+        Decision::just(moves[0])
+    }
+
+    fn observe(&mut self, _mv: &str) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+
+    fn observes(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn move_times_run_as_a_chess_clock_covering_the_whole_game() {
+    // One clock reading a ply: each side's time is at least its sleeps, the two add up to
+    // no more than the game's wall time (no moment is counted twice), and the time spent
+    // between two decisions (here 4 ms a ply telling both agents the move) falls to the
+    // next mover instead of to no one.
+    let start = Breakthrough::new(Rules::Standard);
+    let jobs = schedule(1, &[[0, 1]], 1, Colours::AsListed);
+    let (short, long) = (Duration::from_millis(1), Duration::from_millis(3));
+    let mut seats: ByPlayer<Box<dyn Agent<Breakthrough>>> =
+        ByPlayer([Box::new(Slow(short)), Box::new(Slow(long))]);
+    let clock = std::time::Instant::now();
+    let record = play_game(&start, jobs[0], &mut seats, 12);
+    let wall = clock.elapsed();
+    assert_eq!(record.plies, 12);
+    let [p1, p2] = [Player::P1, Player::P2].map(|p| record.sides[p]);
+    assert_eq!((p1.moves, p2.moves), (6, 6));
+    assert!(Duration::from_nanos(p1.nanos) >= short * 6, "{p1:?}");
+    assert!(Duration::from_nanos(p2.nanos) >= long * 6, "{p2:?}");
+    let counted = Duration::from_nanos(p1.nanos + p2.nanos);
+    assert!(counted <= wall, "{counted:?} counted in a {wall:?} game");
+    // The last ply's telling (4 ms) comes after the last reading; 12 plies of it (48 ms)
+    // would be missing if the clock ran only around each decision.
+    assert!(
+        wall - counted < Duration::from_millis(20),
+        "{wall:?} {counted:?}"
+    );
+    assert!(Duration::from_nanos(p2.nanos) >= (long + Duration::from_millis(4)) * 6);
+}
