@@ -547,6 +547,23 @@ fn read_reply(line: &str) -> Reply {
     }
 }
 
+/// A `move` request, written straight from the game's history and legal moves (a `json!`
+/// value copied the whole history every move). Fields in the order a JSON object's keys
+/// sort, as the protocol's other messages are written.
+#[derive(serde::Serialize)]
+struct MoveRequest<'a> {
+    clock: Option<Value>,
+    game_id: u64,
+    legal: &'a [String],
+    moves: &'a [String],
+    ply: usize,
+    position: Value,
+    seat: &'static str,
+    time_ms: Option<u64>,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
 impl<G: Game> Agent<G> for ExternalAgent<G> {
     fn start_game(&mut self, start: &G, game: &GameContext<'_>) {
         self.game_id = game.id;
@@ -627,17 +644,17 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
         };
         state.legal_moves(&mut self.legal);
         let legal: Vec<String> = self.legal.iter().map(|&m| state.format_move(m)).collect();
-        let request = json!({
-            "type": "move",
-            "game_id": self.game_id,
-            "ply": self.history.len(),
-            "seat": state.to_move().label(),
-            "position": state.position_json(),
-            "moves": self.history,
-            "legal": legal,
-            "time_ms": deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
-            "clock": self.clock.take().map(|clock| clock_json(&clock)),
-        });
+        let request = MoveRequest {
+            clock: self.clock.take().map(|clock| clock_json(&clock)),
+            game_id: self.game_id,
+            legal: &legal,
+            moves: &self.history,
+            ply: self.history.len(),
+            position: state.position_json(),
+            seat: state.to_move().label(),
+            time_ms: deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
+            kind: "move",
+        };
         let margin = Duration::from_millis(self.spec().tolerance_ms);
         let hang = Duration::from_millis(self.spec().hang_ms);
         let (spec_strict, hang_after) = (self.spec().strict, deadline.map(|d| d + margin + hang));

@@ -317,7 +317,7 @@ impl Program {
     ///
     /// # Errors
     /// The program closed its stdin (it exited).
-    pub fn send(&mut self, message: &serde_json::Value) -> io::Result<()> {
+    pub fn send(&mut self, message: &impl serde::Serialize) -> io::Result<()> {
         let line = serde_json::to_string(message).map_err(io::Error::other)?;
         self.send_raw(&line)
     }
