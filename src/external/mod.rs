@@ -885,3 +885,36 @@ fn decision_with_info<M>(mv: M, info: &Value) -> Decision<M> {
     }
     decision
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_request_reads_as_the_same_line_as_a_json_object_of_its_fields() {
+        let history = vec!["a2-a3".to_string(), "h7-h6".to_string()];
+        let legal = vec!["b2-b3".to_string(), "c2-c3".to_string()];
+        let position = json!({"board": ["11", "22"], "to_move": "P1"});
+        for (clock, time_ms) in [(None, None), (Some(json!({"p1_ms": 5})), Some(40))] {
+            let request = MoveRequest {
+                clock: clock.clone(),
+                game_id: 7,
+                legal: &legal,
+                moves: &history,
+                ply: history.len(),
+                position: position.clone(),
+                seat: "P1",
+                time_ms,
+                kind: "move",
+            };
+            let object = json!({
+                "type": "move", "game_id": 7, "ply": 2, "seat": "P1", "position": position,
+                "moves": history, "legal": legal, "time_ms": time_ms, "clock": clock,
+            });
+            assert_eq!(
+                serde_json::to_string(&request).expect("request"),
+                serde_json::to_string(&object).expect("object")
+            );
+        }
+    }
+}
