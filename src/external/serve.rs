@@ -86,7 +86,7 @@ pub fn serve<G: Game>(
             }
             "move" => {
                 let agent = agent.get_or_insert_with(|| make(0));
-                match positions.after(start, &request["moves"], &mut moves) {
+                match positions.after(&request["moves"], &mut moves) {
                     Err(e) => {
                         writeln!(log, "serve-agent: line {}: {e}", number + 1)?;
                         None
@@ -145,21 +145,19 @@ pub fn serve<G: Game>(
     Ok(())
 }
 
-fn strings(value: &Value) -> Vec<String> {
+/// The strings of a JSON list (anything else in it, or a value that is no list: none).
+fn strings(value: &Value) -> Vec<&str> {
     value
         .as_array()
-        .map(|list| {
-            list.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default()
 }
 
 /// The position of the last request, kept so that the next one, whose history usually
 /// extends it by a move or two, costs its new moves rather than the whole game again.
 struct Positions<G> {
-    /// The moves that reach `state` from the start, as the requests wrote them.
+    start: G,
+    /// The moves that reach `state` from `start`, as the requests wrote them.
     history: Vec<String>,
     state: G,
 }
@@ -167,22 +165,15 @@ struct Positions<G> {
 impl<G: Game> Positions<G> {
     fn new(start: &G) -> Positions<G> {
         Positions {
+            start: start.clone(),
             history: Vec::new(),
             state: start.clone(),
         }
     }
 
-    /// The position after `history` (move texts) from `start`.
-    fn after(
-        &mut self,
-        start: &G,
-        history: &Value,
-        buffer: &mut Vec<G::Move>,
-    ) -> Result<G, String> {
-        let texts: Vec<&str> = history
-            .as_array()
-            .map(|list| list.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+    /// The position after `history` (move texts) from the start.
+    fn after(&mut self, history: &Value, buffer: &mut Vec<G::Move>) -> Result<G, String> {
+        let texts = strings(history);
         let kept = self
             .history
             .iter()
@@ -191,7 +182,7 @@ impl<G: Game> Positions<G> {
             .count();
         if kept < self.history.len() {
             self.history.clear();
-            self.state = start.clone();
+            self.state = self.start.clone();
         }
         for (ply, text) in texts.iter().enumerate().skip(self.history.len()) {
             let mv = self
