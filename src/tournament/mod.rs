@@ -454,11 +454,8 @@ pub fn play_from<G: Game>(
         };
         seats[seat].start_game(&state, &context);
     }
-    let mut ply_text = if write_moves {
-        String::with_capacity(32)
-    } else {
-        String::new()
-    };
+    // Grows at its first move written, if any is.
+    let mut ply_text = String::new();
     let mut clock = limits.time_control.map(|controls| {
         let control = |seat: Player| controls[job.slot(seat)];
         Clock {
@@ -468,6 +465,8 @@ pub fn play_from<G: Game>(
         }
     });
     let mut streaks = Streaks::default();
+    // A move time or a game clock: deadlines to set and overruns to judge.
+    let timed = move_time_limit.is_some() || clock.is_some();
     // A chess clock: one reading a ply, each move timed from the previous reading (the
     // end of the previous decision, or the game's start) to the end of its own decision.
     let clock_source = move_clock();
@@ -485,7 +484,7 @@ pub fn play_from<G: Game>(
         let opponent_pieces = state.piece_count(side.opponent());
         // The wall clock is read for deadlines only: a game without a time limit reads
         // one clock per move (the move's time), not two.
-        let now = (move_time_limit.is_some() || clock.is_some()).then(Instant::now);
+        let now = timed.then(Instant::now);
         agent_limits.deadline = move_time_limit
             .zip(now)
             .and_then(|(limit, now)| now.checked_add(limit));
@@ -515,7 +514,7 @@ pub fn play_from<G: Game>(
             sides[side].nanos += nanos;
             break (Some(side.opponent()), Cow::Borrowed(fault.reason.name()));
         }
-        let margin = if move_time_limit.is_some() || clock.is_some() {
+        let margin = if timed {
             seats[side].time_margin()
         } else {
             Duration::ZERO
