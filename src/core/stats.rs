@@ -91,16 +91,10 @@ pub struct DecisionStats(Option<Box<SearchStats>>);
 /// The counts of a decision that counted nothing.
 static NO_STATS: SearchStats = SearchStats::ZERO;
 
-impl DecisionStats {
-    /// A decision's counts.
-    pub fn new(stats: SearchStats) -> DecisionStats {
-        DecisionStats(Some(Box::new(stats)))
-    }
-}
-
+/// A search's counts, boxed.
 impl From<SearchStats> for DecisionStats {
     fn from(stats: SearchStats) -> DecisionStats {
-        DecisionStats::new(stats)
+        DecisionStats(Some(Box::new(stats)))
     }
 }
 
@@ -247,5 +241,8 @@ mod tests {
         assert_eq!(side.expanded, 6);
         decision.generated = 3;
         assert_eq!(decision.generated, 3);
+        // Written into the box a search made, and added with it.
+        side += &decision;
+        assert_eq!((side.generated, side.evaluated), (3, 2));
     }
 }
