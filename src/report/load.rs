@@ -37,33 +37,37 @@ impl GameColumns {
     }
 }
 
-/// Field `index` of a games.csv row as text; `name` and `line` for the error.
-fn field_text<'r>(
+/// A games.csv row being read: its fields by index, an error naming the file, the line
+/// and the column.
+struct GamesRow<'r> {
     record: &'r csv::ByteRecord,
-    index: usize,
-    name: &str,
     line: usize,
-    path: &Path,
-) -> Result<&'r str, String> {
-    std::str::from_utf8(record.get(index).unwrap_or_default())
-        .map_err(|_| format!("{}: line {line}: {name} is not UTF-8 text", path.display()))
+    path: &'r Path,
 }
 
-/// Field `index` of a games.csv row as a whole number.
-fn field_number<T: std::str::FromStr>(
-    record: &csv::ByteRecord,
-    index: usize,
-    name: &str,
-    line: usize,
-    path: &Path,
-) -> Result<T, String> {
-    let text = field_text(record, index, name, line, path)?;
-    text.parse().map_err(|_| {
-        format!(
-            "{}: line {line}: {name} '{text}' is not a whole number",
-            path.display()
-        )
-    })
+impl<'r> GamesRow<'r> {
+    /// Field `index` (column `name`) as text.
+    fn text(&self, index: usize, name: &str) -> Result<&'r str, String> {
+        std::str::from_utf8(self.record.get(index).unwrap_or_default()).map_err(|_| {
+            format!(
+                "{}: line {}: {name} is not UTF-8 text",
+                self.path.display(),
+                self.line
+            )
+        })
+    }
+
+    /// Field `index` (column `name`) as a whole number.
+    fn number<T: std::str::FromStr>(&self, index: usize, name: &str) -> Result<T, String> {
+        let text = self.text(index, name)?;
+        text.parse().map_err(|_| {
+            format!(
+                "{}: line {}: {name} '{text}' is not a whole number",
+                self.path.display(),
+                self.line
+            )
+        })
+    }
 }
 
 /// How the games between one P1 agent and one P2 agent ended.
@@ -220,14 +224,18 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
             Ok(true) => {}
             Err(e) => return Err(format!("{}: line {line}: {e}", path.display())),
         }
-        let text = |index, name| field_text(&record, index, name, line, path);
+        let row = GamesRow {
+            record: &record,
+            line,
+            path,
+        };
         let agents = [
-            text(columns.p1_agent, "p1_agent")?,
-            text(columns.p2_agent, "p2_agent")?,
+            row.text(columns.p1_agent, "p1_agent")?,
+            row.text(columns.p2_agent, "p2_agent")?,
         ];
-        let winner = text(columns.winner, "winner")?;
-        let matchup: usize = field_number(&record, columns.matchup, "matchup", line, path)?;
-        let plies: u32 = field_number(&record, columns.plies, "plies", line, path)?;
+        let winner = row.text(columns.winner, "winner")?;
+        let matchup: usize = row.number(columns.matchup, "matchup")?;
+        let plies: u32 = row.number(columns.plies, "plies")?;
         data.games += 1;
         let seats = agents.map(|name| match names.get(name) {
             Some(&index) => index,
@@ -239,7 +247,7 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         pairs.entry((seats[0], seats[1])).or_default().add(winner);
         data.plies.entry(matchup).or_default().add(f64::from(plies));
         if let Some(moves) = moves.as_mut() {
-            let game_id = field_number(&record, columns.game_id, "game_id", line, path)?;
+            let game_id = row.number(columns.game_id, "game_id")?;
             moves.of_game(data, game_id, agents)?;
         }
     }
