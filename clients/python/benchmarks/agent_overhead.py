@@ -1,16 +1,18 @@
 """What a Python agent costs per move: in-process (a callable) against the subprocess
 protocol (the same choice in a program using arbiter_agent.py), on the same games.
 
-    python clients/python/benchmarks/agent_overhead.py [--games 200] [--rounds 5]
+    python clients/python/benchmarks/agent_overhead.py [--games 200] [--rounds 5] [--keep]
 
 Both agents pick `rng.choice(legal)` with the generator arbiter seeds per game, so the two
 runs play the very same games (checked). Per move, arbiter's own `ms` of each of the
 agent's moves (request to reply, as moves.csv records it); per run, the wall time. Rounds
-alternate the two ways; the figures are medians over rounds, with the spread.
+alternate the two ways; the figures are medians over rounds, with the spread. The runs'
+folders go to a scratch folder that is removed at the end, unless --keep names it.
 """
 
 import argparse
 import pathlib
+import shutil
 import statistics
 import sys
 import tempfile
@@ -46,8 +48,20 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the runs' folders (their path is printed)")
     args = parser.parse_args()
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-overhead-"))
+    try:
+        return measure(args, scratch)
+    finally:
+        if args.keep:
+            print(f"  runs kept in {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+
+def measure(args, scratch):
     (scratch / "chooser.py").write_text(PROGRAM)
     agents = scratch / "agents"
     agents.mkdir()

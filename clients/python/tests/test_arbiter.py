@@ -328,17 +328,23 @@ def test_bad_input_raises_the_command_lines_one_line_messages(tmp_path):
     assert printed.returncode == 2 and message in printed.stderr
 
 
-def test_an_in_process_agent_plays_the_games_its_program_plays():
+def test_an_in_process_agent_plays_the_games_its_program_plays(tmp_path):
     """The overhead benchmark's two ways (a callable, and the same choice as a program on
-    the subprocess protocol) play the very same games: it exits 1 otherwise."""
+    the subprocess protocol) play the very same games: it exits 1 otherwise. Its scratch
+    folder is gone afterwards."""
+    import os
     import sys
 
     script = ROOT / "clients" / "python" / "benchmarks" / "agent_overhead.py"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
     done = subprocess.run([sys.executable, str(script), "--games", "6", "--rounds", "1"],
-                          capture_output=True, text=True, cwd=ROOT)
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "TMPDIR": str(scratch)})
     assert done.returncode == 0, done.stdout + done.stderr
     assert "same games both ways: yes" in done.stdout
     assert "subprocess / in-process per move" in done.stdout
+    assert list(scratch.iterdir()) == []
 
 
 def test_a_python_agent_is_refused_in_a_sandbox(tmp_path):
