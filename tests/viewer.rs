@@ -48,6 +48,10 @@ fn headless(browser: &str, profile: &Path) -> Command {
         "--v=0",
     ]);
     command.arg(format!("--user-data-dir={}", profile.display()));
+    // Chromium puts its singleton socket in a fresh folder under TMPDIR and leaves it there:
+    // keep it inside the test's own folder rather than /tmp.
+    std::fs::create_dir_all(profile).expect("make the browser's profile folder");
+    command.env("TMPDIR", profile);
     command
 }
 
