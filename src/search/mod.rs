@@ -280,6 +280,9 @@ pub struct Searcher<G: Game, E> {
     limits: Limits,
     /// At most this many nodes in one search (a node budget), if set.
     node_limit: Option<u64>,
+    /// Whether any limit is set (a node budget, a deadline or a stop): without one the
+    /// search never checks them.
+    limited: bool,
     /// Set when the limits were reached during the current search.
     aborted: bool,
     ticks: u32,
@@ -331,6 +334,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             use_killers: false,
             scored: Vec::new(),
             limits: Limits::NONE,
+            limited: false,
             node_limit: None,
             aborted: false,
             ticks: 0,
@@ -544,17 +548,26 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// Sets (or clears) when searches stop early.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+        self.limited = self.is_limited();
     }
 
     /// Stops each following search once it has counted `nodes` nodes (expanded plus
     /// evaluated), as a deadline stops it; `None` for no budget.
     pub fn set_node_limit(&mut self, nodes: Option<u64>) {
         self.node_limit = nodes;
+        self.limited = self.is_limited();
+    }
+
+    fn is_limited(&self) -> bool {
+        self.node_limit.is_some() || self.limits.deadline.is_some() || self.limits.stop.is_some()
     }
 
     /// Whether the limits are reached; checks the clock and the stop flag every 256 calls.
     #[inline]
     fn out_of_time(&mut self) -> bool {
+        if !self.limited {
+            return false;
+        }
         if self.aborted {
             return true;
         }
@@ -753,17 +766,55 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         best
     }
 
-    fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
-        if depth > 0 && self.in_listed_order() {
-            return self.walk_children(state, level, |searcher, child, maximizing, best| {
-                let value = searcher.minimax(child, depth - 1, level + 1);
-                *best = if maximizing {
-                    best.max(value)
-                } else {
-                    best.min(value)
-                };
+    /// `minimax` in listed order: its own recursion, so a node does not ask again which
+    /// path it is on (the plain searches spend most of their time in these two).
+    fn minimax_listed(&mut self, state: &G, depth: usize, level: usize) -> f64 {
+        if depth == 0 {
+            return self.leaf_value(state, depth, level).unwrap_or_default();
+        }
+        self.walk_children(state, level, |searcher, child, maximizing, best| {
+            let value = searcher.minimax_listed(child, depth - 1, level + 1);
+            *best = if maximizing {
+                best.max(value)
+            } else {
+                best.min(value)
+            };
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// `alphabeta` in listed order, as `minimax_listed`.
+    fn alphabeta_listed(
+        &mut self,
+        state: &G,
+        depth: usize,
+        level: usize,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> f64 {
+        if depth == 0 {
+            return self.leaf_value(state, depth, level).unwrap_or_default();
+        }
+        self.walk_children(state, level, |searcher, child, maximizing, best| {
+            // The frontier's children are leaves, scored here rather than through a call
+            // (most nodes of a fixed-depth search are leaves).
+            let value = if depth == 1 {
+                searcher.leaf_value(child, 0, level + 1).unwrap_or_default()
+            } else {
+                searcher.alphabeta_listed(child, depth - 1, level + 1, alpha, beta)
+            };
+            narrow(maximizing, value, best, &mut alpha, &mut beta);
+            if alpha >= beta {
+                ControlFlow::Break(())
+            } else {
                 ControlFlow::Continue(())
-            });
+            }
+        })
+    }
+
+    fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
+        if self.in_listed_order() {
+            return self.minimax_listed(state, depth, level);
         }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
@@ -792,16 +843,8 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         mut alpha: f64,
         mut beta: f64,
     ) -> f64 {
-        if depth > 0 && self.in_listed_order() {
-            return self.walk_children(state, level, |searcher, child, maximizing, best| {
-                let value = searcher.alphabeta(child, depth - 1, level + 1, alpha, beta);
-                narrow(maximizing, value, best, &mut alpha, &mut beta);
-                if alpha >= beta {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
+        if self.in_listed_order() {
+            return self.alphabeta_listed(state, depth, level, alpha, beta);
         }
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
