@@ -293,6 +293,9 @@ impl Reporter<GameRecord> for RoundsFiles<'_> {
     fn replayed(&mut self, record: &GameRecord) -> io::Result<()> {
         self.inner.replayed(record)
     }
+    fn take_tally(&mut self) -> Option<crate::report::load::GamesTally> {
+        self.inner.take_tally()
+    }
     fn skipped(&mut self, id: u64) -> io::Result<()> {
         self.inner.skipped(id)
     }

@@ -370,10 +370,11 @@ where
     // Every record is in the kind's files once the recorder is gone; then meta.json says
     // how the run ended, the documents follow, and the journal goes last: a run killed
     // before that is resumed (and its files rewritten) like any other.
+    let tally = recorder.take_tally();
     drop(recorder);
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
-    let documents = show::write_report(folder).map_err(|e| {
+    let (documents, data) = show::write_report_keeping(folder, tally).map_err(|e| {
         Error::Message(format!(
             "{}: the results are saved, but the report failed: {e}; `arbiter report {}` draws it again",
             folder.display(),
@@ -400,7 +401,7 @@ where
         outcome,
         unit: K::UNIT,
         interrupted: cancel.load(Ordering::SeqCst),
-        tables: show::tables(folder).unwrap_or_default(),
+        tables: show::tables_with(folder, data.as_ref()).unwrap_or_default(),
         notes,
     })
 }

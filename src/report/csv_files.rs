@@ -1,6 +1,7 @@
 //! games.csv, moves.csv (rows appended as games finish), summary.csv and
 //! nodes_by_depth.csv (written when the run ends).
 
+use super::load::GamesTally;
 use super::{Reporter, RunContext, RunOutcome, Summary, millis};
 use crate::core::{MOVE_SEPARATOR, Player};
 use crate::tournament::GameRecord;
@@ -91,6 +92,10 @@ pub struct CsvRecorder {
     /// Where the files go when the run ends (a resume rewrites them beside the old ones).
     staged: Vec<super::staged::Staged>,
     summary: Summary,
+    /// What the report takes of the games written so far, and whether the files holding
+    /// them are in place (the run ended).
+    tally: GamesTally,
+    ended: bool,
     last_flush: Instant,
     scratch: String,
 }
@@ -175,6 +180,8 @@ impl CsvRecorder {
             moves,
             staged,
             summary: Summary::new(context.clone()),
+            tally: GamesTally::default(),
+            ended: false,
             context,
             last_flush: Instant::now(),
             scratch: String::with_capacity(32),
@@ -245,9 +252,11 @@ impl Reporter<GameRecord> for CsvRecorder {
         row.number(job.seed)?;
         row.text(&context.game)?;
         row.text(&context.variant)?;
-        row.text(context.agent_name(job, Player::P1))?;
-        row.text(context.agent_name(job, Player::P2))?;
-        row.text(record.winner.map_or("draw", Player::label))?;
+        let agents = [Player::P1, Player::P2].map(|seat| context.agent_name(job, seat));
+        let winner = record.winner.map_or("draw", Player::label);
+        row.text(agents[0])?;
+        row.text(agents[1])?;
+        row.text(winner)?;
         row.text(record.winner.map_or("", |w| context.agent_name(job, w)))?;
         row.text(&record.reason)?;
         row.number(record.plies)?;
@@ -266,6 +275,8 @@ impl Reporter<GameRecord> for CsvRecorder {
         row.text(&record.opening)?;
         row.text(&record.move_text)?;
         row.end()?;
+        self.tally
+            .add_game(agents, winner, job.matchup, record.plies);
 
         if let Some(moves) = &mut self.moves {
             let mut row = Row {
@@ -291,6 +302,14 @@ impl Reporter<GameRecord> for CsvRecorder {
                 row.number(mv.depth)?;
                 row.number(u8::from(mv.timed_out))?;
                 row.fixed(millis(mv.nanos), 4)?;
+                // The report's figure as it will read it back from the file.
+                let ms = row.scratch.parse().unwrap_or(0.0);
+                self.tally.add_move(
+                    context.agent_name(job, mv.side),
+                    ply as u32 + 1,
+                    mv.expanded,
+                    ms,
+                );
                 for nanos in [mv.cpu_nanos, mv.clock_nanos] {
                     match nanos {
                         Some(nanos) => row.fixed(millis(nanos), 4)?,
@@ -313,11 +332,16 @@ impl Reporter<GameRecord> for CsvRecorder {
         Ok(())
     }
 
+    fn take_tally(&mut self) -> Option<GamesTally> {
+        self.ended.then(|| std::mem::take(&mut self.tally))
+    }
+
     fn ended(&mut self, _outcome: &RunOutcome) -> io::Result<()> {
         self.flush()?;
         for place in &mut self.staged {
             place.commit()?;
         }
+        self.ended = true;
         let mut summary =
             csv::Writer::from_path(self.folder.join("summary.csv")).map_err(csv_error)?;
         for row in self.summary.rows() {

@@ -819,6 +819,11 @@ mod tests {
 
     /// A small results folder made by really playing: three agents, a round robin.
     fn fixture() -> tempfile::TempDir {
+        recorded().0
+    }
+
+    /// The folder of [`fixture`], and what its recorder counted of the games.
+    fn recorded() -> (tempfile::TempDir, Option<crate::report::load::GamesTally>) {
         let folder = tempfile::tempdir().expect("temp dir");
         let names = [
             "random",
@@ -852,6 +857,8 @@ mod tests {
             let record = tournament::play_game(&start, job, &mut seats, 1000);
             recorder.finished(&record).expect("written");
         }
+        // Before its files are in place, the recorder vouches for nothing.
+        assert!(recorder.take_tally().is_none());
         let outcome = RunOutcome {
             played: 18,
             skipped: 0,
@@ -859,7 +866,25 @@ mod tests {
             cancelled: false,
         };
         recorder.ended(&outcome).expect("written");
-        folder
+        let tally = recorder.take_tally();
+        (folder, tally)
+    }
+
+    #[test]
+    fn a_run_counts_its_games_as_reading_its_files_back_does() {
+        let (folder, tally) = recorded();
+        let counted = RunData::from_tally(folder.path(), tally.expect("the recorder ended"))
+            .expect("summary");
+        let read = RunData::load(folder.path()).expect("loads");
+        assert_eq!(counted.games, 18);
+        assert_eq!(counted.games, read.games);
+        assert_eq!(counted.pairings, read.pairings);
+        assert_eq!(counted.plies, read.plies);
+        // Milliseconds as moves.csv wrote them (four decimals), not as measured.
+        assert_eq!(counted.move_ms, read.move_ms);
+        assert_eq!(counted.expanded_by_ply, read.expanded_by_ply);
+        assert_eq!(counted.move_ms.len(), 3);
+        assert_eq!(counted.summary, read.summary);
     }
 
     fn is_png(path: &std::path::Path) -> bool {

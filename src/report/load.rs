@@ -197,6 +197,77 @@ struct MoveFigures {
     ms: f64,
 }
 
+/// What a report takes of the games, counted game by game as games.csv and moves.csv
+/// hold them: by [`read_games`] from the files, or by the run's recorder while it writes
+/// them (so a run's own report does not read games.csv back). Nothing is kept per game.
+#[derive(Debug, Default)]
+pub struct GamesTally {
+    /// Agent names as numbers: no allocation per game.
+    names: HashMap<String, usize>,
+    pairs: BTreeMap<(usize, usize), Outcomes>,
+    games: u64,
+    plies: BTreeMap<usize, Spread>,
+    move_ms: BTreeMap<String, Spread>,
+    expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>>,
+}
+
+impl GamesTally {
+    /// Counts a game: its agents by seat, its `winner` column (`P1`, `P2`, or a draw), its
+    /// matchup and length.
+    pub fn add_game(&mut self, agents: [&str; 2], winner: &str, matchup: usize, plies: u32) {
+        self.games += 1;
+        let seats = agents.map(|name| match self.names.get(name) {
+            Some(&index) => index,
+            None => {
+                let index = self.names.len();
+                self.names.insert(name.to_string(), index);
+                index
+            }
+        });
+        self.pairs
+            .entry((seats[0], seats[1]))
+            .or_default()
+            .add(winner);
+        self.plies.entry(matchup).or_default().add(f64::from(plies));
+    }
+
+    /// Counts a move of `agent`: its ply, nodes expanded and milliseconds (as moves.csv
+    /// writes them).
+    pub fn add_move(&mut self, agent: &str, ply: u32, expanded: u64, ms: f64) {
+        if !self.move_ms.contains_key(agent) {
+            self.move_ms.insert(agent.to_string(), Spread::default());
+        }
+        if let Some(spread) = self.move_ms.get_mut(agent) {
+            spread.add(ms);
+        }
+        if !self.expanded_by_ply.contains_key(agent) {
+            self.expanded_by_ply
+                .insert(agent.to_string(), BTreeMap::new());
+        }
+        if let Some(by_ply) = self.expanded_by_ply.get_mut(agent) {
+            let at_ply = by_ply.entry(ply).or_default();
+            at_ply.0 += expanded;
+            at_ply.1 += 1;
+        }
+    }
+
+    /// Puts the counts into `data`.
+    fn into_data(self, data: &mut RunData) {
+        let mut by_index = vec![String::new(); self.names.len()];
+        for (name, index) in self.names {
+            by_index[index] = name;
+        }
+        for ((p1, p2), outcomes) in self.pairs {
+            data.pairings
+                .insert((by_index[p1].clone(), by_index[p2].clone()), outcomes);
+        }
+        data.games = self.games;
+        data.plies = self.plies;
+        data.move_ms = self.move_ms;
+        data.expanded_by_ply = self.expanded_by_ply;
+    }
+}
+
 /// Reads games.csv (and moves.csv when `moves` is given) in one pass, game by game, into
 /// `data`'s running totals: nothing is kept per game, so any number of games fits in the
 /// same memory. moves.csv must list its games in games.csv's order, as arbiter writes it.
@@ -212,9 +283,7 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         .clone();
     let columns = GameColumns::of(&headers, path)?;
     let mut moves = moves.map(MoveRows::open).transpose()?;
-    // Names as numbers while reading: no allocation per game.
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let mut pairs: BTreeMap<(usize, usize), Outcomes> = BTreeMap::new();
+    let mut tally = GamesTally::default();
     let mut record = csv::ByteRecord::new();
     let mut line = 1;
     loop {
@@ -236,29 +305,13 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         let winner = row.text(columns.winner, "winner")?;
         let matchup: usize = row.number(columns.matchup, "matchup")?;
         let plies: u32 = row.number(columns.plies, "plies")?;
-        data.games += 1;
-        let seats = agents.map(|name| match names.get(name) {
-            Some(&index) => index,
-            None => {
-                names.insert(name.to_string(), names.len());
-                names.len() - 1
-            }
-        });
-        pairs.entry((seats[0], seats[1])).or_default().add(winner);
-        data.plies.entry(matchup).or_default().add(f64::from(plies));
+        tally.add_game(agents, winner, matchup, plies);
         if let Some(moves) = moves.as_mut() {
             let game_id = row.number(columns.game_id, "game_id")?;
-            moves.of_game(data, game_id, agents)?;
+            moves.of_game(&mut tally, game_id, agents)?;
         }
     }
-    let mut by_index = vec![String::new(); names.len()];
-    for (name, index) in names {
-        by_index[index] = name;
-    }
-    for ((p1, p2), outcomes) in pairs {
-        data.pairings
-            .insert((by_index[p1].clone(), by_index[p2].clone()), outcomes);
-    }
+    tally.into_data(data);
     match moves.and_then(|mut m| m.peek().transpose()) {
         Some(Ok(row)) => Err(format!(
             "{}: line {}: game {} is not in games.csv (or not in its order)",
@@ -332,28 +385,14 @@ impl<'p> MoveRows<'p> {
     /// Counts the moves of game `game_id`, played by `seats`.
     fn of_game(
         &mut self,
-        data: &mut RunData,
+        tally: &mut GamesTally,
         game_id: u64,
         seats: [&str; 2],
     ) -> Result<(), String> {
         while self.peek()?.is_some_and(|(id, _, _)| id == game_id) {
             let Some(row) = self.next.take() else { break };
             let agent = if row.p1 { seats[0] } else { seats[1] };
-            if !data.move_ms.contains_key(agent) {
-                data.move_ms.insert(agent.to_string(), Spread::default());
-            }
-            if let Some(spread) = data.move_ms.get_mut(agent) {
-                spread.add(row.ms);
-            }
-            if !data.expanded_by_ply.contains_key(agent) {
-                data.expanded_by_ply
-                    .insert(agent.to_string(), BTreeMap::new());
-            }
-            if let Some(by_ply) = data.expanded_by_ply.get_mut(agent) {
-                let at_ply = by_ply.entry(row.ply).or_default();
-                at_ply.0 += row.expanded;
-                at_ply.1 += 1;
-            }
+            tally.add_move(agent, row.ply, row.expanded, row.ms);
         }
         Ok(())
     }
@@ -409,16 +448,32 @@ impl RunData {
     /// # Errors
     /// A message naming the file that is missing or malformed.
     pub fn load_with(folder: &Path, moves: bool) -> Result<RunData, String> {
-        let mut data = RunData {
-            folder: folder.to_path_buf(),
-            meta: Meta::read(folder).ok(),
-            summary: read_summary(folder)?,
-            ..RunData::default()
-        };
+        let mut data = RunData::files_beside_games(folder)?;
         let moves_path = folder.join("moves.csv");
         let moves = (moves && moves_path.is_file()).then_some(moves_path.as_path());
         read_games(&mut data, &folder.join("games.csv"), moves)?;
         Ok(data)
+    }
+
+    /// As [`RunData::load`], with the games as `tally` counted them while games.csv and
+    /// moves.csv were written (every game in the files, and only those).
+    ///
+    /// # Errors
+    /// As [`RunData::load`], for summary.csv.
+    pub fn from_tally(folder: &Path, tally: GamesTally) -> Result<RunData, String> {
+        let mut data = RunData::files_beside_games(folder)?;
+        tally.into_data(&mut data);
+        Ok(data)
+    }
+
+    /// meta.json (if any) and summary.csv, no game yet.
+    fn files_beside_games(folder: &Path) -> Result<RunData, String> {
+        Ok(RunData {
+            folder: folder.to_path_buf(),
+            meta: Meta::read(folder).ok(),
+            summary: read_summary(folder)?,
+            ..RunData::default()
+        })
     }
 
     /// Agent names in order of first appearance in the summary, a sweep's variants

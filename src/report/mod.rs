@@ -76,6 +76,13 @@ pub trait Reporter<R> {
 
     /// A line to show the person running (progress displays print it). Default: ignored.
     fn show_line(&mut self, _line: &str) {}
+
+    /// What a report takes of the games, as counted by the reporter that wrote games.csv
+    /// (once it ended), so the run's report need not read the file back. Default: none,
+    /// and the report reads the files.
+    fn take_tally(&mut self) -> Option<load::GamesTally> {
+        None
+    }
 }
 
 /// Feeds `inner` and, every `every` newly finished jobs (0: never), shows the standings

@@ -2,7 +2,7 @@
 //! whatever kind of run made it, and the tables `show` (and the end of `run`) print.
 
 use super::document::{ratings_table, tournament_report};
-use super::load::{RunData, csv_rows};
+use super::load::{GamesTally, RunData, csv_rows};
 use super::puzzles::{self, SOLVES, SolveRow};
 use super::search::{self, SEARCHES};
 use super::{Meta, format_summary, read_summary};
@@ -40,12 +40,26 @@ pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
 pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    write_report_keeping(folder, None).map(|(written, _)| written)
+}
+
+/// As [`write_report`], with a tournament's games as the run's recorder counted them
+/// (`tally`: every game in the files, and only those) instead of read from games.csv,
+/// and handing the games back so that [`tables_with`] need not read them again.
+///
+/// # Errors
+/// As [`write_report`].
+pub fn write_report_keeping(
+    folder: &Path,
+    tally: Option<GamesTally>,
+) -> Result<(Vec<PathBuf>, Option<RunData>), String> {
     // summary.json first, so that the documents list it.
     let path = folder.join(SUMMARY_JSON);
     let text = serde_json::to_string_pretty(&summary_json(folder)?)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
     let reproduction = super::reproduce::write_csv(folder)?;
+    let mut data = None;
     let mut written = if folder.join(super::tune::TUNE).is_file() {
         super::tune::write_tune_report(folder)?
     } else if folder.join(SEARCHES).is_file() {
@@ -53,22 +67,26 @@ pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
     } else if folder.join(SOLVES).is_file() {
         puzzles::write_puzzle_report(folder)?
     } else {
-        let data = RunData::load(folder)?;
+        let loaded = match tally {
+            Some(tally) => RunData::from_tally(folder, tally)?,
+            None => RunData::load(folder)?,
+        };
         // First, so that the documents list it.
-        let event = data.meta.as_ref().map_or("", |m| m.experiment.as_str());
-        let with_moves = !data.meta.as_ref().is_some_and(|m| m.no_moves_csv);
+        let event = loaded.meta.as_ref().map_or("", |m| m.experiment.as_str());
+        let with_moves = !loaded.meta.as_ref().is_some_and(|m| m.no_moves_csv);
         let records = if with_moves {
             Some(super::records::write_game_records(folder, event)?)
         } else {
             None
         };
-        let mut written = tournament_report(&data)?;
+        let mut written = tournament_report(&loaded)?;
         written.extend(records);
+        data = Some(loaded);
         written
     };
     written.push(path);
     written.extend(reproduction);
-    Ok(written)
+    Ok((written, data))
 }
 
 /// The summary as JSON, written beside the CSVs.
@@ -221,7 +239,16 @@ pub fn header(meta: &Meta) -> String {
 /// # Errors
 /// A file that cannot be read, named in the message.
 pub fn tables(folder: &Path) -> Result<String, String> {
-    let mut text = kind_tables(folder)?;
+    tables_with(folder, None)
+}
+
+/// As [`tables`], with the run's games already read (`data`, from
+/// [`write_report_keeping`]) rather than read again from games.csv.
+///
+/// # Errors
+/// As [`tables`].
+pub fn tables_with(folder: &Path, data: Option<&RunData>) -> Result<String, String> {
+    let mut text = kind_tables(folder, data)?;
     if let Some(reproduction) = super::reproduce::text(folder)? {
         if !text.ends_with('\n') {
             text.push('\n');
@@ -233,7 +260,7 @@ pub fn tables(folder: &Path) -> Result<String, String> {
 }
 
 /// The summary tables of the run's own kind.
-fn kind_tables(folder: &Path) -> Result<String, String> {
+fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> {
     if folder.join(super::tune::TUNE).is_file() {
         return super::tune::tables(folder);
     }
@@ -319,9 +346,15 @@ fn kind_tables(folder: &Path) -> Result<String, String> {
         text.push_str(&endings.aligned());
         text.push('\n');
     }
-    if let Ok(data) = RunData::load_with(folder, false)
-        && let Some(ratings) = ratings_table(&data)
-    {
+    let loaded;
+    let data = match data {
+        Some(data) => Some(data),
+        None => {
+            loaded = RunData::load_with(folder, false).ok();
+            loaded.as_ref()
+        }
+    };
+    if let Some(ratings) = data.and_then(ratings_table) {
         text.push_str("ratings (Bradley-Terry, Elo scale, all games):\n");
         text.push_str(&ratings.aligned());
     }
