@@ -850,7 +850,9 @@ mod tests {
             names.iter().map(|n| n.to_string()).collect(),
             pairs,
         );
-        let mut recorder = CsvRecorder::create(folder.path(), context, true).expect("files");
+        // Boxed, as a run holds its recorder.
+        let mut recorder: Box<dyn Reporter<tournament::GameRecord>> =
+            Box::new(CsvRecorder::create(folder.path(), context, true).expect("files"));
         let start = Breakthrough::new(Rules::Standard);
         for job in jobs {
             let mut seats = tournament::seat_agents(&factories, &job);

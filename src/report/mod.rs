@@ -171,6 +171,9 @@ impl<R, T: Reporter<R> + ?Sized> Reporter<R> for Box<T> {
     fn show_line(&mut self, line: &str) {
         (**self).show_line(line);
     }
+    fn take_tally(&mut self) -> Option<load::GamesTally> {
+        (**self).take_tally()
+    }
 }
 
 /// How a run (one invocation) ended.
