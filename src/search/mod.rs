@@ -679,6 +679,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         None
     }
 
+    /// The value of a position at depth 0 (`leaf_value`, which always has one there).
+    #[inline(always)]
+    fn leaf(&mut self, state: &G, level: usize) -> f64 {
+        self.leaf_value(state, 0, level).unwrap_or_default()
+    }
+
     /// Expands an inner node: counts it, takes the level's move buffer (hand it back to
     /// `self.buffers[level]` when done), fills it with the moves in search order and says
     /// whether the root player moves here.
@@ -770,7 +776,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// path it is on (the plain searches spend most of their time in these two).
     fn minimax_listed(&mut self, state: &G, depth: usize, level: usize) -> f64 {
         if depth == 0 {
-            return self.leaf_value(state, depth, level).unwrap_or_default();
+            return self.leaf(state, level);
         }
         self.walk_children(state, level, |searcher, child, maximizing, best| {
             let value = searcher.minimax_listed(child, depth - 1, level + 1);
@@ -793,13 +799,13 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         mut beta: f64,
     ) -> f64 {
         if depth == 0 {
-            return self.leaf_value(state, depth, level).unwrap_or_default();
+            return self.leaf(state, level);
         }
         self.walk_children(state, level, |searcher, child, maximizing, best| {
             // The frontier's children are leaves, scored here rather than through a call
             // (most nodes of a fixed-depth search are leaves).
             let value = if depth == 1 {
-                searcher.leaf_value(child, 0, level + 1).unwrap_or_default()
+                searcher.leaf(child, level + 1)
             } else {
                 searcher.alphabeta_listed(child, depth - 1, level + 1, alpha, beta)
             };

@@ -164,9 +164,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     ) -> f64 {
         if depth == 0 {
             // A leaf (most nodes): no table.
-            return self
-                .leaf_value(state, depth, level)
-                .expect("depth 0 is a leaf");
+            return self.leaf(state, level);
         }
         // One ply above the leaves the table costs more (a cache miss) than it saves
         // (a few cheap leaves): those nodes, and the leaves, neither read nor write it.
