@@ -288,8 +288,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         } else {
             self.config.rollout_plies
         };
-        for _ in 0..cap {
-            if self.config.rollout == Rollout::Random {
+        if self.config.rollout == Rollout::Random {
+            for _ in 0..cap {
                 // One random move, found without listing them all where the game can; none
                 // means the game is over (every game's contract), so its end is not
                 // tested apart.
@@ -297,8 +297,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                     Some(mv) => state.apply(mv),
                     None => return state.outcome().map_or(0.5, |o| reward(o, Player::P1)),
                 }
-                continue;
             }
+            return self.cut_off(&state);
+        }
+        for _ in 0..cap {
             if let Some(outcome) = state.outcome() {
                 return reward(outcome, Player::P1);
             }
@@ -332,11 +334,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             };
             state.apply(mv);
         }
+        self.cut_off(&state)
+    }
+
+    /// P1's reward where a rollout stopped: the game's result, or when cut off, the
+    /// heuristic's sign (who is ahead).
+    fn cut_off(&self, state: &G) -> f64 {
         match state.outcome() {
             Some(outcome) => reward(outcome, Player::P1),
-            // Cut off: the heuristic's sign says who is ahead.
             None => {
-                let value = self.evaluator.evaluate(&state, Player::P1, self.noise_seed);
+                let value = self.evaluator.evaluate(state, Player::P1, self.noise_seed);
                 if value > 0.0 {
                     1.0
                 } else if value < 0.0 {
