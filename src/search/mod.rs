@@ -280,9 +280,8 @@ pub struct Searcher<G: Game, E> {
     limits: Limits,
     /// At most this many nodes in one search (a node budget), if set.
     node_limit: Option<u64>,
-    /// Whether any limit is set (a node budget, a deadline or a stop): without one the
-    /// search never checks them.
-    limited: bool,
+    /// Calls of `out_of_time` left before it looks at the limits again (1: the next call).
+    countdown: u32,
     /// Set when the limits were reached during the current search.
     aborted: bool,
     ticks: u32,
@@ -334,7 +333,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             use_killers: false,
             scored: Vec::new(),
             limits: Limits::NONE,
-            limited: false,
+            countdown: 1,
             node_limit: None,
             aborted: false,
             ticks: 0,
@@ -403,6 +402,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.root = state.to_move();
         self.stats = SearchStats::default();
         self.aborted = false;
+        self.countdown = 1;
         self.ordering = matches!(
             algorithm,
             Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
@@ -548,41 +548,52 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// Sets (or clears) when searches stop early.
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
-        self.limited = self.is_limited();
+        self.countdown = 1;
     }
 
     /// Stops each following search once it has counted `nodes` nodes (expanded plus
     /// evaluated), as a deadline stops it; `None` for no budget.
     pub fn set_node_limit(&mut self, nodes: Option<u64>) {
         self.node_limit = nodes;
-        self.limited = self.is_limited();
+        self.countdown = 1;
     }
 
-    fn is_limited(&self) -> bool {
-        self.node_limit.is_some() || self.limits.deadline.is_some() || self.limits.stop.is_some()
-    }
-
-    /// Whether the limits are reached; checks the clock and the stop flag every 256 calls.
+    /// Whether the limits are reached. Most calls only count down: the limits are looked
+    /// at on every call under a node budget (the clock and the stop flag every 256th) or
+    /// once the search is aborted, every 256 calls under a deadline or a stop flag alone
+    /// (inside a run the Ctrl-C flag is always set), and never without any limit.
     #[inline]
     fn out_of_time(&mut self) -> bool {
-        if !self.limited {
+        self.countdown -= 1;
+        if self.countdown > 0 {
             return false;
         }
-        if self.aborted {
-            return true;
-        }
-        if let Some(limit) = self.node_limit
-            && self.stats.nodes() >= limit
-        {
-            self.aborted = true;
-            return true;
-        }
-        if self.limits.deadline.is_some() || self.limits.stop.is_some() {
-            self.ticks = self.ticks.wrapping_add(1);
-            if self.ticks.is_multiple_of(256) && self.limits.reached() {
-                self.aborted = true;
+        self.look_at_limits()
+    }
+
+    /// `out_of_time`'s look at the limits; sets when the next one is due.
+    #[inline(never)]
+    fn look_at_limits(&mut self) -> bool {
+        let watched = self.limits.deadline.is_some() || self.limits.stop.is_some();
+        if !self.aborted {
+            if let Some(limit) = self.node_limit {
+                if self.stats.nodes() >= limit {
+                    self.aborted = true;
+                } else if watched {
+                    self.ticks = self.ticks.wrapping_add(1);
+                    self.aborted = self.ticks.is_multiple_of(256) && self.limits.reached();
+                }
+            } else {
+                self.aborted = watched && self.limits.reached();
             }
         }
+        self.countdown = if self.aborted || self.node_limit.is_some() {
+            1
+        } else if watched {
+            256
+        } else {
+            u32::MAX
+        };
         self.aborted
     }
 
@@ -898,6 +909,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Searcher<G, E> {
         self.root = state.to_move();
         self.stats = SearchStats::default();
         self.aborted = false;
+        self.countdown = 1;
         let mut moves = std::mem::take(&mut self.buffers[0]);
         state.legal_moves(&mut moves);
         seeds::shuffle(rng, &mut moves);
