@@ -572,7 +572,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     }
 
     /// `out_of_time`'s look at the limits; sets when the next one is due.
-    #[inline(never)]
+    #[inline]
     fn look_at_limits(&mut self) -> bool {
         let watched = self.limits.deadline.is_some() || self.limits.stop.is_some();
         if !self.aborted {
