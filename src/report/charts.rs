@@ -299,6 +299,13 @@ impl Chart for IntervalChart {
     }
 }
 
+/// The row axis of `n` horizontal rows, one segment each (row `i` at `i`). A single row
+/// gets an empty segment on either side: a one-segment axis has no height in plotters,
+/// and its row was drawn along the top edge with no label.
+fn rows_axis(n: i32) -> std::ops::Range<i32> {
+    if n == 1 { -1..1 } else { 0..n - 1 }
+}
+
 /// Horizontal box plots (min, quartiles, median, max), one row each.
 pub struct BoxChart {
     /// Title.
@@ -336,7 +343,7 @@ impl Chart for BoxChart {
             .margin(15)
             .x_label_area_size(50)
             .y_label_area_size(text_width(labels.iter().map(|l| l.len())))
-            .build_cartesian_2d(low..high + pad, (0..n - 1).into_segmented())
+            .build_cartesian_2d(low..high + pad, rows_axis(n).into_segmented())
             .map_err(fail)?;
         let log = self.log;
         // On a log axis, one label per power of ten once the data spans two or more (no
@@ -782,5 +789,24 @@ impl Chart for SweepChart {
                 .map_err(fail)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_chart_of_one_row_labels_it() {
+        let folder = tempfile::tempdir().expect("temp dir");
+        let chart = BoxChart {
+            title: "Game length".to_string(),
+            x_desc: "plies".to_string(),
+            rows: vec![("only pairing".to_string(), [15.0, 53.0, 65.0, 76.0, 122.0])],
+            log: false,
+        };
+        save(&chart, folder.path(), "one").expect("drawn");
+        let svg = std::fs::read_to_string(folder.path().join("one.svg")).expect("svg");
+        assert!(svg.contains("only pairing"), "{svg}");
     }
 }
