@@ -251,7 +251,7 @@ impl Chart for IntervalChart {
             .x_label_area_size(50)
             .y_label_area_size(text_width(labels.iter().map(|l| l.len())))
             // A little room past 0% and 100%, so that a point there shows whole.
-            .build_cartesian_2d(-0.012f64..1.012f64, (0..n - 1).into_segmented())
+            .build_cartesian_2d(-0.012f64..1.012f64, rows_axis(n).into_segmented())
             .map_err(fail)?;
         chart
             .configure_mesh()
@@ -274,7 +274,10 @@ impl Chart for IntervalChart {
         // The 50% line: an even match.
         chart
             .draw_series(std::iter::once(PathElement::new(
-                vec![(0.5, SegmentValue::Exact(0)), (0.5, SegmentValue::Exact(n))],
+                vec![
+                    (0.5, SegmentValue::Exact(rows_axis(n).start)),
+                    (0.5, SegmentValue::Exact(rows_axis(n).end + 1)),
+                ],
                 style::GREY.stroke_width(1),
             )))
             .map_err(fail)?;
@@ -299,7 +302,8 @@ impl Chart for IntervalChart {
     }
 }
 
-/// The row axis of `n` horizontal rows, one segment each (row `i` at `i`). A single row
+/// The row axis of `n` horizontal rows (box plots, win rates), one segment each (row `i`
+/// at `i`). A single row
 /// gets an empty segment on either side: a one-segment axis has no height in plotters,
 /// and its row was drawn along the top edge with no label.
 fn rows_axis(n: i32) -> std::ops::Range<i32> {
