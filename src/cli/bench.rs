@@ -796,10 +796,11 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
         );
         let (mut moves, mut nanos, mut faults) = (0u64, 0u64, 0u64);
         // CPU: this thread's (arbiter's side of the pipe, and the in-process agent) and
-        // the program's, measured around each of its moves.
-        let (mut program_cpu, mut measured) = (0u64, 0u64);
+        // the program's whole life (counted once it has exited: what it does between
+        // moves, waiting for the next request included).
         let thread_cpu = crate::external::hosted::thread_cpu_nanos;
-        let cpu_before = thread_cpu();
+        let children_cpu = crate::external::hosted::ended_children_cpu_nanos;
+        let (cpu_before, children_before) = (thread_cpu(), children_cpu());
         let clock = Instant::now();
         for id in 0..schedule.len() {
             let job = schedule.job(id);
@@ -812,13 +813,12 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
             };
             moves += u64::from(record.sides[side].moves);
             nanos += record.sides[side].nanos;
-            for cpu in record.moves.iter().filter(|m| m.side == side) {
-                program_cpu += cpu.cpu_nanos.unwrap_or(0);
-                measured += u64::from(cpu.cpu_nanos.is_some());
-            }
             faults += u64::from(record.reason.contains('_') || record.reason == "crash");
         }
         let wall = clock.elapsed().as_secs_f64();
+        // The program quits and is waited for.
+        drop(factories);
+        let cpu_after = thread_cpu();
         println!(
             "{name}: {moves} moves in {games} games, {} moves/s through the pipe ({:.1} us a move; {wall:.2} s wall, {faults} failures; 1 thread)",
             per_second(moves, nanos as f64 / 1e9),
@@ -826,13 +826,14 @@ fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()>
         );
         // Per CPU-second of both processes: what the protocol costs the machine, whatever
         // the cores' scheduling adds to the wall time of a round trip.
-        if let (Some(before), Some(after)) = (cpu_before, thread_cpu())
-            && measured == moves
+        if let (Some(before), Some(after), Some(children_before), Some(children_after)) =
+            (cpu_before, cpu_after, children_before, children_cpu())
         {
             let arbiter_cpu = after.saturating_sub(before);
+            let program_cpu = children_after.saturating_sub(children_before);
             let cpu = (arbiter_cpu + program_cpu) as f64 / 1e9;
             println!(
-                "{name}: {} agent moves per CPU-second ({:.1} us of arbiter's CPU + {:.1} us of the program's a move)",
+                "{name}: {} agent moves per CPU-second ({:.1} us of arbiter's CPU + {:.1} us of the program's a move, its whole life)",
                 per_second(moves, cpu),
                 arbiter_cpu as f64 / 1e3 / moves.max(1) as f64,
                 program_cpu as f64 / 1e3 / moves.max(1) as f64
