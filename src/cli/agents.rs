@@ -68,14 +68,13 @@ impl GameTask for ServeTask {
             .agent
             .factory(&start)
             .map_err(|e| anyhow!("agent '{}': {e}", self.agent.name))?;
-        let stdin = std::io::stdin();
         let stdout = std::io::stdout();
         serve(
             &start,
             &self.game,
             &self.agent.name,
             &|seed| factory(seed),
-            stdin.lock(),
+            crate::external::looking_stdin(),
             stdout.lock(),
             &mut std::io::stderr(),
         )?;

@@ -44,8 +44,8 @@ impl GameTask for ServeGameTask {
             features: (start.feature_names(), &features),
             evaluator: evaluator.as_ref(),
         };
-        let stdin = std::io::stdin();
-        serve_game(&start, &served, stdin.lock(), std::io::stdout().lock())?;
+        let stdin = crate::external::looking_stdin();
+        serve_game(&start, &served, stdin, std::io::stdout().lock())?;
         Ok(())
     }
 }

@@ -13,7 +13,7 @@ pub mod sandbox;
 pub mod serve;
 pub mod serve_game;
 
-pub use program::{Program, Received, describe_status};
+pub use program::{LookingInput, Program, Received, describe_status, looking_stdin};
 
 use crate::core::seeds;
 use crate::core::{

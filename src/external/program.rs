@@ -42,6 +42,40 @@ pub fn readable_within(input: &impl AsRawFd, span: Duration) -> bool {
     }
 }
 
+/// A program's input read the way [`Program::receive`] reads its output: when the previous
+/// read found its bytes within [`SPIN`], the next looks for them (for SPIN at most) before
+/// it sleeps. `serve-agent` and `serve-game` read their requests on stdin this way.
+pub struct LookingInput<R> {
+    inner: R,
+    quick: bool,
+}
+
+impl<R: Read + AsRawFd> LookingInput<R> {
+    /// Reads `inner`, looking first.
+    pub fn new(inner: R) -> Self {
+        LookingInput { inner, quick: true }
+    }
+}
+
+impl<R: Read + AsRawFd> Read for LookingInput<R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let began = Instant::now();
+        if self.quick {
+            readable_within(&self.inner, SPIN);
+        }
+        let read = self.inner.read(buffer)?;
+        self.quick = began.elapsed() <= SPIN;
+        Ok(read)
+    }
+}
+
+/// Standard input, buffered, read as a [`LookingInput`] (the requests of `serve-agent` and
+/// `serve-game`).
+pub fn looking_stdin() -> io::BufReader<LookingInput<io::Stdin>> {
+    // At least the size of Stdin's own buffer, which a read that large then bypasses.
+    io::BufReader::with_capacity(1 << 16, LookingInput::new(io::stdin()))
+}
+
 /// What a wait for the program's next line gave.
 #[derive(Debug)]
 pub enum Received {
@@ -648,5 +682,45 @@ mod tests {
         let waited = asked.elapsed();
         assert!(waited >= Duration::from_millis(30), "{waited:?}");
         assert!(waited < Duration::from_secs(3), "{waited:?}");
+    }
+
+    #[test]
+    fn requests_read_by_looking_come_whole_and_in_order() {
+        use std::io::{BufRead, Write};
+        let (reader, mut writer) = std::io::pipe().expect("a pipe");
+        let lines: Vec<String> = (0..400)
+            .map(|i| format!("{i} {}", "y".repeat(i % 97)))
+            .collect();
+        let sent = lines.clone();
+        let writing = std::thread::spawn(move || {
+            for (i, line) in sent.iter().enumerate() {
+                writer
+                    .write_all(line.as_bytes())
+                    .expect("the reader is open");
+                writer.write_all(b"\n").expect("the reader is open");
+                // Some requests come at once, some after a pause longer than the look.
+                if i % 50 == 49 {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+            // The last one only after a long pause: the read before it sleeps.
+            std::thread::sleep(Duration::from_millis(30));
+            writer.write_all(b"last\n").expect("the reader is open");
+        });
+        let mut input = std::io::BufReader::new(super::LookingInput::new(reader));
+        assert!(input.get_ref().quick);
+        let mut line = String::new();
+        for expected in &lines {
+            line.clear();
+            input.read_line(&mut line).expect("a line");
+            assert_eq!(line.strip_suffix('\n'), Some(expected.as_str()));
+        }
+        line.clear();
+        input.read_line(&mut line).expect("a line");
+        assert_eq!(line, "last\n");
+        assert!(!input.get_ref().quick, "the last request took 30 ms");
+        writing.join().expect("the writer ends");
+        line.clear();
+        assert_eq!(input.read_line(&mut line).expect("the end"), 0);
     }
 }
