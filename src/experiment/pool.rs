@@ -139,6 +139,9 @@ struct Barrier {
     position: Mutex<u64>,
     moved: Condvar,
     stopping: AtomicBool,
+    /// Workers waiting in [`Barrier::wait`] (changed under the `position` lock): a
+    /// notification is a system call, made only when someone waits.
+    waiting: AtomicUsize,
 }
 
 impl Barrier {
@@ -152,7 +155,9 @@ impl Barrier {
         let mut reported = self.position.lock().unwrap_or_else(|e| e.into_inner());
         if position > *reported {
             *reported = position;
-            self.moved.notify_all();
+            if self.waiting.load(Ordering::Relaxed) > 0 {
+                self.moved.notify_all();
+            }
         }
     }
 
@@ -167,20 +172,25 @@ impl Barrier {
     /// first (a worker stopped starting jobs, Ctrl-C, the deadline).
     fn wait(&self, barrier: u64, cancel: &AtomicBool, deadline: Option<Instant>) -> bool {
         let mut reported = self.position.lock().unwrap_or_else(|e| e.into_inner());
-        while *reported < barrier {
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        let reached = loop {
+            if *reported >= barrier {
+                break true;
+            }
             let over = self.stopping.load(Ordering::SeqCst)
                 || cancel.load(Ordering::Relaxed)
                 || deadline.is_some_and(|d| Instant::now() >= d);
             if over {
-                return false;
+                break false;
             }
             reported = self
                 .moved
                 .wait_timeout(reported, Duration::from_millis(50))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
-        }
-        true
+        };
+        self.waiting.fetch_sub(1, Ordering::Relaxed);
+        reached
     }
 }
 
@@ -214,6 +224,7 @@ pub fn execute<W: Work>(
         position: Mutex::new(0),
         moved: Condvar::new(),
         stopping: AtomicBool::new(false),
+        waiting: AtomicUsize::new(0),
     };
     // A few batches a worker in flight: enough to keep the writer busy, few enough that
     // records waiting for a slow writer (a game's moves are kilobytes) take little memory.
@@ -331,7 +342,8 @@ pub fn execute<W: Work>(
             }
             Ok(())
         };
-        let mut flush = |pending: &mut BTreeMap<u64, Finished<W::Record>>| -> io::Result<()> {
+        // Reports what can be reported in order; returns how far that got.
+        let mut flush = |pending: &mut BTreeMap<u64, Finished<W::Record>>| -> io::Result<u64> {
             while position < total {
                 let finished = if earlier.contains(position) {
                     Finished::Earlier
@@ -343,13 +355,19 @@ pub fn execute<W: Work>(
                 deliver(position, finished)?;
                 position += 1;
             }
-            reported.advance(position);
-            Ok(())
+            Ok(position)
         };
-        flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
-        for (id, finished) in receiver.iter().flatten() {
-            pending.insert(id, finished);
-            flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
+        let reached = flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
+        reported.advance(reached);
+        // Workers waiting at a barrier learn how far the reporting got once a batch.
+        for batch in receiver.iter() {
+            let mut reached = 0;
+            for (id, finished) in batch {
+                pending.insert(id, finished);
+                reached =
+                    flush(&mut pending).inspect_err(|_| cancel.store(true, Ordering::Relaxed))?;
+            }
+            reported.advance(reached);
         }
         // Stopped early: jobs after a gap are finished too; keep them, still in order.
         loop {
