@@ -208,6 +208,9 @@ pub struct Program {
     /// Whether its last line came within [`SPIN`] of the wait for it (so the next wait
     /// looks before it sleeps).
     quick: bool,
+    /// The clock of its process's CPU time, found once (glibc checks a process's clock
+    /// with a system call each time it is asked for it).
+    cpu_clock: Option<libc::clockid_t>,
 }
 
 /// How a program ended, in words: `exit code 1`, `killed by signal 9 (SIGKILL)`.
@@ -297,6 +300,11 @@ impl Program {
                 }
             })?;
         let stdin = child.stdin.take();
+        let cpu_clock = libc::pid_t::try_from(child.id()).ok().and_then(|pid| {
+            let mut clock: libc::clockid_t = 0;
+            // SAFETY: writes only `clock`, which lives on this stack.
+            (unsafe { libc::clock_getcpuclockid(pid, &mut clock) } == 0).then_some(clock)
+        });
         Ok(Program {
             backend: Backend::Process {
                 child,
@@ -311,6 +319,7 @@ impl Program {
             ended: None,
             jail,
             quick: true,
+            cpu_clock,
         })
     }
 
@@ -338,6 +347,7 @@ impl Program {
             ended: None,
             jail: None,
             quick: false,
+            cpu_clock: None,
         })
     }
 
@@ -597,17 +607,13 @@ impl Program {
         if let Backend::Hosted { cpu_nanos, .. } = &self.backend {
             return Some(*cpu_nanos);
         }
-        let pid = libc::pid_t::try_from(self.id()).ok()?;
-        let mut clock: libc::clockid_t = 0;
+        let clock = self.cpu_clock?;
         let mut time = libc::timespec {
             tv_sec: 0,
             tv_nsec: 0,
         };
-        // SAFETY: both calls write only the variables passed, which live on this stack.
-        let read = unsafe {
-            libc::clock_getcpuclockid(pid, &mut clock) == 0
-                && libc::clock_gettime(clock, &mut time) == 0
-        };
+        // SAFETY: writes only `time`, which lives on this stack.
+        let read = unsafe { libc::clock_gettime(clock, &mut time) == 0 };
         read.then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
     }
 
