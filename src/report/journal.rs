@@ -68,7 +68,7 @@ impl<R> Journal<R> {
 impl<R: JobRecord> Reporter<R> for Journal<R> {
     fn finished(&mut self, record: &R) -> io::Result<()> {
         self.line.clear();
-        serde_json::to_writer(&mut self.line, record).map_err(io::Error::other)?;
+        record.write_json(&mut self.line)?;
         seal(&mut self.line);
         self.line.push(b'\n');
         self.writer.write_all(&self.line)?;
