@@ -312,9 +312,12 @@ impl AgentSpec {
             (a, None) if a.searches() => DEFAULT_DEPTH,
             (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+                // No depth limit: how a search on a time or node budget is written out
+                // (its canonical form, in a run's meta.json).
+                Ok(0) if time_ms.is_some() || nodes.is_some() => 0,
                 _ => {
                     return Err(format!(
-                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}"
+                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH} (or 0, no limit, with time_ms or nodes)"
                     ));
                 }
             },
@@ -1639,6 +1642,17 @@ mod tests {
             budget.canonical(),
             "alphabeta(heuristic=offense,depth=0,nodes=5000)"
         );
+        // The canonical form is read back (a resumed run reads it from meta.json), and
+        // depth 0 means no limit only beside a budget.
+        for budgeted in [
+            budget,
+            spec("alphabeta(heuristic=offense,time_ms=20)").expect("t"),
+        ] {
+            let again = spec(&budgeted.canonical()).expect("its canonical form parses");
+            assert_eq!(again.canonical(), budgeted.canonical());
+            assert_eq!((again.depth, again.nodes), (0, budgeted.nodes));
+        }
+        assert!(err("alphabeta(heuristic=offense,depth=0)").contains("depth '0' must be"));
         assert!(err("alphabeta(heuristic=offense,nodes=0)").contains("nodes '0' must be"));
         assert!(err("mcts(nodes=10)").contains("mcts takes no nodes"));
         let aspiring = spec("alphabeta-tt(heuristic=offense,aspiration=2.5)").expect("window");
