@@ -546,3 +546,29 @@ fn a_journal_record_edited_by_hand_is_refused_on_resume() {
     run_quietly(&experiment, &reference);
     assert_same_records(&out, &reference);
 }
+
+#[test]
+fn a_run_of_agents_on_node_budgets_without_a_depth_resumes() {
+    // Their canonical specs in meta.json say depth=0 (no depth limit), which resume must
+    // read back.
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "budgets.toml",
+        r#"
+game = "breakthrough"
+games = 8
+seed = 3
+matchups = [["alphabeta(heuristic=material,nodes=400)", "alphabeta-cached(heuristic=offense,nodes=300)"]]
+"#,
+    );
+    let out = dir.path().join("run");
+    run_experiment(&experiment, &out, &["--max-games", "3"]);
+    assert_eq!(meta(&out)["status"], "partial");
+    let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(meta(&out)["status"], "complete");
+    let reference = dir.path().join("reference");
+    run_quietly(&experiment, &reference);
+    assert_same_records(&out, &reference);
+}
