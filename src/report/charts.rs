@@ -113,7 +113,37 @@ pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<Vec<PathBu
 
 fn text_width(texts: impl IntoIterator<Item = usize>) -> u32 {
     let longest = texts.into_iter().max().unwrap_or(0) as u32;
-    (longest * style::CHAR_WIDTH + 20).clamp(60, 520)
+    (longest * style::CHAR_WIDTH + 20).clamp(60, LABEL_AREA)
+}
+
+/// The widest label area beside a chart's rows, in pixels.
+const LABEL_AREA: u32 = 520;
+/// The characters a label of that area holds.
+const LABEL_CHARS: usize = ((LABEL_AREA - 20) / style::CHAR_WIDTH) as usize;
+
+/// `label` as drawn beside a row: one too long for the label area keeps its start and its
+/// end around an ellipsis, rather than being cut at the image's left edge.
+fn fitted(label: &str) -> String {
+    let chars = label.chars().count();
+    if chars <= LABEL_CHARS {
+        return label.to_string();
+    }
+    let head = (LABEL_CHARS - 1) / 2;
+    let tail = LABEL_CHARS - 1 - head;
+    let start: String = label.chars().take(head).collect();
+    let end: String = label.chars().skip(chars - tail).collect();
+    format!("{start}…{end}")
+}
+
+/// The label of row segment `v` of a chart whose rows are `labels`, top first.
+fn row_label(labels: &[&str], v: &SegmentValue<i32>) -> String {
+    match v {
+        SegmentValue::CenterOf(i) => usize::try_from(labels.len() as i32 - 1 - i)
+            .ok()
+            .and_then(|row| labels.get(row))
+            .map_or(String::new(), |label| fitted(label)),
+        _ => String::new(),
+    }
 }
 
 pub(super) fn font(size: u32) -> TextStyle<'static> {
@@ -162,9 +192,9 @@ impl Chart for WinMatrix {
             .y_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(i) => {
                     let row = (n - 1 - i) as usize;
-                    names
-                        .get(row)
-                        .map_or(String::new(), |name| format!("{name} ({})", row + 1))
+                    names.get(row).map_or(String::new(), |name| {
+                        fitted(&format!("{name} ({})", row + 1))
+                    })
                 }
                 _ => String::new(),
             })
@@ -257,12 +287,7 @@ impl Chart for IntervalChart {
             .configure_mesh()
             .y_labels(n as usize)
             .x_desc(&self.x_desc)
-            .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels
-                    .get((n - 1 - i) as usize)
-                    .map_or(String::new(), |l| l.to_string()),
-                _ => String::new(),
-            })
+            .y_label_formatter(&|v| row_label(&labels, v))
             .x_label_formatter(&|x| format!("{:.0}%", 100.0 * x))
             .x_labels(11)
             .bold_line_style(RGBColor(215, 215, 215))
@@ -381,12 +406,7 @@ impl Chart for BoxChart {
                     "0".to_string()
                 }
             })
-            .y_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels
-                    .get((n - 1 - i) as usize)
-                    .map_or(String::new(), |l| l.to_string()),
-                _ => String::new(),
-            })
+            .y_label_formatter(&|v| row_label(&labels, v))
             .label_style(font(style::LABEL))
             .axis_desc_style(font(style::LABEL))
             .draw()
@@ -799,6 +819,34 @@ impl Chart for SweepChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_row_label_too_long_for_its_area_keeps_its_start_and_end() {
+        use plotters::coord::ranged1d::SegmentValue;
+        let long = format!(
+            "mcts(heuristic=material,{}) vs alphabeta(nodes=3000)",
+            "x".repeat(60)
+        );
+        let fitted = super::fitted(&long);
+        assert_eq!(fitted.chars().count(), super::LABEL_CHARS);
+        assert!(fitted.starts_with("mcts(heuristic=material,"), "{fitted}");
+        assert!(fitted.ends_with("vs alphabeta(nodes=3000)"), "{fitted}");
+        assert!(fitted.contains('…'));
+        assert_eq!(super::fitted("random vs random"), "random vs random");
+        // Rows are listed top first; the axis counts from the bottom; a one-row chart's
+        // axis has a segment below its row.
+        let labels = ["top", "bottom"];
+        assert_eq!(super::row_label(&labels, &SegmentValue::CenterOf(1)), "top");
+        assert_eq!(
+            super::row_label(&labels, &SegmentValue::CenterOf(0)),
+            "bottom"
+        );
+        assert_eq!(super::row_label(&["only"], &SegmentValue::CenterOf(-1)), "");
+        assert_eq!(
+            super::row_label(&["only"], &SegmentValue::CenterOf(0)),
+            "only"
+        );
+    }
 
     #[test]
     fn a_box_chart_of_one_row_labels_it() {
