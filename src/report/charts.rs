@@ -117,7 +117,7 @@ fn text_width(texts: impl IntoIterator<Item = usize>) -> u32 {
 }
 
 /// The widest label area beside a chart's rows, in pixels.
-const LABEL_AREA: u32 = 520;
+const LABEL_AREA: u32 = 640;
 /// The characters a label of that area holds.
 const LABEL_CHARS: usize = ((LABEL_AREA - 20) / style::CHAR_WIDTH) as usize;
 
@@ -349,7 +349,10 @@ pub struct BoxChart {
 
 impl Chart for BoxChart {
     fn size(&self) -> (u32, u32) {
-        (style::WIDTH, 40 * self.rows.len() as u32 + 150)
+        (
+            style::WIDTH + text_width(self.rows.iter().map(|r| r.0.len())) / 2,
+            40 * self.rows.len() as u32 + 150,
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
