@@ -853,7 +853,12 @@ pub fn clock_json(clock: &Clock) -> Value {
 
 /// The clocks of a move request's `clock` field (protocol 2), if it has one.
 pub fn clock_of(request: &Value) -> Option<Clock> {
-    let clock = request.get("clock")?;
+    clock_from(request.get("clock")?)
+}
+
+/// A request's `clock` object as a [`Clock`] (`None` when a field is missing or not a
+/// whole number of milliseconds).
+pub fn clock_from(clock: &Value) -> Option<Clock> {
     let ms = |key: &str| clock[key].as_u64().map(Duration::from_millis);
     Some(Clock {
         remaining: ByPlayer([ms("p1_ms")?, ms("p2_ms")?]),

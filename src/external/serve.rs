@@ -5,6 +5,7 @@
 use super::PROTOCOL_VERSION;
 use crate::core::{Agent, Game, GameContext, Limits, Player};
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -28,11 +29,29 @@ pub fn serve<G: Game>(
     log: &mut dyn Write,
 ) -> io::Result<()> {
     let mut agent: Option<Box<dyn Agent<G>>> = None;
-    let mut moves = Vec::new();
     let mut positions = Positions::new(start);
     for (number, line) in input.lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
+            continue;
+        }
+        // The request of every ply, read without a JSON tree; anything it does not
+        // cover (another type, a field of another type) goes the general way below.
+        if let Ok(request) = serde_json::from_str::<MoveLine>(&line)
+            && request.kind == "move"
+        {
+            let agent = agent.get_or_insert_with(|| make(0));
+            let clock = request.clock.as_ref();
+            match answer_move(
+                agent.as_mut(),
+                &mut positions,
+                &request.moves,
+                request.time_ms,
+                clock,
+            ) {
+                Ok(reply) => write_reply(&mut output, &reply)?,
+                Err(e) => writeln!(log, "serve-agent: line {}: {e}", number + 1)?,
+            }
             continue;
         }
         let request: Value = match serde_json::from_str(&line) {
@@ -86,32 +105,17 @@ pub fn serve<G: Game>(
             }
             "move" => {
                 let agent = agent.get_or_insert_with(|| make(0));
-                match positions.after(&request["moves"], &mut moves) {
+                let texts = strings(&request["moves"]);
+                let clock = request.get("clock");
+                let time_ms = request["time_ms"].as_u64();
+                match answer_move(agent.as_mut(), &mut positions, &texts, time_ms, clock) {
+                    Ok(reply) => {
+                        write_reply(&mut output, &reply)?;
+                        None
+                    }
                     Err(e) => {
                         writeln!(log, "serve-agent: line {}: {e}", number + 1)?;
                         None
-                    }
-                    Ok(state) => {
-                        let limits = Limits {
-                            deadline: request["time_ms"].as_u64().and_then(|ms| {
-                                Instant::now().checked_add(Duration::from_millis(ms))
-                            }),
-                            stop: None,
-                        };
-                        if let Some(clock) = super::clock_of(&request) {
-                            agent.see_clock(&clock);
-                        }
-                        let decision = agent.decide(&state, &limits);
-                        Some(json!({
-                            "type": "move",
-                            "move": state.format_move(decision.mv),
-                            "info": {
-                                "depth": decision.depth,
-                                "nodes": decision.stats.expanded,
-                                "evaluated": decision.stats.evaluated,
-                                "score": decision.value,
-                            },
-                        }))
                     }
                 }
             }
@@ -137,12 +141,83 @@ pub fn serve<G: Game>(
             }
         };
         if let Some(reply) = reply {
-            serde_json::to_writer(&mut output, &reply)?;
-            output.write_all(b"\n")?;
-            output.flush()?;
+            write_reply(&mut output, &reply)?;
         }
     }
     Ok(())
+}
+
+/// One reply: a JSON line, flushed.
+fn write_reply(output: &mut impl Write, reply: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *output, reply)?;
+    output.write_all(b"\n")?;
+    output.flush()
+}
+
+/// A `move` request's fields that the served agent uses, the history's texts borrowed
+/// from the line; the rest (the position, the legal moves) is skipped unread. Reading a
+/// line as this fails unless every field has the type the general path expects, so both
+/// answer a line alike.
+#[derive(serde::Deserialize)]
+struct MoveLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    moves: Vec<Cow<'a, str>>,
+    #[serde(default)]
+    time_ms: Option<u64>,
+    #[serde(default)]
+    clock: Option<Value>,
+}
+
+/// The answer to a move request: the move, and what the search counted.
+#[derive(serde::Serialize)]
+struct MoveReply {
+    info: MoveInfo,
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+/// A move's `info`: keys in the order a JSON object of them prints.
+#[derive(serde::Serialize)]
+struct MoveInfo {
+    depth: u32,
+    evaluated: u64,
+    nodes: u64,
+    score: Option<f64>,
+}
+
+/// The agent's move in the position after `texts` (the game's moves), with `time_ms` to
+/// decide and the game clock if one is given; an error names a move that is not legal
+/// where it stands.
+fn answer_move<G: Game, S: AsRef<str>>(
+    agent: &mut dyn Agent<G>,
+    positions: &mut Positions<G>,
+    texts: &[S],
+    time_ms: Option<u64>,
+    clock: Option<&Value>,
+) -> Result<MoveReply, String> {
+    let state = positions.after(texts)?;
+    let limits = Limits {
+        deadline: time_ms.and_then(|ms| Instant::now().checked_add(Duration::from_millis(ms))),
+        stop: None,
+    };
+    if let Some(clock) = clock.and_then(super::clock_from) {
+        agent.see_clock(&clock);
+    }
+    let decision = agent.decide(&state, &limits);
+    Ok(MoveReply {
+        info: MoveInfo {
+            depth: decision.depth,
+            evaluated: decision.stats.evaluated,
+            nodes: decision.stats.expanded,
+            score: decision.value,
+        },
+        mv: state.format_move(decision.mv),
+        kind: "move",
+    })
 }
 
 /// The strings of a JSON list (anything else in it, or a value that is no list: none).
@@ -155,11 +230,13 @@ fn strings(value: &Value) -> Vec<&str> {
 
 /// The position of the last request, kept so that the next one, whose history usually
 /// extends it by a move or two, costs its new moves rather than the whole game again.
-struct Positions<G> {
+struct Positions<G: Game> {
     start: G,
     /// The moves that reach `state` from `start`, as the requests wrote them.
     history: Vec<String>,
     state: G,
+    /// The legal moves there (kept to reuse its memory).
+    legal: Vec<G::Move>,
 }
 
 impl<G: Game> Positions<G> {
@@ -168,32 +245,33 @@ impl<G: Game> Positions<G> {
             start: start.clone(),
             history: Vec::new(),
             state: start.clone(),
+            legal: Vec::new(),
         }
     }
 
     /// The position after `history` (move texts) from the start.
-    fn after(&mut self, history: &Value, buffer: &mut Vec<G::Move>) -> Result<G, String> {
-        let texts = strings(history);
+    fn after<S: AsRef<str>>(&mut self, texts: &[S]) -> Result<G, String> {
         let kept = self
             .history
             .iter()
-            .zip(&texts)
-            .take_while(|(known, text)| known == *text)
+            .zip(texts)
+            .take_while(|(known, text)| *known == text.as_ref())
             .count();
         if kept < self.history.len() {
             self.history.clear();
             self.state = self.start.clone();
         }
         for (ply, text) in texts.iter().enumerate().skip(self.history.len()) {
+            let text = text.as_ref();
             let mv = self
                 .state
                 .parse_move(text)
                 .map_err(|e| format!("moves[{ply}]: {e}"))?;
             self.state.apply(mv);
-            self.history.push((*text).to_string());
+            self.history.push(text.to_string());
         }
-        self.state.legal_moves(buffer);
-        if buffer.is_empty() {
+        self.state.legal_moves(&mut self.legal);
+        if self.legal.is_empty() {
             return Err("the position after `moves` has no legal move".to_string());
         }
         Ok(self.state.clone())
@@ -277,6 +355,53 @@ not json at all
             "{log}"
         );
         assert_eq!(log.lines().count(), 3, "{log}");
+    }
+
+    #[test]
+    fn a_move_request_read_without_a_tree_is_answered_as_the_general_reader_answers() {
+        // The usual line goes the quick way; each variant after it is refused by the quick
+        // reader (a duplicate key, a float, a non-string move) and read the general way.
+        let usual = r#"{"type":"move","game_id":1,"ply":2,"seat":"P1","moves":["a2-a3","a7-a6"],"legal":["b2-b3"],"position":{"board":"x"},"time_ms":50,"clock":null}"#;
+        let variants = [
+            r#"{"type":"pong","type":"move","moves":["a2-a3","a7-a6"],"time_ms":50}"#,
+            r#"{"type":"move","moves":["a2-a3","a7-a6"],"time_ms":50.5}"#,
+            r#"{"type":"move","moves":["a2-a3",7,"a7-a6"]}"#,
+        ];
+        assert!(serde_json::from_str::<MoveLine>(usual).is_ok());
+        for line in variants {
+            assert!(serde_json::from_str::<MoveLine>(line).is_err(), "{line}");
+        }
+        let answer = |line: &str| {
+            let start = Breakthrough::new(Rules::Standard);
+            let (mut output, mut log) = (Vec::new(), Vec::new());
+            let input = format!("{}\n{line}\n", r#"{"type":"new_game","seed":4}"#);
+            serve(
+                &start,
+                "breakthrough",
+                "first",
+                &|seed| Box::new(First(seed)),
+                input.as_bytes(),
+                &mut output,
+                &mut log,
+            )
+            .expect("in memory");
+            assert!(log.is_empty(), "{}", String::from_utf8_lossy(&log));
+            String::from_utf8(output).expect("utf8")
+        };
+        let quick = answer(usual);
+        let history = ["a2-a3".to_string(), "a7-a6".to_string()];
+        assert_eq!(
+            quick,
+            format!(
+                "{}\n",
+                json!({"type": "move", "move": kth_after(&history, 4),
+                    "info": {"depth": 1, "nodes": 0, "evaluated": 0, "score": null}})
+            ),
+            "the reply's bytes are those of the JSON object it stands for"
+        );
+        for line in variants {
+            assert_eq!(answer(line), quick, "{line}");
+        }
     }
 
     /// The k-th legal move after `history` (the agent `First(k)` plays it).
