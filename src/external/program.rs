@@ -207,6 +207,10 @@ pub struct Program {
     pending: Vec<u8>,
     /// Where the next search for an end of line starts in `pending`.
     scanned: usize,
+    /// What one read(2) of stdout fills: made once, at the first read (zeroing 8 KiB on
+    /// the stack at every read was the largest cost of a move's round trip in
+    /// instructions).
+    chunk: Vec<u8>,
     closed: bool,
     sink: Arc<Mutex<Sink>>,
     /// Lines on stdout that were not JSON, over the program's life.
@@ -323,6 +327,7 @@ impl Program {
             },
             pending: Vec::with_capacity(4096),
             scanned: 0,
+            chunk: Vec::new(),
             closed: false,
             sink,
             garbage_lines: 0,
@@ -347,6 +352,7 @@ impl Program {
             },
             pending: Vec::new(),
             scanned: 0,
+            chunk: Vec::new(),
             closed: false,
             sink: Arc::new(Mutex::new(Sink {
                 path: log,
@@ -523,10 +529,12 @@ impl Program {
                 }
                 continue;
             }
-            let mut chunk = [0u8; 8192];
-            match stdout.read(&mut chunk) {
+            if self.chunk.is_empty() {
+                self.chunk = vec![0; 8192];
+            }
+            match stdout.read(&mut self.chunk) {
                 Ok(0) => self.closed = true,
-                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => self.closed = true,
             }
