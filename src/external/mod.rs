@@ -20,6 +20,7 @@ use crate::core::{
     Agent, ByPlayer, Clock, Decision, Fault, FaultReason, Game, GameContext, Limits, Player,
 };
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -253,6 +254,7 @@ impl<G: Game> Shared<G> {
             game_id: 0,
             seat: Player::P1,
             legal: Vec::new(),
+            legal_texts: Vec::new(),
             pings: 0,
             clock: None,
         }
@@ -386,6 +388,9 @@ pub struct ExternalAgent<G: Game> {
     game_id: u64,
     seat: Player,
     legal: Vec<G::Move>,
+    /// The legal moves written out, the strings kept from move to move (written anew
+    /// each move into the same memory, not allocated per move).
+    legal_texts: Vec<String>,
     pings: u64,
     /// The game clocks before this move, when the game has them.
     clock: Option<Clock>,
@@ -516,8 +521,9 @@ fn wait_for_pong(program: &mut Program, id: u64, ping_ms: u64) -> bool {
 }
 
 /// The move and what the program said about it, from its reply line.
+#[derive(Debug, PartialEq)]
 enum Reply {
-    Move(String, Value),
+    Move(String, Option<MoveInfo>),
     /// Not a message: not JSON, or JSON that is not an object with a `type` (a student's
     /// `print(score)` printing `-24`): counted and logged, never taken as the reply.
     NotMessage,
@@ -531,12 +537,97 @@ fn message_of(line: &str) -> Option<Value> {
         .filter(|value| value.get("type").is_some())
 }
 
+/// A move reply's fields read without a JSON tree. Reading a line as this fails unless
+/// every field it names has the type the general path expects (and no key is repeated),
+/// so both read a line alike.
+#[derive(serde::Deserialize)]
+struct MoveLine<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(rename = "move", borrow)]
+    mv: Cow<'a, str>,
+    #[serde(default)]
+    info: Option<MoveInfo>,
+}
+
+/// What a program says of its search with its move (each count absent when not a whole
+/// number, the score when not a number).
+#[derive(Debug, Default, PartialEq)]
+struct MoveInfo {
+    depth: Option<u64>,
+    nodes: Option<u64>,
+    evaluated: Option<u64>,
+    score: Option<f64>,
+}
+
+/// Read from a JSON object only (a derived reader would take an array too, which the
+/// general path does not count as info); a repeated key counts its last value, as in a
+/// JSON tree; a key written with escapes fails the quick read.
+impl<'de> serde::Deserialize<'de> for MoveInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(reader: D) -> Result<MoveInfo, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = MoveInfo;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<MoveInfo, A::Error> {
+                let mut info = MoveInfo::default();
+                while let Some(key) = map.next_key::<&'de str>()? {
+                    match key {
+                        "depth" => info.depth = map.next_value()?,
+                        "nodes" => info.nodes = map.next_value()?,
+                        "evaluated" => info.evaluated = map.next_value()?,
+                        "score" => info.score = map.next_value()?,
+                        _ => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(info)
+            }
+        }
+        reader.deserialize_map(Fields)
+    }
+}
+
+impl MoveInfo {
+    /// The info of a reply read as a JSON tree (`None` when it is not an object).
+    fn of(info: &Value) -> Option<MoveInfo> {
+        info.is_object().then(|| MoveInfo {
+            depth: info["depth"].as_u64(),
+            nodes: info["nodes"].as_u64(),
+            evaluated: info["evaluated"].as_u64(),
+            score: info["score"].as_f64(),
+        })
+    }
+}
+
+/// A program's reply line: a move read the quick way, anything else as a JSON tree.
 fn read_reply(line: &str) -> Reply {
+    quick_reply(line).unwrap_or_else(|| tree_reply(line))
+}
+
+/// The move of a reply line read without a JSON tree; `None` for any line it does not
+/// cover (not an object, another type, a field of another type, a repeated key).
+fn quick_reply(line: &str) -> Option<Reply> {
+    if !line.trim_start().starts_with('{') {
+        return None;
+    }
+    let reply = serde_json::from_str::<MoveLine>(line).ok()?;
+    (reply.kind == "move").then(|| Reply::Move(reply.mv.into_owned(), reply.info))
+}
+
+/// A reply line read as a JSON tree.
+fn tree_reply(line: &str) -> Reply {
     match message_of(line) {
         None => Reply::NotMessage,
         Some(reply) => match (&reply["type"], &reply["move"]) {
             (Value::String(kind), Value::String(mv)) if kind == "move" => {
-                Reply::Move(mv.clone(), reply["info"].clone())
+                Reply::Move(mv.clone(), MoveInfo::of(&reply["info"]))
             }
             (Value::String(kind), _) if kind == "pong" => Reply::Other("pong".to_string()),
             _ => Reply::Other(format!(
@@ -643,11 +734,15 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             (a, b) => a.or(b),
         };
         state.legal_moves(&mut self.legal);
-        let legal: Vec<String> = self.legal.iter().map(|&m| state.format_move(m)).collect();
+        self.legal_texts.resize_with(self.legal.len(), String::new);
+        for (&mv, text) in self.legal.iter().zip(&mut self.legal_texts) {
+            text.clear();
+            state.write_move(mv, text);
+        }
         let request = MoveRequest {
             clock: self.clock.take().map(|clock| clock_json(&clock)),
             game_id: self.game_id,
-            legal: &legal,
+            legal: &self.legal_texts,
             moves: &self.history,
             ply: self.history.len(),
             position: state.position_json(),
@@ -739,7 +834,7 @@ impl<G: Game> ExternalAgent<G> {
                 Received::Line(line) => match read_reply(&line) {
                     Reply::Move(text, info) => {
                         return match state.parse_move(&text) {
-                            Ok(mv) => decision_with_info(mv, &info),
+                            Ok(mv) => decision_with_info(mv, info.as_ref()),
                             Err(e) => {
                                 program.note(&format!(
                                     "illegal move at ply {}: {e}",
@@ -877,16 +972,14 @@ fn deadline_ms(move_time: Option<Duration>, own_ms: Option<u64>) -> Option<u64> 
 
 /// A decision from a reply's move and `info` (`depth`, `nodes`, `evaluated`, `score`;
 /// self-reported).
-fn decision_with_info<M>(mv: M, info: &Value) -> Decision<M> {
+fn decision_with_info<M>(mv: M, info: Option<&MoveInfo>) -> Decision<M> {
     let mut decision = Decision::just(mv);
-    if info.is_object() {
+    if let Some(info) = info {
         decision.self_reported = true;
-        decision.depth = info["depth"]
-            .as_u64()
-            .map_or(0, |d| d.min(u64::from(u32::MAX)) as u32);
-        decision.stats.expanded = info["nodes"].as_u64().unwrap_or(0);
-        decision.stats.evaluated = info["evaluated"].as_u64().unwrap_or(0);
-        decision.value = info["score"].as_f64().filter(|v| v.is_finite());
+        decision.depth = info.depth.map_or(0, |d| d.min(u64::from(u32::MAX)) as u32);
+        decision.stats.expanded = info.nodes.unwrap_or(0);
+        decision.stats.evaluated = info.evaluated.unwrap_or(0);
+        decision.value = info.score.filter(|v| v.is_finite());
     }
     decision
 }
@@ -894,6 +987,83 @@ fn decision_with_info<M>(mv: M, info: &Value) -> Decision<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_reply_read_the_quick_way_reads_as_its_json_tree_does() {
+        // (line, whether the quick reader takes it)
+        let lines = [
+            (r#"{"type":"move","move":"a2-a3"}"#, true),
+            (
+                r#" {"move":"a2-a3","type":"move","info":{"depth":3,"nodes":120,"evaluated":80,"score":-1.5}}"#,
+                true,
+            ),
+            (
+                r#"{"type":"move","move":"a2-a3","info":{"depth":3,"pv":["a2-a3"],"score":2}}"#,
+                true,
+            ),
+            (
+                r#"{"type":"move","move":"a2-a3","info":{"depth":3,"depth":5}}"#,
+                true,
+            ),
+            (r#"{"type":"move","move":"a2-a3","info":null}"#, true),
+            (
+                r#"{"type":"move","move":"a2-a3","info":{"depth":null,"score":null}}"#,
+                true,
+            ),
+            (r#"{"type":"move","move":"a\u0032-a3"}"#, true),
+            // Left to the tree: info that is no object, counts that are not whole
+            // numbers, a key written with escapes, a repeated key, another type.
+            (
+                r#"{"type":"move","move":"a2-a3","info":[3,120,80,1.5]}"#,
+                false,
+            ),
+            (r#"{"type":"move","move":"a2-a3","info":7}"#, false),
+            (
+                r#"{"type":"move","move":"a2-a3","info":{"depth":-1,"nodes":2.5,"score":"x"}}"#,
+                false,
+            ),
+            (
+                r#"{"type":"move","move":"a2-a3","info":{"d\u0065pth":4}}"#,
+                false,
+            ),
+            (r#"{"type":"pong","type":"move","move":"a2-a3"}"#, false),
+            (r#"{"type":"move","move":7}"#, false),
+            (r#"{"type":"pong","id":3}"#, false),
+            (r#"["move","a2-a3"]"#, false),
+            ("-24", false),
+            ("not json", false),
+        ];
+        for (line, quick) in lines {
+            let taken = quick_reply(line);
+            assert_eq!(taken.is_some(), quick, "{line}");
+            if let Some(reply) = taken {
+                assert_eq!(reply, tree_reply(line), "{line}");
+            }
+            assert_eq!(read_reply(line), tree_reply(line), "{line}");
+        }
+        // The tree's reading of the lines above, as the protocol describes it.
+        let Reply::Move(mv, Some(info)) = read_reply(lines[1].0) else {
+            panic!("a move with info");
+        };
+        assert_eq!(mv, "a2-a3");
+        assert_eq!(
+            (info.depth, info.nodes, info.evaluated, info.score),
+            (Some(3), Some(120), Some(80), Some(-1.5))
+        );
+        assert_eq!(
+            read_reply(lines[3].0),
+            Reply::Move(
+                "a2-a3".into(),
+                Some(MoveInfo {
+                    depth: Some(5),
+                    ..MoveInfo::default()
+                })
+            )
+        );
+        assert_eq!(read_reply(lines[6].0), Reply::Move("a2-a3".into(), None));
+        assert_eq!(read_reply(lines[7].0), Reply::Move("a2-a3".into(), None));
+        assert_eq!(read_reply("-24"), Reply::NotMessage);
+    }
 
     #[test]
     fn a_move_request_reads_as_the_same_line_as_a_json_object_of_its_fields() {

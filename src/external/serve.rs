@@ -37,7 +37,8 @@ pub fn serve<G: Game>(
         }
         // The request of every ply, read without a JSON tree; anything it does not
         // cover (another type, a field of another type) goes the general way below.
-        if let Ok(request) = serde_json::from_str::<MoveLine>(&line)
+        if line.trim_start().starts_with('{')
+            && let Ok(request) = serde_json::from_str::<MoveLine>(&line)
             && request.kind == "move"
         {
             let agent = agent.get_or_insert_with(|| make(0));
@@ -155,9 +156,10 @@ fn write_reply(output: &mut impl Write, reply: &impl serde::Serialize) -> io::Re
 }
 
 /// A `move` request's fields that the served agent uses, the history's texts borrowed
-/// from the line; the rest (the position, the legal moves) is skipped unread. Reading a
-/// line as this fails unless every field has the type the general path expects, so both
-/// answer a line alike.
+/// from the line; the rest (the position, the legal moves) is skipped unread. Read from
+/// an object only (the caller checks; a derived reader would take an array too), and
+/// failing unless every field has the type the general path expects and no key is
+/// repeated, so both answer a line alike.
 #[derive(serde::Deserialize)]
 struct MoveLine<'a> {
     #[serde(rename = "type", borrow)]
@@ -402,6 +404,13 @@ not json at all
         for line in variants {
             assert_eq!(answer(line), quick, "{line}");
         }
+        // An array holding a move request's fields in order is no request (a derived
+        // reader would take it): not answered, and reported as the general path does.
+        let array = r#"["move",["a2-a3","a7-a6"],50,null]"#;
+        assert!(serde_json::from_str::<MoveLine>(array).is_ok());
+        let (replies, log) = served(&format!("{array}\n"));
+        assert!(replies.is_empty(), "{replies:?}");
+        assert!(log.contains("line 1: unknown request type ''"), "{log}");
     }
 
     /// The k-th legal move after `history` (the agent `First(k)` plays it).
