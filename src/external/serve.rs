@@ -24,21 +24,32 @@ pub fn serve<G: Game>(
     game_name: &str,
     agent_name: &str,
     make: MakeAgent<'_, G>,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
     log: &mut dyn Write,
 ) -> io::Result<()> {
     let mut agent: Option<Box<dyn Agent<G>>> = None;
     let mut positions = Positions::new(start);
-    for (number, line) in input.lines().enumerate() {
-        let line = line?;
+    // One line's memory and one reply's, kept from request to request.
+    let (mut read, mut reply_bytes) = (String::new(), Vec::new());
+    let mut number = 0;
+    loop {
+        read.clear();
+        if input.read_line(&mut read)? == 0 {
+            break;
+        }
+        number += 1;
+        // The line without its end (LF or CR LF), as `BufRead::lines` gives it.
+        let line = read
+            .strip_suffix('\n')
+            .map_or(read.as_str(), |l| l.strip_suffix('\r').unwrap_or(l));
         if line.trim().is_empty() {
             continue;
         }
         // The request of every ply, read without a JSON tree; anything it does not
         // cover (another type, a field of another type) goes the general way below.
         if line.trim_start().starts_with('{')
-            && let Ok(request) = serde_json::from_str::<MoveLine>(&line)
+            && let Ok(request) = serde_json::from_str::<MoveLine>(line)
             && request.kind == "move"
         {
             let agent = agent.get_or_insert_with(|| make(0));
@@ -50,15 +61,15 @@ pub fn serve<G: Game>(
                 request.time_ms,
                 clock,
             ) {
-                Ok(reply) => write_reply(&mut output, &reply)?,
-                Err(e) => writeln!(log, "serve-agent: line {}: {e}", number + 1)?,
+                Ok(reply) => write_reply(&mut output, &mut reply_bytes, &reply)?,
+                Err(e) => writeln!(log, "serve-agent: line {}: {e}", number)?,
             }
             continue;
         }
-        let request: Value = match serde_json::from_str(&line) {
+        let request: Value = match serde_json::from_str(line) {
             Ok(request) => request,
             Err(e) => {
-                writeln!(log, "serve-agent: line {}: not JSON ({e})", number + 1)?;
+                writeln!(log, "serve-agent: line {}: not JSON ({e})", number)?;
                 continue;
             }
         };
@@ -111,11 +122,11 @@ pub fn serve<G: Game>(
                 let time_ms = request["time_ms"].as_u64();
                 match answer_move(agent.as_mut(), &mut positions, &texts, time_ms, clock) {
                     Ok(reply) => {
-                        write_reply(&mut output, &reply)?;
+                        write_reply(&mut output, &mut reply_bytes, &reply)?;
                         None
                     }
                     Err(e) => {
-                        writeln!(log, "serve-agent: line {}: {e}", number + 1)?;
+                        writeln!(log, "serve-agent: line {}: {e}", number)?;
                         None
                     }
                 }
@@ -136,22 +147,29 @@ pub fn serve<G: Game>(
                 writeln!(
                     log,
                     "serve-agent: line {}: unknown request type '{other}'",
-                    number + 1
+                    number
                 )?;
                 None
             }
         };
         if let Some(reply) = reply {
-            write_reply(&mut output, &reply)?;
+            write_reply(&mut output, &mut reply_bytes, &reply)?;
         }
     }
     Ok(())
 }
 
-/// One reply: a JSON line, flushed.
-fn write_reply(output: &mut impl Write, reply: &impl serde::Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *output, reply)?;
-    output.write_all(b"\n")?;
+/// One reply: a JSON line, made in `bytes` and written whole, then flushed (written piece
+/// by piece, stdout's line buffer searched each piece for a line end).
+fn write_reply(
+    output: &mut impl Write,
+    bytes: &mut Vec<u8>,
+    reply: &impl serde::Serialize,
+) -> io::Result<()> {
+    bytes.clear();
+    serde_json::to_writer(&mut *bytes, reply)?;
+    bytes.push(b'\n');
+    output.write_all(bytes)?;
     output.flush()
 }
 
@@ -164,8 +182,10 @@ fn write_reply(output: &mut impl Write, reply: &impl serde::Serialize) -> io::Re
 struct MoveLine<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
+    /// Borrowed whole (a move written with escapes fails the quick read; a `Cow` in a
+    /// list would be copied out, borrow or not).
     #[serde(default, borrow)]
-    moves: Vec<Cow<'a, str>>,
+    moves: Vec<&'a str>,
     #[serde(default)]
     time_ms: Option<u64>,
     #[serde(default)]
@@ -362,12 +382,14 @@ not json at all
     #[test]
     fn a_move_request_read_without_a_tree_is_answered_as_the_general_reader_answers() {
         // The usual line goes the quick way; each variant after it is refused by the quick
-        // reader (a duplicate key, a float, a non-string move) and read the general way.
+        // reader (a duplicate key, a float, a non-string move, a move written with escapes)
+        // and read the general way.
         let usual = r#"{"type":"move","game_id":1,"ply":2,"seat":"P1","moves":["a2-a3","a7-a6"],"legal":["b2-b3"],"position":{"board":"x"},"time_ms":50,"clock":null}"#;
         let variants = [
             r#"{"type":"pong","type":"move","moves":["a2-a3","a7-a6"],"time_ms":50}"#,
             r#"{"type":"move","moves":["a2-a3","a7-a6"],"time_ms":50.5}"#,
             r#"{"type":"move","moves":["a2-a3",7,"a7-a6"]}"#,
+            r#"{"type":"move","moves":["a\u0032-a3","a7-a6"]}"#,
         ];
         assert!(serde_json::from_str::<MoveLine>(usual).is_ok());
         for line in variants {
