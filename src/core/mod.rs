@@ -188,9 +188,7 @@ pub fn check_legal<G: Game>(
             outcome.reason
         )));
     }
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves);
-    if moves.contains(&mv) {
+    if state.is_legal(mv) {
         Ok(mv)
     } else {
         Err(error(why_illegal()))
@@ -211,6 +209,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Clears `out` and fills it with every legal move, in a fixed order that depends only
     /// on the position. A finished game has no legal moves.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Whether `mv` is one of `legal_moves` here. Override when it can be told without
+    /// listing them.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        moves.contains(&mv)
+    }
 
     /// The number of legal moves (perft's bulk count). Override when it can be counted
     /// faster than generated.

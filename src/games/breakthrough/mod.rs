@@ -424,6 +424,28 @@ impl Game for Breakthrough {
         push_moves(out, down, dir * cols - 1);
     }
 
+    /// From the target sets: the step from `from` to `to` names the set (straight, up or
+    /// down) in which `to` must be, as `legal_moves` lists them.
+    fn is_legal(&self, mv: Move) -> bool {
+        if self.goal_reached().is_some() {
+            return false;
+        }
+        let (straight, up, down) = self.targets(self.to_move);
+        let forward = self.geometry().cols as i32
+            * match self.to_move {
+                Player::P1 => 1,
+                Player::P2 => -1,
+            };
+        let set = match i32::from(mv.to) - i32::from(mv.from) {
+            step if step == forward => straight,
+            step if step == forward + 1 => up,
+            step if step == forward - 1 => down,
+            _ => 0,
+        };
+        1u64.checked_shl(u32::from(mv.to))
+            .is_some_and(|bit| set & bit != 0)
+    }
+
     #[inline]
     fn count_moves(&self) -> u64 {
         if self.goal_reached().is_some() {

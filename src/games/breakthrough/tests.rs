@@ -584,3 +584,30 @@ fn for_each_child_makes_the_listed_moves_children_and_stops_when_told() {
         assert_eq!(visited, (stop + 1).min(legal.len()));
     });
 }
+
+#[test]
+fn is_legal_agrees_with_the_listed_moves_for_every_pair_of_squares() {
+    // Every rule set along random games to their ends (the finished positions included):
+    // each (from, to) pair of the board's squares, and squares past it, is legal exactly
+    // when legal_moves lists it.
+    along_random_games(23, |state, legal| {
+        let squares = state.geometry().rows * state.geometry().cols;
+        let mut found = 0;
+        for from in 0..squares as u8 + 2 {
+            for to in 0..squares as u8 + 2 {
+                let mv = Move { from, to };
+                assert_eq!(
+                    state.is_legal(mv),
+                    legal.contains(&mv),
+                    "{:?} {mv:?}",
+                    state.rules()
+                );
+                found += usize::from(state.is_legal(mv));
+            }
+        }
+        assert_eq!(found, legal.len());
+    });
+    // Past the 64 squares a bitboard holds: not legal, no overflow.
+    let start = Breakthrough::new(Rules::Standard);
+    assert!(!start.is_legal(Move { from: 8, to: 200 }));
+}
