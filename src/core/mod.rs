@@ -326,6 +326,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The position as JSON, in the game's documented form (docs/protocol.md): what an
     /// external agent is sent with every move request.
     fn position_json(&self) -> serde_json::Value;
+
+    /// [`Game::position_json`] as written into a move request, every ply. Override to
+    /// write the same bytes without building a JSON tree first.
+    fn position_serialized(&self) -> impl serde::Serialize + '_ {
+        self.position_json()
+    }
 }
 
 /// Scores a position for a root player: larger is better for `root`.

@@ -642,13 +642,13 @@ fn tree_reply(line: &str) -> Reply {
 /// value copied the whole history every move). Fields in the order a JSON object's keys
 /// sort, as the protocol's other messages are written.
 #[derive(serde::Serialize)]
-struct MoveRequest<'a> {
+struct MoveRequest<'a, P> {
     clock: Option<Value>,
     game_id: u64,
     legal: &'a [String],
     moves: &'a [String],
     ply: usize,
-    position: Value,
+    position: P,
     seat: &'static str,
     time_ms: Option<u64>,
     #[serde(rename = "type")]
@@ -745,7 +745,7 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             legal: &self.legal_texts,
             moves: &self.history,
             ply: self.history.len(),
-            position: state.position_json(),
+            position: state.position_serialized(),
             seat: state.to_move().label(),
             time_ms: deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
             kind: "move",

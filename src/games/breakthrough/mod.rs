@@ -254,6 +254,44 @@ static GEOMETRY_8X8: Geometry = Geometry::new(8, 8);
 static GEOMETRY_5X10: Geometry = Geometry::new(5, 10);
 static GEOMETRY_5X5: Geometry = Geometry::new(5, 5);
 
+/// [`Game::position_json`]'s object written directly: its keys in the order a JSON
+/// object's keys sort.
+#[derive(serde::Serialize)]
+struct Position<'a> {
+    board: Rows<'a>,
+    cols: u32,
+    rows: u32,
+    rules: &'static str,
+    to_move: &'static str,
+}
+
+/// The board's rows as [`Game::board_dump`] writes them (`0` empty, `1` P1, `2` P2),
+/// each a string.
+struct Rows<'a>(&'a Breakthrough);
+
+impl serde::Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let geometry = self.0.geometry();
+        let [p1, p2] = self.0.pieces.0;
+        let mut rows = out.serialize_seq(Some(geometry.rows as usize))?;
+        for row in 0..geometry.rows {
+            let mut cells = [b'0'; 64];
+            let cols = (geometry.cols as usize).min(cells.len());
+            for (col, cell) in cells[..cols].iter_mut().enumerate() {
+                let bit = 1u64 << (row * geometry.cols + col as u32);
+                if p1 & bit != 0 {
+                    *cell = b'1';
+                } else if p2 & bit != 0 {
+                    *cell = b'2';
+                }
+            }
+            rows.serialize_element(std::str::from_utf8(&cells[..cols]).unwrap_or_default())?;
+        }
+        rows.end()
+    }
+}
+
 /// A Breakthrough move: one piece, one square forward.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -659,6 +697,17 @@ impl Game for Breakthrough {
             "to_move": self.to_move.label(),
             "board": board,
         })
+    }
+
+    fn position_serialized(&self) -> impl serde::Serialize + '_ {
+        let geometry = self.geometry();
+        Position {
+            board: Rows(self),
+            cols: geometry.cols,
+            rows: geometry.rows,
+            rules: self.rules.name(),
+            to_move: self.to_move.label(),
+        }
     }
 
     fn board_display(&self) -> String {

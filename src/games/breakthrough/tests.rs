@@ -611,3 +611,16 @@ fn is_legal_agrees_with_the_listed_moves_for_every_pair_of_squares() {
     let start = Breakthrough::new(Rules::Standard);
     assert!(!start.is_legal(Move { from: 8, to: 200 }));
 }
+
+#[test]
+fn the_position_written_directly_is_the_bytes_of_its_json_tree() {
+    // Every rule set (boards of 8, 10 and 5 columns) along random games to their ends.
+    along_random_games(29, |state, _| {
+        assert_eq!(
+            serde_json::to_string(&state.position_serialized()).expect("serializes"),
+            serde_json::to_string(&state.position_json()).expect("serializes"),
+            "{:?}",
+            state.rules()
+        );
+    });
+}
