@@ -930,3 +930,78 @@ fn cpu_time_per_move_is_measured_from_the_program_beside_wall_time() {
     }
     assert_none_left(&marker);
 }
+
+/// The Python helper reads stdin from its file descriptor and looks for a quick request
+/// before sleeping: through a real pipe, lines written whole, in pieces, several in one
+/// write, after pauses that turn looking off and quick ones that turn it on again, and a
+/// last line without its end come out exactly as `for line in sys.stdin` gives them.
+#[test]
+fn the_python_helper_reads_requests_as_python_reads_stdin() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let Some(python) = python3() else {
+        return;
+    };
+    let helpers = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/python");
+    let mut writes: Vec<(String, u64)> = Vec::new();
+    for i in 0..300 {
+        let line = format!(
+            "{{\"type\":\"move\",\"n\":{i},\"text\":\"é ✓ {}\"}}\n",
+            "x".repeat(i % 7)
+        );
+        match i % 10 {
+            // In two pieces, the second after a pause.
+            3 => {
+                let (a, b) = line.split_at(5);
+                writes.push((a.to_string(), 0));
+                writes.push((b.to_string(), 2));
+            }
+            // After a pause long enough to turn looking off.
+            7 => writes.push((line, 25)),
+            _ => writes.push((line, 0)),
+        }
+    }
+    writes.push(("three\nin one\nwrite\n".to_string(), 0));
+    writes.push(("\n  \nno end".to_string(), 1));
+    let expected: String = writes.iter().map(|(text, _)| text.as_str()).collect();
+    let script = format!(
+        "import sys; sys.path.insert(0, {:?}); import arbiter_agent\n\
+         for line in arbiter_agent._requests():\n    sys.stdout.write(repr(line) + '\\n')\n",
+        helpers.display().to_string()
+    );
+    let mut child = Command::new(python)
+        .args(["-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start python3");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for (text, pause_ms) in &writes {
+        std::thread::sleep(Duration::from_millis(*pause_ms));
+        stdin.write_all(text.as_bytes()).expect("write");
+        stdin.flush().expect("flush");
+    }
+    drop(stdin);
+    let output = child.wait_with_output().expect("python3 ends");
+    assert!(output.status.success(), "{}", stderr(&output));
+    // What Python's own line iteration gives for the same bytes.
+    let reference = Command::new(python)
+        .args([
+            "-c",
+            "import sys\nfor line in sys.stdin:\n    sys.stdout.write(repr(line) + '\\n')\n",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(expected.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("python3 reads");
+    assert_eq!(stdout(&output), stdout(&reference));
+    assert_eq!(stdout(&output).lines().count(), 300 + 3 + 3);
+}
