@@ -323,7 +323,8 @@ mod tests {
         }
     }
 
-    fn served(input: &str) -> (Vec<Value>, String) {
+    /// What `First` answers to `input`: its output and its log, as text.
+    fn served_text(input: &str) -> (String, String) {
         let start = Breakthrough::new(Rules::Standard);
         let (mut output, mut log) = (Vec::new(), Vec::new());
         serve(
@@ -336,12 +337,17 @@ mod tests {
             &mut log,
         )
         .expect("in memory");
-        let replies = String::from_utf8(output)
-            .expect("utf8")
+        let text = |bytes| String::from_utf8(bytes).expect("utf8");
+        (text(output), text(log))
+    }
+
+    fn served(input: &str) -> (Vec<Value>, String) {
+        let (output, log) = served_text(input);
+        let replies = output
             .lines()
             .map(|l| serde_json::from_str(l).expect("each reply is one JSON line"))
             .collect();
-        (replies, String::from_utf8(log).expect("utf8"))
+        (replies, log)
     }
 
     #[test]
@@ -396,21 +402,10 @@ not json at all
             assert!(serde_json::from_str::<MoveLine>(line).is_err(), "{line}");
         }
         let answer = |line: &str| {
-            let start = Breakthrough::new(Rules::Standard);
-            let (mut output, mut log) = (Vec::new(), Vec::new());
             let input = format!("{}\n{line}\n", r#"{"type":"new_game","seed":4}"#);
-            serve(
-                &start,
-                "breakthrough",
-                "first",
-                &|seed| Box::new(First(seed)),
-                input.as_bytes(),
-                &mut output,
-                &mut log,
-            )
-            .expect("in memory");
-            assert!(log.is_empty(), "{}", String::from_utf8_lossy(&log));
-            String::from_utf8(output).expect("utf8")
+            let (output, log) = served_text(&input);
+            assert!(log.is_empty(), "{log}");
+            output
         };
         let quick = answer(usual);
         let history = ["a2-a3".to_string(), "a7-a6".to_string()];
