@@ -62,14 +62,14 @@ pub fn serve<G: Game>(
                 clock,
             ) {
                 Ok(reply) => write_reply(&mut output, &mut reply_bytes, &reply)?,
-                Err(e) => writeln!(log, "serve-agent: line {}: {e}", number)?,
+                Err(e) => writeln!(log, "serve-agent: line {number}: {e}")?,
             }
             continue;
         }
         let request: Value = match serde_json::from_str(line) {
             Ok(request) => request,
             Err(e) => {
-                writeln!(log, "serve-agent: line {}: not JSON ({e})", number)?;
+                writeln!(log, "serve-agent: line {number}: not JSON ({e})")?;
                 continue;
             }
         };
@@ -126,7 +126,7 @@ pub fn serve<G: Game>(
                         None
                     }
                     Err(e) => {
-                        writeln!(log, "serve-agent: line {}: {e}", number)?;
+                        writeln!(log, "serve-agent: line {number}: {e}")?;
                         None
                     }
                 }
@@ -146,8 +146,7 @@ pub fn serve<G: Game>(
             other => {
                 writeln!(
                     log,
-                    "serve-agent: line {}: unknown request type '{other}'",
-                    number
+                    "serve-agent: line {number}: unknown request type '{other}'"
                 )?;
                 None
             }
