@@ -131,9 +131,11 @@ def _requests():
             continue
         waited = time.monotonic()
         if quick:
+            # Letting other processes run between looks: on a busy machine a look costs
+            # the others little.
             until = waited + LOOK_SECONDS
             while not select.select([fd], [], [], 0)[0] and time.monotonic() < until:
-                pass
+                os.sched_yield()
         chunk = os.read(fd, 65536)
         if not chunk:
             if pending:
