@@ -24,21 +24,17 @@ fn perft_with<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u
     match depth {
         0 => 1,
         1 => state.count_moves(),
-        // The last two plies in one visit: each child counts its moves in bulk, without a
-        // call of this function per child (most of the tree's positions are these).
-        2 => {
-            let mut total = 0;
-            state.for_each_child(&mut buffers[0], |_, child| {
-                total += child.count_moves();
-                ControlFlow::Continue(())
-            });
-            total
-        }
         _ => {
             let (scratch, rest) = buffers.split_first_mut().expect("one buffer per ply");
             let mut total = 0;
             state.for_each_child(scratch, |_, child| {
-                total += perft_with(child, depth - 1, rest);
+                // The last ply counted here in bulk, without a call per child (most of
+                // the tree's positions are these children).
+                total += if depth == 2 {
+                    child.count_moves()
+                } else {
+                    perft_with(child, depth - 1, rest)
+                };
                 ControlFlow::Continue(())
             });
             total
