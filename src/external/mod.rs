@@ -541,7 +541,7 @@ fn message_of(line: &str) -> Option<Value> {
 /// every field it names has the type the general path expects (and no key is repeated),
 /// so both read a line alike.
 #[derive(serde::Deserialize)]
-struct MoveLine<'a> {
+struct ReplyLine<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
     #[serde(rename = "move", borrow)]
@@ -617,7 +617,7 @@ fn quick_reply(line: &str) -> Option<Reply> {
     if !line.trim_start().starts_with('{') {
         return None;
     }
-    let reply = serde_json::from_str::<MoveLine>(line).ok()?;
+    let reply = serde_json::from_str::<ReplyLine>(line).ok()?;
     (reply.kind == "move").then(|| Reply::Move(reply.mv.into_owned(), reply.info))
 }
 
@@ -946,13 +946,8 @@ pub fn clock_json(clock: &Clock) -> Value {
     })
 }
 
-/// The clocks of a move request's `clock` field (protocol 2), if it has one.
-pub fn clock_of(request: &Value) -> Option<Clock> {
-    clock_from(request.get("clock")?)
-}
-
-/// A request's `clock` object as a [`Clock`] (`None` when a field is missing or not a
-/// whole number of milliseconds).
+/// A move request's `clock` object (protocol 2) as a [`Clock`] (`None` when a field is
+/// missing or not a whole number of milliseconds).
 pub fn clock_from(clock: &Value) -> Option<Clock> {
     let ms = |key: &str| clock[key].as_u64().map(Duration::from_millis);
     Some(Clock {

@@ -49,7 +49,7 @@ pub fn serve<G: Game>(
         // The request of every ply, read without a JSON tree; anything it does not
         // cover (another type, a field of another type) goes the general way below.
         if line.trim_start().starts_with('{')
-            && let Ok(request) = serde_json::from_str::<MoveLine>(line)
+            && let Ok(request) = serde_json::from_str::<RequestLine>(line)
             && request.kind == "move"
         {
             let agent = agent.get_or_insert_with(|| make(0));
@@ -178,7 +178,7 @@ fn write_reply(
 /// failing unless every field has the type the general path expects and no key is
 /// repeated, so both answer a line alike.
 #[derive(serde::Deserialize)]
-struct MoveLine<'a> {
+struct RequestLine<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
     /// Borrowed whole (a move written with escapes fails the quick read; a `Cow` in a
@@ -396,9 +396,9 @@ not json at all
             r#"{"type":"move","moves":["a2-a3",7,"a7-a6"]}"#,
             r#"{"type":"move","moves":["a\u0032-a3","a7-a6"]}"#,
         ];
-        assert!(serde_json::from_str::<MoveLine>(usual).is_ok());
+        assert!(serde_json::from_str::<RequestLine>(usual).is_ok());
         for line in variants {
-            assert!(serde_json::from_str::<MoveLine>(line).is_err(), "{line}");
+            assert!(serde_json::from_str::<RequestLine>(line).is_err(), "{line}");
         }
         let answer = |line: &str| {
             let input = format!("{}\n{line}\n", r#"{"type":"new_game","seed":4}"#);
@@ -423,7 +423,7 @@ not json at all
         // An array holding a move request's fields in order is no request (a derived
         // reader would take it): not answered, and reported as the general path does.
         let array = r#"["move",["a2-a3","a7-a6"],50,null]"#;
-        assert!(serde_json::from_str::<MoveLine>(array).is_ok());
+        assert!(serde_json::from_str::<RequestLine>(array).is_ok());
         let (replies, log) = served(&format!("{array}\n"));
         assert!(replies.is_empty(), "{replies:?}");
         assert!(log.contains("line 1: unknown request type ''"), "{log}");
