@@ -226,6 +226,19 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         moves.len() as u64
     }
 
+    /// The legal moves of every child summed (perft two plies deep with the last ply
+    /// bulk-counted), `scratch` holding this position's moves if needed. Override when
+    /// the children can be counted without being made one by one through
+    /// `for_each_child`.
+    fn count_grandchildren(&self, scratch: &mut Vec<Self::Move>) -> u64 {
+        let mut total = 0;
+        self.for_each_child(scratch, |_, child| {
+            total += child.count_moves();
+            ControlFlow::Continue(())
+        });
+        total
+    }
+
     /// The legal move at index `pick(n)` of `legal_moves`' order, `n` being their number
     /// (`None` when there is none): what a random playout plays. The default lists the
     /// moves in `scratch`; a game that can count its moves and find the k-th without

@@ -14,7 +14,8 @@ use crate::core::{Game, MoveError, Outcome};
 use std::ops::ControlFlow;
 
 /// Counts the leaves of the legal-move tree `depth` plies deep (finished games have no
-/// moves). The last ply is bulk-counted with [`Game::count_moves`].
+/// moves). The last two plies are bulk-counted with [`Game::count_grandchildren`] (the
+/// last one alone with [`Game::count_moves`]).
 pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
     let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     perft_with(state, depth, &mut buffers)
@@ -24,17 +25,12 @@ fn perft_with<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u
     match depth {
         0 => 1,
         1 => state.count_moves(),
+        2 => state.count_grandchildren(&mut buffers[0]),
         _ => {
             let (scratch, rest) = buffers.split_first_mut().expect("one buffer per ply");
             let mut total = 0;
             state.for_each_child(scratch, |_, child| {
-                // The last ply counted here in bulk, without a call per child (most of
-                // the tree's positions are these children).
-                total += if depth == 2 {
-                    child.count_moves()
-                } else {
-                    perft_with(child, depth - 1, rest)
-                };
+                total += perft_with(child, depth - 1, rest);
                 ControlFlow::Continue(())
             });
             total
@@ -43,7 +39,8 @@ fn perft_with<G: Game>(state: &G, depth: u32, buffers: &mut [Vec<G::Move>]) -> u
 }
 
 /// The leaves of the legal-move tree at every depth from 1 to `depth` (`[perft(1), ...,
-/// perft(depth)]`) in one walk: each position at depth `depth - 1` bulk-counts its moves.
+/// perft(depth)]`) in one walk: each position at depth `depth - 2` bulk-counts its moves
+/// and its children's.
 pub fn perft_by_depth<G: Game>(state: &G, depth: u32) -> Vec<u64> {
     let mut counts = vec![0; depth as usize];
     let mut buffers: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
@@ -64,6 +61,11 @@ fn count_by_depth<G: Game>(
         return;
     }
     let (scratch, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    if ply + 2 == counts.len() {
+        counts[ply] += state.count_moves();
+        counts[ply + 1] += state.count_grandchildren(scratch);
+        return;
+    }
     counts[ply] += state.for_each_child(scratch, |_, child| {
         count_by_depth(child, ply + 1, counts, rest);
         ControlFlow::Continue(())

@@ -13,7 +13,7 @@ pub fn move_names<G: Game>(state: &G) -> Vec<String> {
 
 /// Plays `games` seeded random playouts from `start` and checks, at every position:
 /// a position is finished iff it has no legal moves; `count_moves` agrees with
-/// `legal_moves`; move generation is a pure function of the position; every move's
+/// `legal_moves`, and `count_grandchildren` with the children's `count_moves`; move generation is a pure function of the position; every move's
 /// notation parses back to the same move; no game exceeds `max_plies`.
 pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
     let mut moves = Vec::new();
@@ -30,6 +30,19 @@ pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
                 moves.len() as u64,
                 state.count_moves(),
                 "count_moves disagrees"
+            );
+            // The children's moves summed, counted the game's way and one by one.
+            let mut by_child = 0;
+            for &mv in &moves {
+                let mut child = state.clone();
+                child.apply(mv);
+                by_child += child.count_moves();
+            }
+            assert_eq!(
+                state.count_grandchildren(&mut again),
+                by_child,
+                "count_grandchildren disagrees at\n{}",
+                state.board_dump()
             );
             let finished = state.outcome().is_some();
             assert_eq!(
