@@ -8,7 +8,7 @@ use crate::external::sandbox::SandboxSpec;
 use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
-use crate::search::{Algorithm, MAX_DEPTH, SearchAgent, SearchConfig};
+use crate::search::{Algorithm, MAX_DEPTH, RandomAgent, SearchAgent, SearchConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -515,6 +515,9 @@ impl AgentSpec {
                 .heuristic(G::heuristics()[0].name, &[])
                 .map_err(|e| e.to_string())?,
         };
+        if self.algorithm == Algorithm::Random {
+            return Ok(Box::new(|seed| Box::new(RandomAgent::<G>::new(seed))));
+        }
         if self.algorithm == Algorithm::Mcts {
             return Ok(Box::new(move |seed| {
                 Box::new(MctsAgent::<G, G::Heuristic>::new(

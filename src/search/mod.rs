@@ -1065,6 +1065,35 @@ impl SearchConfig {
     }
 }
 
+/// The `random` agent: a uniformly random legal move, drawn exactly as a [`SearchAgent`]
+/// with [`Algorithm::Random`] and the same seed draws it, without the searcher that agent
+/// carries (its construction, boxed for every game, was most of the cost of seating two
+/// random agents).
+pub struct RandomAgent<G: Game> {
+    rng: GameRng,
+    buffer: Vec<G::Move>,
+}
+
+impl<G: Game> RandomAgent<G> {
+    /// An agent whose moves derive from `seed` (as `SearchAgent::new`'s tie-breaks do).
+    pub fn new(seed: u64) -> Self {
+        RandomAgent {
+            rng: seeds::rng(seeds::derive(seed, &[2])),
+            buffer: Vec::new(),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent<G> {
+    fn decide(&mut self, state: &G, _limits: &Limits) -> Decision<G::Move> {
+        let rng = &mut self.rng;
+        let mv = state
+            .pick_move(&mut self.buffer, |n| seeds::below(rng, n))
+            .expect("decide called on a finished game");
+        Decision::just(mv)
+    }
+}
+
 /// An agent that plays by one algorithm with one heuristic.
 pub struct SearchAgent<G: Game, E> {
     config: SearchConfig,

@@ -299,6 +299,41 @@ fn agents_are_reproducible_from_their_seed() {
     }
 }
 
+/// The `random` agent draws the moves a search agent with `Algorithm::Random` and the
+/// same seed draws, to the end of whole games of several games, so that records of
+/// random agents are the same whichever plays.
+#[test]
+fn the_random_agent_plays_as_a_random_search_agent() {
+    fn games<G: Game, E: Evaluator<G> + ActionEvaluator<G> + Clone>(start: &G, evaluator: E) {
+        for seed in 0..20 {
+            let mut search = SearchAgent::new(
+                SearchConfig::fixed(Algorithm::Random, 0),
+                evaluator.clone(),
+                seed,
+            );
+            let mut random = RandomAgent::<G>::new(seed);
+            let mut state = start.clone();
+            let mut plies = 0;
+            while state.outcome().is_none() && plies < 400 {
+                let mv = random.decide(&state, &Limits::NONE).mv;
+                assert!(
+                    mv == search.decide(&state, &Limits::NONE).mv,
+                    "seed {seed}, ply {plies}"
+                );
+                state.apply(mv);
+                plies += 1;
+            }
+            assert!(plies > 2, "seed {seed}: a whole game");
+        }
+    }
+    games(&Breakthrough::new(Rules::Standard), Heuristic::Material);
+    games(&Breakthrough::new(Rules::Long), Heuristic::Material);
+    let othello = crate::games::othello::Othello::new();
+    let heuristic =
+        crate::registry::GameEntry::heuristic(&othello, "mobility", &[]).expect("exists");
+    games(&othello, heuristic);
+}
+
 #[test]
 fn algorithm_names_round_trip() {
     for algorithm in Algorithm::ALL {
