@@ -13,8 +13,9 @@ pub fn move_names<G: Game>(state: &G) -> Vec<String> {
 
 /// Plays `games` seeded random playouts from `start` and checks, at every position:
 /// a position is finished iff it has no legal moves; `count_moves` agrees with
-/// `legal_moves`, and `count_grandchildren` with the children's `count_moves`; move generation is a pure function of the position; every move's
-/// notation parses back to the same move; no game exceeds `max_plies`.
+/// `legal_moves`, and `count_grandchildren` with the children's `count_moves`; move
+/// generation is a pure function of the position; every move's notation parses back to
+/// the same move; no game exceeds `max_plies`.
 pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
     let mut moves = Vec::new();
     let mut again = Vec::new();

@@ -300,8 +300,8 @@ fn agents_are_reproducible_from_their_seed() {
 }
 
 /// The `random` agent draws the moves a search agent with `Algorithm::Random` and the
-/// same seed draws, to the end of whole games of several games, so that records of
-/// random agents are the same whichever plays.
+/// same seed draws, to the end of whole games (two Breakthrough rule sets and Othello),
+/// so that runs of random agents record the games they recorded before it existed.
 #[test]
 fn the_random_agent_plays_as_a_random_search_agent() {
     fn games<G: Game, E: Evaluator<G> + ActionEvaluator<G> + Clone>(start: &G, evaluator: E) {

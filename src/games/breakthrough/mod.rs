@@ -473,7 +473,7 @@ impl Breakthrough {
     /// [`Game::count_grandchildren`] with the board's size (`S`) and the side to move
     /// (`P2`) known when compiling: each child's boards stay in registers, and its goal
     /// check and targets shift and mask by constants, as a loop written for one board
-    /// would (perft leaves/s 1.5x that of counting each child through `count_moves`).
+    /// would (perft(7) in 0.56x the time of counting each child through `count_moves`).
     #[inline(always)]
     fn count_grandchildren_as<S: Size, const P2: bool>(&self) -> u64 {
         let geometry = S::GEOMETRY;
