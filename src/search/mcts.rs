@@ -81,10 +81,10 @@ struct Node<M> {
     first_child: u32,
     children: u32,
     visits: u32,
-    reward: f64,
-    /// `reward / visits`, kept up to date by the backup (selection reads it for every
-    /// child it scores; the backup writes it only along the path).
-    mean: f64,
+    /// The summed reward in half points (every reward is 0, 0.5 or 1): a sum of halves
+    /// is exact in a `f64` as in a `u32`, so the reward is `halves / 2` exactly, and the
+    /// node is 20 bytes instead of 32 with a `f64` sum and a cached mean.
+    halves: u32,
 }
 
 impl<M> Node<M> {
@@ -96,8 +96,7 @@ impl<M> Node<M> {
             first_child: 0,
             children: 0,
             visits: 0,
-            reward: 0.0,
-            mean: 0.0,
+            halves: 0,
         }
     }
 
@@ -106,6 +105,12 @@ impl<M> Node<M> {
     #[inline]
     fn expanded(&self) -> bool {
         self.first_child != 0
+    }
+
+    /// The summed reward.
+    #[inline]
+    fn reward(&self) -> f64 {
+        f64::from(self.halves) * 0.5
     }
 }
 
@@ -201,7 +206,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             value: if node.visits == 0 {
                 0.5
             } else {
-                node.reward / f64::from(node.visits)
+                node.reward() / f64::from(node.visits)
             },
             stats,
             depth,
@@ -249,14 +254,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             Some(outcome) => reward(outcome, Player::P1),
             None => self.rollout(state, rng),
         };
+        let p1_halves = (p1_reward * 2.0) as u32;
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
-            node.reward += match node.mover {
-                Player::P1 => p1_reward,
-                Player::P2 => 1.0 - p1_reward,
+            node.halves += match node.mover {
+                Player::P1 => p1_halves,
+                Player::P2 => 2 - p1_halves,
             };
-            node.mean = node.reward / f64::from(node.visits);
         }
         level as u32
     }
@@ -273,7 +278,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 return i;
             }
             let visits = f64::from(child.visits);
-            let score = child.mean + self.config.c * (log_visits / visits).sqrt();
+            let score = child.reward() / visits + self.config.c * (log_visits / visits).sqrt();
             if score > best.0 {
                 best = (score, i);
             }
@@ -428,11 +433,11 @@ mod tests {
     use crate::games::wights::Wights;
 
     #[test]
-    fn a_node_of_a_small_move_takes_32_bytes() {
-        // The tree's memory (peak_bytes) and its cache footprint: half a cache line.
+    fn a_node_of_a_small_move_takes_20_bytes() {
+        // The tree's memory (peak_bytes) and its cache footprint: three to a cache line.
         assert_eq!(
             std::mem::size_of::<Node<crate::games::breakthrough::Move>>(),
-            32
+            20
         );
     }
 
