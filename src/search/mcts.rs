@@ -83,7 +83,8 @@ struct Node<M> {
     visits: u32,
     /// The summed reward in half points (every reward is 0, 0.5 or 1): a sum of halves
     /// is exact in a `f64` as in a `u32`, so the reward is `halves / 2` exactly, and the
-    /// node is 20 bytes instead of 32 with a `f64` sum and a cached mean.
+    /// node is 20 bytes instead of 32 with a `f64` sum and a cached mean. (At most twice
+    /// the visits: 2^31 iterations would need a tree of a terabyte first.)
     halves: u32,
 }
 
@@ -255,6 +256,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             None => self.rollout(state, rng),
         };
         let p1_halves = (p1_reward * 2.0) as u32;
+        debug_assert_eq!(
+            f64::from(p1_halves),
+            p1_reward * 2.0,
+            "a reward of 0, 0.5 or 1"
+        );
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
