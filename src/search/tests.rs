@@ -328,10 +328,10 @@ fn the_random_agent_plays_as_a_random_search_agent() {
     }
     games(&Breakthrough::new(Rules::Standard), Heuristic::Material);
     games(&Breakthrough::new(Rules::Long), Heuristic::Material);
-    let othello = crate::games::othello::Othello::new();
-    let heuristic =
-        crate::registry::GameEntry::heuristic(&othello, "mobility", &[]).expect("exists");
-    games(&othello, heuristic);
+    games(
+        &crate::games::othello::Othello::new(),
+        crate::evals::othello::Heuristic::Discs(1.0),
+    );
 }
 
 #[test]
