@@ -29,14 +29,26 @@ def board(position):
     return grid, heights, 1 + len(position) % 2
 
 
-def windows(grid):
-    """Every line of four cells, as lists of their contents."""
-    for row in range(ROWS):
-        for column in range(COLUMNS):
+def lines(rows, columns):
+    """Every line of four cells on the board, as lists of (row, column): found once per
+    board size, not at every request (that made each request several times slower)."""
+    found = []
+    for row in range(rows):
+        for column in range(columns):
             for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                 cells = [(row + k * dr, column + k * dc) for k in range(4)]
-                if all(0 <= r < ROWS and 0 <= c < COLUMNS for r, c in cells):
-                    yield [grid[r][c] for r, c in cells]
+                if all(0 <= r < rows and 0 <= c < columns for r, c in cells):
+                    found.append(cells)
+    return found
+
+
+LINES = lines(ROWS, COLUMNS)
+
+
+def windows(grid):
+    """Every line of four cells, as lists of their contents."""
+    for cells in LINES:
+        yield [grid[r][c] for r, c in cells]
 
 
 def status(position):
@@ -64,13 +76,14 @@ def counts(grid, side):
 
 
 def answer(request):
-    global ROWS, COLUMNS
+    global ROWS, COLUMNS, LINES
     kind = request.get("type")
     if kind == "hello":
         params = request.get("params", {})
         ROWS, COLUMNS = int(params.get("rows", 6)), int(params.get("columns", 7))
         if not (4 <= ROWS <= 8 and 4 <= COLUMNS <= 9) or set(params) - {"rows", "columns"}:
             raise ValueError("parameters are rows (4-8) and columns (4-9), got %s" % params)
+        LINES = lines(ROWS, COLUMNS)
         return {"type": "ready", "protocol": 1, "name": "connect four %dx%d" % (ROWS, COLUMNS),
                 "players": 2, "features": ["threes", "twos", "centre"], "evaluate": True, "render": True}
     if kind == "initial":
