@@ -392,7 +392,7 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
         MctsAgent {
             mcts: Mcts::new(config, evaluator, seeds::derive(seed, &[1])),
             time_ms,
-            rng: seeds::rng(seeds::derive(seed, &[2])),
+            rng: super::agent_rng(seed),
             clock: None,
         }
     }

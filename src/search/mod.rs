@@ -1065,20 +1065,32 @@ impl SearchConfig {
     }
 }
 
-/// The `random` agent: a uniformly random legal move, drawn exactly as a [`SearchAgent`]
-/// with [`Algorithm::Random`] and the same seed draws it, without the searcher that agent
-/// carries (its construction, boxed for every game, was most of the cost of seating two
-/// random agents).
+/// The generator of an agent's own draws (tie-breaks, random moves, MCTS), from the seed
+/// the harness gives the agent for a game.
+pub fn agent_rng(seed: u64) -> GameRng {
+    seeds::rng(seeds::derive(seed, &[2]))
+}
+
+/// A uniformly random legal move of `state` (not finished), drawn from `rng`.
+fn random_move<G: Game>(state: &G, buffer: &mut Vec<G::Move>, rng: &mut GameRng) -> G::Move {
+    state
+        .pick_move(buffer, |n| seeds::below(rng, n))
+        .expect("decide called on a finished game")
+}
+
+/// The `random` agent: what a [`SearchAgent`] with [`Algorithm::Random`] plays, without
+/// the searcher that agent carries (its construction, boxed for every game, was most of
+/// the cost of seating two random agents).
 pub struct RandomAgent<G: Game> {
     rng: GameRng,
     buffer: Vec<G::Move>,
 }
 
 impl<G: Game> RandomAgent<G> {
-    /// An agent whose moves derive from `seed` (as `SearchAgent::new`'s tie-breaks do).
+    /// An agent whose moves derive from `seed`.
     pub fn new(seed: u64) -> Self {
         RandomAgent {
-            rng: seeds::rng(seeds::derive(seed, &[2])),
+            rng: agent_rng(seed),
             buffer: Vec::new(),
         }
     }
@@ -1086,11 +1098,7 @@ impl<G: Game> RandomAgent<G> {
 
 impl<G: Game> Agent<G> for RandomAgent<G> {
     fn decide(&mut self, state: &G, _limits: &Limits) -> Decision<G::Move> {
-        let rng = &mut self.rng;
-        let mv = state
-            .pick_move(&mut self.buffer, |n| seeds::below(rng, n))
-            .expect("decide called on a finished game");
-        Decision::just(mv)
+        Decision::just(random_move(state, &mut self.buffer, &mut self.rng))
     }
 }
 
@@ -1113,7 +1121,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
         SearchAgent {
             config,
             searcher,
-            rng: seeds::rng(seeds::derive(seed, &[2])),
+            rng: agent_rng(seed),
             buffer: Vec::new(),
             clock: None,
         }
@@ -1151,11 +1159,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
         let algorithm = self.config.algorithm;
         if algorithm == Algorithm::Random {
-            let rng = &mut self.rng;
-            let mv = state
-                .pick_move(&mut self.buffer, |n| seeds::below(rng, n))
-                .expect("decide called on a finished game");
-            return Decision::just(mv);
+            return Decision::just(random_move(state, &mut self.buffer, &mut self.rng));
         }
         if algorithm == Algorithm::SimpleGreedy {
             state.legal_moves(&mut self.buffer);
