@@ -81,10 +81,10 @@ struct Node<M> {
     first_child: u32,
     children: u32,
     visits: u32,
-    /// The summed reward in half points (every reward is 0, 0.5 or 1): a sum of halves
-    /// is exact in a `f64` as in a `u32`, so the reward is `halves / 2` exactly, and the
-    /// node is 20 bytes instead of 32 with a `f64` sum and a cached mean. (At most twice
-    /// the visits: 2^31 iterations would need a tree of a terabyte first.)
+    /// The summed reward in half points (see [`WIN`]): the same sum as in a `f64` of
+    /// rewards 0, 0.5 and 1, kept in 20 bytes a node instead of 32 with a `f64` sum and a
+    /// cached mean. (At most twice the visits: 2^31 iterations would need a tree of a
+    /// terabyte first.)
     halves: u32,
 }
 
@@ -251,22 +251,16 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         let level = self.path.len() - 1;
         stats.count_evaluated(level);
         // Simulation, then backpropagation of P1's reward.
-        let p1_reward = match state.outcome() {
+        let p1_halves = match state.outcome() {
             Some(outcome) => reward(outcome, Player::P1),
             None => self.rollout(state, rng),
         };
-        let p1_halves = (p1_reward * 2.0) as u32;
-        debug_assert_eq!(
-            f64::from(p1_halves),
-            p1_reward * 2.0,
-            "a reward of 0, 0.5 or 1"
-        );
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
             node.halves += match node.mover {
                 Player::P1 => p1_halves,
-                Player::P2 => 2 - p1_halves,
+                Player::P2 => WIN - p1_halves,
             };
         }
         level as u32
@@ -293,7 +287,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     }
 
     /// Plays a rollout from `state` (not finished); returns P1's reward.
-    fn rollout(&mut self, mut state: G, rng: &mut GameRng) -> f64 {
+    fn rollout(&mut self, mut state: G, rng: &mut GameRng) -> u32 {
         let cap = if self.config.rollout_plies == 0 {
             MAX_ROLLOUT_PLIES
         } else {
@@ -306,7 +300,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 // tested apart.
                 match state.pick_move(&mut self.scratch, |n| seeds::below(rng, n)) {
                     Some(mv) => state.apply(mv),
-                    None => return state.outcome().map_or(0.5, |o| reward(o, Player::P1)),
+                    None => return state.outcome().map_or(DRAW, |o| reward(o, Player::P1)),
                 }
             }
             return self.cut_off(&state);
@@ -317,7 +311,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             }
             state.legal_moves(&mut self.scratch);
             if self.scratch.is_empty() {
-                return 0.5;
+                return DRAW;
             }
             let greedy = seeds::unit(rng) >= self.config.epsilon;
             let mv = if greedy {
@@ -350,29 +344,35 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
     /// P1's reward where a rollout stopped: the game's result, or when cut off, the
     /// heuristic's sign (who is ahead).
-    fn cut_off(&self, state: &G) -> f64 {
+    fn cut_off(&self, state: &G) -> u32 {
         match state.outcome() {
             Some(outcome) => reward(outcome, Player::P1),
             None => {
                 let value = self.evaluator.evaluate(state, Player::P1, self.noise_seed);
                 if value > 0.0 {
-                    1.0
+                    WIN
                 } else if value < 0.0 {
-                    0.0
+                    LOSS
                 } else {
-                    0.5
+                    DRAW
                 }
             }
         }
     }
 }
 
-/// 1 for a win of `player`, 0 for a loss, 0.5 for a draw.
-fn reward(outcome: Outcome, player: Player) -> f64 {
+/// Rewards in half points, so that a node's sum is a whole number: a win is 1 (two
+/// halves), a draw 0.5, a loss 0.
+const WIN: u32 = 2;
+const DRAW: u32 = 1;
+const LOSS: u32 = 0;
+
+/// `player`'s reward for `outcome`, in half points.
+fn reward(outcome: Outcome, player: Player) -> u32 {
     match outcome.winner {
-        Some(winner) if winner == player => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
+        Some(winner) if winner == player => WIN,
+        Some(_) => LOSS,
+        None => DRAW,
     }
 }
 
