@@ -458,8 +458,43 @@ impl Breakthrough {
     }
 }
 
-/// Counting, for every size.
+/// Moves and children, written once for every size (`geometry`: this position's, or a
+/// constant one in a loop written per size).
 impl Breakthrough {
+    /// `mover`'s three target sets in `legal_moves`' order (straight, then diagonally
+    /// towards higher columns, then towards lower ones), each with the step from a
+    /// move's origin to its target (`to - from`).
+    #[inline(always)]
+    fn steps_in(&self, geometry: &Geometry, mover: Player) -> [(u64, i32); 3] {
+        let (straight, up, down) = self.targets_in(geometry, mover);
+        let forward = geometry.cols as i32
+            * match mover {
+                Player::P1 => 1,
+                Player::P2 => -1,
+            };
+        [(straight, forward), (up, forward + 1), (down, forward - 1)]
+    }
+
+    /// The position after `mover` moves from `from` to `to`, the other side to move.
+    /// Both boards are computed in registers and stored whole: updating one side's board
+    /// in place (`pieces[mover] ^= ...`) reads back half of a position copied a moment
+    /// before, which stalls store forwarding on AMD processors (perf annotate of perft:
+    /// 40% of its time on that read).
+    #[inline(always)]
+    fn after(&self, mover: Player, from: i32, to: i32) -> Breakthrough {
+        let target = 1u64 << to;
+        let step = (1u64 << from) | target;
+        let [p1, p2] = self.pieces.0;
+        Breakthrough {
+            pieces: ByPlayer(match mover {
+                Player::P1 => [p1 ^ step, p2 & !target],
+                Player::P2 => [p1 & !target, p2 ^ step],
+            }),
+            to_move: mover.opponent(),
+            rules: self.rules,
+        }
+    }
+
     /// [`Game::count_moves`] on `geometry` (this position's).
     #[inline(always)]
     fn count_moves_in(&self, geometry: &Geometry) -> u64 {
@@ -481,26 +516,12 @@ impl Breakthrough {
         if self.goal_reached_in(geometry).is_some() {
             return 0;
         }
-        let (straight, up, down) = self.targets_in(geometry, mover);
-        let forward = if P2 { -1 } else { 1 } * geometry.cols as i32;
-        let [p1, p2] = self.pieces.0;
         let mut total = 0;
-        for (mut set, offset) in [(straight, forward), (up, forward + 1), (down, forward - 1)] {
+        for (mut set, step) in self.steps_in(geometry, mover) {
             while set != 0 {
                 let to = set.trailing_zeros() as i32;
                 set &= set - 1;
-                let target = 1u64 << to;
-                let step = (1u64 << (to - offset)) | target;
-                let child = Breakthrough {
-                    pieces: ByPlayer(if P2 {
-                        [p1 & !target, p2 ^ step]
-                    } else {
-                        [p1 ^ step, p2 & !target]
-                    }),
-                    to_move: mover.opponent(),
-                    rules: self.rules,
-                };
-                total += child.count_moves_in(geometry);
+                total += self.after(mover, to - step, to).count_moves_in(geometry);
             }
         }
         total
@@ -533,15 +554,9 @@ impl Game for Breakthrough {
         if self.goal_reached().is_some() {
             return;
         }
-        let (straight, up, down) = self.targets(self.to_move);
-        let cols = self.geometry().cols as i32;
-        let dir = match self.to_move {
-            Player::P1 => 1,
-            Player::P2 => -1,
-        };
-        push_moves(out, straight, dir * cols);
-        push_moves(out, up, dir * cols + 1);
-        push_moves(out, down, dir * cols - 1);
+        for (targets, step) in self.steps_in(self.geometry(), self.to_move) {
+            push_moves(out, targets, step);
+        }
     }
 
     /// From the target sets: the step from `from` to `to` names the set (straight, up or
@@ -550,18 +565,12 @@ impl Game for Breakthrough {
         if self.goal_reached().is_some() {
             return false;
         }
-        let (straight, up, down) = self.targets(self.to_move);
-        let forward = self.geometry().cols as i32
-            * match self.to_move {
-                Player::P1 => 1,
-                Player::P2 => -1,
-            };
-        let set = match i32::from(mv.to) - i32::from(mv.from) {
-            step if step == forward => straight,
-            step if step == forward + 1 => up,
-            step if step == forward - 1 => down,
-            _ => 0,
-        };
+        let moved = i32::from(mv.to) - i32::from(mv.from);
+        let set = self
+            .steps_in(self.geometry(), self.to_move)
+            .into_iter()
+            .find_map(|(targets, step)| (step == moved).then_some(targets))
+            .unwrap_or(0);
         1u64.checked_shl(u32::from(mv.to))
             .is_some_and(|bit| set & bit != 0)
     }
@@ -599,22 +608,13 @@ impl Game for Breakthrough {
         if self.goal_reached().is_some() {
             return None;
         }
-        let (straight, up, down) = self.targets(self.to_move);
-        let count = straight.count_ones() + up.count_ones() + down.count_ones();
+        let sets = self.steps_in(self.geometry(), self.to_move);
+        let count: u32 = sets.iter().map(|(set, _)| set.count_ones()).sum();
         if count == 0 {
             return None;
         }
-        let cols = self.geometry().cols as i32;
-        let dir = match self.to_move {
-            Player::P1 => 1,
-            Player::P2 => -1,
-        };
         let mut k = pick(count as usize) as u32;
-        for (mut set, offset) in [
-            (straight, dir * cols),
-            (up, dir * cols + 1),
-            (down, dir * cols - 1),
-        ] {
+        for (mut set, offset) in sets {
             let n = set.count_ones();
             if k >= n {
                 k -= n;
@@ -644,38 +644,21 @@ impl Game for Breakthrough {
             return 0;
         }
         let mover = self.to_move;
-        let (straight, up, down) = self.targets(mover);
-        let count = u64::from(straight.count_ones() + up.count_ones() + down.count_ones());
-        let cols = self.geometry().cols as i32;
-        let dir = match mover {
-            Player::P1 => 1,
-            Player::P2 => -1,
-        };
-        let [p1, p2] = self.pieces.0;
-        for (mut set, offset) in [
-            (straight, dir * cols),
-            (up, dir * cols + 1),
-            (down, dir * cols - 1),
-        ] {
+        let sets = self.steps_in(self.geometry(), mover);
+        let count = sets
+            .iter()
+            .map(|(set, _)| u64::from(set.count_ones()))
+            .sum();
+        for (mut set, step) in sets {
             while set != 0 {
                 let to = set.trailing_zeros() as i32;
                 set &= set - 1;
-                let from = to - offset;
-                let target = 1u64 << to;
-                let step = (1u64 << from) | target;
-                let child = Breakthrough {
-                    pieces: ByPlayer(match mover {
-                        Player::P1 => [p1 ^ step, p2 & !target],
-                        Player::P2 => [p1 & !target, p2 ^ step],
-                    }),
-                    to_move: mover.opponent(),
-                    rules: self.rules,
-                };
+                let from = to - step;
                 let mv = Move {
                     from: from as u8,
                     to: to as u8,
                 };
-                if visit(mv, &child).is_break() {
+                if visit(mv, &self.after(mover, from, to)).is_break() {
                     return count;
                 }
             }
@@ -693,18 +676,7 @@ impl Game for Breakthrough {
 
     #[inline]
     fn apply(&mut self, mv: Move) {
-        // Both sides' boards computed in registers and stored whole: updating one side's
-        // board in place (`pieces[mover] ^= ...`) reads back half of a position copied a
-        // moment before, which stalls store forwarding on AMD processors (perf annotate
-        // of perft: 40% of its time on that read).
-        let to = 1u64 << mv.to;
-        let step = (1u64 << mv.from) | to;
-        let [p1, p2] = self.pieces.0;
-        self.pieces.0 = match self.to_move {
-            Player::P1 => [p1 ^ step, p2 & !to],
-            Player::P2 => [p1 & !to, p2 ^ step],
-        };
-        self.to_move = self.to_move.opponent();
+        *self = self.after(self.to_move, i32::from(mv.from), i32::from(mv.to));
     }
 
     #[inline]
