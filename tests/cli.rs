@@ -2466,11 +2466,32 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
         shown.contains("alpha-beta nodes/s: arbiter / bare kernel: "),
         "{shown}"
     );
+    // What splits the scheduler's ratio: the game's own playouts and the clock's reading.
+    assert!(
+        shown.contains("game's own random playouts / bare random playouts: "),
+        "{shown}"
+    );
+    assert!(shown.contains("move clock, one reading: "), "{shown}");
+    assert!(
+        shown.contains("move clock reading / bare kernel ply: "),
+        "{shown}"
+    );
     let value: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&json).expect("json")).expect("valid JSON");
     assert_eq!(value["rounds"], 2);
+    let reading = value["figures"]
+        .as_array()
+        .expect("figures")
+        .iter()
+        .find(|figure| figure["name"] == "move clock, one reading")
+        .expect("the clock's figure");
+    assert_eq!(reading["unit"], "ns");
+    // A reading of the time-stamp counter or the system's monotonic clock: well under a
+    // microsecond, and not free.
+    let nanos = reading["median"].as_f64().expect("median");
+    assert!(0.1 < nanos && nanos < 1000.0, "{reading}");
     let ratios = value["ratios"].as_array().expect("ratios");
-    assert_eq!(ratios.len(), 4);
+    assert_eq!(ratios.len(), 6);
     for ratio in ratios {
         let values = ratio["values"].as_array().expect("values");
         assert_eq!(values.len(), 2, "{ratio}");

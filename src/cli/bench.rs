@@ -131,6 +131,8 @@ impl Figure {
         let wide = median > 0.0 && (high - low) / median > 0.2;
         let numbers = if self.unit == "x" {
             format!("{median:.3}x [{low:.3}x .. {high:.3}x]")
+        } else if self.unit == "ns" {
+            format!("{median:.1} [{low:.1} .. {high:.1}] ns")
         } else {
             format!("{median:.3e} [{low:.3e} .. {high:.3e}] {}", self.unit)
         };
@@ -158,12 +160,16 @@ impl Figure {
 /// records; `bench_bare.rs`), `rounds` times in turn: perft(6) leaves/s, MCTS simulations
 /// against bare random playouts, and whole random games through the scheduler (games.csv
 /// only, one thread) against bare random playouts; each ratio per round, then median, min
-/// and max. The ratios hold on any machine.
+/// and max. The ratios hold on any machine. Two more split the scheduler's ratio: random
+/// playouts through the game's own moves (no agent, clock or record) against the kernel's
+/// (the game's share), and one reading of the move clock, which every ply of a game costs,
+/// against a kernel ply.
 fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) -> Result<()> {
     const DEPTH: u32 = 6;
     const PLAYOUTS: u64 = 20_000;
     const SIMULATIONS: u64 = 20_000;
     const GAMES: u64 = 20_000;
+    const CLOCK_READINGS: u64 = 2_000_000;
     let mut figures = [
         Figure::new("perft(6), arbiter", "leaves/s"),
         Figure::new("perft(6), bare kernel", "leaves/s"),
@@ -175,12 +181,19 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         ),
         Figure::new("alphabeta depth 4 material, arbiter", "nodes/s"),
         Figure::new("alphabeta depth 4 material, bare kernel", "nodes/s"),
+        Figure::new(
+            "random playouts through the game's own moves (Game::pick_move), arbiter",
+            "games/s",
+        ),
+        Figure::new("move clock, one reading", "ns"),
     ];
     let mut ratios = [
         Figure::new("perft: arbiter / bare kernel", "x"),
         Figure::new("mcts simulations / bare random playouts", "x"),
         Figure::new("scheduler games (games.csv) / bare random playouts", "x"),
         Figure::new("alpha-beta nodes/s: arbiter / bare kernel", "x"),
+        Figure::new("game's own random playouts / bare random playouts", "x"),
+        Figure::new("move clock reading / bare kernel ply", "x"),
     ];
     let evaluator = start
         .heuristic(G::heuristics()[0].name, &[])
@@ -221,10 +234,27 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             let _ = mcts.search(start, &crate::core::Limits::NONE, &mut rng);
             SIMULATIONS
         });
+        let mut bare_plies = 0;
         let playouts = timed(&mut || {
-            super::bench_bare::random_playouts(PLAYOUTS, 11 + u64::from(round));
+            bare_plies = super::bench_bare::random_playouts(PLAYOUTS, 11 + u64::from(round));
             PLAYOUTS
         });
+        let game_playouts = timed(&mut || {
+            crate::games::random_playouts(start, PLAYOUTS, 11 + u64::from(round));
+            PLAYOUTS
+        });
+        // The move clock's cost: the readings a ply costs every game through the scheduler.
+        let move_clock = crate::tournament::move_clock();
+        let readings_per_second = timed(&mut || {
+            let mut last = 0;
+            for _ in 0..CLOCK_READINGS {
+                last = std::hint::black_box(move_clock.raw());
+            }
+            std::hint::black_box(last);
+            CLOCK_READINGS
+        });
+        let reading_nanos = 1e9 / readings_per_second;
+        let bare_ply_nanos = 1e9 / (playouts * bare_plies as f64 / PLAYOUTS as f64);
         std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
         let context = RunContext::new(
             "breakthrough".to_string(),
@@ -266,6 +296,8 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             games,
             alphabeta,
             bare_alphabeta,
+            game_playouts,
+            reading_nanos,
         ]) {
             figure.values.push(value);
         }
@@ -274,6 +306,8 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             simulations / playouts,
             games / playouts,
             alphabeta / bare_alphabeta,
+            game_playouts / playouts,
+            reading_nanos / bare_ply_nanos,
         ]) {
             ratio.values.push(value);
         }

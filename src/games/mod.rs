@@ -145,10 +145,77 @@ pub fn random_positions<G: Game>(
     positions
 }
 
+/// Plays `games` uniformly random games from `start` to their end, moves drawn from one
+/// generator seeded with `seed` (one draw a ply, as the `random` agent and MCTS rollouts
+/// draw them: [`Game::pick_move`]); returns the plies played in all. The game alone, with
+/// no agent, clock or record: what `arbiter bench` sets beside the bare kernel's playouts
+/// and the scheduler's games.
+pub fn random_playouts<G: Game>(start: &G, games: u64, seed: u64) -> u64 {
+    use crate::core::seeds;
+    let mut rng = seeds::rng(seed);
+    let mut scratch = Vec::new();
+    let mut plies = 0;
+    for _ in 0..games {
+        let mut state = start.clone();
+        while let Some(mv) = state.pick_move(&mut scratch, |n| seeds::below(&mut rng, n)) {
+            state.apply(mv);
+            plies += 1;
+        }
+    }
+    plies
+}
+
 /// The rows of a board dump with the spaces between cells taken out (a position's JSON
 /// form, for games whose dump separates cells by spaces).
 pub fn compact_rows(dump: &str) -> Vec<String> {
     dump.lines()
         .map(|line| line.split_whitespace().collect())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::seeds;
+
+    /// `random_playouts` as a list of the legal moves would play them: the same draws give
+    /// the same moves, every game is played to its end, and the plies are summed.
+    fn plays_as_the_move_list_does<G: Game>(start: &G, name: &str) {
+        for seed in [1, 2, 3] {
+            let mut rng = seeds::rng(seed);
+            let mut moves = Vec::new();
+            let mut plies = 0;
+            for _ in 0..20 {
+                let mut state = start.clone();
+                loop {
+                    state.legal_moves(&mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    state.apply(moves[seeds::below(&mut rng, moves.len())]);
+                    plies += 1;
+                }
+                assert!(state.outcome().is_some(), "{name}: a game left unfinished");
+            }
+            assert!(plies >= 20 * 5, "{name}: {plies} plies in 20 games");
+            assert_eq!(
+                random_playouts(start, 20, seed),
+                plies,
+                "{name}, seed {seed}"
+            );
+        }
+    }
+
+    #[test]
+    fn random_playouts_draw_the_moves_a_move_list_gives() {
+        use crate::games::breakthrough::{Breakthrough, Rules};
+        for rules in [Rules::Standard, Rules::Small, Rules::ThreeToBase] {
+            plays_as_the_move_list_does(&Breakthrough::new(rules), "breakthrough");
+        }
+        plays_as_the_move_list_does(&othello::Othello::new(), "othello");
+        plays_as_the_move_list_does(
+            &connect_four::ConnectFour::new(connect_four::Params::default()),
+            "connect four",
+        );
+    }
 }

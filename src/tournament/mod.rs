@@ -400,8 +400,9 @@ impl PlayLimits {
 }
 
 /// The clock that times moves: the processor's time-stamp counter scaled to nanoseconds
-/// where it is invariant (otherwise the system's monotonic clock), calibrated once.
-fn move_clock() -> &'static quanta::Clock {
+/// where it is invariant (otherwise the system's monotonic clock), calibrated once. Read
+/// once a ply (`arbiter bench` shows what a reading costs).
+pub(crate) fn move_clock() -> &'static quanta::Clock {
     static CLOCK: std::sync::OnceLock<quanta::Clock> = std::sync::OnceLock::new();
     CLOCK.get_or_init(quanta::Clock::new)
 }
