@@ -1,6 +1,7 @@
 //! Seeds and randomness. One generator type everywhere ([`GameRng`]); every seed is
 //! derived from its parent by hashing, never from a clock or a global.
 
+use super::Game;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
@@ -34,6 +35,19 @@ pub fn rng(seed: u64) -> GameRng {
 pub fn below(rng: &mut GameRng, n: usize) -> usize {
     debug_assert!(n > 0);
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
+}
+
+/// A uniformly random legal move of `state`, one draw from `rng` ([`Game::pick_move`]
+/// with [`below`]); `None` when the game is over. The one way arbiter plays a random
+/// move: the `random` agent, MCTS's random rollouts and the game's playouts in
+/// `arbiter bench` all draw through it, so the same stream gives the same moves in each.
+#[inline]
+pub fn random_move<G: Game>(
+    state: &G,
+    scratch: &mut Vec<G::Move>,
+    rng: &mut GameRng,
+) -> Option<G::Move> {
+    state.pick_move(scratch, |n| below(rng, n))
 }
 
 /// A uniform number in [0, 1).

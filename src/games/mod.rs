@@ -10,6 +10,7 @@ pub mod othello;
 pub mod testing;
 pub mod wights;
 
+use crate::core::seeds;
 use crate::core::{Game, MoveError, Outcome};
 use std::ops::ControlFlow;
 
@@ -116,7 +117,6 @@ pub fn random_positions<G: Game>(
     max_plies: usize,
     seed: u64,
 ) -> Vec<G> {
-    use crate::core::seeds;
     let mut rng = seeds::rng(seed);
     let mut positions = Vec::with_capacity(count);
     let mut moves = Vec::new();
@@ -146,18 +146,17 @@ pub fn random_positions<G: Game>(
 }
 
 /// Plays `games` uniformly random games from `start` to their end, moves drawn from one
-/// generator seeded with `seed` (one draw a ply, as the `random` agent and MCTS rollouts
-/// draw them: [`Game::pick_move`]); returns the plies played in all. The game alone, with
+/// generator seeded with `seed` ([`seeds::random_move`], as the `random` agent and MCTS
+/// rollouts draw them); returns the plies played in all. The game alone, with
 /// no agent, clock or record: what `arbiter bench` sets beside the bare kernel's playouts
 /// and the scheduler's games.
 pub fn random_playouts<G: Game>(start: &G, games: u64, seed: u64) -> u64 {
-    use crate::core::seeds;
     let mut rng = seeds::rng(seed);
     let mut scratch = Vec::new();
     let mut plies = 0;
     for _ in 0..games {
         let mut state = start.clone();
-        while let Some(mv) = state.pick_move(&mut scratch, |n| seeds::below(&mut rng, n)) {
+        while let Some(mv) = seeds::random_move(&state, &mut scratch, &mut rng) {
             state.apply(mv);
             plies += 1;
         }
@@ -176,7 +175,6 @@ pub fn compact_rows(dump: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::seeds;
 
     /// `random_playouts` as a list of the legal moves would play them: the same draws give
     /// the same moves, every game is played to its end, and the plies are summed.

@@ -298,7 +298,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 // One random move, found without listing them all where the game can; none
                 // means the game is over (every game's contract), so its end is not
                 // tested apart.
-                match state.pick_move(&mut self.scratch, |n| seeds::below(rng, n)) {
+                match seeds::random_move(&state, &mut self.scratch, rng) {
                     Some(mv) => state.apply(mv),
                     None => return state.outcome().map_or(DRAW, |o| reward(o, Player::P1)),
                 }

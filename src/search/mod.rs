@@ -1073,9 +1073,7 @@ pub fn agent_rng(seed: u64) -> GameRng {
 
 /// A uniformly random legal move of `state` (not finished), drawn from `rng`.
 fn random_move<G: Game>(state: &G, buffer: &mut Vec<G::Move>, rng: &mut GameRng) -> G::Move {
-    state
-        .pick_move(buffer, |n| seeds::below(rng, n))
-        .expect("decide called on a finished game")
+    seeds::random_move(state, buffer, rng).expect("decide called on a finished game")
 }
 
 /// The `random` agent: what a [`SearchAgent`] with [`Algorithm::Random`] plays, without
