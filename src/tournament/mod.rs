@@ -466,6 +466,8 @@ pub fn play_from<G: Game>(
         }
     });
     let mut streaks = Streaks::default();
+    // Without a resign or draw rule no streak is kept (a call a ply saved).
+    let adjudicating = limits.adjudication.resign.is_some() || limits.adjudication.draw.is_some();
     // A move time or a game clock: deadlines to set and overruns to judge.
     let timed = move_time_limit.is_some() || clock.is_some();
     // A chess clock: one reading a ply, each move timed from the previous reading (the
@@ -591,6 +593,7 @@ pub fn play_from<G: Game>(
         }
         ended = state.outcome();
         if ended.is_none()
+            && adjudicating
             && let Some((winner, reason)) =
                 streaks.after_move(&limits.adjudication, side, decision.value, plies)
         {
