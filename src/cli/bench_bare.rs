@@ -53,6 +53,14 @@ impl Board {
         }
     }
 
+    /// Whether the side to move has no move. As in arbiter's `outcome`, only a side with a
+    /// piece on its own goal row can be without one (its most advanced piece otherwise has
+    /// a diagonal step ahead), so only then are the moves counted.
+    fn stuck(&self) -> bool {
+        let goal = if self.up { LAST_ROW } else { FIRST_ROW };
+        self.own & goal != 0 && self.count() == 0
+    }
+
     fn count(&self) -> u64 {
         self.targets()
             .iter()
@@ -91,7 +99,7 @@ pub fn alphabeta(own: u64, opp: u64, up: bool, root_moves: &[(u32, u32)], depth:
     ) -> f64 {
         // A finished game: the side that just moved reached its goal or took every piece,
         // or the side to move has no move.
-        if board.over() || board.count() == 0 {
+        if board.over() || board.stuck() {
             *nodes += 1;
             // The side that just moved won: the root's side unless the root is to move.
             return if root_to_move { -WIN } else { WIN };

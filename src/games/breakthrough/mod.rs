@@ -402,14 +402,8 @@ impl Breakthrough {
         self.pieces[player]
     }
 
-    /// Target squares of `player`'s moves: straight, diagonal towards higher columns,
-    /// diagonal towards lower columns.
-    #[inline]
-    fn targets(&self, player: Player) -> (u64, u64, u64) {
-        self.targets_in(self.geometry(), player)
-    }
-
-    /// [`Breakthrough::targets`] on `geometry` (this position's).
+    /// Target squares of `player`'s moves on `geometry` (this position's): straight,
+    /// diagonal towards higher columns, diagonal towards lower columns.
     #[inline(always)]
     fn targets_in(&self, geometry: &Geometry, player: Player) -> (u64, u64, u64) {
         let own = self.pieces[player];
@@ -681,10 +675,20 @@ impl Game for Breakthrough {
 
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(outcome) = self.goal_reached() {
+        let geometry = self.geometry();
+        if let Some(outcome) = self.goal_reached_in(geometry) {
             return Some(outcome);
         }
-        let (straight, up, down) = self.targets(self.to_move);
+        // A side with pieces (the goal test saw to that) and none on its own goal row
+        // always has a move: nothing of its own is ahead of its most advanced piece, so a
+        // diagonal step ahead (every board is at least two columns wide, so one is on the
+        // board) goes to an empty square or takes. Only a side with pieces standing on its
+        // goal row (three-to-base) can be left without a move, so only then are the moves
+        // looked at.
+        if self.pieces[self.to_move] & geometry.goal_row[self.to_move] == 0 {
+            return None;
+        }
+        let (straight, up, down) = self.targets_in(geometry, self.to_move);
         if straight | up | down == 0 {
             // Not in the assignment; chosen in the spec: a side that cannot move loses.
             return Some(Outcome {

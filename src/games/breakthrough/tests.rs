@@ -624,3 +624,61 @@ fn the_position_written_directly_is_the_bytes_of_its_json_tree() {
         );
     });
 }
+
+#[test]
+fn the_end_is_the_goal_test_or_no_legal_move_on_any_board() {
+    // `outcome` looks at the moves only when the side to move has a piece on its goal
+    // row. On random boards of every rule set (any mix of pieces, goal rows included,
+    // either side to move), it must equal the rule: the goal conditions, else a loss for
+    // a side without a legal move, else not over.
+    use crate::core::seeds;
+    let mut rng = seeds::rng(36);
+    let mut legal = Vec::new();
+    for rules in Rules::ALL {
+        let geometry = rules.geometry();
+        let squares = geometry.rows * geometry.cols;
+        let (mut stuck, mut unfinished) = (0, 0);
+        for board in 0..100_000 {
+            // From sparse to nearly full boards, so blocked sides come up.
+            let filled = 1 + board % 9;
+            let mut pieces = ByPlayer([0u64; 2]);
+            for square in 0..squares {
+                match seeds::below(&mut rng, 10) {
+                    k if k >= filled => {}
+                    k if k % 2 == 0 => pieces[Player::P1] |= 1 << square,
+                    _ => pieces[Player::P2] |= 1 << square,
+                }
+            }
+            let to_move = Player::BOTH[board % 2];
+            let state = Breakthrough {
+                pieces,
+                to_move,
+                rules,
+            };
+            state.legal_moves(&mut legal);
+            let expected = state.goal_reached().or_else(|| {
+                legal.is_empty().then_some(Outcome {
+                    winner: Some(to_move.opponent()),
+                    reason: "no-moves",
+                })
+            });
+            let outcome = state.outcome();
+            assert_eq!(
+                outcome.map(|o| (o.winner, o.reason)),
+                expected.map(|o| (o.winner, o.reason)),
+                "{rules:?}, {to_move:?} to move:\n{}",
+                state.board_dump()
+            );
+            stuck += usize::from(outcome.is_some_and(|o| o.reason == "no-moves"));
+            unfinished += usize::from(outcome.is_none());
+        }
+        // The boards reach both branches: unfinished games, and sides left without a
+        // move (with pieces on their goal row: in play only three-to-base gets there).
+        eprintln!("{rules:?}: {unfinished} unfinished, {stuck} without a move");
+        assert!(
+            unfinished > 100,
+            "{rules:?}: {unfinished} unfinished boards"
+        );
+        assert!(stuck > 0, "{rules:?}: no board without a move");
+    }
+}
