@@ -271,20 +271,29 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         });
         drop(recorder);
         let _ = std::fs::remove_dir_all(&folder);
-        let (nodes, _, seconds) = alphabeta_on(&ab_positions, material, 4);
-        let clock = Instant::now();
-        let bare_nodes: u64 = roots
-            .iter()
-            .map(|(own, opp, up, moves)| super::bench_bare::alphabeta(*own, *opp, *up, moves, 4))
-            .sum();
-        let bare_seconds = clock.elapsed().as_secs_f64().max(1e-9);
+        // Each position searched by arbiter, then by the kernel: the machine's drift within
+        // the round weighs on both alike (one searcher and one root-order stream for all
+        // positions, as `alphabeta_on`).
+        let mut searcher = Searcher::new(material, 7);
+        let mut order = seeds::rng(7);
+        let (mut nodes, mut bare_nodes, mut seconds, mut bare_seconds) = (0, 0, 0.0, 0.0);
+        for (position, (own, opp, up, moves)) in ab_positions.iter().zip(&roots) {
+            let clock = Instant::now();
+            if let Some(result) = searcher.search(position, Algorithm::AlphaBeta, 4, &mut order) {
+                nodes += result.stats.nodes();
+            }
+            seconds += clock.elapsed().as_secs_f64();
+            let clock = Instant::now();
+            bare_nodes += super::bench_bare::alphabeta(*own, *opp, *up, moves, 4);
+            bare_seconds += clock.elapsed().as_secs_f64();
+        }
         if nodes != ab_nodes || bare_nodes != ab_nodes {
             bail!(
                 "alpha-beta nodes differ: arbiter {nodes} (first {ab_nodes}), bare kernel {bare_nodes}"
             );
         }
         let alphabeta = nodes as f64 / seconds.max(1e-9);
-        let bare_alphabeta = bare_nodes as f64 / bare_seconds;
+        let bare_alphabeta = bare_nodes as f64 / bare_seconds.max(1e-9);
         if played != GAMES {
             bail!("the scheduler played {played} of {GAMES} games");
         }
