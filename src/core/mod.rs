@@ -632,6 +632,13 @@ pub struct Adjudication {
     pub draw_after_ply: u32,
 }
 
+impl Adjudication {
+    /// Whether neither rule is given (the default): no game is adjudicated.
+    pub fn is_off(&self) -> bool {
+        self.resign.is_none() && self.draw.is_none()
+    }
+}
+
 /// A score threshold held for a number of a side's moves in a row.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScoreRule {

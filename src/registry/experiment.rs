@@ -251,14 +251,15 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, String> {
         Some(ply) if (0..=1_000_000).contains(&ply) => ply as u32,
         Some(ply) => return Err(format!("adjudicate: draw_after = {ply}: give a ply from 0")),
     };
-    if resign.is_none() && draw.is_none() {
-        return Err("adjudicate: give resign_score and resign_moves, or draw_score and draw_moves (and draw_after)".to_string());
-    }
-    Ok(Adjudication {
+    let adjudication = Adjudication {
         resign,
         draw,
         draw_after_ply,
-    })
+    };
+    if adjudication.is_off() {
+        return Err("adjudicate: give resign_score and resign_moves, or draw_score and draw_moves (and draw_after)".to_string());
+    }
+    Ok(adjudication)
 }
 
 #[derive(Deserialize)]

@@ -467,7 +467,7 @@ pub fn play_from<G: Game>(
     });
     let mut streaks = Streaks::default();
     // Without a resign or draw rule no streak is kept (a call a ply saved).
-    let adjudicating = limits.adjudication.resign.is_some() || limits.adjudication.draw.is_some();
+    let adjudicating = !limits.adjudication.is_off();
     // A move time or a game clock: deadlines to set and overruns to judge.
     let timed = move_time_limit.is_some() || clock.is_some();
     // A chess clock: one reading a ply, each move timed from the previous reading (the
