@@ -2,7 +2,7 @@
 
 use super::parse_game;
 use crate::core::Player;
-use crate::core::{Evaluator, seeds};
+use crate::core::{Evaluator, SearchStats, seeds};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve};
 use crate::experiment::play_all;
@@ -272,21 +272,21 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         drop(recorder);
         let _ = std::fs::remove_dir_all(&folder);
         // Each position searched by arbiter, then by the kernel: the machine's drift within
-        // the round weighs on both alike (one searcher and one root-order stream for all
-        // positions, as `alphabeta_on`).
-        let mut searcher = Searcher::new(material, 7);
-        let mut order = seeds::rng(7);
+        // the round weighs on both alike.
         let (mut nodes, mut bare_nodes, mut seconds, mut bare_seconds) = (0, 0, 0.0, 0.0);
-        for (position, (own, opp, up, moves)) in ab_positions.iter().zip(&roots) {
-            let clock = Instant::now();
-            if let Some(result) = searcher.search(position, Algorithm::AlphaBeta, 4, &mut order) {
-                nodes += result.stats.nodes();
-            }
-            seconds += clock.elapsed().as_secs_f64();
-            let clock = Instant::now();
-            bare_nodes += super::bench_bare::alphabeta(*own, *opp, *up, moves, 4);
-            bare_seconds += clock.elapsed().as_secs_f64();
-        }
+        alphabeta_each(
+            &ab_positions,
+            material,
+            4,
+            |index, stats, search_seconds| {
+                nodes += stats.nodes();
+                seconds += search_seconds;
+                let (own, opp, up, moves) = &roots[index];
+                let clock = Instant::now();
+                bare_nodes += super::bench_bare::alphabeta(*own, *opp, *up, moves, 4);
+                bare_seconds += clock.elapsed().as_secs_f64();
+            },
+        );
         if nodes != ab_nodes || bare_nodes != ab_nodes {
             bail!(
                 "alpha-beta nodes differ: arbiter {nodes} (first {ab_nodes}), bare kernel {bare_nodes}"
@@ -588,17 +588,36 @@ pub(super) fn alphabeta_on<G: GameEntry>(
     evaluator: G::Heuristic,
     depth: u32,
 ) -> (u64, u64, f64) {
+    let (mut nodes, mut expanded, mut seconds) = (0, 0, 0.0);
+    alphabeta_each(positions, evaluator, depth, |_, stats, search_seconds| {
+        nodes += stats.nodes();
+        expanded += stats.expanded;
+        seconds += search_seconds;
+    });
+    (nodes, expanded, seconds)
+}
+
+/// Plain alpha-beta to `depth` on each position in turn, one searcher (seed 7) and one
+/// root-order stream for them all; `each(index, counts, seconds)` is called after each
+/// search (no counts for a position without a move), with that search's time alone.
+fn alphabeta_each<G: GameEntry>(
+    positions: &[G],
+    evaluator: G::Heuristic,
+    depth: u32,
+    mut each: impl FnMut(usize, SearchStats, f64),
+) {
     let mut searcher = Searcher::new(evaluator, 7);
     let mut rng = seeds::rng(7);
-    let (mut nodes, mut expanded) = (0, 0);
-    let clock = Instant::now();
-    for position in positions {
-        if let Some(result) = searcher.search(position, Algorithm::AlphaBeta, depth, &mut rng) {
-            nodes += result.stats.nodes();
-            expanded += result.stats.expanded;
-        }
+    for (index, position) in positions.iter().enumerate() {
+        let clock = Instant::now();
+        let result = searcher.search(position, Algorithm::AlphaBeta, depth, &mut rng);
+        let seconds = clock.elapsed().as_secs_f64();
+        each(
+            index,
+            result.map_or(SearchStats::ZERO, |r| r.stats),
+            seconds,
+        );
     }
-    (nodes, expanded, clock.elapsed().as_secs_f64())
 }
 
 /// The price of the game protocol: alpha-beta on the built-in game against the same game
