@@ -2457,25 +2457,17 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let shown = stdout(&output);
-    assert!(
-        shown.contains("against the bare kernel (2 rounds in turn"),
-        "{shown}"
-    );
-    assert!(shown.contains("perft: arbiter / bare kernel: "), "{shown}");
-    assert!(
-        shown.contains("alpha-beta nodes/s: arbiter / bare kernel: "),
-        "{shown}"
-    );
-    // What splits the scheduler's ratio: the game's own playouts and the clock's reading.
-    assert!(
-        shown.contains("game's own random playouts / bare random playouts: "),
-        "{shown}"
-    );
-    assert!(shown.contains("move clock, one reading: "), "{shown}");
-    assert!(
-        shown.contains("move clock reading / bare kernel ply: "),
-        "{shown}"
-    );
+    for line in [
+        "against the bare kernel (2 rounds in turn",
+        "perft: arbiter / bare kernel: ",
+        "alpha-beta nodes/s: arbiter / bare kernel: ",
+        // What splits the scheduler's ratio: the game's own playouts and the clock's reading.
+        "game's own random playouts / bare random playouts: ",
+        "move clock, one reading: ",
+        "move clock reading / bare kernel ply: ",
+    ] {
+        assert!(shown.contains(line), "{line:?} not in:\n{shown}");
+    }
     let value: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&json).expect("json")).expect("valid JSON");
     assert_eq!(value["rounds"], 2);

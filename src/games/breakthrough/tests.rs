@@ -674,7 +674,6 @@ fn the_end_is_the_goal_test_or_no_legal_move_on_any_board() {
         }
         // The boards reach both branches: unfinished games, and sides left without a
         // move (with pieces on their goal row: in play only three-to-base gets there).
-        eprintln!("{rules:?}: {unfinished} unfinished, {stuck} without a move");
         assert!(
             unfinished > 100,
             "{rules:?}: {unfinished} unfinished boards"
