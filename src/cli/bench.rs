@@ -182,7 +182,7 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         Figure::new("alphabeta depth 4 material, arbiter", "nodes/s"),
         Figure::new("alphabeta depth 4 material, bare kernel", "nodes/s"),
         Figure::new(
-            "random playouts through the game's own moves (Game::pick_move), arbiter",
+            "random playouts through the game's own moves (Game::random_playout), arbiter",
             "games/s",
         ),
         Figure::new("move clock, one reading", "ns"),

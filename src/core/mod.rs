@@ -195,6 +195,16 @@ pub fn check_legal<G: Game>(
     }
 }
 
+/// What [`Game::random_playout`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Playout {
+    /// Plies played.
+    pub plies: u32,
+    /// Whether it stopped because the side to move had no move (the game is over), rather
+    /// than at its ply limit.
+    pub ended: bool,
+}
+
 /// The rules of a two-player, perfect-information, turn-based game.
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so
@@ -255,6 +265,33 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
             return None;
         }
         Some(scratch[pick(scratch.len())])
+    }
+
+    /// Plays random moves from here, each the move [`Game::pick_move`] gives for `pick`,
+    /// until the side to move has none (the game is over) or `max_plies` are played: a
+    /// random playout, as MCTS's rollouts and `arbiter bench` play them. The default is
+    /// that loop; a game that can play it faster overrides it (Breakthrough: one loop per
+    /// board size, the boards kept in registers). Either way the same picks give the same
+    /// moves, so playouts replay exactly.
+    #[inline]
+    fn random_playout(
+        &mut self,
+        scratch: &mut Vec<Self::Move>,
+        mut pick: impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Playout {
+        for plies in 0..max_plies {
+            match self.pick_move(scratch, &mut pick) {
+                Some(mv) => self.apply(mv),
+                None => {
+                    return Playout { plies, ended: true };
+                }
+            }
+        }
+        Playout {
+            plies: max_plies,
+            ended: false,
+        }
     }
 
     /// Calls `visit(mv, child)` for each legal move in `legal_moves`' order with the

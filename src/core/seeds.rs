@@ -1,7 +1,7 @@
 //! Seeds and randomness. One generator type everywhere ([`GameRng`]); every seed is
 //! derived from its parent by hashing, never from a clock or a global.
 
-use super::Game;
+use super::{Game, Playout};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
@@ -48,6 +48,19 @@ pub fn random_move<G: Game>(
     rng: &mut GameRng,
 ) -> Option<G::Move> {
     state.pick_move(scratch, |n| below(rng, n))
+}
+
+/// A random playout from `state` ([`Game::random_playout`] with [`below`]): the moves
+/// [`random_move`] would draw one after another from the same stream, until the game is
+/// over or `max_plies` are played.
+#[inline]
+pub fn random_playout<G: Game>(
+    state: &mut G,
+    scratch: &mut Vec<G::Move>,
+    rng: &mut GameRng,
+    max_plies: u32,
+) -> Playout {
+    state.random_playout(scratch, |n| below(rng, n), max_plies)
 }
 
 /// A uniform number in [0, 1).

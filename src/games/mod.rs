@@ -156,10 +156,8 @@ pub fn random_playouts<G: Game>(start: &G, games: u64, seed: u64) -> u64 {
     let mut plies = 0;
     for _ in 0..games {
         let mut state = start.clone();
-        while let Some(mv) = seeds::random_move(&state, &mut scratch, &mut rng) {
-            state.apply(mv);
-            plies += 1;
-        }
+        plies +=
+            u64::from(seeds::random_playout(&mut state, &mut scratch, &mut rng, u32::MAX).plies);
     }
     plies
 }

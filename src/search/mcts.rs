@@ -294,14 +294,12 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             self.config.rollout_plies
         };
         if self.config.rollout == Rollout::Random {
-            for _ in 0..cap {
-                // One random move, found without listing them all where the game can; none
-                // means the game is over (every game's contract), so its end is not
-                // tested apart.
-                match seeds::random_move(&state, &mut self.scratch, rng) {
-                    Some(mv) => state.apply(mv),
-                    None => return state.outcome().map_or(DRAW, |o| reward(o, Player::P1)),
-                }
+            // Random moves, found without listing them all where the game can; none left
+            // means the game is over (every game's contract), so its end is not tested
+            // apart.
+            let playout = seeds::random_playout(&mut state, &mut self.scratch, rng, cap);
+            if playout.ended {
+                return state.outcome().map_or(DRAW, |o| reward(o, Player::P1));
             }
             return self.cut_off(&state);
         }

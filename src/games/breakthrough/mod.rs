@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
+use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, Playout, check_legal, seeds::mix64};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
@@ -522,6 +522,103 @@ impl Breakthrough {
     }
 }
 
+/// Random moves, written once for every size as the children are.
+impl Breakthrough {
+    /// [`Game::pick_move`] for `mover` (the side to move) on `geometry` (this
+    /// position's): the k-th move from the three target sets' popcounts, in
+    /// `legal_moves`' order (straight, then up, then down, each by increasing target
+    /// square), as (from, to); `None` when the game is over.
+    #[inline(always)]
+    fn pick_in(
+        &self,
+        geometry: &Geometry,
+        mover: Player,
+        pick: &mut impl FnMut(usize) -> usize,
+    ) -> Option<(i32, i32)> {
+        if self.goal_reached_in(geometry).is_some() {
+            return None;
+        }
+        let sets = self.steps_in(geometry, mover);
+        let count: u32 = sets.iter().map(|(set, _)| set.count_ones()).sum();
+        if count == 0 {
+            return None;
+        }
+        let mut k = pick(count as usize) as u32;
+        for (mut set, offset) in sets {
+            let n = set.count_ones();
+            if k >= n {
+                k -= n;
+                continue;
+            }
+            for _ in 0..k {
+                set &= set - 1;
+            }
+            let to = set.trailing_zeros() as i32;
+            return Some((to - offset, to));
+        }
+        None
+    }
+
+    /// One random move by `P2`'s side (the side to move) on the board size `S`;
+    /// `false` when it has none.
+    #[inline(always)]
+    fn random_step_as<S: Size, const P2: bool>(
+        &mut self,
+        pick: &mut impl FnMut(usize) -> usize,
+    ) -> bool {
+        let mover = if P2 { Player::P2 } else { Player::P1 };
+        match self.pick_in(S::GEOMETRY, mover, pick) {
+            Some((from, to)) => {
+                *self = self.after(mover, from, to);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Game::random_playout`] on the board size `S`, two plies a pass (P1's, then
+    /// P2's), so that each ply's side, shifts and masks are constants and the position
+    /// stays in registers, as a loop written for one board would.
+    #[inline(always)]
+    fn random_playout_as<S: Size>(
+        &mut self,
+        pick: &mut impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Playout {
+        let mut state = *self;
+        let mut plies = 0;
+        let ended = 'play: {
+            if state.to_move == Player::P2 {
+                if plies == max_plies {
+                    break 'play false;
+                }
+                if !state.random_step_as::<S, true>(pick) {
+                    break 'play true;
+                }
+                plies += 1;
+            }
+            loop {
+                if plies == max_plies {
+                    break 'play false;
+                }
+                if !state.random_step_as::<S, false>(pick) {
+                    break 'play true;
+                }
+                plies += 1;
+                if plies == max_plies {
+                    break 'play false;
+                }
+                if !state.random_step_as::<S, true>(pick) {
+                    break 'play true;
+                }
+                plies += 1;
+            }
+        };
+        *self = state;
+        Playout { plies, ended }
+    }
+}
+
 /// Pushes one move per set bit of `targets`, the origin being `to - offset`.
 #[inline]
 fn push_moves(out: &mut Vec<Move>, mut targets: u64, offset: i32) {
@@ -599,31 +696,27 @@ impl Game for Breakthrough {
         _scratch: &mut Vec<Move>,
         mut pick: impl FnMut(usize) -> usize,
     ) -> Option<Move> {
-        if self.goal_reached().is_some() {
-            return None;
-        }
-        let sets = self.steps_in(self.geometry(), self.to_move);
-        let count: u32 = sets.iter().map(|(set, _)| set.count_ones()).sum();
-        if count == 0 {
-            return None;
-        }
-        let mut k = pick(count as usize) as u32;
-        for (mut set, offset) in sets {
-            let n = set.count_ones();
-            if k >= n {
-                k -= n;
-                continue;
-            }
-            for _ in 0..k {
-                set &= set - 1;
-            }
-            let to = set.trailing_zeros() as i32;
-            return Some(Move {
-                from: (to - offset) as u8,
+        self.pick_in(self.geometry(), self.to_move, &mut pick)
+            .map(|(from, to)| Move {
+                from: from as u8,
                 to: to as u8,
-            });
+            })
+    }
+
+    /// One loop per board size, the boards in registers (see `random_playout_as`).
+    fn random_playout(
+        &mut self,
+        _scratch: &mut Vec<Move>,
+        mut pick: impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Playout {
+        match self.rules {
+            Rules::Standard | Rules::ThreeToBase => {
+                self.random_playout_as::<Size8x8>(&mut pick, max_plies)
+            }
+            Rules::Long => self.random_playout_as::<Size5x10>(&mut pick, max_plies),
+            Rules::Small => self.random_playout_as::<Size5x5>(&mut pick, max_plies),
         }
-        None
     }
 
     /// Each child made from the target bitboards in `legal_moves`' order, both boards

@@ -681,3 +681,74 @@ fn the_end_is_the_goal_test_or_no_legal_move_on_any_board() {
         assert!(stuck > 0, "{rules:?}: no board without a move");
     }
 }
+
+#[test]
+fn random_playout_plays_the_moves_pick_move_gives_one_by_one() {
+    // The loop written per board size against the trait's own loop (pick_move and apply
+    // a ply), on random boards of every rule set (either side to move, sparse to nearly
+    // full, so that some sides are stuck at once), with ply limits from none to beyond
+    // the game: the same picks, the same end position, plies and reason for stopping.
+    use crate::core::{Playout, seeds};
+    let mut rng = seeds::rng(37);
+    let mut scratch = Vec::new();
+    for rules in Rules::ALL {
+        let geometry = rules.geometry();
+        let squares = geometry.rows * geometry.cols;
+        let (mut ended, mut cut) = (0, 0);
+        for board in 0..4_000 {
+            let filled = 1 + board % 7;
+            let mut pieces = ByPlayer([0u64; 2]);
+            for square in 0..squares {
+                match seeds::below(&mut rng, 10) {
+                    k if k >= filled => {}
+                    k if k % 2 == 0 => pieces[Player::P1] |= 1 << square,
+                    _ => pieces[Player::P2] |= 1 << square,
+                }
+            }
+            let start = Breakthrough {
+                pieces,
+                to_move: Player::BOTH[board % 2],
+                rules,
+            };
+            let max_plies = [0, 1, 2, 3, 8, u32::MAX][board % 6];
+            let seed = seeds::derive(38, &[rules as u64, board as u64]);
+            let mut expected = start;
+            let mut picks = seeds::rng(seed);
+            let mut plies = 0;
+            let expected_ended = loop {
+                if plies == max_plies {
+                    break false;
+                }
+                match expected.pick_move(&mut scratch, |n| seeds::below(&mut picks, n)) {
+                    Some(mv) => expected.apply(mv),
+                    None => break true,
+                }
+                plies += 1;
+            };
+            let mut played = start;
+            let playout =
+                seeds::random_playout(&mut played, &mut scratch, &mut seeds::rng(seed), max_plies);
+            let context = format!(
+                "{rules:?}, limit {max_plies}, from\n{}{:?} to move",
+                start.board_dump(),
+                start.to_move
+            );
+            assert_eq!(played, expected, "{context}");
+            assert_eq!(
+                playout,
+                Playout {
+                    plies,
+                    ended: expected_ended
+                },
+                "{context}"
+            );
+            ended += usize::from(expected_ended && plies > 0);
+            cut += usize::from(!expected_ended && plies > 0);
+        }
+        // Both ways of stopping come up after some plies.
+        assert!(
+            ended > 50 && cut > 50,
+            "{rules:?}: {ended} ended, {cut} cut"
+        );
+    }
+}
