@@ -690,7 +690,7 @@ impl Game for Breakthrough {
 
     /// The k-th move found from the three target sets' popcounts, in `legal_moves`' order
     /// (straight, then up, then down, each by increasing target square), without listing.
-    #[inline]
+    #[inline(always)]
     fn pick_move(
         &self,
         _scratch: &mut Vec<Move>,
