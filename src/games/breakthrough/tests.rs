@@ -625,6 +625,32 @@ fn the_position_written_directly_is_the_bytes_of_its_json_tree() {
     });
 }
 
+/// A random board of `rules`, each square holding a piece with chance `filled` in 10 (a
+/// P1 or a P2 piece alike, goal rows included), `to_move` to move: from sparse to nearly
+/// full boards, so that blocked sides come up.
+fn random_board(
+    rng: &mut crate::core::seeds::GameRng,
+    rules: Rules,
+    filled: usize,
+    to_move: Player,
+) -> Breakthrough {
+    use crate::core::seeds;
+    let geometry = rules.geometry();
+    let mut pieces = ByPlayer([0u64; 2]);
+    for square in 0..geometry.rows * geometry.cols {
+        match seeds::below(rng, 10) {
+            k if k >= filled => {}
+            k if k % 2 == 0 => pieces[Player::P1] |= 1 << square,
+            _ => pieces[Player::P2] |= 1 << square,
+        }
+    }
+    Breakthrough {
+        pieces,
+        to_move,
+        rules,
+    }
+}
+
 #[test]
 fn the_end_is_the_goal_test_or_no_legal_move_on_any_board() {
     // `outcome` looks at the moves only when the side to move has a piece on its goal
@@ -635,26 +661,10 @@ fn the_end_is_the_goal_test_or_no_legal_move_on_any_board() {
     let mut rng = seeds::rng(36);
     let mut legal = Vec::new();
     for rules in Rules::ALL {
-        let geometry = rules.geometry();
-        let squares = geometry.rows * geometry.cols;
         let (mut stuck, mut unfinished) = (0, 0);
         for board in 0..100_000 {
-            // From sparse to nearly full boards, so blocked sides come up.
-            let filled = 1 + board % 9;
-            let mut pieces = ByPlayer([0u64; 2]);
-            for square in 0..squares {
-                match seeds::below(&mut rng, 10) {
-                    k if k >= filled => {}
-                    k if k % 2 == 0 => pieces[Player::P1] |= 1 << square,
-                    _ => pieces[Player::P2] |= 1 << square,
-                }
-            }
             let to_move = Player::BOTH[board % 2];
-            let state = Breakthrough {
-                pieces,
-                to_move,
-                rules,
-            };
+            let state = random_board(&mut rng, rules, 1 + board % 9, to_move);
             state.legal_moves(&mut legal);
             let expected = state.goal_reached().or_else(|| {
                 legal.is_empty().then_some(Outcome {
@@ -692,24 +702,9 @@ fn random_playout_plays_the_moves_pick_move_gives_one_by_one() {
     let mut rng = seeds::rng(37);
     let mut scratch = Vec::new();
     for rules in Rules::ALL {
-        let geometry = rules.geometry();
-        let squares = geometry.rows * geometry.cols;
         let (mut ended, mut cut) = (0, 0);
         for board in 0..4_000 {
-            let filled = 1 + board % 7;
-            let mut pieces = ByPlayer([0u64; 2]);
-            for square in 0..squares {
-                match seeds::below(&mut rng, 10) {
-                    k if k >= filled => {}
-                    k if k % 2 == 0 => pieces[Player::P1] |= 1 << square,
-                    _ => pieces[Player::P2] |= 1 << square,
-                }
-            }
-            let start = Breakthrough {
-                pieces,
-                to_move: Player::BOTH[board % 2],
-                rules,
-            };
+            let start = random_board(&mut rng, rules, 1 + board % 7, Player::BOTH[board % 2]);
             let max_plies = [0, 1, 2, 3, 8, u32::MAX][board % 6];
             let seed = seeds::derive(38, &[rules as u64, board as u64]);
             let mut expected = start;
