@@ -1,6 +1,6 @@
 //! Speed of the Breakthrough path: perft, alpha-beta with a costly and a cheap evaluation,
 //! random games through the whole scheduler with CSV output, the record path alone (journal
-//! and CSV rows of finished games), and the `linear` heuristic
+//! and CSV rows of finished games), random playouts (MCTS's rollouts), and the `linear` heuristic
 //! against the hand-written ones it expresses. Each benchmark checks what it measured
 //! (perft count, alpha-beta = minimax, equal values) so a faster wrong program fails.
 
@@ -9,7 +9,7 @@ use arbiter::core::{Game, seeds};
 use arbiter::evals::breakthrough::Heuristic;
 use arbiter::experiment::play_all;
 use arbiter::games::breakthrough::{Breakthrough, Rules};
-use arbiter::games::{perft, random_positions};
+use arbiter::games::{perft, random_playouts, random_positions};
 use arbiter::registry::{AgentFactory, AgentSpec, Colours};
 use arbiter::report::journal::Journal;
 use arbiter::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
@@ -241,6 +241,32 @@ fn bench_mcts_and_table(c: &mut Criterion) {
     group.finish();
 }
 
+/// Random playouts from the start through `Game::random_playout` (what MCTS's random
+/// rollouts play), their plies checked first against the same draws played one
+/// `pick_move` and `apply` at a time.
+fn bench_playouts(c: &mut Criterion) {
+    let start = Breakthrough::new(Rules::Standard);
+    let games = 1_000;
+    let plies = random_playouts(&start, games, 7);
+    let mut rng = seeds::rng(7);
+    let mut scratch = Vec::new();
+    let mut by_move = 0;
+    for _ in 0..games {
+        let mut state = start;
+        while let Some(mv) = seeds::random_move(&state, &mut scratch, &mut rng) {
+            state.apply(mv);
+            by_move += 1;
+        }
+    }
+    assert_eq!(plies, by_move, "the playout loop plays pick_move's moves");
+    let mut group = c.benchmark_group("random playouts");
+    group.throughput(Throughput::Elements(plies));
+    group.bench_function("from the start (plies)", |b| {
+        b.iter(|| random_playouts(black_box(&start), games, 7))
+    });
+    group.finish();
+}
+
 /// Each of report 001's heuristics (and material) against the same weights given to
 /// `linear`: one call each on 40 positions, both sides. The values are checked equal first.
 fn bench_linear(c: &mut Criterion) {
@@ -275,6 +301,6 @@ fn bench_linear(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().without_plots();
-    targets = bench_perft, bench_alphabeta, bench_random_games, bench_record_path, bench_mcts_and_table, bench_linear
+    targets = bench_perft, bench_alphabeta, bench_random_games, bench_record_path, bench_mcts_and_table, bench_playouts, bench_linear
 }
 criterion_main!(benches);
