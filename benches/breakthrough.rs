@@ -1,8 +1,9 @@
 //! Speed of the Breakthrough path: perft, alpha-beta with a costly and a cheap evaluation,
 //! random games through the whole scheduler with CSV output, the record path alone (journal
-//! and CSV rows of finished games), random playouts (MCTS's rollouts), and the `linear` heuristic
-//! against the hand-written ones it expresses. Each benchmark checks what it measured
-//! (perft count, alpha-beta = minimax, equal values) so a faster wrong program fails.
+//! and CSV rows of finished games), random playouts (MCTS's rollouts), and the `linear`
+//! heuristic against the hand-written ones it expresses. Each benchmark checks what it
+//! measured (perft count, alpha-beta = minimax, the playouts' plies, equal values) so a
+//! faster wrong program fails.
 
 use arbiter::core::Limits;
 use arbiter::core::{Game, seeds};
