@@ -559,21 +559,27 @@ impl Breakthrough {
         None
     }
 
-    /// One random move by `P2`'s side (the side to move) on the board size `S`;
-    /// `false` when it has none.
+    /// One ply of a random playout on the board size `S`, the side to move being P2 when
+    /// `P2` (P1 otherwise), `plies` counting the plies played: `Some(ended)` when the
+    /// playout stops instead (`ended`: the side has no move; otherwise the limit is
+    /// reached).
     #[inline(always)]
-    fn random_step_as<S: Size, const P2: bool>(
+    fn playout_ply<S: Size, const P2: bool>(
         &mut self,
         pick: &mut impl FnMut(usize) -> usize,
-    ) -> bool {
-        let mover = if P2 { Player::P2 } else { Player::P1 };
-        match self.pick_in(S::GEOMETRY, mover, pick) {
-            Some((from, to)) => {
-                *self = self.after(mover, from, to);
-                true
-            }
-            None => false,
+        plies: &mut u32,
+        max_plies: u32,
+    ) -> Option<bool> {
+        if *plies == max_plies {
+            return Some(false);
         }
+        let mover = if P2 { Player::P2 } else { Player::P1 };
+        let Some((from, to)) = self.pick_in(S::GEOMETRY, mover, pick) else {
+            return Some(true);
+        };
+        *self = self.after(mover, from, to);
+        *plies += 1;
+        None
     }
 
     /// [`Game::random_playout`] on the board size `S`, two plies a pass (P1's, then
@@ -587,33 +593,21 @@ impl Breakthrough {
     ) -> Playout {
         let mut state = *self;
         let mut plies = 0;
-        let ended = 'play: {
-            if state.to_move == Player::P2 {
-                if plies == max_plies {
-                    break 'play false;
-                }
-                if !state.random_step_as::<S, true>(pick) {
-                    break 'play true;
-                }
-                plies += 1;
-            }
-            loop {
-                if plies == max_plies {
-                    break 'play false;
-                }
-                if !state.random_step_as::<S, false>(pick) {
-                    break 'play true;
-                }
-                plies += 1;
-                if plies == max_plies {
-                    break 'play false;
-                }
-                if !state.random_step_as::<S, true>(pick) {
-                    break 'play true;
-                }
-                plies += 1;
-            }
+        // P2 to move first: its ply, and then the passes.
+        let first = match state.to_move {
+            Player::P1 => None,
+            Player::P2 => state.playout_ply::<S, true>(pick, &mut plies, max_plies),
         };
+        let ended = first.unwrap_or_else(|| {
+            loop {
+                if let Some(ended) = state.playout_ply::<S, false>(pick, &mut plies, max_plies) {
+                    break ended;
+                }
+                if let Some(ended) = state.playout_ply::<S, true>(pick, &mut plies, max_plies) {
+                    break ended;
+                }
+            }
+        });
         *self = state;
         Playout { plies, ended }
     }
