@@ -1072,6 +1072,7 @@ pub fn agent_rng(seed: u64) -> GameRng {
 }
 
 /// A uniformly random legal move of `state` (not finished), drawn from `rng`.
+#[inline]
 fn random_move<G: Game>(state: &G, buffer: &mut Vec<G::Move>, rng: &mut GameRng) -> G::Move {
     seeds::random_move(state, buffer, rng).expect("decide called on a finished game")
 }

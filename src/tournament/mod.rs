@@ -507,7 +507,6 @@ pub fn play_from<G: Game>(
         let reading = clock_source.raw();
         let nanos = clock_source.delta_as_nanos(last_reading, reading);
         last_reading = reading;
-        let elapsed = Duration::from_nanos(nanos);
         if agent_limits.stopped() {
             return None;
         }
@@ -528,7 +527,7 @@ pub fn play_from<G: Game>(
         if let Some(clock) = &mut clock {
             let charged = match (clock.cpu, decision.cpu_nanos) {
                 (true, Some(cpu)) => Duration::from_nanos(cpu),
-                _ => elapsed,
+                _ => Duration::from_nanos(nanos),
             };
             if charged > clock.remaining[side].saturating_add(margin) {
                 sides[side].nanos += nanos;
@@ -539,7 +538,8 @@ pub fn play_from<G: Game>(
             clock_nanos = Some(u64::try_from(left.as_nanos()).unwrap_or(u64::MAX));
         }
         let timed_out = decision.fault.is_none()
-            && move_time_limit.is_some_and(|limit| elapsed > limit.saturating_add(margin));
+            && move_time_limit
+                .is_some_and(|limit| Duration::from_nanos(nanos) > limit.saturating_add(margin));
         if timed_out {
             if state.timeout_forfeits() {
                 sides[side].nanos += nanos;
