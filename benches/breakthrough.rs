@@ -6,7 +6,7 @@
 //! faster wrong program fails.
 
 use arbiter::core::Limits;
-use arbiter::core::{Game, seeds};
+use arbiter::core::{Game, pick_move_playout, seeds};
 use arbiter::evals::breakthrough::Heuristic;
 use arbiter::experiment::play_all;
 use arbiter::games::breakthrough::{Breakthrough, Rules};
@@ -251,14 +251,12 @@ fn bench_playouts(c: &mut Criterion) {
     let plies = random_playouts(&start, games, 7);
     let mut rng = seeds::rng(7);
     let mut scratch = Vec::new();
-    let mut by_move = 0;
-    for _ in 0..games {
-        let mut state = start;
-        while let Some(mv) = seeds::random_move(&state, &mut scratch, &mut rng) {
-            state.apply(mv);
-            by_move += 1;
-        }
-    }
+    let by_move: u64 = (0..games)
+        .map(|_| {
+            let pick = |n| seeds::below(&mut rng, n);
+            u64::from(pick_move_playout(&mut start.clone(), &mut scratch, pick, u32::MAX).plies)
+        })
+        .sum();
     assert_eq!(plies, by_move, "the playout loop plays pick_move's moves");
     let mut group = c.benchmark_group("random playouts");
     group.throughput(Throughput::Elements(plies));

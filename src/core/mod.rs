@@ -205,6 +205,28 @@ pub struct Playout {
     pub ended: bool,
 }
 
+/// [`Game::random_playout`]'s default: [`Game::pick_move`] then [`Game::apply`], a ply at a
+/// time, until the side to move has no move or `max_plies` are played. Also the reference
+/// a game's own playout loop is checked against.
+#[inline]
+pub fn pick_move_playout<G: Game>(
+    state: &mut G,
+    scratch: &mut Vec<G::Move>,
+    mut pick: impl FnMut(usize) -> usize,
+    max_plies: u32,
+) -> Playout {
+    for plies in 0..max_plies {
+        match state.pick_move(scratch, &mut pick) {
+            Some(mv) => state.apply(mv),
+            None => return Playout { plies, ended: true },
+        }
+    }
+    Playout {
+        plies: max_plies,
+        ended: false,
+    }
+}
+
 /// The rules of a two-player, perfect-information, turn-based game.
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so
@@ -277,21 +299,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn random_playout(
         &mut self,
         scratch: &mut Vec<Self::Move>,
-        mut pick: impl FnMut(usize) -> usize,
+        pick: impl FnMut(usize) -> usize,
         max_plies: u32,
     ) -> Playout {
-        for plies in 0..max_plies {
-            match self.pick_move(scratch, &mut pick) {
-                Some(mv) => self.apply(mv),
-                None => {
-                    return Playout { plies, ended: true };
-                }
-            }
-        }
-        Playout {
-            plies: max_plies,
-            ended: false,
-        }
+        pick_move_playout(self, scratch, pick, max_plies)
     }
 
     /// Calls `visit(mv, child)` for each legal move in `legal_moves`' order with the

@@ -694,11 +694,12 @@ fn the_end_is_the_goal_test_or_no_legal_move_on_any_board() {
 
 #[test]
 fn random_playout_plays_the_moves_pick_move_gives_one_by_one() {
-    // The loop written per board size against the trait's own loop (pick_move and apply
-    // a ply), on random boards of every rule set (either side to move, sparse to nearly
-    // full, so that some sides are stuck at once), with ply limits from none to beyond
-    // the game: the same picks, the same end position, plies and reason for stopping.
-    use crate::core::{Playout, seeds};
+    // The loop written per board size against the trait's default (`pick_move_playout`:
+    // pick_move and apply a ply), on random boards of every rule set (either side to
+    // move, sparse to nearly full, so that some sides are stuck at once), with ply limits
+    // from none to beyond the game: the same picks, the same end position, plies and
+    // reason for stopping.
+    use crate::core::{pick_move_playout, seeds};
     let mut rng = seeds::rng(37);
     let mut scratch = Vec::new();
     for rules in Rules::ALL {
@@ -709,17 +710,12 @@ fn random_playout_plays_the_moves_pick_move_gives_one_by_one() {
             let seed = seeds::derive(38, &[rules as u64, board as u64]);
             let mut expected = start;
             let mut picks = seeds::rng(seed);
-            let mut plies = 0;
-            let expected_ended = loop {
-                if plies == max_plies {
-                    break false;
-                }
-                match expected.pick_move(&mut scratch, |n| seeds::below(&mut picks, n)) {
-                    Some(mv) => expected.apply(mv),
-                    None => break true,
-                }
-                plies += 1;
-            };
+            let by_move = pick_move_playout(
+                &mut expected,
+                &mut scratch,
+                |n| seeds::below(&mut picks, n),
+                max_plies,
+            );
             let mut played = start;
             let playout =
                 seeds::random_playout(&mut played, &mut scratch, &mut seeds::rng(seed), max_plies);
@@ -729,16 +725,9 @@ fn random_playout_plays_the_moves_pick_move_gives_one_by_one() {
                 start.to_move
             );
             assert_eq!(played, expected, "{context}");
-            assert_eq!(
-                playout,
-                Playout {
-                    plies,
-                    ended: expected_ended
-                },
-                "{context}"
-            );
-            ended += usize::from(expected_ended && plies > 0);
-            cut += usize::from(!expected_ended && plies > 0);
+            assert_eq!(playout, by_move, "{context}");
+            ended += usize::from(by_move.ended && by_move.plies > 0);
+            cut += usize::from(!by_move.ended && by_move.plies > 0);
         }
         // Both ways of stopping come up after some plies.
         assert!(
