@@ -2452,6 +2452,8 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
         text(&dir.path().join("none")),
         "--rounds",
         "2",
+        "--threads",
+        "2",
         "--json",
         text(&json),
     ]);
@@ -2465,6 +2467,9 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
         "game's own random playouts / bare random playouts: ",
         "move clock, one reading: ",
         "move clock reading / bare kernel ply: ",
+        // The scheduler on the bench's threads (all cores by default), as `run` plays.
+        "random games through the scheduler on 2 threads, games.csv only: ",
+        "scheduler games on 2 threads (games.csv) / bare random playouts on 1 thread: ",
     ] {
         assert!(shown.contains(line), "{line:?} not in:\n{shown}");
     }
@@ -2483,7 +2488,7 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
     let nanos = reading["median"].as_f64().expect("median");
     assert!(0.1 < nanos && nanos < 1000.0, "{reading}");
     let ratios = value["ratios"].as_array().expect("ratios");
-    assert_eq!(ratios.len(), 6);
+    assert_eq!(ratios.len(), 7);
     for ratio in ratios {
         let values = ratio["values"].as_array().expect("values");
         assert_eq!(values.len(), 2, "{ratio}");

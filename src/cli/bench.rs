@@ -37,7 +37,8 @@ pub struct BenchArgs {
     /// Random-vs-random games played through the scheduler with CSV output.
     #[arg(long, default_value_t = 20_000)]
     games: u64,
-    /// Threads for the scheduler part [default: all cores].
+    /// Threads for the scheduler part, and for the comparison with the bare kernel's
+    /// scheduler figure on all cores [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
     /// A folder of Flow Free puzzles solved one by one with the `sat` solver (slowest and
@@ -97,15 +98,15 @@ fn random_self_play<G: GameEntry>(
 
 /// One figure measured over rounds: its values, in the order measured.
 struct Figure {
-    name: &'static str,
+    name: String,
     unit: &'static str,
     values: Vec<f64>,
 }
 
 impl Figure {
-    fn new(name: &'static str, unit: &'static str) -> Figure {
+    fn new(name: impl Into<String>, unit: &'static str) -> Figure {
         Figure {
-            name,
+            name: name.into(),
             unit,
             values: Vec::new(),
         }
@@ -159,17 +160,24 @@ impl Figure {
 /// arbiter against the bare kernel (Breakthrough 8x8 on two bitboards, no trait, no
 /// records; `bench_bare.rs`), `rounds` times in turn: perft(6) leaves/s, MCTS simulations
 /// against bare random playouts, and whole random games through the scheduler (games.csv
-/// only, one thread) against bare random playouts; each ratio per round, then median, min
-/// and max. The ratios hold on any machine. Two more split the scheduler's ratio: random
+/// only, one thread, then on the bench's `threads`) against bare random playouts; each ratio
+/// per round, then median, min and max. The ratios hold on any machine (the one on
+/// `threads` grows with its cores). Two more split the scheduler's ratio: random
 /// playouts through the game's own moves (no agent, clock or record) against the kernel's
 /// (the game's share), and one reading of the move clock, which every ply of a game costs,
 /// against a kernel ply.
-fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) -> Result<()> {
+fn kernel_comparison<G: GameEntry>(
+    start: &G,
+    rounds: u32,
+    threads: usize,
+    json: Option<&Path>,
+) -> Result<()> {
     const DEPTH: u32 = 6;
     const PLAYOUTS: u64 = 20_000;
     const SIMULATIONS: u64 = 20_000;
     const GAMES: u64 = 20_000;
     const CLOCK_READINGS: u64 = 2_000_000;
+    let on_threads = threads_text(threads);
     let mut figures = [
         Figure::new("perft(6), arbiter", "leaves/s"),
         Figure::new("perft(6), bare kernel", "leaves/s"),
@@ -186,6 +194,10 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             "games/s",
         ),
         Figure::new("move clock, one reading", "ns"),
+        Figure::new(
+            format!("random games through the scheduler on {on_threads}, games.csv only"),
+            "games/s",
+        ),
     ];
     let mut ratios = [
         Figure::new("perft: arbiter / bare kernel", "x"),
@@ -194,6 +206,12 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         Figure::new("alpha-beta nodes/s: arbiter / bare kernel", "x"),
         Figure::new("game's own random playouts / bare random playouts", "x"),
         Figure::new("move clock reading / bare kernel ply", "x"),
+        Figure::new(
+            format!(
+                "scheduler games on {on_threads} (games.csv) / bare random playouts on 1 thread"
+            ),
+            "x",
+        ),
     ];
     let evaluator = start
         .heuristic(G::heuristics()[0].name, &[])
@@ -255,22 +273,32 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         });
         let reading_nanos = 1e9 / readings_per_second;
         let bare_ply_nanos = 1e9 / (playouts * bare_plies as f64 / PLAYOUTS as f64);
-        std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
         let context = RunContext::new(
             "breakthrough".to_string(),
             String::new(),
             vec!["random".to_string()],
             vec![[0, 0]],
         );
-        let mut recorder = CsvRecorder::create(&folder, context, false)?;
-        let mut played = 0;
-        let games = timed(&mut || {
-            played = play_all(start, &schedule, &factories, 1, false, &mut recorder)
-                .map_or(0, |outcome| outcome.played as u64);
-            played
-        });
-        drop(recorder);
-        let _ = std::fs::remove_dir_all(&folder);
+        // The same games on one thread, then on all the bench's threads (what `run` uses by
+        // default), each into fresh files.
+        let scheduled = |threads: usize| -> Result<f64> {
+            std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
+            let mut recorder = CsvRecorder::create(&folder, context.clone(), false)?;
+            let mut played = 0;
+            let games = timed(&mut || {
+                played = play_all(start, &schedule, &factories, threads, false, &mut recorder)
+                    .map_or(0, |outcome| outcome.played as u64);
+                played
+            });
+            drop(recorder);
+            let _ = std::fs::remove_dir_all(&folder);
+            if played != GAMES {
+                bail!("the scheduler played {played} of {GAMES} games on {threads} threads");
+            }
+            Ok(games)
+        };
+        let games = scheduled(1)?;
+        let games_on_threads = scheduled(threads)?;
         // Each position searched by arbiter, then by the kernel: the machine's drift within
         // the round weighs on both alike.
         let (mut nodes, mut bare_nodes, mut seconds, mut bare_seconds) = (0, 0, 0.0, 0.0);
@@ -294,9 +322,6 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         }
         let alphabeta = nodes as f64 / seconds.max(1e-9);
         let bare_alphabeta = bare_nodes as f64 / bare_seconds.max(1e-9);
-        if played != GAMES {
-            bail!("the scheduler played {played} of {GAMES} games");
-        }
         for (figure, value) in figures.iter_mut().zip([
             leaves,
             bare_leaves,
@@ -307,6 +332,7 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             bare_alphabeta,
             game_playouts,
             reading_nanos,
+            games_on_threads,
         ]) {
             figure.values.push(value);
         }
@@ -317,11 +343,14 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
             alphabeta / bare_alphabeta,
             game_playouts / playouts,
             reading_nanos / bare_ply_nanos,
+            games_on_threads / playouts,
         ]) {
             ratio.values.push(value);
         }
     }
-    println!("against the bare kernel ({rounds} rounds in turn; median [min .. max], 1 thread):");
+    println!(
+        "against the bare kernel ({rounds} rounds in turn; median [min .. max], 1 thread unless said):"
+    );
     for figure in figures.iter().chain(&ratios) {
         println!("  {}", figure.line());
     }
@@ -339,6 +368,14 @@ fn kernel_comparison<G: GameEntry>(start: &G, rounds: u32, json: Option<&Path>) 
         }
     }
     Ok(())
+}
+
+/// "1 thread", "2 threads".
+fn threads_text(threads: usize) -> String {
+    match threads {
+        1 => "1 thread".to_string(),
+        n => format!("{n} threads"),
+    }
 }
 
 fn per_second(count: u64, seconds: f64) -> String {
@@ -375,7 +412,7 @@ impl GameTask for BenchTask {
         if start.game_spec()
             == crate::registry::GameSpec::Breakthrough(crate::games::breakthrough::Rules::Standard)
         {
-            kernel_comparison(&start, args.rounds, args.json.as_deref())?;
+            kernel_comparison(&start, args.rounds, self.threads, args.json.as_deref())?;
         }
 
         let clock = Instant::now();
@@ -544,10 +581,10 @@ impl GameTask for BenchTask {
                 .sum();
             let _ = std::fs::remove_dir_all(&folder);
             println!(
-                "random vs random: {} games in {seconds:.3} s, {} games/s ({} threads, {files}: {:.1} MB)",
+                "random vs random: {} games in {seconds:.3} s, {} games/s ({}, {files}: {:.1} MB)",
                 outcome.played,
                 per_second(outcome.played as u64, seconds),
-                self.threads,
+                threads_text(self.threads),
                 bytes as f64 / 1e6
             );
         }
