@@ -297,7 +297,10 @@ fn kernel_comparison<G: GameEntry>(
             drop(recorder);
             let _ = std::fs::remove_dir_all(&folder);
             if played != GAMES {
-                bail!("the scheduler played {played} of {GAMES} games on {threads} threads");
+                bail!(
+                    "the scheduler played {played} of {GAMES} games on {}",
+                    threads_text(threads)
+                );
             }
             Ok(games)
         };
