@@ -37,8 +37,8 @@ pub struct BenchArgs {
     /// Random-vs-random games played through the scheduler with CSV output.
     #[arg(long, default_value_t = 20_000)]
     games: u64,
-    /// Threads for the scheduler part, and for the comparison with the bare kernel's
-    /// scheduler figure on all cores [default: all cores].
+    /// Threads for the scheduler part, and for the kernel comparison's scheduler figure on
+    /// all threads [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
     /// A folder of Flow Free puzzles solved one by one with the `sat` solver (slowest and
@@ -94,6 +94,50 @@ fn random_self_play<G: GameEntry>(
         Colours::Alternate,
     );
     Ok((factories, schedule))
+}
+
+/// What [`scheduled_self_play`] measured.
+struct SelfPlay {
+    played: u64,
+    seconds: f64,
+    /// games.csv and moves.csv together.
+    bytes: u64,
+}
+
+/// The games of [`random_self_play`] through the scheduler on `threads`, recorded as `run`
+/// records them (moves.csv only with `moves`) into fresh files in `folder`, which is
+/// removed afterwards.
+fn scheduled_self_play<G: GameEntry>(
+    start: &G,
+    game: &str,
+    (factories, schedule): &(Vec<crate::registry::AgentFactory<G>>, Schedule),
+    threads: usize,
+    moves: bool,
+    folder: &Path,
+) -> Result<SelfPlay> {
+    std::fs::create_dir_all(folder).with_context(|| folder.display().to_string())?;
+    let context = RunContext::new(
+        game.to_string(),
+        String::new(),
+        vec!["random".to_string()],
+        vec![[0, 0]],
+    );
+    let mut recorder = CsvRecorder::create(folder, context, moves)?;
+    let clock = Instant::now();
+    let outcome = play_all(start, schedule, factories, threads, moves, &mut recorder)?;
+    let seconds = clock.elapsed().as_secs_f64();
+    drop(recorder);
+    let bytes = ["games.csv", "moves.csv"]
+        .iter()
+        .filter_map(|f| std::fs::metadata(folder.join(f)).ok())
+        .map(|m| m.len())
+        .sum();
+    let _ = std::fs::remove_dir_all(folder);
+    Ok(SelfPlay {
+        played: outcome.played as u64,
+        seconds,
+        bytes,
+    })
 }
 
 /// One figure measured over rounds: its values, in the order measured.
@@ -219,7 +263,7 @@ fn kernel_comparison<G: GameEntry>(
     if perft(start, 2) != super::bench_bare::perft(2) {
         bail!("the bare kernel's perft differs from the game's");
     }
-    let (factories, schedule) = random_self_play(start, GAMES)?;
+    let self_play = random_self_play(start, GAMES)?;
     // Alpha-beta with material to depth 4 on 40 seeded positions, arbiter's search and the
     // kernel's in the same root order: the same nodes (checked every round).
     let board =
@@ -277,32 +321,19 @@ fn kernel_comparison<G: GameEntry>(
         });
         let reading_nanos = 1e9 / readings_per_second;
         let bare_ply_nanos = 1e9 / (playouts * bare_plies as f64 / PLAYOUTS as f64);
-        let context = RunContext::new(
-            "breakthrough".to_string(),
-            String::new(),
-            vec!["random".to_string()],
-            vec![[0, 0]],
-        );
         // The same games on one thread, then on all the bench's threads (what `run` uses by
-        // default), each into fresh files.
+        // default).
         let scheduled = |threads: usize| -> Result<f64> {
-            std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
-            let mut recorder = CsvRecorder::create(&folder, context.clone(), false)?;
-            let mut played = 0;
-            let games = timed(&mut || {
-                played = play_all(start, &schedule, &factories, threads, false, &mut recorder)
-                    .map_or(0, |outcome| outcome.played as u64);
-                played
-            });
-            drop(recorder);
-            let _ = std::fs::remove_dir_all(&folder);
-            if played != GAMES {
+            let run =
+                scheduled_self_play(start, "breakthrough", &self_play, threads, false, &folder)?;
+            if run.played != GAMES {
                 bail!(
-                    "the scheduler played {played} of {GAMES} games on {}",
+                    "the scheduler played {} of {GAMES} games on {}",
+                    run.played,
                     threads_text(threads)
                 );
             }
-            Ok(games)
+            Ok(run.played as f64 / run.seconds.max(1e-9))
         };
         let games = scheduled(1)?;
         let games_on_threads = scheduled(threads)?;
@@ -559,40 +590,19 @@ impl GameTask for BenchTask {
             );
         }
 
-        let (factories, schedule) = random_self_play(&start, args.games)?;
+        let self_play = random_self_play(&start, args.games)?;
+        let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
         // With moves.csv (the default) and without it (`run --no-moves`).
         for (moves, files) in [(true, "games.csv + moves.csv"), (false, "games.csv")] {
-            let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
-            std::fs::create_dir_all(&folder).with_context(|| folder.display().to_string())?;
-            let context = RunContext::new(
-                args.game.clone(),
-                String::new(),
-                vec!["random".to_string()],
-                vec![[0, 0]],
-            );
-            let mut recorder = CsvRecorder::create(&folder, context, moves)?;
-            let clock = Instant::now();
-            let outcome = play_all(
-                &start,
-                &schedule,
-                &factories,
-                self.threads,
-                moves,
-                &mut recorder,
-            )?;
-            let seconds = clock.elapsed().as_secs_f64();
-            let bytes: u64 = ["games.csv", "moves.csv"]
-                .iter()
-                .filter_map(|f| std::fs::metadata(folder.join(f)).ok())
-                .map(|m| m.len())
-                .sum();
-            let _ = std::fs::remove_dir_all(&folder);
+            let run =
+                scheduled_self_play(&start, &args.game, &self_play, self.threads, moves, &folder)?;
             println!(
-                "random vs random: {} games in {seconds:.3} s, {} games/s ({}, {files}: {:.1} MB)",
-                outcome.played,
-                per_second(outcome.played as u64, seconds),
+                "random vs random: {} games in {:.3} s, {} games/s ({}, {files}: {:.1} MB)",
+                run.played,
+                run.seconds,
+                per_second(run.played, run.seconds),
                 threads_text(self.threads),
-                bytes as f64 / 1e6
+                run.bytes as f64 / 1e6
             );
         }
         if !matches!(start.game_spec(), crate::registry::GameSpec::Program(_)) {
