@@ -1,6 +1,7 @@
 //! Vocabulary and contracts shared by every layer (players, the [`Game`] and [`Evaluator`]
 //! traits, agents and their decisions, search statistics, seeds); uses no other layer.
 
+pub mod json;
 pub mod seeds;
 mod stats;
 

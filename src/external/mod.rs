@@ -15,6 +15,7 @@ pub mod serve_game;
 
 pub use program::{LookingInput, Program, Received, describe_status, looking_stdin};
 
+use crate::core::json;
 use crate::core::seeds;
 use crate::core::{
     Agent, ByPlayer, Clock, Decision, Fault, FaultReason, Game, GameContext, Limits, Player,
@@ -251,6 +252,7 @@ impl<G: Game> Shared<G> {
             late_until: None,
             clean: false,
             history: Vec::new(),
+            history_json: Vec::new(),
             game_id: 0,
             seat: Player::P1,
             legal: Vec::new(),
@@ -385,6 +387,9 @@ pub struct ExternalAgent<G: Game> {
     /// Whether the game ended with the program in step (it may serve another game).
     clean: bool,
     history: Vec<String>,
+    /// The same moves as the inside of a JSON list, each written once (a move request
+    /// carries them all).
+    history_json: Vec<u8>,
     game_id: u64,
     seat: Player,
     legal: Vec<G::Move>,
@@ -639,20 +644,52 @@ fn tree_reply(line: &str) -> Reply {
 }
 
 /// A `move` request, written straight from the game's history and legal moves (a `json!`
-/// value copied the whole history every move). Fields in the order a JSON object's keys
-/// sort, as the protocol's other messages are written.
-#[derive(serde::Serialize)]
+/// value copied the whole history every move, and serde_json's derived writer escaped
+/// every move of the history again every move). Fields in the order a JSON object's keys
+/// sort, as the protocol's other messages are written; the bytes are serde_json's (a test
+/// compares them).
 struct MoveRequest<'a, P> {
     clock: Option<Value>,
     game_id: u64,
     legal: &'a [String],
-    moves: &'a [String],
+    /// The history's moves as the inside of a JSON list, each written once, when played.
+    moves: &'a [u8],
     ply: usize,
     position: P,
     seat: &'static str,
     time_ms: Option<u64>,
-    #[serde(rename = "type")]
-    kind: &'static str,
+}
+
+impl<P: serde::Serialize> MoveRequest<'_, P> {
+    /// Appends the request's JSON object (no line end).
+    fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"clock\":");
+        match &self.clock {
+            Some(clock) => serde_json::to_writer(&mut *out, clock)?,
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"game_id\":");
+        json::push_u64(out, self.game_id);
+        out.extend_from_slice(b",\"legal\":[");
+        for (i, text) in self.legal.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json::push_str(out, text);
+        }
+        out.extend_from_slice(b"],\"moves\":[");
+        out.extend_from_slice(self.moves);
+        out.extend_from_slice(b"],\"ply\":");
+        json::push_u64(out, self.ply as u64);
+        out.extend_from_slice(b",\"position\":");
+        serde_json::to_writer(&mut *out, &self.position)?;
+        out.extend_from_slice(b",\"seat\":");
+        json::push_str(out, self.seat);
+        out.extend_from_slice(b",\"time_ms\":");
+        json::push_opt_u64(out, self.time_ms);
+        out.extend_from_slice(b",\"type\":\"move\"}");
+        Ok(())
+    }
 }
 
 impl<G: Game> Agent<G> for ExternalAgent<G> {
@@ -664,6 +701,13 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             .into_iter()
             .map(|(_, mv)| mv)
             .collect();
+        self.history_json.clear();
+        for (i, mv) in self.history.iter().enumerate() {
+            if i > 0 {
+                self.history_json.push(b',');
+            }
+            json::push_str(&mut self.history_json, mv);
+        }
         self.failed = None;
         self.late_until = None;
         self.clean = false;
@@ -743,12 +787,11 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             clock: self.clock.take().map(|clock| clock_json(&clock)),
             game_id: self.game_id,
             legal: &self.legal_texts,
-            moves: &self.history,
+            moves: &self.history_json,
             ply: self.history.len(),
             position: state.position_serialized(),
             seat: state.to_move().label(),
             time_ms: deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
-            kind: "move",
         };
         let margin = Duration::from_millis(self.spec().tolerance_ms);
         let hang = Duration::from_millis(self.spec().hang_ms);
@@ -757,7 +800,7 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             return self.fallback(state, FaultReason::Crash);
         };
         let cpu_before = program.cpu_nanos();
-        if program.send(&request).is_err() {
+        if program.send_with(|line| request.write(line)).is_err() {
             let reason = self.crashed();
             return self.fallback(state, reason);
         }
@@ -773,6 +816,10 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
     }
 
     fn observe(&mut self, mv: &str) {
+        if !self.history.is_empty() {
+            self.history_json.push(b',');
+        }
+        json::push_str(&mut self.history_json, mv);
         self.history.push(mv.to_string());
     }
 
@@ -1062,27 +1109,49 @@ mod tests {
 
     #[test]
     fn a_move_request_reads_as_the_same_line_as_a_json_object_of_its_fields() {
-        let history = vec!["a2-a3".to_string(), "h7-h6".to_string()];
-        let legal = vec!["b2-b3".to_string(), "c2-c3".to_string()];
+        let history = [
+            "a2-a3".to_string(),
+            "h7-h6".to_string(),
+            "say \"x\\y\"\t".to_string(),
+        ];
+        let mut history_json = Vec::new();
+        for (i, mv) in history.iter().enumerate() {
+            if i > 0 {
+                history_json.push(b',');
+            }
+            json::push_str(&mut history_json, mv);
+        }
+        let legal = ["b2-b3".to_string(), "c2\u{1}\n-é".to_string()];
         let position = json!({"board": ["11", "22"], "to_move": "P1"});
-        for (clock, time_ms) in [(None, None), (Some(json!({"p1_ms": 5})), Some(40))] {
+        for (clock, time_ms, moves) in [
+            (None, None, 3),
+            (Some(json!({"p1_ms": 5})), Some(40), 3),
+            (None, Some(0), 0),
+        ] {
+            let moves_json = if moves == 0 {
+                &[][..]
+            } else {
+                &history_json[..]
+            };
             let request = MoveRequest {
                 clock: clock.clone(),
                 game_id: 7,
-                legal: &legal,
-                moves: &history,
-                ply: history.len(),
+                legal: &legal[..moves.min(2)],
+                moves: moves_json,
+                ply: moves,
                 position: position.clone(),
                 seat: "P1",
                 time_ms,
-                kind: "move",
             };
             let object = json!({
-                "type": "move", "game_id": 7, "ply": 2, "seat": "P1", "position": position,
-                "moves": history, "legal": legal, "time_ms": time_ms, "clock": clock,
+                "type": "move", "game_id": 7, "ply": moves, "seat": "P1", "position": position,
+                "moves": history[..moves], "legal": legal[..moves.min(2)], "time_ms": time_ms,
+                "clock": clock,
             });
+            let mut line = Vec::new();
+            request.write(&mut line).expect("request");
             assert_eq!(
-                serde_json::to_string(&request).expect("request"),
+                String::from_utf8(line).expect("UTF-8"),
                 serde_json::to_string(&object).expect("object")
             );
         }

@@ -211,6 +211,8 @@ pub struct Program {
     /// the stack at every read was the largest cost of a move's round trip in
     /// instructions).
     chunk: Vec<u8>,
+    /// The line being sent, its memory kept from request to request.
+    line: Vec<u8>,
     closed: bool,
     sink: Arc<Mutex<Sink>>,
     /// Lines on stdout that were not JSON, over the program's life.
@@ -328,6 +330,7 @@ impl Program {
             pending: Vec::with_capacity(4096),
             scanned: 0,
             chunk: Vec::new(),
+            line: Vec::new(),
             closed: false,
             sink,
             garbage_lines: 0,
@@ -353,6 +356,7 @@ impl Program {
             pending: Vec::new(),
             scanned: 0,
             chunk: Vec::new(),
+            line: Vec::new(),
             closed: false,
             sink: Arc::new(Mutex::new(Sink {
                 path: log,
@@ -406,8 +410,26 @@ impl Program {
     /// # Errors
     /// The program closed its stdin (it exited).
     pub fn send(&mut self, message: &impl serde::Serialize) -> io::Result<()> {
-        let line = serde_json::to_string(message).map_err(io::Error::other)?;
-        self.send_raw(&line)
+        self.send_with(|line| serde_json::to_writer(line, message))
+    }
+
+    /// Writes the JSON line `write` appends to an empty buffer, then a newline, to the
+    /// program's stdin and flushes it.
+    ///
+    /// # Errors
+    /// `write` fails, or the program closed its stdin (it exited).
+    pub fn send_with(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+    ) -> io::Result<()> {
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        let sent = match write(&mut line) {
+            Ok(()) => self.send_line(&mut line),
+            Err(e) => Err(io::Error::other(e)),
+        };
+        self.line = line;
+        sent
     }
 
     /// Writes a raw line (for compliance checks that send malformed requests).
@@ -415,23 +437,32 @@ impl Program {
     /// # Errors
     /// The program closed its stdin.
     pub fn send_raw(&mut self, text: &str) -> io::Result<()> {
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        line.extend_from_slice(text.as_bytes());
+        let sent = self.send_line(&mut line);
+        self.line = line;
+        sent
+    }
+
+    /// Writes `line` (without its end, which is added) in one piece.
+    fn send_line(&mut self, line: &mut Vec<u8>) -> io::Result<()> {
         match &mut self.backend {
             Backend::Process { stdin, .. } => {
                 let stdin = stdin
                     .as_mut()
                     .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
-                let mut line = Vec::with_capacity(text.len() + 1);
-                line.extend_from_slice(text.as_bytes());
                 line.push(b'\n');
-                stdin.write_all(&line)?;
+                stdin.write_all(line)?;
                 stdin.flush()
             }
             Backend::Hosted { session, cpu_nanos } => {
+                let text = String::from_utf8_lossy(line);
                 let Some(agent) = session else {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 };
                 let before = super::hosted::thread_cpu_nanos();
-                let answer = agent.handle(text);
+                let answer = agent.handle(&text);
                 if let (Some(before), Some(after)) = (before, super::hosted::thread_cpu_nanos()) {
                     *cpu_nanos += after.saturating_sub(before);
                 }
