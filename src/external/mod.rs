@@ -6,6 +6,7 @@
 pub mod check;
 pub mod check_game;
 pub mod hosted;
+mod move_line;
 mod program;
 pub mod rules;
 pub mod rules_heuristics;

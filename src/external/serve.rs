@@ -5,7 +5,6 @@
 use super::PROTOCOL_VERSION;
 use crate::core::{Agent, Game, GameContext, Limits, Player};
 use serde_json::{Value, json};
-use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -31,7 +30,7 @@ pub fn serve<G: Game>(
     let mut agent: Option<Box<dyn Agent<G>>> = None;
     let mut positions = Positions::new(start);
     // One line's memory and one reply's, kept from request to request.
-    let (mut read, mut reply_bytes) = (String::new(), Vec::new());
+    let (mut read, mut reply_bytes, mut moves) = (String::new(), Vec::new(), Vec::new());
     let mut number = 0;
     loop {
         read.clear();
@@ -46,20 +45,17 @@ pub fn serve<G: Game>(
         if line.trim().is_empty() {
             continue;
         }
-        // The request of every ply, read without a JSON tree; anything it does not
-        // cover (another type, a field of another type) goes the general way below.
-        if line.trim_start().starts_with('{')
-            && let Ok(request) = serde_json::from_str::<RequestLine>(line)
-            && request.kind == "move"
-        {
+        // The request of every ply, read without a JSON tree; anything the quick reader
+        // does not take (another type, another form) goes the general way below.
+        if let Some(request) = super::move_line::read(line, &mut moves) {
             let agent = agent.get_or_insert_with(|| make(0));
-            let clock = request.clock.as_ref();
+            let texts: Vec<&str> = moves.iter().map(|range| &line[range.clone()]).collect();
             match answer_move(
                 agent.as_mut(),
                 &mut positions,
-                &request.moves,
+                &texts,
                 request.time_ms,
-                clock,
+                request.clock.as_ref(),
             ) {
                 Ok(reply) => write_reply(&mut output, &mut reply_bytes, &reply)?,
                 Err(e) => writeln!(log, "serve-agent: line {number}: {e}")?,
@@ -170,25 +166,6 @@ fn write_reply(
     bytes.push(b'\n');
     output.write_all(bytes)?;
     output.flush()
-}
-
-/// A `move` request's fields that the served agent uses, the history's texts borrowed
-/// from the line; the rest (the position, the legal moves) is skipped unread. Read from
-/// an object only (the caller checks; a derived reader would take an array too), and
-/// failing unless every field has the type the general path expects and no key is
-/// repeated, so both answer a line alike.
-#[derive(serde::Deserialize)]
-struct RequestLine<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    /// Borrowed whole (a move written with escapes fails the quick read; a `Cow` in a
-    /// list would be copied out, borrow or not).
-    #[serde(default, borrow)]
-    moves: Vec<&'a str>,
-    #[serde(default)]
-    time_ms: Option<u64>,
-    #[serde(default)]
-    clock: Option<Value>,
 }
 
 /// The answer to a move request: the move, and what the search counted.
@@ -396,9 +373,12 @@ not json at all
             r#"{"type":"move","moves":["a2-a3",7,"a7-a6"]}"#,
             r#"{"type":"move","moves":["a\u0032-a3","a7-a6"]}"#,
         ];
-        assert!(serde_json::from_str::<RequestLine>(usual).is_ok());
+        assert!(super::super::move_line::read(usual, &mut Vec::new()).is_some());
         for line in variants {
-            assert!(serde_json::from_str::<RequestLine>(line).is_err(), "{line}");
+            assert!(
+                super::super::move_line::read(line, &mut Vec::new()).is_none(),
+                "{line}"
+            );
         }
         let answer = |line: &str| {
             let input = format!("{}\n{line}\n", r#"{"type":"new_game","seed":4}"#);
@@ -423,7 +403,6 @@ not json at all
         // An array holding a move request's fields in order is no request (a derived
         // reader would take it): not answered, and reported as the general path does.
         let array = r#"["move",["a2-a3","a7-a6"],50,null]"#;
-        assert!(serde_json::from_str::<RequestLine>(array).is_ok());
         let (replies, log) = served(&format!("{array}\n"));
         assert!(replies.is_empty(), "{replies:?}");
         assert!(log.contains("line 1: unknown request type ''"), "{log}");
