@@ -389,10 +389,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// external agent is sent with every move request.
     fn position_json(&self) -> serde_json::Value;
 
-    /// [`Game::position_json`] as written into a move request, every ply. Override to
-    /// write the same bytes without building a JSON tree first.
-    fn position_serialized(&self) -> impl serde::Serialize + '_ {
-        self.position_json()
+    /// Appends [`Game::position_json`] as serde_json writes it (into a move request,
+    /// every ply). Override to write the same bytes without building a JSON tree first.
+    fn write_position_json(&self, out: &mut Vec<u8>) {
+        // Writing a JSON value to a Vec cannot fail.
+        let _ = serde_json::to_writer(out, &self.position_json());
     }
 }
 

@@ -649,19 +649,19 @@ fn tree_reply(line: &str) -> Reply {
 /// every move of the history again every move). Fields in the order a JSON object's keys
 /// sort, as the protocol's other messages are written; the bytes are serde_json's (a test
 /// compares them).
-struct MoveRequest<'a, P> {
+struct MoveRequest<'a, G> {
     clock: Option<Value>,
     game_id: u64,
     legal: &'a [String],
     /// The history's moves as the inside of a JSON list, each written once, when played.
     moves: &'a [u8],
     ply: usize,
-    position: P,
+    position: &'a G,
     seat: &'static str,
     time_ms: Option<u64>,
 }
 
-impl<P: serde::Serialize> MoveRequest<'_, P> {
+impl<G: Game> MoveRequest<'_, G> {
     /// Appends the request's JSON object (no line end).
     fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         out.extend_from_slice(b"{\"clock\":");
@@ -683,7 +683,7 @@ impl<P: serde::Serialize> MoveRequest<'_, P> {
         out.extend_from_slice(b"],\"ply\":");
         json::push_u64(out, self.ply as u64);
         out.extend_from_slice(b",\"position\":");
-        serde_json::to_writer(&mut *out, &self.position)?;
+        self.position.write_position_json(out);
         out.extend_from_slice(b",\"seat\":");
         json::push_str(out, self.seat);
         out.extend_from_slice(b",\"time_ms\":");
@@ -790,7 +790,7 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             legal: &self.legal_texts,
             moves: &self.history_json,
             ply: self.history.len(),
-            position: state.position_serialized(),
+            position: state,
             seat: state.to_move().label(),
             time_ms: deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
         };
@@ -1123,7 +1123,10 @@ mod tests {
             json::push_str(&mut history_json, mv);
         }
         let legal = ["b2-b3".to_string(), "c2\u{1}\n-é".to_string()];
-        let position = json!({"board": ["11", "22"], "to_move": "P1"});
+        let state = crate::games::breakthrough::Breakthrough::new(
+            crate::games::breakthrough::Rules::Standard,
+        );
+        let position = state.position_json();
         for (clock, time_ms, moves) in [
             (None, None, 3),
             (Some(json!({"p1_ms": 5})), Some(40), 3),
@@ -1140,7 +1143,7 @@ mod tests {
                 legal: &legal[..moves.min(2)],
                 moves: moves_json,
                 ply: moves,
-                position: position.clone(),
+                position: &state,
                 seat: "P1",
                 time_ms,
             };

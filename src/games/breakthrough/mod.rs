@@ -8,7 +8,9 @@
 #[cfg(test)]
 mod tests;
 
-use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, Playout, check_legal, seeds::mix64};
+use crate::core::{
+    ByPlayer, Game, MoveError, Outcome, Player, Playout, check_legal, json, seeds::mix64,
+};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
@@ -275,44 +277,6 @@ impl Size for Size5x10 {
 }
 impl Size for Size5x5 {
     const GEOMETRY: &'static Geometry = &GEOMETRY_5X5;
-}
-
-/// [`Game::position_json`]'s object written directly: its keys in the order a JSON
-/// object's keys sort.
-#[derive(serde::Serialize)]
-struct Position<'a> {
-    board: Rows<'a>,
-    cols: u32,
-    rows: u32,
-    rules: &'static str,
-    to_move: &'static str,
-}
-
-/// The board's rows as [`Game::board_dump`] writes them (`0` empty, `1` P1, `2` P2),
-/// each a string.
-struct Rows<'a>(&'a Breakthrough);
-
-impl serde::Serialize for Rows<'_> {
-    fn serialize<S: serde::Serializer>(&self, out: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let geometry = self.0.geometry();
-        let [p1, p2] = self.0.pieces.0;
-        let mut rows = out.serialize_seq(Some(geometry.rows as usize))?;
-        for row in 0..geometry.rows {
-            let mut cells = [b'0'; 64];
-            let cols = (geometry.cols as usize).min(cells.len());
-            for (col, cell) in cells[..cols].iter_mut().enumerate() {
-                let bit = 1u64 << (row * geometry.cols + col as u32);
-                if p1 & bit != 0 {
-                    *cell = b'1';
-                } else if p2 & bit != 0 {
-                    *cell = b'2';
-                }
-            }
-            rows.serialize_element(std::str::from_utf8(&cells[..cols]).unwrap_or_default())?;
-        }
-        rows.end()
-    }
 }
 
 /// A Breakthrough move: one piece, one square forward.
@@ -857,15 +821,35 @@ impl Game for Breakthrough {
         })
     }
 
-    fn position_serialized(&self) -> impl serde::Serialize + '_ {
+    /// The object's keys in the order a JSON object's keys sort, each row's cells
+    /// written from the bitboards.
+    fn write_position_json(&self, out: &mut Vec<u8>) {
         let geometry = self.geometry();
-        Position {
-            board: Rows(self),
-            cols: geometry.cols,
-            rows: geometry.rows,
-            rules: self.rules.name(),
-            to_move: self.to_move.label(),
+        let [p1, p2] = self.pieces.0;
+        out.reserve((geometry.rows * (geometry.cols + 3)) as usize + 80);
+        out.extend_from_slice(b"{\"board\":[");
+        for row in 0..geometry.rows {
+            if row > 0 {
+                out.push(b',');
+            }
+            // A row of at most 64 cells between its quotes, appended in one piece.
+            let mut text = [b'"'; 66];
+            let cols = (geometry.cols as usize).min(64);
+            for (col, cell) in text[1..=cols].iter_mut().enumerate() {
+                let bit = 1u64 << (row * geometry.cols + col as u32);
+                *cell = b'0' + u8::from(p1 & bit != 0) + 2 * u8::from(p2 & bit != 0);
+            }
+            out.extend_from_slice(&text[..cols + 2]);
         }
+        out.extend_from_slice(b"],\"cols\":");
+        json::push_u64(out, u64::from(geometry.cols));
+        out.extend_from_slice(b",\"rows\":");
+        json::push_u64(out, u64::from(geometry.rows));
+        out.extend_from_slice(b",\"rules\":");
+        json::push_str(out, self.rules.name());
+        out.extend_from_slice(b",\"to_move\":");
+        json::push_str(out, self.to_move.label());
+        out.push(b'}');
     }
 
     fn board_display(&self) -> String {
