@@ -3,7 +3,7 @@
 //! is tested against itself.
 
 use super::PROTOCOL_VERSION;
-use crate::core::{Agent, Game, GameContext, Limits, Player};
+use crate::core::{Agent, Game, GameContext, Limits, Player, json};
 use serde_json::{Value, json};
 use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
@@ -57,7 +57,7 @@ pub fn serve<G: Game>(
                 request.time_ms,
                 request.clock.as_ref(),
             ) {
-                Ok(reply) => write_reply(&mut output, &mut reply_bytes, &reply)?,
+                Ok(reply) => write_reply(&mut output, &mut reply_bytes, |out| reply.write(out))?,
                 Err(e) => writeln!(log, "serve-agent: line {number}: {e}")?,
             }
             continue;
@@ -118,7 +118,7 @@ pub fn serve<G: Game>(
                 let time_ms = request["time_ms"].as_u64();
                 match answer_move(agent.as_mut(), &mut positions, &texts, time_ms, clock) {
                     Ok(reply) => {
-                        write_reply(&mut output, &mut reply_bytes, &reply)?;
+                        write_reply(&mut output, &mut reply_bytes, |out| reply.write(out))?;
                         None
                     }
                     Err(e) => {
@@ -148,43 +148,59 @@ pub fn serve<G: Game>(
             }
         };
         if let Some(reply) = reply {
-            write_reply(&mut output, &mut reply_bytes, &reply)?;
+            write_reply(&mut output, &mut reply_bytes, |out| {
+                serde_json::to_writer(out, &reply)
+            })?;
         }
     }
     Ok(())
 }
 
-/// One reply: a JSON line, made in `bytes` and written whole, then flushed (written piece
-/// by piece, stdout's line buffer searched each piece for a line end).
+/// One reply: the JSON line `write` appends, made in `bytes` and written whole, then
+/// flushed (written piece by piece, stdout's line buffer searched each piece for a line
+/// end).
 fn write_reply(
     output: &mut impl Write,
     bytes: &mut Vec<u8>,
-    reply: &impl serde::Serialize,
+    write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
 ) -> io::Result<()> {
     bytes.clear();
-    serde_json::to_writer(&mut *bytes, reply)?;
+    write(bytes)?;
     bytes.push(b'\n');
     output.write_all(bytes)?;
     output.flush()
 }
 
-/// The answer to a move request: the move, and what the search counted.
-#[derive(serde::Serialize)]
+/// The answer to a move request: the move, and what the search counted (its `info`).
 struct MoveReply {
-    info: MoveInfo,
-    #[serde(rename = "move")]
-    mv: String,
-    #[serde(rename = "type")]
-    kind: &'static str,
-}
-
-/// A move's `info`: keys in the order a JSON object of them prints.
-#[derive(serde::Serialize)]
-struct MoveInfo {
     depth: u32,
     evaluated: u64,
     nodes: u64,
     score: Option<f64>,
+    mv: String,
+}
+
+impl MoveReply {
+    /// Appends the bytes serde_json writes for the reply's object, keys in the order a
+    /// JSON object's keys sort (written through serde's derived writer, it cost more
+    /// than the random agent's move).
+    fn write(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"info\":{\"depth\":");
+        json::push_u64(out, u64::from(self.depth));
+        out.extend_from_slice(b",\"evaluated\":");
+        json::push_u64(out, self.evaluated);
+        out.extend_from_slice(b",\"nodes\":");
+        json::push_u64(out, self.nodes);
+        out.extend_from_slice(b",\"score\":");
+        match self.score {
+            Some(score) => serde_json::to_writer(&mut *out, &score)?,
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b"},\"move\":");
+        json::push_str(out, &self.mv);
+        out.extend_from_slice(b",\"type\":\"move\"}");
+        Ok(())
+    }
 }
 
 /// The agent's move in the position after `texts` (the game's moves), with `time_ms` to
@@ -207,14 +223,11 @@ fn answer_move<G: Game, S: AsRef<str>>(
     }
     let decision = agent.decide(&state, &limits);
     Ok(MoveReply {
-        info: MoveInfo {
-            depth: decision.depth,
-            evaluated: decision.stats.evaluated,
-            nodes: decision.stats.expanded,
-            score: decision.value,
-        },
+        depth: decision.depth,
+        evaluated: decision.stats.evaluated,
+        nodes: decision.stats.expanded,
+        score: decision.value,
         mv: state.format_move(decision.mv),
-        kind: "move",
     })
 }
 
@@ -324,6 +337,34 @@ mod tests {
             .map(|l| serde_json::from_str(l).expect("each reply is one JSON line"))
             .collect();
         (replies, log)
+    }
+
+    #[test]
+    fn a_move_reply_is_the_bytes_of_its_json_object() {
+        for (score, mv) in [
+            (None, "a2-a3"),
+            (Some(0.5), "b2-c3"),
+            (Some(-1.0), "h7-h6"),
+            (Some(1e300), "a\"b\\c\td"),
+            (Some(f64::NAN), "é"),
+            (Some(f64::NEG_INFINITY), ""),
+        ] {
+            let reply = MoveReply {
+                depth: 3,
+                evaluated: 80,
+                nodes: u64::MAX,
+                score,
+                mv: mv.to_string(),
+            };
+            let mut bytes = Vec::new();
+            reply.write(&mut bytes).expect("written");
+            let object = json!({"type": "move", "move": mv,
+                "info": {"depth": 3, "nodes": u64::MAX, "evaluated": 80, "score": score}});
+            assert_eq!(
+                String::from_utf8(bytes).expect("UTF-8"),
+                serde_json::to_string(&object).expect("object")
+            );
+        }
     }
 
     #[test]
