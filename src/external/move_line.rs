@@ -68,7 +68,7 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
             seen[field] = true;
         }
         match field {
-            0 if &line[scan.string()?] != "move" => return None,
+            0 => (&line[scan.string()?] == "move").then_some(())?,
             1 => {
                 scan.expect(b'[')?;
                 scan.space();
@@ -92,12 +92,15 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
                     Some(line[digits].parse().ok()?)
                 };
             }
-            3 if scan.literal(b"null") => request.clock = None,
             3 => {
-                let start = scan.at;
-                scan.value(0)?;
-                let clock: Value = serde_json::from_str(&line[start..scan.at]).ok()?;
-                request.clock = (!clock.is_null()).then_some(clock);
+                request.clock = if scan.literal(b"null") {
+                    None
+                } else {
+                    let start = scan.at;
+                    scan.value(0)?;
+                    let clock: Value = serde_json::from_str(&line[start..scan.at]).ok()?;
+                    (!clock.is_null()).then_some(clock)
+                };
             }
             _ => {}
         }

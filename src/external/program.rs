@@ -437,15 +437,14 @@ impl Program {
     /// # Errors
     /// The program closed its stdin.
     pub fn send_raw(&mut self, text: &str) -> io::Result<()> {
-        let mut line = std::mem::take(&mut self.line);
-        line.clear();
-        line.extend_from_slice(text.as_bytes());
-        let sent = self.send_line(&mut line);
-        self.line = line;
-        sent
+        self.send_with(|line| {
+            line.extend_from_slice(text.as_bytes());
+            Ok(())
+        })
     }
 
-    /// Writes `line` (without its end, which is added) in one piece.
+    /// Sends `line` (without its end): to a process's stdin in one piece, its end added,
+    /// or to a hosted agent.
     fn send_line(&mut self, line: &mut Vec<u8>) -> io::Result<()> {
         match &mut self.backend {
             Backend::Process { stdin, .. } => {
@@ -457,10 +456,10 @@ impl Program {
                 stdin.flush()
             }
             Backend::Hosted { session, cpu_nanos } => {
-                let text = String::from_utf8_lossy(line);
                 let Some(agent) = session else {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 };
+                let text = String::from_utf8_lossy(line);
                 let before = super::hosted::thread_cpu_nanos();
                 let answer = agent.handle(&text);
                 if let (Some(before), Some(after)) = (before, super::hosted::thread_cpu_nanos()) {
