@@ -42,11 +42,7 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
     let mut seen = [false; 4];
     scan.space();
     scan.expect(b'{')?;
-    scan.space();
-    if scan.eat(b'}') {
-        return None;
-    }
-    loop {
+    scan.items(b'}', |scan| {
         let key = scan.string()?;
         scan.space();
         scan.expect(b':')?;
@@ -56,33 +52,20 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
             "moves" => 1,
             "time_ms" => 2,
             "clock" => 3,
-            _ => {
-                scan.value(0)?;
-                4
-            }
+            _ => return scan.value(0),
         };
-        if field < 4 {
-            if seen[field] {
-                return None;
-            }
-            seen[field] = true;
+        if seen[field] {
+            return None;
         }
+        seen[field] = true;
         match field {
-            0 => (&line[scan.string()?] == "move").then_some(())?,
+            0 => (&line[scan.string()?] == "move").then_some(()),
             1 => {
                 scan.expect(b'[')?;
-                scan.space();
-                if !scan.eat(b']') {
-                    loop {
-                        moves.push(scan.string()?);
-                        scan.space();
-                        if scan.eat(b']') {
-                            break;
-                        }
-                        scan.expect(b',')?;
-                        scan.space();
-                    }
-                }
+                scan.items(b']', |scan| {
+                    moves.push(scan.string()?);
+                    Some(())
+                })
             }
             2 => {
                 request.time_ms = if scan.literal(b"null") {
@@ -91,8 +74,9 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
                     let digits = scan.integer()?;
                     Some(line[digits].parse().ok()?)
                 };
+                Some(())
             }
-            3 => {
+            _ => {
                 request.clock = if scan.literal(b"null") {
                     None
                 } else {
@@ -101,16 +85,10 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
                     let clock: Value = serde_json::from_str(&line[start..scan.at]).ok()?;
                     (!clock.is_null()).then_some(clock)
                 };
+                Some(())
             }
-            _ => {}
         }
-        scan.space();
-        if scan.eat(b'}') {
-            break;
-        }
-        scan.expect(b',')?;
-        scan.space();
-    }
+    })?;
     scan.space();
     (scan.at == scan.bytes.len() && seen[0]).then_some(request)
 }
@@ -214,6 +192,25 @@ impl Scan<'_> {
         (digits > 0 && digits <= 18 && !leading_zero && !more).then_some(start..self.at)
     }
 
+    /// The items of a list or an object up to `close` (its opening bracket read),
+    /// separated by commas, each read by `item`.
+    #[inline(always)]
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.space();
+        if self.eat(close) {
+            return Some(());
+        }
+        loop {
+            item(self)?;
+            self.space();
+            if self.eat(close) {
+                return Some(());
+            }
+            self.expect(b',')?;
+            self.space();
+        }
+    }
+
     /// Any JSON value of the forms above, skipped.
     fn value(&mut self, depth: u32) -> Option<()> {
         if depth > MAX_DEPTH {
@@ -223,44 +220,24 @@ impl Scan<'_> {
             b'"' => self.string().map(drop),
             b'{' => {
                 self.at += 1;
-                self.space();
-                if self.eat(b'}') {
-                    return Some(());
-                }
-                loop {
-                    self.string()?;
-                    self.space();
-                    self.expect(b':')?;
-                    self.space();
-                    self.value(depth + 1)?;
-                    self.space();
-                    if self.eat(b'}') {
-                        return Some(());
-                    }
-                    self.expect(b',')?;
-                    self.space();
-                }
+                self.items(b'}', |scan| {
+                    scan.string()?;
+                    scan.space();
+                    scan.expect(b':')?;
+                    scan.space();
+                    scan.value(depth + 1)
+                })
             }
             b'[' => {
                 self.at += 1;
-                self.space();
-                if self.eat(b']') {
-                    return Some(());
-                }
-                loop {
+                self.items(b']', |scan| {
                     // A list of strings (legal moves, a board's rows) without a call each.
-                    if self.peek() == Some(b'"') {
-                        self.string()?;
+                    if scan.peek() == Some(b'"') {
+                        scan.string().map(drop)
                     } else {
-                        self.value(depth + 1)?;
+                        scan.value(depth + 1)
                     }
-                    self.space();
-                    if self.eat(b']') {
-                        return Some(());
-                    }
-                    self.expect(b',')?;
-                    self.space();
-                }
+                })
             }
             b'-' => {
                 self.at += 1;
@@ -278,11 +255,11 @@ mod tests {
     use super::*;
     use rand_chacha::rand_core::Rng;
 
-    /// What the general reader makes of a line: its type, the strings of its `moves`,
-    /// `time_ms` as a `u64`, and `clock` (null as none), or `None` when it is not JSON.
     /// A request's type, moves, `time_ms` and clock.
     type Reading = (String, Vec<String>, Option<u64>, Option<Value>);
 
+    /// What the general reader makes of a line: its type, the strings of its `moves`,
+    /// `time_ms` as a `u64`, and `clock` (null as none), or `None` when it is not JSON.
     fn general(line: &str) -> Option<Reading> {
         let request: Value = serde_json::from_str(line).ok()?;
         let moves = request["moves"]
