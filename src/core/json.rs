@@ -6,7 +6,7 @@
 /// characters below U+0020 escaped, everything else (U+007F and non-ASCII included) as is.
 /// A string with nothing to escape, as move texts are, is copied in one piece.
 pub fn push_str(out: &mut Vec<u8>, text: &str) {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+    if !text.bytes().any(escaped) {
         out.reserve(text.len() + 2);
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());
@@ -14,6 +14,23 @@ pub fn push_str(out: &mut Vec<u8>, text: &str) {
     } else {
         // Writing to a Vec cannot fail, and a str always serializes.
         let _ = serde_json::to_writer(&mut *out, text);
+    }
+}
+
+/// Whether a JSON string must escape `byte`: a quote, a backslash or a control character
+/// (below U+0020; everything else stands as it is in serde_json's output, and may stand
+/// so in its input).
+pub fn escaped(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
+}
+
+/// Appends `texts` as JSON strings separated by commas: the inside of a JSON list.
+pub fn push_strings<'a>(out: &mut Vec<u8>, texts: impl IntoIterator<Item = &'a str>) {
+    for (i, text) in texts.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_str(out, text);
     }
 }
 

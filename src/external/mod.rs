@@ -672,12 +672,7 @@ impl<G: Game> MoveRequest<'_, G> {
         out.extend_from_slice(b",\"game_id\":");
         json::push_u64(out, self.game_id);
         out.extend_from_slice(b",\"legal\":[");
-        for (i, text) in self.legal.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            json::push_str(out, text);
-        }
+        json::push_strings(out, self.legal.iter().map(String::as_str));
         out.extend_from_slice(b"],\"moves\":[");
         out.extend_from_slice(self.moves);
         out.extend_from_slice(b"],\"ply\":");
@@ -703,12 +698,10 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             .map(|(_, mv)| mv)
             .collect();
         self.history_json.clear();
-        for (i, mv) in self.history.iter().enumerate() {
-            if i > 0 {
-                self.history_json.push(b',');
-            }
-            json::push_str(&mut self.history_json, mv);
-        }
+        json::push_strings(
+            &mut self.history_json,
+            self.history.iter().map(String::as_str),
+        );
         self.failed = None;
         self.late_until = None;
         self.clean = false;
@@ -1116,12 +1109,7 @@ mod tests {
             "say \"x\\y\"\t".to_string(),
         ];
         let mut history_json = Vec::new();
-        for (i, mv) in history.iter().enumerate() {
-            if i > 0 {
-                history_json.push(b',');
-            }
-            json::push_str(&mut history_json, mv);
-        }
+        json::push_strings(&mut history_json, history.iter().map(String::as_str));
         let legal = ["b2-b3".to_string(), "c2\u{1}\n-é".to_string()];
         let state = crate::games::breakthrough::Breakthrough::new(
             crate::games::breakthrough::Rules::Standard,

@@ -9,6 +9,7 @@
 //! it takes is valid JSON and means what the general reader makes of it (a test checks
 //! both on many lines).
 
+use crate::core::json::escaped;
 use serde_json::Value;
 use std::ops::Range;
 
@@ -93,15 +94,10 @@ pub fn read(line: &str, moves: &mut Vec<Range<usize>>) -> Option<MoveLine> {
     (scan.at == scan.bytes.len() && seen[0]).then_some(request)
 }
 
-/// Whether `byte` ends the plain contents of a string: a quote, a backslash (an escape)
-/// or a control character (not allowed in JSON).
-fn stops_string(byte: u8) -> bool {
-    byte == b'"' || byte == b'\\' || byte < 0x20
-}
-
-/// The bytes of `word` (little-endian) that [`stops_string`], each as its top bit; only
-/// the lowest is exact (a set bit may follow a true one spuriously), which is all the
-/// scan reads.
+/// The bytes of `word` (little-endian) that are [`escaped`] in a JSON string (a quote
+/// ends the string, a backslash starts an escape, a control character is not allowed),
+/// each as its top bit; only the lowest is exact (a set bit may follow a true one
+/// spuriously), which is all the scan reads.
 fn stops_in(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const TOPS: u64 = 0x8080_8080_8080_8080;
@@ -163,7 +159,7 @@ impl Scan<'_> {
         // control character ends the contents.
         loop {
             let Some(chunk) = self.bytes.get(end..end + 8) else {
-                end += self.bytes[end..].iter().position(|&b| stops_string(b))?;
+                end += self.bytes[end..].iter().position(|&b| escaped(b))?;
                 break;
             };
             let word = u64::from_le_bytes(chunk.try_into().ok()?);
@@ -331,7 +327,7 @@ mod tests {
                         at: 0,
                     };
                     let found = scan.string();
-                    let end = 1 + bytes[1..].iter().position(|&b| stops_string(b)).unwrap();
+                    let end = 1 + bytes[1..].iter().position(|&b| escaped(b)).unwrap();
                     let expected = (bytes[end] == b'"').then_some(1..end);
                     assert_eq!(found, expected, "{bytes:?}");
                 }

@@ -204,13 +204,12 @@ impl crate::report::JobRecord for crate::tournament::GameRecord {
 
     /// The bytes serde_json writes (a test compares them), with the keys written as they
     /// are: serde_json escaped every key of every game, a tenth of the time of the thread
-    /// that records a run of fast games. Strings, search counts and per-move records still
-    /// go through serde_json. A field added to `GameRecord`, `GameJob` or `SideRecord`
-    /// must be added here too.
+    /// that records a run of fast games. Numbers and strings are written by `core::json`
+    /// (serde_json's bytes); search counts and per-move records still go through
+    /// serde_json. A field added to `GameRecord`, `GameJob` or `SideRecord` must be added
+    /// here too.
     fn write_json(&self, out: &mut Vec<u8>) -> io::Result<()> {
-        let number = |out: &mut Vec<u8>, value: u64| {
-            out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
-        };
+        let number = crate::core::json::push_u64;
         let job = &self.job;
         out.extend_from_slice(b"{\"job\":{\"id\":");
         number(out, job.id);
@@ -240,10 +239,10 @@ impl crate::report::JobRecord for crate::tournament::GameRecord {
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"reason\":");
-        serde_json_into(out, &*self.reason)?;
+        crate::core::json::push_str(out, &self.reason);
         if !self.opening.is_empty() {
             out.extend_from_slice(b",\"opening\":");
-            serde_json_into(out, &self.opening)?;
+            crate::core::json::push_str(out, &self.opening);
         }
         out.extend_from_slice(b",\"plies\":");
         number(out, u64::from(self.plies));
