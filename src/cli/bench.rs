@@ -122,17 +122,19 @@ fn scheduled_self_play<G: GameEntry>(
         vec!["random".to_string()],
         vec![[0, 0]],
     );
-    let mut recorder = CsvRecorder::create(folder, context, moves)?;
-    let clock = Instant::now();
-    let outcome = play_all(start, schedule, factories, threads, moves, &mut recorder)?;
-    let seconds = clock.elapsed().as_secs_f64();
-    drop(recorder);
+    let played = CsvRecorder::create(folder, context, moves).and_then(|mut recorder| {
+        let clock = Instant::now();
+        let outcome = play_all(start, schedule, factories, threads, moves, &mut recorder)?;
+        Ok((outcome, clock.elapsed().as_secs_f64()))
+    });
     let bytes = ["games.csv", "moves.csv"]
         .iter()
         .filter_map(|f| std::fs::metadata(folder.join(f)).ok())
         .map(|m| m.len())
         .sum();
+    // Removed whether the games were played or not.
     let _ = std::fs::remove_dir_all(folder);
+    let (outcome, seconds) = played?;
     Ok(SelfPlay {
         played: outcome.played as u64,
         seconds,
