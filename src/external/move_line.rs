@@ -17,7 +17,7 @@ use std::ops::Range;
 const MAX_DEPTH: u32 = 32;
 
 /// What a `move` request asks besides its history.
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 pub struct MoveLine {
     /// `time_ms`: the milliseconds to decide, when given.
     pub time_ms: Option<u64>,
