@@ -29,7 +29,7 @@ pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
 pub use progress::{Progress, Watch, output_closed, say};
 pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
 
-use crate::core::Player;
+use crate::core::{Player, json};
 use crate::tournament::GameJob;
 use std::io;
 
@@ -205,47 +205,42 @@ impl crate::report::JobRecord for crate::tournament::GameRecord {
     /// The bytes serde_json writes (a test compares them), with the keys written as they
     /// are: serde_json escaped every key of every game, a tenth of the time of the thread
     /// that records a run of fast games. Numbers and strings are written by `core::json`
-    /// (serde_json's bytes); search counts and per-move records still go through
+    /// (serde_json's bytes); non-zero search counts and per-move records still go through
     /// serde_json. A field added to `GameRecord`, `GameJob` or `SideRecord` must be added
     /// here too.
     fn write_json(&self, out: &mut Vec<u8>) -> io::Result<()> {
-        let number = crate::core::json::push_u64;
         let job = &self.job;
         out.extend_from_slice(b"{\"job\":{\"id\":");
-        number(out, job.id);
+        json::push_u64(out, job.id);
         out.extend_from_slice(b",\"matchup\":");
-        number(out, job.matchup as u64);
+        json::push_u64(out, job.matchup as u64);
         out.extend_from_slice(b",\"game_index\":");
-        number(out, job.game_index);
+        json::push_u64(out, job.game_index);
         out.extend_from_slice(b",\"pair\":");
-        number(out, job.pair);
+        json::push_u64(out, job.pair);
         out.extend_from_slice(b",\"seed\":");
-        number(out, job.seed);
+        json::push_u64(out, job.seed);
         out.extend_from_slice(b",\"agents\":[");
-        number(out, job.agents[0] as u64);
+        json::push_u64(out, job.agents[0] as u64);
         out.push(b',');
-        number(out, job.agents[1] as u64);
+        json::push_u64(out, job.agents[1] as u64);
         out.extend_from_slice(if job.first_is_p1 {
             b"],\"first_is_p1\":true},\"winner\":"
         } else {
             b"],\"first_is_p1\":false},\"winner\":"
         });
         match self.winner {
-            Some(winner) => {
-                out.push(b'"');
-                out.extend_from_slice(winner.label().as_bytes());
-                out.push(b'"');
-            }
+            Some(winner) => json::push_str(out, winner.label()),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"reason\":");
-        crate::core::json::push_str(out, &self.reason);
+        json::push_str(out, &self.reason);
         if !self.opening.is_empty() {
             out.extend_from_slice(b",\"opening\":");
-            crate::core::json::push_str(out, &self.opening);
+            json::push_str(out, &self.opening);
         }
         out.extend_from_slice(b",\"plies\":");
-        number(out, u64::from(self.plies));
+        json::push_u64(out, u64::from(self.plies));
         out.extend_from_slice(b",\"sides\":[");
         for (i, side) in self.sides.0.iter().enumerate() {
             if i > 0 {
@@ -253,11 +248,11 @@ impl crate::report::JobRecord for crate::tournament::GameRecord {
             }
             if side.stats.is_zero() {
                 out.extend_from_slice(b"{\"moves\":");
-                number(out, u64::from(side.moves));
+                json::push_u64(out, u64::from(side.moves));
                 out.extend_from_slice(b",\"nanos\":");
-                number(out, side.nanos);
+                json::push_u64(out, side.nanos);
                 out.extend_from_slice(b",\"captures\":");
-                number(out, u64::from(side.captures));
+                json::push_u64(out, u64::from(side.captures));
                 out.push(b'}');
             } else {
                 serde_json_into(out, side)?;
@@ -270,7 +265,7 @@ impl crate::report::JobRecord for crate::tournament::GameRecord {
         }
         if !self.move_text.is_empty() {
             out.extend_from_slice(b",\"move_text\":");
-            serde_json_into(out, &self.move_text)?;
+            json::push_str(out, &self.move_text);
         }
         out.push(b'}');
         Ok(())
