@@ -138,6 +138,13 @@ impl SearchStats {
         self.expanded_by_level[level.min(MAX_LEVELS - 1)] += 1;
     }
 
+    /// Takes back one `count_expanded(level)`.
+    #[inline]
+    pub fn uncount_expanded(&mut self, level: usize) {
+        self.expanded -= 1;
+        self.expanded_by_level[level.min(MAX_LEVELS - 1)] -= 1;
+    }
+
     /// Counts one evaluated leaf at `level`.
     #[inline]
     pub fn count_evaluated(&mut self, level: usize) {

@@ -234,6 +234,16 @@ fn narrow(maximizing: bool, value: f64, best: &mut f64, alpha: &mut f64, beta: &
     }
 }
 
+/// Whether a node's remaining children are cut off (its window closed).
+#[inline(always)]
+fn cutoff(alpha: f64, beta: f64) -> ControlFlow<()> {
+    if alpha >= beta {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
+    }
+}
+
 /// The value a node's best starts from: the worst there is for the side moving there
 /// (`maximizing`: the root player).
 #[inline]
@@ -751,9 +761,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// An inner node (`depth` > 0) of minimax or alpha-beta in listed order:
     /// `child(self, position, maximizing, &mut best)` searches each child and folds its
     /// value into `best` until it breaks; returns `best` (0 once out of time). Counts as
-    /// `expand_unless_finished` does: the node is expanded when its first child is searched
-    /// (before it, so a node budget stops at the same node), and a finished position is
-    /// evaluated once, its end seen by its having no move, and scores as such.
+    /// `expand_unless_finished` does: the node is counted expanded before its first child
+    /// is searched (so a node budget stops at the same node), and a finished position,
+    /// seen by its having no move, is counted evaluated instead and scores as such.
     #[inline]
     fn walk_children(
         &mut self,
@@ -767,16 +777,15 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let maximizing = state.to_move() == self.root;
         let mut best = worst(maximizing);
         let mut scratch = std::mem::take(&mut self.buffers[level]);
-        let mut first = true;
+        // Counted before the first child is searched (a node budget stops at the same
+        // node), and taken back when there was none.
+        self.stats.count_expanded(level);
         let count = state.for_each_child(&mut scratch, |_, position| {
-            if first {
-                first = false;
-                self.stats.count_expanded(level);
-            }
             child(self, position, maximizing, &mut best)
         });
         self.buffers[level] = scratch;
         if count == 0 {
+            self.stats.uncount_expanded(level);
             return self.finished_score(state, level);
         }
         self.stats.generated += count;
@@ -812,20 +821,19 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         if depth == 0 {
             return self.leaf(state, level);
         }
-        self.walk_children(state, level, |searcher, child, maximizing, best| {
+        if depth == 1 {
             // The frontier's children are leaves, scored here rather than through a call
-            // (most nodes of a fixed-depth search are leaves).
-            let value = if depth == 1 {
-                searcher.leaf(child, level + 1)
-            } else {
-                searcher.alphabeta_listed(child, depth - 1, level + 1, alpha, beta)
-            };
+            // (most nodes of a fixed-depth search are leaves), in a walk of its own.
+            return self.walk_children(state, level, |searcher, child, maximizing, best| {
+                let value = searcher.leaf(child, level + 1);
+                narrow(maximizing, value, best, &mut alpha, &mut beta);
+                cutoff(alpha, beta)
+            });
+        }
+        self.walk_children(state, level, |searcher, child, maximizing, best| {
+            let value = searcher.alphabeta_listed(child, depth - 1, level + 1, alpha, beta);
             narrow(maximizing, value, best, &mut alpha, &mut beta);
-            if alpha >= beta {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
+            cutoff(alpha, beta)
         })
     }
 
