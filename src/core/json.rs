@@ -34,9 +34,17 @@ pub fn push_strings<'a>(out: &mut Vec<u8>, texts: impl IntoIterator<Item = &'a s
     }
 }
 
-/// Appends `value` in decimal.
+/// Appends `value` in decimal. Numbers below 100 (most counts of a cheap game, and every
+/// zero) are written as their digits, without itoa's buffer and a copy of it.
+#[inline]
 pub fn push_u64(out: &mut Vec<u8>, value: u64) {
-    out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    if value < 10 {
+        out.push(b'0' + value as u8);
+    } else if value < 100 {
+        out.extend_from_slice(&[b'0' + (value / 10) as u8, b'0' + (value % 10) as u8]);
+    } else {
+        out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    }
 }
 
 /// Appends `value`, or `null` for none.
@@ -82,7 +90,8 @@ mod tests {
     #[test]
     fn numbers_are_written_in_decimal_and_none_as_null() {
         let mut out = Vec::new();
-        for value in [Some(0), Some(7), Some(u64::MAX), None] {
+        let around_the_paths = [0, 7, 9, 10, 11, 42, 99, 100, 101, 999, 1000, u64::MAX];
+        for value in around_the_paths.map(Some).into_iter().chain([None]) {
             out.clear();
             push_opt_u64(&mut out, value);
             assert_eq!(

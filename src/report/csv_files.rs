@@ -156,6 +156,32 @@ pub struct CsvRecorder {
     ended: bool,
     last_flush: Instant,
     scratch: String,
+    quoted: Quoted,
+}
+
+/// The fields that are the same in many rows (the game, its variant, the agents' names),
+/// each written once as a CSV field: copied into a row whole, not scanned for a byte to
+/// quote in every row.
+struct Quoted {
+    game: Vec<u8>,
+    variant: Vec<u8>,
+    /// By agent index.
+    agents: Vec<Vec<u8>>,
+}
+
+impl Quoted {
+    fn new(context: &RunContext) -> Quoted {
+        let field = |text: &str| {
+            let mut bytes = Vec::new();
+            push_field(&mut bytes, text.as_bytes());
+            bytes
+        };
+        Quoted {
+            game: field(&context.game),
+            variant: field(&context.variant),
+            agents: context.agents.iter().map(|name| field(name)).collect(),
+        }
+    }
 }
 
 /// Writes one CSV record field by field, numbers through a reused buffer.
@@ -179,13 +205,19 @@ impl Row<'_> {
         Ok(())
     }
 
-    /// An integer, through `itoa` (core::fmt's machinery was a tenth of the writer).
-    fn number(&mut self, value: impl itoa::Integer) -> io::Result<()> {
+    /// A field already written as one (see [`Quoted`]).
+    fn quoted(&mut self, field: &[u8]) -> io::Result<()> {
         self.separate();
-        let mut digits = itoa::Buffer::new();
-        self.file
-            .line
-            .extend_from_slice(digits.format(value).as_bytes());
+        self.file.line.extend_from_slice(field);
+        Ok(())
+    }
+
+    /// An integer, as a journal line writes it (core::fmt's machinery was a tenth of the
+    /// writer).
+    #[inline]
+    fn number(&mut self, value: u64) -> io::Result<()> {
+        self.separate();
+        crate::core::json::push_u64(&mut self.file.line, value);
         Ok(())
     }
 
@@ -199,11 +231,29 @@ impl Row<'_> {
         Ok(())
     }
 
-    fn fixed(&mut self, value: f64, decimals: u32) -> io::Result<()> {
-        fixed_text(value, decimals, self.scratch);
+    /// `value` (negative as 0) with `DECIMALS` (1 to 9) digits after the point, rounded
+    /// half up; returns the number as written (the same `f64` as parsing the text back:
+    /// both are the nearest to the same fraction). Integer arithmetic written in place,
+    /// because float formatting, and then copying the digits, dominated the writer; the
+    /// number of decimals a constant, so that the divisions are multiplications.
+    fn fixed<const DECIMALS: u32>(&mut self, value: f64) -> io::Result<f64> {
+        let scale = 10u64.pow(DECIMALS);
+        let scaled = value.max(0.0) * scale as f64;
+        // Half up, as `f64::round` (a call into libm) rounds a number not below 0: the
+        // difference from the whole part is exact.
+        let whole = scaled.trunc();
+        let units = (whole + if scaled - whole >= 0.5 { 1.0 } else { 0.0 }) as u64;
         self.separate();
-        self.file.line.extend_from_slice(self.scratch.as_bytes());
-        Ok(())
+        let line = &mut self.file.line;
+        crate::core::json::push_u64(line, units / scale);
+        line.push(b'.');
+        let fraction = units % scale;
+        let mut place = scale;
+        while place > 1 {
+            place /= 10;
+            line.push(b'0' + (fraction / place % 10) as u8);
+        }
+        Ok(units as f64 / scale as f64)
     }
 
     /// Ends the row and writes it.
@@ -214,23 +264,6 @@ impl Row<'_> {
         self.first = true;
         Ok(())
     }
-}
-
-/// `value` (negative as 0) with `decimals` (at most 9) digits after the point, rounded
-/// half up, into `text`; integer arithmetic, because float formatting dominated the
-/// writer's time.
-fn fixed_text(value: f64, decimals: u32, text: &mut String) {
-    let scale = 10u64.pow(decimals);
-    let units = (value.max(0.0) * scale as f64).round() as u64;
-    text.clear();
-    let mut digits = itoa::Buffer::new();
-    text.push_str(digits.format(units / scale));
-    text.push('.');
-    let fraction = digits.format(units % scale);
-    for _ in fraction.len()..decimals as usize {
-        text.push('0');
-    }
-    text.push_str(fraction);
 }
 
 impl CsvRecorder {
@@ -251,6 +284,7 @@ impl CsvRecorder {
         } else {
             None
         };
+        let quoted = Quoted::new(&context);
         Ok(CsvRecorder {
             folder: folder.to_path_buf(),
             games,
@@ -262,6 +296,7 @@ impl CsvRecorder {
             context,
             last_flush: Instant::now(),
             scratch: String::with_capacity(32),
+            quoted,
         })
     }
 
@@ -321,30 +356,31 @@ impl Reporter<GameRecord> for CsvRecorder {
         let context = &self.context;
         let mut row = self.games.row(&mut self.scratch);
         row.number(job.id)?;
-        row.number(job.matchup)?;
+        row.number(job.matchup as u64)?;
         row.number(job.game_index)?;
         row.number(job.seed)?;
-        row.text(&context.game)?;
-        row.text(&context.variant)?;
+        let quoted = &self.quoted;
+        row.quoted(&quoted.game)?;
+        row.quoted(&quoted.variant)?;
         let agents = [Player::P1, Player::P2].map(|seat| context.agent_name(job, seat));
         let winner = record.winner.map_or("draw", Player::label);
-        row.text(agents[0])?;
-        row.text(agents[1])?;
+        row.quoted(&quoted.agents[job.agent(Player::P1)])?;
+        row.quoted(&quoted.agents[job.agent(Player::P2)])?;
         row.text(winner)?;
-        row.text(record.winner.map_or("", |w| context.agent_name(job, w)))?;
+        row.quoted(record.winner.map_or(&[], |w| &quoted.agents[job.agent(w)]))?;
         row.text(&record.reason)?;
-        row.number(record.plies)?;
+        row.number(u64::from(record.plies))?;
         for player in Player::BOTH {
             let side = &record.sides[player];
             let moves = f64::from(side.moves.max(1));
-            row.number(side.moves)?;
+            row.number(u64::from(side.moves))?;
             row.number(side.stats.expanded)?;
             row.number(side.stats.evaluated)?;
             row.number(side.stats.generated)?;
-            row.fixed(side.stats.expanded as f64 / moves, 2)?;
-            row.fixed(millis(side.nanos) / moves, 4)?;
+            row.fixed::<2>(side.stats.expanded as f64 / moves)?;
+            row.fixed::<4>(millis(side.nanos) / moves)?;
             row.number(side.stats.peak_bytes)?;
-            row.number(side.captures)?;
+            row.number(u64::from(side.captures))?;
         }
         row.text(&record.opening)?;
         row.text(&record.move_text)?;
@@ -361,20 +397,19 @@ impl Reporter<GameRecord> for CsvRecorder {
                 .enumerate()
             {
                 row.number(job.id)?;
-                row.number(job.matchup)?;
-                row.number(ply + 1)?;
+                row.number(job.matchup as u64)?;
+                row.number(ply as u64 + 1)?;
                 row.text(mv.side.label())?;
-                row.text(context.agent_name(job, mv.side))?;
+                row.quoted(&quoted.agents[job.agent(mv.side)])?;
                 row.text(text)?;
                 row.number(mv.expanded)?;
                 row.number(mv.evaluated)?;
                 row.number(mv.generated)?;
                 row.number(mv.peak_bytes)?;
-                row.number(mv.depth)?;
-                row.number(u8::from(mv.timed_out))?;
-                row.fixed(millis(mv.nanos), 4)?;
+                row.number(u64::from(mv.depth))?;
+                row.number(u64::from(mv.timed_out))?;
                 // The report's figure as it will read it back from the file.
-                let ms = row.scratch.parse().unwrap_or(0.0);
+                let ms = row.fixed::<4>(millis(mv.nanos))?;
                 self.tally.add_move(
                     context.agent_name(job, mv.side),
                     ply as u32 + 1,
@@ -383,7 +418,7 @@ impl Reporter<GameRecord> for CsvRecorder {
                 );
                 for nanos in [mv.cpu_nanos, mv.clock_nanos] {
                     match nanos {
-                        Some(nanos) => row.fixed(millis(nanos), 4)?,
+                        Some(nanos) => _ = row.fixed::<4>(millis(nanos))?,
                         None => row.text("")?,
                     }
                 }
@@ -392,7 +427,7 @@ impl Reporter<GameRecord> for CsvRecorder {
                     None => row.text("")?,
                 }
                 row.text(mv.fault.map_or("", |f| f.name()))?;
-                row.number(u8::from(mv.self_reported))?;
+                row.number(u64::from(mv.self_reported))?;
                 row.end()?;
             }
         }
@@ -467,14 +502,40 @@ mod tests {
         // Numbers and fixed decimals need no quotes, and a score keeps its shortest form.
         let mut row = csv.row(&mut scratch);
         row.number(42u64).expect("written");
-        row.fixed(2.5, 2).expect("written");
+        row.fixed::<2>(2.5).expect("written");
         row.float(-0.125).expect("written");
         assert_eq!(csv.line, b"42,2.50,-0.125");
     }
 
     #[test]
-    fn fixed_decimals_round_half_up_and_pad_the_fraction() {
-        let mut text = String::new();
+    fn fixed_decimals_round_half_up_pad_the_fraction_and_give_back_what_is_written() {
+        let dir = std::env::temp_dir().join(format!("arbiter-fixed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let file = std::fs::File::create(dir.join("f.csv")).expect("a file");
+        let mut csv = super::CsvFile::new(file, &["x"]).expect("written");
+        let mut scratch = String::new();
+        let mut check = |value: f64, decimals: u32, expected: Option<&str>| {
+            let mut row = csv.row(&mut scratch);
+            let written = match decimals {
+                2 => row.fixed::<2>(value),
+                _ => row.fixed::<4>(value),
+            }
+            .expect("written");
+            let text = String::from_utf8(row.file.line.clone()).expect("ASCII");
+            row.file.line.clear();
+            if let Some(expected) = expected {
+                assert_eq!(text, expected, "{value} to {decimals} decimals");
+            }
+            // Rounded half up as f64::round rounds.
+            let scale = 10u64.pow(decimals);
+            let units = (value.max(0.0) * scale as f64).round() as u64;
+            let width = decimals as usize;
+            let rounded = format!("{}.{:0width$}", units / scale, units % scale);
+            assert_eq!(text, rounded, "{value} to {decimals} decimals");
+            // What the report reads back from the file is the number handed back.
+            let parsed: f64 = text.parse().expect("a number");
+            assert_eq!(written.to_bits(), parsed.to_bits(), "{value} as {text}");
+        };
         for (value, decimals, expected) in [
             (0.0, 4, "0.0000"),
             (0.00005, 4, "0.0001"),
@@ -485,9 +546,24 @@ mod tests {
             (-2.0, 2, "0.00"),
             (123456.7, 2, "123456.70"),
             (0.07, 2, "0.07"),
+            (99.99996, 4, "100.0000"),
         ] {
-            super::fixed_text(value, decimals, &mut text);
-            assert_eq!(text, expected, "{value} to {decimals} decimals");
+            check(value, decimals, Some(expected));
         }
+        // Milliseconds as moves are timed: 1 ns to about a minute, spread over the scales.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let nanos = (x % 60_000_000_000) >> (x % 30);
+            check(nanos as f64 / 1e6, 4, None);
+            // Ties and near ties at both scales.
+            let tie = (x % 100_000) as f64 + 0.5;
+            check(tie / 100.0, 2, None);
+            check(tie / 10_000.0, 4, None);
+            check(f64::from_bits((tie / 100.0).to_bits() - 1), 2, None);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
