@@ -152,9 +152,19 @@ impl SearchStats {
         self.evaluated_by_level[level.min(MAX_LEVELS - 1)] += 1;
     }
 
-    /// Whether nothing was counted (a journal leaves such counts out).
+    /// Whether nothing was counted (a journal leaves such counts out). The levels add up
+    /// to the totals (see `+=`), so they are not compared one by one.
     pub fn is_zero(&self) -> bool {
-        *self == SearchStats::ZERO
+        self.counts_no_node() && self.generated == 0 && self.peak_bytes == 0 && self.cache_hits == 0
+    }
+
+    /// Whether no node was counted, and so no level holds a count: the levels add up to
+    /// the totals (`count_expanded`, `count_evaluated`), so a move that counted no node
+    /// (a random agent's, a program's that reports none) needs its 32 levels neither
+    /// walked nor compared.
+    #[inline]
+    pub fn counts_no_node(&self) -> bool {
+        self.expanded == 0 && self.evaluated == 0
     }
 
     /// Expanded plus evaluated: every node visited.
@@ -178,17 +188,7 @@ impl AddAssign for SearchStats {
         self.generated += other.generated;
         self.peak_bytes = self.peak_bytes.max(other.peak_bytes);
         self.cache_hits += other.cache_hits;
-        // The levels add up to the totals (count_expanded, count_evaluated): a move that
-        // counted no node (a random agent's, a program's that reports none) adds none,
-        // and the 32 levels are not walked for it.
-        if other.expanded == 0 && other.evaluated == 0 {
-            debug_assert!(
-                other
-                    .expanded_by_level
-                    .iter()
-                    .chain(&other.evaluated_by_level)
-                    .all(|&c| c == 0)
-            );
+        if other.counts_no_node() {
             return;
         }
         for level in 0..MAX_LEVELS {
@@ -251,5 +251,28 @@ mod tests {
         // Written into the box a search made, and added with it.
         side += &decision;
         assert_eq!((side.generated, side.evaluated), (3, 2));
+    }
+
+    #[test]
+    fn is_zero_holds_for_no_count_at_all_and_for_nothing_else() {
+        assert!(SearchStats::ZERO.is_zero());
+        let one_of_each: [fn(&mut SearchStats); 6] = [
+            |s| s.count_expanded(3),
+            |s| s.count_evaluated(MAX_LEVELS + 5),
+            |s| s.generated = 1,
+            |s| s.peak_bytes = 1,
+            |s| s.cache_hits = 1,
+            // A program's self-reported count: a total without its levels.
+            |s| s.evaluated = 2,
+        ];
+        for (i, count) in one_of_each.iter().enumerate() {
+            let mut stats = SearchStats::ZERO;
+            count(&mut stats);
+            assert!(!stats.is_zero(), "count {i}");
+            assert_eq!(stats.counts_no_node(), (2..=4).contains(&i), "count {i}");
+            let mut sum = SearchStats::ZERO;
+            sum += stats;
+            assert_eq!(sum, stats, "count {i} added to nothing");
+        }
     }
 }

@@ -243,6 +243,9 @@ impl Summary {
             totals.nanos += side.nanos;
             totals.captures += u64::from(side.captures);
             totals.plies += u64::from(record.plies);
+            if side.stats.counts_no_node() {
+                continue;
+            }
             for level in 0..MAX_LEVELS {
                 totals.expanded_by_level[level] += side.stats.expanded_by_level[level];
                 totals.evaluated_by_level[level] += side.stats.evaluated_by_level[level];
