@@ -184,7 +184,7 @@ impl Quoted {
     }
 }
 
-/// Writes one CSV record field by field, numbers through a reused buffer.
+/// Writes one CSV record field by field into its file's line, scores through a reused buffer.
 struct Row<'a> {
     file: &'a mut CsvFile,
     scratch: &'a mut String,
