@@ -163,7 +163,7 @@ impl SearchStats {
     /// (a random agent's, a program's that reports none) needs its 32 levels neither
     /// walked nor compared.
     #[inline]
-    pub fn counts_no_node(&self) -> bool {
+    fn counts_no_node(&self) -> bool {
         self.expanded == 0 && self.evaluated == 0
     }
 

@@ -3,7 +3,7 @@
 use super::table::Table;
 use super::tally::Tally;
 use super::{RunContext, millis};
-use crate::core::{MAX_LEVELS, Player};
+use crate::core::{Player, SearchStats};
 use crate::stats::elo::{elo_pentanomial, elo_trinomial, likelihood_of_superiority};
 use crate::stats::{Z95, ratio, wilson_interval};
 use crate::tournament::GameRecord;
@@ -20,15 +20,11 @@ struct Totals {
     wins_as_p1: u64,
     draws_as_p1: u64,
     moves: u64,
-    expanded: u64,
-    evaluated: u64,
-    generated: u64,
-    peak_bytes: u64,
+    /// The agent's search counts, added up (`peak_bytes`: the largest).
+    stats: SearchStats,
     nanos: u64,
     captures: u64,
     plies: u64,
-    expanded_by_level: [u64; MAX_LEVELS],
-    evaluated_by_level: [u64; MAX_LEVELS],
     /// Games won, lost and drawn, by how they ended ([`ENDINGS`]).
     by_ending: [[u64; ENDINGS.len()]; 3],
 }
@@ -236,20 +232,10 @@ impl Summary {
                 totals.draws_as_p1 += u64::from(record.winner.is_none());
             }
             totals.moves += u64::from(side.moves);
-            totals.expanded += side.stats.expanded;
-            totals.evaluated += side.stats.evaluated;
-            totals.generated += side.stats.generated;
-            totals.peak_bytes = totals.peak_bytes.max(side.stats.peak_bytes);
+            totals.stats += side.stats;
             totals.nanos += side.nanos;
             totals.captures += u64::from(side.captures);
             totals.plies += u64::from(record.plies);
-            if side.stats.counts_no_node() {
-                continue;
-            }
-            for level in 0..MAX_LEVELS {
-                totals.expanded_by_level[level] += side.stats.expanded_by_level[level];
-                totals.evaluated_by_level[level] += side.stats.evaluated_by_level[level];
-            }
         }
     }
 
@@ -314,10 +300,10 @@ impl Summary {
                     sprt: llr.map_or(String::new(), |(s, llr)| s.decide(llr).label().to_string()),
                     llr: llr.map(|(_, llr)| round(llr, 3)),
                     moves: t.moves,
-                    avg_expanded_per_move: round(ratio(t.expanded as f64, moves), 2),
-                    avg_evaluated_per_move: round(ratio(t.evaluated as f64, moves), 2),
-                    avg_generated_per_move: round(ratio(t.generated as f64, moves), 2),
-                    peak_bytes: t.peak_bytes,
+                    avg_expanded_per_move: round(ratio(t.stats.expanded as f64, moves), 2),
+                    avg_evaluated_per_move: round(ratio(t.stats.evaluated as f64, moves), 2),
+                    avg_generated_per_move: round(ratio(t.stats.generated as f64, moves), 2),
+                    peak_bytes: t.stats.peak_bytes,
                     avg_ms_per_move: round(ratio(millis(t.nanos), moves), 4),
                     avg_captures: round(ratio(t.captures as f64, t.games as f64), 3),
                     avg_plies: round(ratio(t.plies as f64, t.games as f64), 2),
@@ -358,24 +344,20 @@ impl Summary {
         for (matchup, pair) in self.totals.iter().enumerate() {
             for (slot, t) in pair.iter().enumerate() {
                 let agent = &self.context.agents[self.context.matchups[matchup][slot]];
-                let used = (0..MAX_LEVELS)
-                    .rev()
-                    .find(|&l| t.expanded_by_level[l] + t.evaluated_by_level[l] > 0)
-                    .map_or(0, |l| l + 1);
-                for level in 0..used {
+                for level in 0..t.stats.levels_used() {
                     let moves = t.moves as f64;
                     rows.push(LevelRow {
                         matchup,
                         agent: agent.clone(),
                         level,
-                        expanded: t.expanded_by_level[level],
-                        evaluated: t.evaluated_by_level[level],
+                        expanded: t.stats.expanded_by_level[level],
+                        evaluated: t.stats.evaluated_by_level[level],
                         expanded_per_move: round(
-                            ratio(t.expanded_by_level[level] as f64, moves),
+                            ratio(t.stats.expanded_by_level[level] as f64, moves),
                             3,
                         ),
                         evaluated_per_move: round(
-                            ratio(t.evaluated_by_level[level] as f64, moves),
+                            ratio(t.stats.evaluated_by_level[level] as f64, moves),
                             3,
                         ),
                     });
