@@ -2,7 +2,9 @@
 //! another agent's file, write outside their folder, connect to 127.0.0.1, fork without
 //! end, fill memory, or leave a `setsid` child ignoring SIGTERM are each blocked or
 //! contained, recorded with their reason, and leave no process behind, even when arbiter
-//! itself is killed with SIGKILL.
+//! itself is killed with SIGKILL. Nothing of arbiter's is reachable from a box: agents
+//! that look for a variable of arbiter's in every process's environment and ptrace every
+//! process they see (process 1 first) find nothing.
 
 mod common;
 
@@ -112,6 +114,8 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
     listener.set_nonblocking(true).expect("nonblocking");
     let port = listener.local_addr().expect("port").port().to_string();
     let marker = marker("hostile");
+    // A variable of arbiter's own environment: no process of a box may show it.
+    let canary = format!("ARBITER_CANARY_{}", std::process::id());
     let code = agents_folder(dir.path());
     let secret = other.join("secret.txt");
     let agents = dir.path().join("agents");
@@ -123,6 +127,8 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
         ("forker", "fork", ""),
         ("hog", "memory", ""),
         ("leaver", "setsid", ""),
+        ("snoop", "environ", canary.as_str()),
+        ("tracer", "ptrace", ""),
     ]
     .iter()
     .map(|(name, mode, target)| hostile_agent(&code, name, mode, &marker, target))
@@ -131,23 +137,27 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
     let experiment = write_experiment(
         dir.path(),
         "hostile.toml",
-        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmove_time_ms = 5000\nmatchups = [[\"reader\", \"random\"], [\"writer\", \"random\"], [\"caller\", \"random\"], [\"forker\", \"random\"], [\"hog\", \"random\"], [\"leaver\", \"random\"]]\n",
+        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmove_time_ms = 5000\nmatchups = [[\"reader\", \"random\"], [\"writer\", \"random\"], [\"caller\", \"random\"], [\"forker\", \"random\"], [\"hog\", \"random\"], [\"leaver\", \"random\"], [\"snoop\", \"random\"], [\"tracer\", \"random\"]]\n",
     );
     let out = dir.path().join("out");
-    let output = run(&[
-        "run",
-        text(&experiment),
-        "--agents",
-        text(&agents),
-        "--out",
-        text(&out),
-        "--quiet",
-        "--threads",
-        "2",
-    ]);
+    let output = arbiter()
+        .args([
+            "run",
+            text(&experiment),
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&out),
+            "--quiet",
+            "--threads",
+            "2",
+        ])
+        .env(&canary, "arbiter's secret")
+        .output()
+        .expect("arbiter runs");
     assert!(output.status.success(), "{}", stderr(&output));
     let all = games(&out);
-    assert_eq!(all.len(), 12, "every game was played");
+    assert_eq!(all.len(), 16, "every game was played");
     let reasons = |agent: &str| -> Vec<String> {
         all.iter()
             .filter(|g| g["p1_agent"] == agent || g["p2_agent"] == agent)
@@ -155,7 +165,7 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
             .collect()
     };
     // Blocked: the attempt failed, the agent played on (an escape answers `escaped`).
-    for agent in ["reader", "writer", "caller", "leaver"] {
+    for agent in ["reader", "writer", "caller", "leaver", "snoop", "tracer"] {
         let reasons = reasons(agent);
         assert_eq!(reasons.len(), 2, "{agent}");
         assert!(
@@ -187,6 +197,13 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
         "{}",
         log("caller")
     );
+    // The snoop looked at every process of its box (itself alone), the tracer tried.
+    assert!(
+        log("snoop").contains("environ looked at processes 1"),
+        "{}",
+        log("snoop")
+    );
+    assert!(log("tracer").contains("is this agent"), "{}", log("tracer"));
     // Contained: the limit ended the agent, and the game says which.
     let (forker, hog) = (reasons("forker"), reasons("hog"));
     if tree_limits() {

@@ -166,6 +166,9 @@ fn bwrap_args(
         "--die-with-parent",
         "--new-session",
         "--unshare-all",
+        // The program is process 1 of its box: bubblewrap's own reaper would be an
+        // ancestor it could ptrace, whose /proc entry shows arbiter's environment.
+        "--as-pid-1",
         "--clearenv",
         "--ro-bind",
         "/usr",
@@ -398,6 +401,9 @@ impl Jail {
             )));
         }
         let mut wrapped = Command::new(bwrap);
+        // bubblewrap itself starts from an empty environment: nothing of arbiter's is
+        // carried into any process of the box (`--setenv` gives the program its own).
+        wrapped.env_clear();
         wrapped.args(bwrap_args(&self.scratch, cwd, &self.spec.read, env));
         wrapped.args(command);
         let procs: Vec<OwnedFd> = self
@@ -426,6 +432,15 @@ impl Jail {
         // setrlimit, setgroups, setgid, setuid) on memory prepared before the fork.
         unsafe {
             wrapped.pre_exec(move || {
+                // No descriptor arbiter inherited without close-on-exec reaches the box
+                // (marked, not closed: std's own exec-error pipe must stay open). A
+                // kernel before 5.11 refuses the flag and the call does nothing.
+                libc::syscall(
+                    libc::SYS_close_range,
+                    3u32,
+                    u32::MAX,
+                    libc::CLOSE_RANGE_CLOEXEC,
+                );
                 for fd in &procs {
                     if libc::write(fd.as_raw_fd(), b"0".as_ptr().cast(), 1) != 1 {
                         return Err(io::Error::last_os_error());

@@ -10,9 +10,13 @@ is illegal: the game's reason says so. MODE:
   memory           fill 10 GB of memory
   setsid           start a child in a session of its own that ignores SIGTERM
   hang             never answer a move (after starting a setsid child as above)
+  environ NAME     look for variable NAME in the environment of every process it can see
+                   (/proc/*/environ) and in its own
+  ptrace           ptrace-attach to every process it can see but itself (process 1 first)
 MARKER only makes the processes findable.
 """
 
+import ctypes
 import json
 import os
 import random
@@ -80,6 +84,38 @@ def attempt():
     elif mode == "memory":
         hog = b"x" * (10 * 1024**3)
         return len(hog) > 0
+    elif mode == "environ":
+        found = target in os.environ
+        pids = sorted(p for p in os.listdir("/proc") if p.isdigit())
+        for pid in pids:
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    names = [v.split(b"=", 1)[0] for v in f.read().split(b"\0")]
+            except OSError as e:
+                say("environ of %s blocked: %s" % (pid, e))
+                continue
+            if target.encode() in names:
+                say("environ: %s found in process %s" % (target, pid))
+                found = True
+        say("environ looked at processes %s" % " ".join(pids))
+        return found
+    elif mode == "ptrace":
+        libc = ctypes.CDLL(None, use_errno=True)
+        attach, detach = 16, 17
+        pids = sorted((int(p) for p in os.listdir("/proc") if p.isdigit()))
+        for pid in [1] + [p for p in pids if p != 1]:
+            if pid == os.getpid():
+                say("ptrace: process %d is this agent" % pid)
+                continue
+            if libc.ptrace(attach, pid, None, None) == 0:
+                say("ptrace: attached to process %d" % pid)
+                try:
+                    os.waitpid(pid, 0x40000000)  # __WALL: until the tracee stops
+                except OSError:
+                    pass
+                libc.ptrace(detach, pid, None, None)
+                return True
+            say("ptrace of %d blocked: %s" % (pid, os.strerror(ctypes.get_errno())))
     elif mode in ("setsid", "hang"):
         leave_a_child()
     return False
