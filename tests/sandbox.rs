@@ -247,6 +247,115 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
     );
 }
 
+/// A class's hostile manifests: one runs in another student's folder, one reads it
+/// through a sandbox of its own, one raises its limits, one takes another's name and one
+/// a built-in's. Each is left out with its reason; the others play, named by their
+/// folders, in the teacher's sandbox with the teacher's limits.
+#[test]
+fn a_class_manifest_cannot_widen_its_sandbox_or_take_a_name() {
+    if !sandbox_or_skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let marker = marker("class");
+    let code = agents_folder(dir.path());
+    let script = code.join("hostile.py");
+    let subs = dir.path().join("subs");
+    let student = |folder: &str, manifest: String| {
+        let folder = subs.join(folder);
+        fs::create_dir_all(&folder).expect("folder");
+        fs::copy(&script, folder.join("hostile.py")).expect("copy");
+        fs::write(folder.join("agent.toml"), manifest).expect("manifest");
+        for path in [subs.as_path(), folder.as_path()] {
+            fs::set_permissions(path, fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        for file in ["hostile.py", "agent.toml"] {
+            fs::set_permissions(folder.join(file), fs::Permissions::from_mode(0o644))
+                .expect("chmod");
+        }
+    };
+    let command = |mode: &str, target: &str| {
+        format!("command = [\"python3\", \"hostile.py\", \"{mode}\", \"{marker}\", \"{target}\"]\n")
+    };
+    let secret = subs.join("carol/secret.txt");
+    student("carol", command("limits", ""));
+    fs::write(&secret, "carol's opening book\n").expect("secret");
+    fs::set_permissions(&secret, fs::Permissions::from_mode(0o644)).expect("chmod");
+    student(
+        "aaa_dup",
+        format!("name = \"carol\"\n{}", command("read", text(&secret))),
+    );
+    student(
+        "eve_cwd",
+        format!("{}cwd = \"../carol\"\n", command("read", "secret.txt")),
+    );
+    student(
+        "eve_read",
+        format!(
+            "{}sandbox = {{ read = [\"../carol\"] }}\n",
+            command("read", text(&secret))
+        ),
+    );
+    student(
+        "eve_limits",
+        format!(
+            "{}sandbox = {{ memory_mb = 8192, processes = 100000 }}\n",
+            command("fork", "")
+        ),
+    );
+    student("random", command("limits", ""));
+    let experiment = write_experiment(
+        dir.path(),
+        "class.toml",
+        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmove_time_ms = 5000\nagents_dir = \"subs\"\nround_robin = [\"random\"]\nsandbox = { memory_mb = 256, processes = 16, cpu_seconds = 77, output_mb = 3 }\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&["run", text(&experiment), "--out", text(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = format!("{}{}", common::stdout(&output), stderr(&output));
+    for (folder, why) in [
+        (
+            "eve_cwd",
+            "cwd = \"../carol\" is outside the submission's folder",
+        ),
+        ("eve_read", "a submission cannot set its own sandbox"),
+        ("eve_limits", "a submission cannot set its own sandbox"),
+        ("random", "is arbiter's built-in agent 'random'"),
+    ] {
+        assert!(
+            said.lines()
+                .any(|l| l.contains(&format!("subs/{folder}")) && l.contains(why)),
+            "{folder} not left out for its reason: {said}"
+        );
+    }
+    let all = games(&out);
+    let players: std::collections::BTreeSet<&str> = all
+        .iter()
+        .flat_map(|g| [g["p1_agent"].as_str(), g["p2_agent"].as_str()])
+        .collect();
+    assert_eq!(
+        players.into_iter().collect::<Vec<_>>(),
+        ["aaa_dup", "carol", "random"],
+        "the agents are named by their folders, the built-in random is arbiter's own"
+    );
+    // aaa_dup named carol's secret by its path, outside its box: it could not read it.
+    assert!(
+        all.iter()
+            .filter(|g| g["p1_agent"] == "aaa_dup" || g["p2_agent"] == "aaa_dup")
+            .all(|g| g["reason"] != "illegal_move"),
+        "aaa_dup read carol's secret"
+    );
+    // The teacher's limits, not a manifest's, rule every box.
+    let logs: String = fs::read_dir(out.join("logs/carol"))
+        .map(|d| d.flatten().map(|e| e.path()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|f| fs::read_to_string(f).ok())
+        .collect();
+    assert!(logs.contains("limits: cpu 77 s, files 3 MiB"), "{logs}");
+    assert_none_left(&marker);
+}
+
 #[test]
 fn a_hung_sandboxed_agent_and_its_setsid_child_die_with_arbiter_killed_by_sigkill() {
     if !sandbox_or_skip() {

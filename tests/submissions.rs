@@ -85,8 +85,8 @@ fn submissions_join_the_round_robin_and_the_broken_ones_are_left_out_until_fixed
         .collect();
     assert_eq!(
         players.into_iter().collect::<Vec<_>>(),
-        ["ann", "evelyn", "random"],
-        "cat (no manifest), dan (a missing file) and ben (failed check) play no game"
+        ["ann", "eve", "random"],
+        "cat (no manifest), dan (a missing file) and ben (failed check) play no game; eve's manifest name does not rename her"
     );
     assert_eq!(
         games.len(),

@@ -222,7 +222,8 @@ pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
 
 /// Sets the run's sandbox choice from `--sandbox` (`on`, `off`, or absent: as each agent
 /// file says) and checks, before any game, that a sandbox can start when one is wanted:
-/// by the flag, or by an agent that `experiment` (the experiment's text) names.
+/// by the flag, by an agent that `experiment` (the experiment's text) names, or by the
+/// experiment's own `sandbox` for its submissions.
 ///
 /// # Errors
 /// A bad flag value, or a sandbox that is wanted and cannot start here (one line naming
@@ -252,8 +253,17 @@ pub fn set_sandbox(
                     .is_some_and(|e| e.sandbox.is_some())
                     && experiment.contains(&format!("\"{name}\""))
             });
+            // The class file's sandbox for its submissions.
+            let for_submissions = experiment
+                .parse::<toml::Table>()
+                .ok()
+                .and_then(|table| table.get("sandbox").cloned())
+                .is_some_and(|value| value.as_bool() != Some(false));
             match asking.next() {
                 Some((name, _)) => format!("agent '{name}' asks for a sandbox, but"),
+                None if for_submissions => {
+                    "the experiment's sandbox (for its submissions) is wanted, but".to_string()
+                }
                 None => return Ok(()),
             }
         }

@@ -104,7 +104,7 @@ pub fn execute(
         (None, Some(path)) => (
             source
                 .clone()
-                .unwrap_or_else(|| std::fs::read_to_string(path).unwrap_or_default()),
+                .unwrap_or_else(|| crate::registry::read_input(path).unwrap_or_default()),
             String::new(),
         ),
         (None, None) => (String::new(), String::new()),

@@ -228,8 +228,8 @@ pub fn replay(
             .context("standard input")?;
         ("<stdin>".to_string(), text)
     } else {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| anyhow!("{}: cannot read: {e}", file.display()))?;
+        let text =
+            crate::registry::read_input(file).map_err(|e| anyhow!("{}: {e}", file.display()))?;
         (file.display().to_string(), text)
     };
     let moves = if is_record_file(&text) {

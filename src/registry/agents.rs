@@ -861,7 +861,10 @@ fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, Str
 
 /// `sandbox = true`, `false`, or a table of limits (`memory_mb`, `processes`,
 /// `cpu_seconds`, `output_mb`, `read = [folders]`) from an agent file.
-fn sandbox_entry(value: &toml::Value, folder: &Path) -> Result<Option<SandboxSpec>, String> {
+pub(super) fn sandbox_entry(
+    value: &toml::Value,
+    folder: &Path,
+) -> Result<Option<SandboxSpec>, String> {
     let table = match value {
         toml::Value::Boolean(on) => return Ok(on.then(SandboxSpec::default)),
         toml::Value::Table(table) => table,
@@ -928,7 +931,7 @@ pub struct AgentRegistry {
 
 /// Whether `text` may name an agent or a game: letters, digits, '-', '_' and
 /// '.', at least one.
-fn is_name(text: &str) -> bool {
+pub(super) fn is_name(text: &str) -> bool {
     !text.is_empty()
         && text
             .chars()
@@ -971,8 +974,7 @@ impl AgentRegistry {
         files.sort();
         let mut texts = Vec::new();
         for file in files {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| InputError::in_file(&file, None, format!("cannot read: {e}")))?;
+            let text = super::read_input(&file).map_err(|e| InputError::in_file(&file, None, e))?;
             // Every file's games, then every file's heuristics, then the agents: each may
             // use what another file defines.
             registry.add_games(&file, &text)?;

@@ -324,15 +324,8 @@ pub(super) fn openings_spec(
             };
             // Read once here, so that a missing or unreadable file is blamed on this
             // line; its moves are checked against the game when the run starts.
-            if let Err(e) = std::fs::read_to_string(&file) {
-                let why = match e.kind() {
-                    std::io::ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
-                    _ => e.to_string(),
-                };
-                return Err(format!(
-                    "openings file '{}': cannot read: {why}",
-                    file.display()
-                ));
+            if let Err(why) = super::read_input(&file) {
+                return Err(format!("openings file '{}': {why}", file.display()));
             }
             Ok(OpeningSpec::File(file))
         }
@@ -405,6 +398,7 @@ struct ExperimentFile {
     #[serde(default)]
     round_robin: Vec<String>,
     agents_dir: Option<String>,
+    sandbox: Option<toml::Value>,
     swiss: Option<SwissTable>,
     knockout: Option<KnockoutTable>,
     gauntlet: Option<GauntletTable>,
@@ -428,8 +422,7 @@ impl Experiment {
     /// # Errors
     /// An unreadable or malformed file, or a value that does not fit, naming the line.
     pub fn load(path: &Path, registry: &AgentRegistry) -> Result<Experiment, InputError> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
+        let source = super::read_input(path).map_err(|e| InputError::in_file(path, None, e))?;
         Experiment::parse(path, source, registry)
     }
 
@@ -479,13 +472,27 @@ impl Experiment {
         // A folder of submissions: each valid one is an agent, and joins the round robin.
         let mut extended;
         let (registry, submissions) = match &file.agents_dir {
+            None if file.sandbox.is_some() => {
+                return Err(fail(
+                    at_key("sandbox"),
+                    "sandbox: the submissions' sandbox and limits; give agents_dir beside it (an agent file's own agents set theirs in the agent file)".to_string(),
+                ));
+            }
             None => (registry, Submissions::default()),
             Some(dir) => {
-                let folder = path.parent().unwrap_or(Path::new(".")).join(dir);
+                let here = path.parent().unwrap_or(Path::new("."));
+                let folder = here.join(dir);
+                let sandbox = match &file.sandbox {
+                    Some(value) => super::agents::sandbox_entry(value, here)
+                        .map_err(|e| fail(at_key("sandbox"), e))?,
+                    None => None,
+                };
                 extended = registry.clone();
-                let found = extended.add_submissions(&folder).map_err(|e| {
-                    fail(at_key("agents_dir"), format!("agents_dir = \"{dir}\": {e}"))
-                })?;
+                let found = extended
+                    .add_submissions(&folder, sandbox.as_ref())
+                    .map_err(|e| {
+                        fail(at_key("agents_dir"), format!("agents_dir = \"{dir}\": {e}"))
+                    })?;
                 (&extended, found)
             }
         };

@@ -53,8 +53,7 @@ impl AnyExperiment {
     /// # Errors
     /// An unreadable or malformed file, or a value that does not fit.
     pub fn load(path: &Path, registry: &AgentRegistry) -> Result<AnyExperiment, InputError> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
+        let source = read_input(path).map_err(|e| InputError::in_file(path, None, e))?;
         AnyExperiment::parse(path, source, registry)
     }
 
@@ -202,6 +201,60 @@ pub(crate) fn run_name(name: Option<String>, path: &Path, default: &str) -> Resu
         ));
     }
     Ok(name)
+}
+
+/// The largest input file arbiter reads (an agent file, an experiment, a manifest).
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// The text of an input file, checked before it is opened: a regular file (a symlink to
+/// one is followed) of at most [`MAX_INPUT_BYTES`], UTF-8. A FIFO, a device such as
+/// `/dev/zero` or a folder is refused in one line instead of hanging or filling memory.
+///
+/// # Errors
+/// Not a regular file, too large, unreadable or not UTF-8, as one line.
+pub fn read_input(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path)
+        .map_err(|e| format!("cannot read: {}", crate::core::one_line(&e.to_string())))?;
+    if !metadata.is_file() {
+        let kind = metadata.file_type();
+        let what = {
+            use std::os::unix::fs::FileTypeExt;
+            if kind.is_dir() {
+                "a folder"
+            } else if kind.is_fifo() {
+                "a FIFO"
+            } else if kind.is_char_device() || kind.is_block_device() {
+                "a device"
+            } else if kind.is_socket() {
+                "a socket"
+            } else {
+                "not a file"
+            }
+        };
+        return Err(format!("cannot read: it is {what}, not a regular file"));
+    }
+    if metadata.len() > MAX_INPUT_BYTES {
+        return Err(format!(
+            "cannot read: {} bytes, more than the {} MB an input file may have",
+            metadata.len(),
+            MAX_INPUT_BYTES >> 20
+        ));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| format!("cannot read: {}", crate::core::one_line(&e.to_string())))?;
+    let mut bytes = Vec::new();
+    // The file may have grown since it was measured: never more than the cap.
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read: {}", crate::core::one_line(&e.to_string())))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!(
+            "cannot read: more than the {} MB an input file may have",
+            MAX_INPUT_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "cannot read: it is not UTF-8 text".to_string())
 }
 
 /// The first line of `text` that starts with `key` (a TOML key), if any.

@@ -1,8 +1,10 @@
 //! A folder of submissions (`agents_dir = "submissions/"`): one folder per student, each
 //! with a small manifest, `agent.toml`, naming the command that runs the agent. Every
-//! folder with a valid manifest becomes an agent; a folder without one, a manifest that
-//! does not parse, or one naming a file that is not there is reported in one line and
-//! left out, so one student's mistake never stops the class's tournament.
+//! folder with a valid manifest becomes an agent named by the folder; a folder without
+//! one, a manifest that does not parse, names a file that is not there, or tries to set
+//! what is the teacher's (another folder, a sandbox, a limit), and a folder whose name is
+//! already an agent's, is reported in one line and left out, so one student's mistake
+//! (or attack) never stops the class's tournament nor changes its rules.
 
 use super::{AgentRegistry, InputError};
 use std::path::{Path, PathBuf};
@@ -38,15 +40,63 @@ fn missing_file(command: &[String], cwd: &Path) -> Option<String> {
     })
 }
 
+/// What a manifest may give: the program and what it is told. The folder it runs in
+/// (beyond a folder inside its own), its sandbox, its limits and its name are the
+/// teacher's: the class file and `--sandbox` decide them, and the folder names the agent.
+const MANIFEST_KEYS: [&str; 7] = [
+    "command",
+    "options",
+    "env",
+    "startup_ms",
+    "cwd",
+    "description",
+    "name",
+];
+
+/// Agent-file keys that set a limit or a rule of play: never a submission's to set.
+const TEACHERS_KEYS: [&str; 9] = [
+    "sandbox",
+    "time_ms",
+    "tolerance_ms",
+    "hang_ms",
+    "ping_ms",
+    "on_failure",
+    "strict",
+    "max_startup_failures",
+    "stderr_bytes",
+];
+
+/// Why a manifest's `key` is refused, in one line.
+fn refused_key(key: &str) -> String {
+    if key == "sandbox" {
+        "sandbox: a submission cannot set its own sandbox or limits; the class file (sandbox = { ... }) and --sandbox decide them".to_string()
+    } else if TEACHERS_KEYS.contains(&key) {
+        format!(
+            "{key}: a submission cannot set its own limits or rules of play; the class file decides them"
+        )
+    } else {
+        format!(
+            "unknown key '{key}': a manifest gives {}",
+            "command, options, env, startup_ms, cwd (a folder inside its own), description and name (shown, not its agent's name)"
+        )
+    }
+}
+
 impl AgentRegistry {
-    /// Registers an agent for every folder of `dir` holding a valid [`MANIFEST`]: its
-    /// name is the manifest's `name` or the folder's, it runs in its folder unless the
-    /// manifest says `cwd`, and every key of an agent file's `[[agent]]` table may be
-    /// given. Folders that fail are listed in [`Submissions::left_out`].
+    /// Registers an agent for every folder of `dir` holding a valid [`MANIFEST`]: the
+    /// folder names it, it runs in its folder (or a folder inside it), it is told its
+    /// manifest's `options` and `env`, and it runs in `sandbox` when the teacher gives one
+    /// (`--sandbox` may add or remove it). Folders that fail, manifests that try to set
+    /// what is the teacher's, and folders whose name is already an agent's are listed in
+    /// [`Submissions::left_out`].
     ///
     /// # Errors
     /// `dir` is not a folder that can be read, or holds no valid submission at all.
-    pub fn add_submissions(&mut self, dir: &Path) -> Result<Submissions, InputError> {
+    pub fn add_submissions(
+        &mut self,
+        dir: &Path,
+        sandbox: Option<&crate::external::sandbox::SandboxSpec>,
+    ) -> Result<Submissions, InputError> {
         let fail = |message: String| InputError::in_file(dir, None, message);
         let entries = std::fs::read_dir(dir).map_err(|e| {
             fail(format!(
@@ -59,14 +109,13 @@ impl AgentRegistry {
             .filter(|p| p.is_dir())
             .filter(|p| {
                 !p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.starts_with('.'))
+                    .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."))
             })
             .collect();
         folders.sort();
         let mut found = Submissions::default();
         for folder in folders {
-            match self.add_submission(&folder) {
+            match self.add_submission(&folder, sandbox) {
                 Ok(name) => found.agents.push(name),
                 Err(why) => found.left_out.push(format!("{why}: left out")),
             }
@@ -85,54 +134,90 @@ impl AgentRegistry {
         Ok(found)
     }
 
-    /// Registers the agent of one submission folder; returns its name.
-    fn add_submission(&mut self, folder: &Path) -> Result<String, InputError> {
+    /// Registers the agent of one submission folder; returns its name (the folder's).
+    fn add_submission(
+        &mut self,
+        folder: &Path,
+        sandbox: Option<&crate::external::sandbox::SandboxSpec>,
+    ) -> Result<String, InputError> {
         let manifest = folder.join(MANIFEST);
+        let name = match folder.file_name().and_then(|n| n.to_str()) {
+            Some(name) if super::agents::is_name(name) => name.to_string(),
+            Some(name) => {
+                return Err(InputError::in_file(
+                    folder,
+                    None,
+                    format!(
+                        "the folder's name '{name}' cannot name an agent: rename it with letters, digits, '-', '_' and '.' only"
+                    ),
+                ));
+            }
+            None => {
+                return Err(InputError::in_file(
+                    folder,
+                    None,
+                    "the folder's name is not UTF-8 text and cannot name an agent: rename it with letters, digits, '-', '_' and '.' only",
+                ));
+            }
+        };
         // A resume plays the submissions as the run recorded them.
-        let recorded_name = folder.file_name().and_then(|n| n.to_str()).map(|n| {
-            std::fs::read_to_string(&manifest)
-                .ok()
-                .and_then(|t| t.parse::<toml::Table>().ok())
-                .and_then(|t| t.get("name").and_then(|v| v.as_str()).map(String::from))
-                .unwrap_or_else(|| n.to_string())
-        });
-        if self.recorded
-            && let Some(name) = recorded_name.filter(|n| self.agents.contains_key(n))
-        {
+        if self.recorded && self.agents.contains_key(&name) {
             return Ok(name);
         }
-        if !manifest.is_file() {
+        if let Some(taken) = self.agents.get(&name) {
             return Err(InputError::in_file(
                 folder,
                 None,
-                format!("no {MANIFEST} (a manifest naming the command that runs the agent)"),
+                format!(
+                    "the folder's name '{name}' is already an agent's (defined in {}): rename the folder",
+                    taken.file.display()
+                ),
             ));
         }
-        let text = std::fs::read_to_string(&manifest).map_err(|e| {
-            InputError::in_file(
-                &manifest,
+        if name.parse::<crate::search::Algorithm>().is_ok() {
+            return Err(InputError::in_file(
+                folder,
                 None,
-                format!("cannot read: {}", crate::core::one_line(&e.to_string())),
-            )
-        })?;
-        let table: toml::Table =
-            toml::from_str(&text).map_err(|e| super::toml_error(&manifest, &text, &e))?;
-        let folder_name = folder
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("submission")
-            .to_string();
-        let name = match table.get("name") {
-            Some(toml::Value::String(name)) => name.clone(),
-            Some(other) => {
+                format!(
+                    "the folder's name '{name}' is arbiter's built-in agent '{name}': rename the folder"
+                ),
+            ));
+        }
+        match std::fs::symlink_metadata(&manifest) {
+            Err(_) => {
                 return Err(InputError::in_file(
-                    &manifest,
-                    super::line_of_key(&text, "name"),
-                    format!("name = {other}: expected a string"),
+                    folder,
+                    None,
+                    format!("no {MANIFEST} (a manifest naming the command that runs the agent)"),
                 ));
             }
-            None => folder_name,
-        };
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(InputError::in_file(
+                    &manifest,
+                    None,
+                    "a symbolic link: the manifest must be a file of the submission's own",
+                ));
+            }
+            Ok(_) => {}
+        }
+        let text =
+            super::read_input(&manifest).map_err(|e| InputError::in_file(&manifest, None, e))?;
+        let table: toml::Table =
+            toml::from_str(&text).map_err(|e| super::toml_error(&manifest, &text, &e))?;
+        if let Some(key) = table.keys().find(|k| !MANIFEST_KEYS.contains(&k.as_str())) {
+            return Err(InputError::in_file(
+                &manifest,
+                super::line_of_key(&text, key),
+                refused_key(key),
+            ));
+        }
+        if let Some(other) = table.get("name").filter(|v| !v.is_str()) {
+            return Err(InputError::in_file(
+                &manifest,
+                super::line_of_key(&text, "name"),
+                format!("name = {other}: expected a string"),
+            ));
+        }
         match table.get("command") {
             None => {
                 return Err(InputError::in_file(
@@ -152,13 +237,17 @@ impl AgentRegistry {
                 ));
             }
         }
-        // The manifest is an agent table: as one, under its header, with its name and its
-        // folder filled in (lines are told as the manifest's own).
+        let cwd = inside_folder(folder, table.get("cwd"))
+            .map_err(|why| InputError::in_file(&manifest, super::line_of_key(&text, "cwd"), why))?;
+        // The manifest is an agent table: as one, under its header, with the folder's name
+        // and the folder it runs in filled in (lines are told as the manifest's own).
         let mut agent = table.clone();
+        agent.remove("name");
         agent.insert("name".into(), toml::Value::String(name.clone()));
-        if !agent.contains_key("cwd") {
-            agent.insert("cwd".into(), toml::Value::String(".".into()));
-        }
+        agent.insert(
+            "cwd".into(),
+            toml::Value::String(cwd.to_string_lossy().into_owned()),
+        );
         let mut file = toml::Table::new();
         file.insert(
             "agent".into(),
@@ -180,11 +269,11 @@ impl AgentRegistry {
                     .and_then(|key| super::line_of_key(&text, key));
                 e
             })?;
-        let registered = single
+        let mut registered = single
             .agents
             .remove(&name)
             .ok_or_else(|| InputError::in_file(&manifest, None, "the manifest defines no agent"))?;
-        if let Some(external) = &registered.spec.external {
+        if let Some(external) = &mut registered.spec.external {
             let line = super::line_of_key(&text, "command");
             let env = &external.env;
             if let Err(why) = crate::external::find_program(&external.command, &external.cwd, env) {
@@ -193,19 +282,38 @@ impl AgentRegistry {
             if let Some(why) = missing_file(&external.command, &external.cwd) {
                 return Err(InputError::in_file(&manifest, line, why));
             }
-        }
-        if let Some(previous) = self.agents.get(&name) {
-            return Err(InputError::in_file(
-                &manifest,
-                super::line_of_key(&text, "name"),
-                format!(
-                    "agent '{name}' is already defined in {}",
-                    previous.file.display()
-                ),
-            ));
+            external.sandbox = sandbox.cloned();
         }
         self.agents.insert(name.clone(), registered);
         Ok(name)
+    }
+}
+
+/// The folder a submission runs in: its own, or `cwd` when that is a folder inside it
+/// (symbolic links followed), as an absolute path.
+fn inside_folder(folder: &Path, cwd: Option<&toml::Value>) -> Result<PathBuf, String> {
+    let own = folder.canonicalize().map_err(|e| {
+        format!(
+            "cannot read the folder: {}",
+            crate::core::one_line(&e.to_string())
+        )
+    })?;
+    let Some(cwd) = cwd else {
+        return Ok(own);
+    };
+    let Some(given) = cwd.as_str() else {
+        return Err(format!(
+            "cwd = {cwd}: expected a folder inside the submission's own"
+        ));
+    };
+    match own.join(given).canonicalize() {
+        Ok(inside) if inside.starts_with(&own) && inside.is_dir() => Ok(inside),
+        Ok(_) => Err(format!(
+            "cwd = \"{given}\" is outside the submission's folder: a submission runs in its own folder (or one inside it)"
+        )),
+        Err(_) => Err(format!(
+            "cwd = \"{given}\": no such folder inside the submission's folder"
+        )),
     }
 }
 
@@ -218,7 +326,9 @@ mod tests {
         let folder = dir.join(folder);
         fs::create_dir_all(&folder).expect("folder");
         for (name, text) in files {
-            fs::write(folder.join(name), text).expect("file");
+            let path = folder.join(name);
+            fs::create_dir_all(path.parent().expect("a parent")).expect("folder");
+            fs::write(path, text).expect("file");
         }
     }
 
@@ -261,8 +371,8 @@ mod tests {
         );
         submission(root, ".git", &[]);
         let mut registry = AgentRegistry::default();
-        let found = registry.add_submissions(root).expect("found");
-        assert_eq!(found.agents, ["alice", "bobby"]);
+        let found = registry.add_submissions(root, None).expect("found");
+        assert_eq!(found.agents, ["alice", "bob"], "named by their folders");
         let agent = &registry.agents["alice"];
         let external = agent.spec.external.as_ref().expect("a program");
         assert_eq!(
@@ -270,7 +380,7 @@ mod tests {
             root.join("alice").canonicalize().expect("cwd")
         );
         assert_eq!(
-            registry.agents["bobby"]
+            registry.agents["bob"]
                 .spec
                 .external
                 .as_ref()
@@ -298,7 +408,10 @@ mod tests {
             "{left}"
         );
         assert!(line("frank").contains("agent.toml: line 2"), "{left}");
-        assert!(line("grace").contains("time_ms"), "{left}");
+        assert!(
+            line("grace").contains("time_ms: a submission cannot set its own limits"),
+            "{left}"
+        );
         assert!(line("grace").contains("agent.toml: line 2"), "{left}");
         assert!(
             found.left_out.iter().all(|l| l.ends_with(": left out")),
@@ -312,7 +425,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("dir");
         submission(dir.path(), "carol", &[("agent.py", "")]);
         let error = AgentRegistry::default()
-            .add_submissions(dir.path())
+            .add_submissions(dir.path(), None)
             .expect_err("nothing valid");
         assert!(
             error
@@ -321,12 +434,192 @@ mod tests {
             "{error}"
         );
         let error = AgentRegistry::default()
-            .add_submissions(&dir.path().join("missing"))
+            .add_submissions(&dir.path().join("missing"), None)
             .expect_err("no folder");
         assert!(
             error
                 .to_string()
                 .contains("cannot read the submissions folder"),
+            "{error}"
+        );
+    }
+
+    /// The attacks of a class's manifests: another student's folder, a sandbox or limits
+    /// of their own, another's name, an agent file that is no file.
+    #[test]
+    fn a_manifest_cannot_set_what_is_the_teachers_nor_take_a_name() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path();
+        let runs = "command = [\"sh\", \"agent.sh\"]\n";
+        let with = |extra: &str| format!("{runs}{extra}\n");
+        submission(root, "carol", &[(MANIFEST, runs), ("agent.sh", "")]);
+        submission(
+            root,
+            "aaa_dup",
+            &[(MANIFEST, &with("name = \"carol\"")), ("agent.sh", "")],
+        );
+        submission(
+            root,
+            "cwd_out",
+            &[(MANIFEST, &with("cwd = \"../carol\"")), ("agent.sh", "")],
+        );
+        submission(
+            root,
+            "cwd_in",
+            &[(MANIFEST, &with("cwd = \"src\"")), ("src/agent.sh", "")],
+        );
+        submission(
+            root,
+            "reads",
+            &[
+                (MANIFEST, &with("sandbox = { read = [\"../carol\"] }")),
+                ("agent.sh", ""),
+            ],
+        );
+        submission(
+            root,
+            "greedy_limits",
+            &[
+                (
+                    MANIFEST,
+                    &with("sandbox = { memory_mb = 8192, processes = 100000 }"),
+                ),
+                ("agent.sh", ""),
+            ],
+        );
+        submission(
+            root,
+            "slow",
+            &[(MANIFEST, &with("tolerance_ms = 600000")), ("agent.sh", "")],
+        );
+        submission(
+            root,
+            "searcher",
+            &[
+                (MANIFEST, &with("algorithm = \"alphabeta\"")),
+                ("agent.sh", ""),
+            ],
+        );
+        submission(root, "random", &[(MANIFEST, runs), ("agent.sh", "")]);
+        submission(root, "known", &[(MANIFEST, runs), ("agent.sh", "")]);
+        submission(root, "bad name", &[(MANIFEST, runs), ("agent.sh", "")]);
+        // A folder inside one's own that leads out of it.
+        submission(
+            root,
+            "linked",
+            &[(MANIFEST, &with("cwd = \"away\"")), ("agent.sh", "")],
+        );
+        std::os::unix::fs::symlink(root.join("carol"), root.join("linked/away")).expect("link");
+        // Manifests that are no files: read, they would hang or fill memory.
+        submission(root, "fifo", &[("agent.sh", "")]);
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo").join(MANIFEST))
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        submission(root, "zero", &[("agent.sh", "")]);
+        std::os::unix::fs::symlink("/dev/zero", root.join("zero").join(MANIFEST)).expect("link");
+        let mut registry = AgentRegistry::default();
+        registry
+            .add_text(
+                &root.join("agents.toml"),
+                "[[agent]]\nname = \"known\"\nalgorithm = \"random\"\n",
+            )
+            .expect("an agent file");
+        let teachers = crate::external::sandbox::SandboxSpec {
+            memory_mb: 300,
+            processes: 12,
+            ..Default::default()
+        };
+        let found = registry
+            .add_submissions(root, Some(&teachers))
+            .expect("found");
+        let left = found.left_out.join("\n");
+        assert_eq!(found.agents, ["aaa_dup", "carol", "cwd_in"], "{left}");
+        let external = |name: &str| registry.agents[name].spec.external.clone().expect(name);
+        assert_eq!(
+            external("cwd_in").cwd,
+            root.join("cwd_in/src").canonicalize().expect("src")
+        );
+        assert_eq!(
+            external("carol").cwd,
+            root.join("carol").canonicalize().expect("carol"),
+            "the real carol keeps her name and folder"
+        );
+        for name in &found.agents {
+            assert_eq!(external(name).sandbox.as_ref(), Some(&teachers), "{name}");
+        }
+        assert_eq!(registry.agents["known"].file, root.join("agents.toml"));
+        let line = |folder: &str| {
+            found
+                .left_out
+                .iter()
+                .find(|l| l.contains(&format!("/{folder}")))
+                .cloned()
+                .unwrap_or_else(|| panic!("{folder} not left out: {left}"))
+        };
+        for (folder, why) in [
+            (
+                "cwd_out",
+                "cwd = \"../carol\" is outside the submission's folder",
+            ),
+            (
+                "linked",
+                "cwd = \"away\" is outside the submission's folder",
+            ),
+            ("reads", "sandbox: a submission cannot set its own sandbox"),
+            (
+                "greedy_limits",
+                "sandbox: a submission cannot set its own sandbox",
+            ),
+            (
+                "slow",
+                "tolerance_ms: a submission cannot set its own limits",
+            ),
+            ("searcher", "unknown key 'algorithm'"),
+            ("random", "is arbiter's built-in agent 'random'"),
+            ("known", "is already an agent's (defined in"),
+            ("bad name", "cannot name an agent"),
+            ("fifo", "cannot read: it is a FIFO, not a regular file"),
+            ("zero", "a symbolic link"),
+        ] {
+            assert!(line(folder).contains(why), "{folder}: {}", line(folder));
+        }
+        assert!(line("cwd_out").contains("agent.toml: line 2"), "{left}");
+        assert_eq!(found.left_out.len(), 11, "{left}");
+    }
+
+    #[test]
+    fn an_input_file_that_is_no_regular_file_is_refused_unread() {
+        let dir = tempfile::tempdir().expect("dir");
+        let fifo = dir.path().join("pipe.toml");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success());
+        let error = crate::registry::read_input(&fifo).expect_err("a FIFO");
+        assert!(
+            error.contains("it is a FIFO, not a regular file"),
+            "{error}"
+        );
+        let error = crate::registry::read_input(Path::new("/dev/zero")).expect_err("a device");
+        assert!(error.contains("it is a device"), "{error}");
+        let error = crate::registry::read_input(dir.path()).expect_err("a folder");
+        assert!(error.contains("it is a folder"), "{error}");
+        let big = dir.path().join("big.toml");
+        let file = fs::File::create(&big).expect("big");
+        file.set_len(crate::registry::MAX_INPUT_BYTES + 1)
+            .expect("grow");
+        let error = crate::registry::read_input(&big).expect_err("too big");
+        assert!(error.contains("more than the 16 MB"), "{error}");
+        // An agents folder holding a FIFO named like an agent file: refused, not hung.
+        std::os::unix::fs::symlink(&fifo, dir.path().join("agents.toml")).expect("link");
+        let error = AgentRegistry::load(dir.path()).expect_err("a FIFO agent file");
+        assert!(
+            error
+                .to_string()
+                .contains("agents.toml: cannot read: it is a FIFO"),
             "{error}"
         );
     }

@@ -13,6 +13,7 @@ is illegal: the game's reason says so. MODE:
   environ NAME     look for variable NAME in the environment of every process it can see
                    (/proc/*/environ) and in its own
   ptrace           ptrace-attach to every process it can see but itself (process 1 first)
+  limits           say its CPU-time and file-size limits on stderr (then play fairly)
 MARKER only makes the processes findable.
 """
 
@@ -116,6 +117,12 @@ def attempt():
                 libc.ptrace(detach, pid, None, None)
                 return True
             say("ptrace of %d blocked: %s" % (pid, os.strerror(ctypes.get_errno())))
+    elif mode == "limits":
+        import resource
+
+        cpu = resource.getrlimit(resource.RLIMIT_CPU)[0]
+        size = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        say("limits: cpu %d s, files %d MiB" % (cpu, size // (1024 * 1024)))
     elif mode in ("setsid", "hang"):
         leave_a_child()
     return False
