@@ -2503,3 +2503,42 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
     let bad = run(&["bench", "--rounds", "0"]);
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
 }
+
+/// Self-play: a stochastic agent against itself plays as many distinct games as it is
+/// given (the two games of a colour-swapped pair used to be one game twice), and `show`
+/// and report.md say that the matchup's two agents are one.
+#[test]
+fn a_stochastic_agent_against_itself_plays_distinct_games_and_is_called_self_play() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = dir.path().join("out");
+    let agent = "mcts(iterations=100)";
+    let output = run(&[
+        "match",
+        agent,
+        agent,
+        "--game",
+        "connect-four",
+        "--games",
+        "6",
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let games = common::csv_maps(&out.join("games.csv"));
+    assert_eq!(games.len(), 6);
+    let distinct: std::collections::BTreeSet<&str> =
+        games.iter().map(|g| g["moves"].as_str()).collect();
+    assert_eq!(distinct.len(), 6, "a game was played twice: {distinct:?}");
+    let shown = run(&["show", out.to_str().expect("utf8")]);
+    assert!(
+        stdout(&shown).contains("one agent in both seats (self-play)"),
+        "{}",
+        stdout(&shown)
+    );
+    let report = fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("Matchup 0: one agent in both seats (self-play)"),
+        "{report}"
+    );
+}

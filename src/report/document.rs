@@ -747,6 +747,16 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         .filter(|r| format.is_empty() || r.games > 0)
         .cloned()
         .collect();
+    let self_play = super::summary::self_play_matchups(&played);
+    if !self_play.is_empty() {
+        let list: Vec<String> = self_play.iter().map(usize::to_string).collect();
+        text.push(format!(
+            "Matchup{} {}: {}.",
+            if list.len() == 1 { "" } else { "s" },
+            list.join(", "),
+            super::summary::SELF_PLAY_NOTE
+        ));
+    }
     let mut sections = Vec::new();
     if !format.is_empty()
         && let Some(standings) = super::show::standings_table(&data.folder)

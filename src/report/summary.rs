@@ -581,6 +581,20 @@ pub fn endings_table(rows: &[SummaryRow]) -> Option<Table> {
     Some(Table { headers, rows })
 }
 
+/// What is said of a matchup whose two agents are one agent (self-play).
+pub const SELF_PLAY_NOTE: &str = "one agent in both seats (self-play): the rows are its games as the first- and as the second-listed agent, each seat drawing its own random stream; P1 w/d/games shows the first-move advantage";
+
+/// The matchups whose two agents are one agent (the same name), in order.
+pub fn self_play_matchups(rows: &[SummaryRow]) -> Vec<usize> {
+    let mut matchups: Vec<usize> = rows
+        .chunks(2)
+        .filter(|pair| matches!(pair, [a, b] if a.matchup == b.matchup && a.agent == b.agent))
+        .map(|pair| pair[0].matchup)
+        .collect();
+    matchups.dedup();
+    matchups
+}
+
 /// The summary as aligned text tables, one per matchup, in the style of the reports.
 pub fn format_summary(rows: &[SummaryRow]) -> String {
     let mut out = String::new();
@@ -611,6 +625,9 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
         });
         out.push_str(&title);
         out.push('\n');
+        if matches!(group.as_slice(), [a, b, ..] if a.agent == b.agent) {
+            out.push_str(&format!("  {SELF_PLAY_NOTE}\n"));
+        }
         out.push_str(&table.aligned());
         out.push('\n');
     }

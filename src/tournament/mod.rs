@@ -56,9 +56,13 @@ impl GameJob {
         self.agents[self.slot(player)]
     }
 
-    /// The seed of the agent in `player`'s seat.
+    /// The seed of the agent in `player`'s seat, derived from its slot in the matchup
+    /// (first or second listed), not from the seat: an agent keeps its stream across
+    /// a colour-swapped pair, and the two games of a pair differ even when the two agents
+    /// are one (self-play) or play alike. Seeded by seat, game 2k+1 of a self-play pair
+    /// replayed game 2k move for move.
     pub fn agent_seed(&self, player: Player) -> u64 {
-        seeds::derive(self.seed, &[player.index() as u64])
+        seeds::derive(self.seed, &[self.slot(player) as u64])
     }
 }
 

@@ -470,3 +470,41 @@ fn move_times_run_as_a_chess_clock_covering_the_whole_game() {
     );
     assert!(Duration::from_nanos(p2.nanos) >= (long + Duration::from_millis(4)) * 6);
 }
+
+/// An agent's seed follows its slot in the matchup, not its seat: the games of a
+/// colour-swapped pair differ when both agents are one stochastic agent (self-play) or
+/// two variants that play alike, and an agent keeps its stream across the pair.
+#[test]
+fn the_two_games_of_a_colour_swapped_pair_differ_in_self_play() {
+    let start = Breakthrough::new(Rules::Standard);
+    for specs in [
+        ["mcts(iterations=40)", "mcts(iterations=40)"],
+        [
+            "alphabeta(heuristic=offensive2,depth=2)",
+            "alphabeta(heuristic=offensive2,depth=2,almost_win=10001)",
+        ],
+    ] {
+        let agents = factories(&specs);
+        let jobs = schedule(11, &[[0, 1]], 8, Colours::Alternate);
+        let games: Vec<String> = jobs
+            .iter()
+            .map(|&job| {
+                let mut seats = seat_agents(&agents, &job);
+                play_game(&start, job, &mut seats, 1000).move_text
+            })
+            .collect();
+        let distinct: std::collections::BTreeSet<&String> = games.iter().collect();
+        assert_eq!(
+            distinct.len(),
+            games.len(),
+            "{specs:?}: a game was replayed"
+        );
+        for pair in jobs.chunks(2) {
+            let (first, second) = (pair[0], pair[1]);
+            assert_eq!(first.seed, second.seed, "a pair shares its seed");
+            // The first listed agent's stream is the same in both games, in either seat.
+            assert_eq!(first.agent_seed(Player::P1), second.agent_seed(Player::P2));
+            assert_ne!(first.agent_seed(Player::P1), first.agent_seed(Player::P2));
+        }
+    }
+}
