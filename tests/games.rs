@@ -524,3 +524,73 @@ fn solve_game_proves_tic_tac_toe_a_draw_through_its_rules_program() {
     ]);
     assert_input_error(&output, &["--position: ply 2"]);
 }
+
+/// A rules program whose batched requests (a position's 64 children, 3,000 bytes each)
+/// exceed its stdin pipe while its replies fill its stdout: arbiter reads the replies
+/// while it writes, so perft, a search and a tournament finish instead of both sides
+/// blocking in `write` for ever. Each command runs under a watchdog that kills it (by
+/// its PID) and fails the test if it hangs.
+#[test]
+fn a_rules_program_with_long_positions_and_many_moves_never_deadlocks_a_run() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/wide_game.py");
+    let agents = agents_folder(
+        dir.path(),
+        &format!(
+            "[[game]]\nname = \"wide\"\ncommand = [\"{python}\", \"{}\"]\nrequest_ms = 20000\n",
+            script.display()
+        ),
+    );
+    let watched = |args: &[&str]| -> std::process::Output {
+        let child = arbiter()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("arbiter starts");
+        let pid = child.id();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sender.send(child.wait_with_output());
+        });
+        match receiver.recv_timeout(std::time::Duration::from_secs(120)) {
+            Ok(output) => output.expect("arbiter ran"),
+            Err(_) => {
+                // Our own child, by its PID.
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+                panic!("arbiter {args:?} hung (a deadlock on the rules program's pipes)");
+            }
+        }
+    };
+    let output = watched(&["perft", "wide", "--depth", "2", "--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with("perft(2) = 4096\n"),
+        "{}",
+        stdout(&output)
+    );
+    let out = dir.path().join("out");
+    let output = watched(&[
+        "match",
+        "alphabeta(depth=2)",
+        "minimax(depth=2)",
+        "--game",
+        "wide",
+        "--games",
+        "2",
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 2);
+    assert!(played.iter().all(|g| g["reason"] == "plies"), "{played:?}");
+}

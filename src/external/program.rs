@@ -23,6 +23,12 @@ const STOP_POLL: Duration = Duration::from_millis(20);
 const SPIN: Duration = Duration::from_micros(150);
 /// How long a program has to exit after `quit`, and again after SIGTERM.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+/// How long a write to a program may wait for room in its stdin pipe, unless told
+/// otherwise ([`Program::set_write_limit`]).
+const WRITE_GRACE: Duration = Duration::from_secs(10);
+/// What a write takes in of the program's output while it waits for room: beyond this,
+/// the program's stdout is left unread and the write's deadline decides.
+const MAX_PENDING_BYTES: usize = 64 << 20;
 
 /// Whether looking for input can catch it: not when this process may run on one core
 /// only, where the other side cannot write while this one looks.
@@ -227,6 +233,8 @@ pub struct Program {
     /// The clock of its process's CPU time, found once (glibc checks a process's clock
     /// with a system call each time it is asked for it).
     cpu_clock: Option<libc::clockid_t>,
+    /// How long a write may wait for room in its stdin pipe.
+    write_limit: Duration,
 }
 
 /// How a program ended, in words: `exit code 1`, `killed by signal 9 (SIGKILL)`.
@@ -316,6 +324,19 @@ impl Program {
                 }
             })?;
         let stdin = child.stdin.take();
+        if let Some(stdin) = &stdin {
+            // Writes never block: a full pipe is waited on with poll(2), reading the
+            // program's replies meanwhile (a program that answers before it reads on
+            // would otherwise fill its stdout while arbiter fills its stdin).
+            // SAFETY: fcntl(2) on a descriptor we own; no memory is touched.
+            unsafe {
+                let fd = stdin.as_raw_fd();
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                if flags >= 0 {
+                    libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+                }
+            }
+        }
         let cpu_clock = libc::pid_t::try_from(child.id()).ok().and_then(|pid| {
             let mut clock: libc::clockid_t = 0;
             // SAFETY: writes only `clock`, which lives on this stack.
@@ -338,6 +359,7 @@ impl Program {
             jail,
             quick: looking_helps(),
             cpu_clock,
+            write_limit: WRITE_GRACE,
         })
     }
 
@@ -368,6 +390,7 @@ impl Program {
             jail: None,
             quick: false,
             cpu_clock: None,
+            write_limit: WRITE_GRACE,
         })
     }
 
@@ -447,13 +470,62 @@ impl Program {
     /// or to a hosted agent.
     fn send_line(&mut self, line: &mut Vec<u8>) -> io::Result<()> {
         match &mut self.backend {
-            Backend::Process { stdin, .. } => {
+            Backend::Process { stdin, stdout, .. } => {
                 let stdin = stdin
                     .as_mut()
                     .ok_or_else(|| io::Error::from(io::ErrorKind::BrokenPipe))?;
                 line.push(b'\n');
-                stdin.write_all(line)?;
-                stdin.flush()
+                let until = Instant::now() + self.write_limit;
+                let mut written = 0;
+                while written < line.len() {
+                    match stdin.write(&line[written..]) {
+                        Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero)),
+                        Ok(n) => written += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                            let now = Instant::now();
+                            if now >= until {
+                                return Err(io::Error::new(
+                                    io::ErrorKind::TimedOut,
+                                    format!(
+                                        "it read no more of its input for {} ms",
+                                        self.write_limit.as_millis()
+                                    ),
+                                ));
+                            }
+                            let reading = !self.closed && self.pending.len() < MAX_PENDING_BYTES;
+                            let mut polls = [
+                                libc::pollfd {
+                                    fd: stdin.as_raw_fd(),
+                                    events: libc::POLLOUT,
+                                    revents: 0,
+                                },
+                                libc::pollfd {
+                                    fd: stdout.as_raw_fd(),
+                                    events: if reading { libc::POLLIN } else { 0 },
+                                    revents: 0,
+                                },
+                            ];
+                            let millis = (until - now).as_millis().clamp(1, 1_000) as libc::c_int;
+                            // SAFETY: two valid pollfds for the duration of the call.
+                            unsafe { libc::poll(polls.as_mut_ptr(), 2, millis) };
+                            if reading && polls[1].revents != 0 {
+                                // Its replies so far wait in `pending`, as receive reads them.
+                                if self.chunk.is_empty() {
+                                    self.chunk = vec![0; 8192];
+                                }
+                                match stdout.read(&mut self.chunk) {
+                                    Ok(0) => self.closed = true,
+                                    Ok(n) => self.pending.extend_from_slice(&self.chunk[..n]),
+                                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                                    Err(_) => self.closed = true,
+                                }
+                            }
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+                Ok(())
             }
             Backend::Hosted { session, cpu_nanos } => {
                 let Some(agent) = session else {
@@ -665,6 +737,12 @@ impl Program {
         read.then(|| time.tv_sec as u64 * 1_000_000_000 + time.tv_nsec as u64)
     }
 
+    /// How long a write may wait for room in the program's stdin pipe before it fails
+    /// (10 s unless set): a rules program's requests wait no longer than its replies.
+    pub fn set_write_limit(&mut self, limit: Duration) {
+        self.write_limit = limit;
+    }
+
     /// Closes the program's stdin (it reads the end of its input).
     fn close_stdin(&mut self) {
         if let Backend::Process { stdin, .. } = &mut self.backend {
@@ -736,6 +814,43 @@ mod tests {
         let waited = asked.elapsed();
         assert!(waited >= Duration::from_millis(30), "{waited:?}");
         assert!(waited < Duration::from_secs(3), "{waited:?}");
+    }
+
+    /// A write larger than the pipe to a program that answers each line before it
+    /// reads the next (and whose answers fill its own stdout) completes, its answers kept
+    /// in order; a write to a program that reads nothing fails at its deadline instead
+    /// of blocking for ever.
+    #[test]
+    fn a_write_larger_than_the_pipe_reads_the_answers_meanwhile_and_has_a_deadline() {
+        let mut echo = start("exec cat");
+        let lines: Vec<String> = (0..100)
+            .map(|i| format!("{i} {}", "z".repeat(3000)))
+            .collect();
+        echo.send_raw(&lines.join("\n"))
+            .expect("300 KB written while cat answers");
+        for line in &lines {
+            match echo.receive(Instant::now() + Duration::from_secs(10), &|| false) {
+                Received::Line(answer) => assert_eq!(&answer, line),
+                other => panic!("{other:?}"),
+            }
+        }
+        let mut deaf = start("exec sleep 30");
+        deaf.set_write_limit(Duration::from_millis(200));
+        let began = Instant::now();
+        let error = deaf
+            .send_raw(&"x".repeat(1 << 20))
+            .expect_err("nobody reads");
+        assert_eq!(error.kind(), std::io::ErrorKind::TimedOut, "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("read no more of its input for 200 ms")
+        );
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            began.elapsed()
+        );
     }
 
     #[test]

@@ -385,6 +385,8 @@ impl Connection {
                     spec.cwd.display()
                 )
             })?;
+        let mut program = program;
+        program.set_write_limit(Duration::from_millis(spec.request_ms.max(spec.startup_ms)));
         let mut connection = Connection {
             program,
             ready: None,
@@ -407,7 +409,7 @@ impl Connection {
     fn ask(&mut self, message: &Value, expected: &str, timeout_ms: u64) -> Result<Value, String> {
         let request = message["type"].as_str().unwrap_or("?").to_string();
         if let Err(e) = self.program.send(message) {
-            return Err(self.ended(&request, &e.to_string()));
+            return Err(self.unsent(&request, &e));
         }
         self.reply(&request, expected, timeout_ms)
     }
@@ -433,7 +435,7 @@ impl Connection {
             text.push_str(&message.to_string());
         }
         if let Err(e) = self.program.send_raw(&text) {
-            return Err((0, self.ended(&request, &e.to_string())));
+            return Err((0, self.unsent(&request, &e)));
         }
         (0..messages.len())
             .map(|index| {
@@ -481,6 +483,16 @@ impl Connection {
                     ));
                 }
             }
+        }
+    }
+
+    /// The message for a `request` that could not be sent: the program stopped reading
+    /// (the write's deadline passed) or went away.
+    fn unsent(&mut self, request: &str, error: &std::io::Error) -> String {
+        if error.kind() == std::io::ErrorKind::TimedOut {
+            format!("`{request}` could not be sent: {error}")
+        } else {
+            self.ended(request, &error.to_string())
         }
     }
 
