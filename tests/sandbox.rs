@@ -479,6 +479,33 @@ fn bad_sandbox_settings_and_a_missing_bubblewrap_are_one_line_errors() {
         .expect("runs");
     assert_input_error(&output, &["--sandbox: bubblewrap (bwrap) is not installed"]);
     assert!(!out.join("games.csv").exists(), "nothing was played");
+    // A class file whose submissions are sandboxed: refused up front too, nothing written.
+    let subs = dir.path().join("subs/ann");
+    fs::create_dir_all(&subs).expect("subs");
+    fs::write(subs.join("agent.sh"), "").expect("agent");
+    fs::write(
+        subs.join("agent.toml"),
+        "command = [\"/bin/sh\", \"agent.sh\"]\n",
+    )
+    .expect("manifest");
+    let class = write_experiment(
+        dir.path(),
+        "class.toml",
+        "game = \"breakthrough\"\ngames = 1\nagents_dir = \"subs\"\nround_robin = [\"random\"]\nsandbox = true\n",
+    );
+    let class_out = dir.path().join("class-out");
+    let output = arbiter()
+        .args(["run", text(&class), "--out", text(&class_out)])
+        .env("PATH", "/nonexistent")
+        .output()
+        .expect("runs");
+    assert_input_error(
+        &output,
+        &[
+            "the experiment's sandbox (for its submissions) is wanted, but bubblewrap (bwrap) is not installed",
+        ],
+    );
+    assert!(!class_out.exists(), "nothing was written");
 }
 
 #[test]
