@@ -93,6 +93,7 @@ fn broken_agents_are_recorded_with_their_reason_and_leave_no_process() {
         broken_agent("crash-random", "crash", &marker, "on_failure = \"random\""),
         broken_agent("stray", "stray", &marker, ""),
         broken_agent("heir", "heir", &marker, ""),
+        broken_agent("flood", "flood", &marker, ""),
     ];
     fs::write(agents.join("broken.toml"), entries.concat()).expect("write agents");
     let experiment = write_experiment(
@@ -104,7 +105,8 @@ games = 2
 move_time_ms = 3000
 matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
             ["strict", "random"], ["illegal", "random"], ["orphan", "random"],
-            ["crash-random", "random"], ["stray", "random"], ["heir", "random"]]
+            ["crash-random", "random"], ["stray", "random"], ["heir", "random"],
+            ["flood", "random"]]
 "#,
     );
     let out = dir.path().join("out");
@@ -120,6 +122,8 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
         ["illegal_move", "illegal_move"]
     );
     assert_eq!(reasons_of(&out, "orphan"), ["timeout", "timeout"]);
+    // A 200 MB line is bad output, at once (not read into memory, not a timeout).
+    assert_eq!(reasons_of(&out, "flood"), ["bad_output", "bad_output"]);
     // Lines that are not JSON are logged, not fatal, unless strict.
     let all = games(&out);
     let garbage = played_by(&all, "garbage");

@@ -334,6 +334,10 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
         broken("b-endless", "endless", &marker, python, ""),
         broken("b-crash", "crash", &marker, python, ""),
         broken("b-refuse", "refuse", &marker, python, ""),
+        broken("b-flicker", "flicker", &marker, python, ""),
+        broken("b-many", "many", &marker, python, ""),
+        broken("b-huge", "huge", &marker, python, ""),
+        broken("b-stall", "stall", &marker, python, "request_ms = 300"),
     ]
     .concat();
     let agents = agents_folder(dir.path(), &entries);
@@ -433,6 +437,88 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
             );
         }
     }
+    // Programs that contradict themselves, list more moves than a move index holds, or
+    // answer with a 200 MB line: no panic, every game recorded, the program blamed.
+    for (game, agents_played, said) in [
+        (
+            "b-flicker",
+            ["alphabeta(depth=2)", "mcts(iterations=30)"],
+            "",
+        ),
+        (
+            "b-many",
+            ["random", "alphabeta(depth=2)"],
+            "`legal` gave 70000 moves, more than 65535",
+        ),
+        (
+            "b-huge",
+            ["alphabeta(depth=2)", "random"],
+            "answered `legal` with a line longer than 1 MiB",
+        ),
+    ] {
+        let out = dir.path().join(format!("{game}-match"));
+        let output = run(&[
+            "match",
+            agents_played[0],
+            agents_played[1],
+            "--game",
+            game,
+            "--games",
+            "4",
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&out),
+            "--quiet",
+        ]);
+        let err = stderr(&output);
+        assert!(output.status.success(), "{game}: {err}");
+        assert!(!err.contains("panicked"), "{game}: {err}");
+        assert!(err.contains(said), "{game}: {err}");
+        assert_eq!(games(&out).len(), 4, "{game}");
+    }
+    // A program that stops answering in the middle of a search at the first move: the
+    // game ends at its first failure (one restart a game, not one per node searched).
+    let out = dir.path().join("b-stall-match");
+    let output = run(&[
+        "match",
+        "alphabeta(depth=3)",
+        "alphabeta(depth=3)",
+        "--game",
+        "b-stall",
+        "--games",
+        "2",
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert_eq!(
+        err.matches("no reply to `apply` within 300 ms").count(),
+        2,
+        "one failure a game: {err}"
+    );
+    assert!(
+        games(&out).iter().all(|g| g["reason"] == "rules_failure"),
+        "{:?}",
+        games(&out)
+    );
+    let output = run(&["perft", "b-huge", "--depth", "3", "--agents", text(&agents)]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let last = stderr(&output)
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        last.starts_with("error: the game's rules program failed")
+            && last.ends_with("while counting (see the warnings above): no count is given"),
+        "{last}"
+    );
+    assert!(!stdout(&output).contains("perft(3)"), "{}", stdout(&output));
     assert_none_left(&marker);
 }
 

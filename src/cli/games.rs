@@ -260,6 +260,7 @@ impl GameTask for SolveGameTask {
         }
         let watch = crate::report::Watch::start(solver.progress(), "positions");
         let started = std::time::Instant::now();
+        let failures_before = state.rules_failures();
         let solved = solver.solve(&state);
         let mut legal = Vec::new();
         state.legal_moves(&mut legal);
@@ -277,6 +278,13 @@ impl GameTask for SolveGameTask {
         }
         let seconds = started.elapsed().as_secs_f64();
         drop(watch);
+        let failures = state.rules_failures() - failures_before;
+        if failures > 0 {
+            anyhow::bail!(
+                "the game's rules program failed {failures} time{} while solving (see the warnings above): no value is given",
+                if failures == 1 { "" } else { "s" }
+            );
+        }
         let Some(solved) = solved else {
             println!(
                 "not solved within --time-limit {} s: {} positions visited in {seconds:.1} s of search",

@@ -115,6 +115,11 @@ impl GameTask for PlayTask {
                 println!("{}", self.result_text(&outcome));
                 return Ok(());
             }
+            if let Some(reason) = crate::core::stuck(&state) {
+                agent.end_game(None, reason);
+                println!("The game's rules program failed: the game ends as {reason}.");
+                return Ok(());
+            }
             if state.to_move() != self.human {
                 let decision = agent.decide(&state, &Limits::NONE);
                 let text = state.format_move(decision.mv);

@@ -125,9 +125,18 @@ struct PerftTask {
 }
 
 impl GameTask for PerftTask {
-    type Output = Vec<u64>;
-    fn run<G: GameEntry>(self, start: G) -> Vec<u64> {
-        perft_by_depth(&start, self.depth)
+    type Output = Result<Vec<u64>>;
+    fn run<G: GameEntry>(self, start: G) -> Result<Vec<u64>> {
+        let before = start.rules_failures();
+        let counts = perft_by_depth(&start, self.depth);
+        let failures = start.rules_failures() - before;
+        if failures > 0 {
+            bail!(
+                "the game's rules program failed {failures} time{} while counting (see the warnings above): no count is given",
+                if failures == 1 { "" } else { "s" }
+            );
+        }
+        Ok(counts)
     }
 }
 
@@ -141,7 +150,7 @@ pub fn perft_counts(game: &str, depth: u32, agents: Option<&Path>) -> Result<Vec
     if !(1..=12).contains(&depth) {
         bail!("--depth {depth}: must be from 1 to 12");
     }
-    Ok(dispatch(spec, PerftTask { depth }))
+    dispatch(spec, PerftTask { depth })
 }
 
 /// `arbiter perft`.

@@ -228,6 +228,16 @@ pub fn pick_move_playout<G: Game>(
     }
 }
 
+/// Why no agent can be asked to move in `state`: a game whose rules broke
+/// ([`Game::BROKEN_REASON`]) left a position that is not over without a legal move. `None`
+/// for every built-in game, at no cost. Checked before every decision, so that no agent
+/// is asked to choose among no moves.
+#[inline]
+pub fn stuck<G: Game>(state: &G) -> Option<&'static str> {
+    let reason = G::BROKEN_REASON?;
+    (state.outcome().is_none() && state.count_moves() == 0).then_some(reason)
+}
+
 /// The rules of a two-player, perfect-information, turn-based game.
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so
@@ -340,6 +350,24 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn timeout_forfeits(&self) -> bool {
         true
     }
+
+    /// Set by games whose rules may break (a rules program that fails or contradicts
+    /// itself): the reason a game ends with when a position that is not over has no legal
+    /// move. Whoever asks an agent to decide checks [`stuck`] first; for the built-in
+    /// games (`None`) the check compiles to nothing.
+    const BROKEN_REASON: Option<&'static str> = None;
+
+    /// How often the game's rules broke so far in this process (a rules program that
+    /// failed); always 0 for the built-in games. A count taken across a failure is no
+    /// count: perft and the solver compare it before and after.
+    fn rules_failures(&self) -> u64 {
+        0
+    }
+
+    /// Called on the position a game starts from (a copy of the start or of an opening),
+    /// before its first move. A game whose rules may break ties the position to this game,
+    /// so that a failure during the game ends it at once, the first move included.
+    fn begin_game(&mut self) {}
 
     /// Plays `mv`, which must be legal here.
     fn apply(&mut self, mv: Self::Move);

@@ -83,6 +83,12 @@ impl<G: GameEntry> Search<'_, G> {
             move_time: None,
             logs: self.logs.as_deref(),
         };
+        if let Some(reason) = crate::core::stuck(state) {
+            let _ = self.broken.set(format!(
+                "position {id} has no legal move though it is not over ({reason}: the game's rules program failed); no more positions are searched: fix it and resume"
+            ));
+            return None;
+        }
         agent.start_game(state, &context);
         let clock = Instant::now();
         let decision = agent.decide(state, &self.limits);

@@ -84,6 +84,7 @@ fn read_line(program: &mut Program, until: Instant) -> Result<Value, String> {
                 Err(_) => program.garbage_lines += 1,
             },
             Received::Closed => return Err("the program exited".to_string()),
+            Received::TooLong => return Err("a line longer than 1 MiB on stdout".to_string()),
             Received::TimedOut | Received::Stopped => {
                 return Err("no reply in time: did the program flush stdout?".to_string());
             }
@@ -311,6 +312,12 @@ fn play_against_random<G: Game>(
     let mut moves = Vec::new();
     let mut plies = 0;
     while state.outcome().is_none() && plies < 1_000 {
+        if let Some(reason) = crate::core::stuck(&state) {
+            return Err(format!(
+                "{reason} at ply {} (the game's rules program failed)",
+                plies + 1
+            ));
+        }
         let mv = if state.to_move() == seat {
             let limits = Limits {
                 deadline: Instant::now().checked_add(Duration::from_millis(move_ms)),

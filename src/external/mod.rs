@@ -355,6 +355,12 @@ pub fn start_program(
                     spec.command_line()
                 ));
             }
+            Received::TooLong => {
+                let text = "answered `hello` with a line longer than 1 MiB".to_string();
+                program.note(&text);
+                program.stop(false);
+                return Err(text);
+            }
             Received::TimedOut | Received::Stopped => {
                 program.stop(false);
                 return Err(format!(
@@ -499,6 +505,9 @@ impl<G: Game> ExternalAgent<G> {
                     }
                 }
                 Received::Stopped => return false,
+                Received::TooLong => {
+                    program.note("late reply dropped: a line longer than 1 MiB");
+                }
                 Received::Closed | Received::TimedOut => {
                     self.note("silent past the hang deadline after a timeout: stopped");
                     self.lose_program(FaultReason::Stall);
@@ -902,6 +911,11 @@ impl<G: Game> ExternalAgent<G> {
                 },
                 Received::Closed => {
                     let reason = self.crashed();
+                    return self.fallback(state, reason);
+                }
+                Received::TooLong => {
+                    program.note("a line longer than 1 MiB on stdout: bad output, stopped");
+                    let reason = self.lose_program(FaultReason::BadOutput);
                     return self.fallback(state, reason);
                 }
                 Received::Stopped => {

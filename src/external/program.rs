@@ -99,6 +99,9 @@ pub enum Received {
     Line(String),
     /// stdout closed: the program exited (or closed it).
     Closed,
+    /// A line longer than the longest kept (1 MiB): its start is dropped, and the rest of
+    /// it will be too. Never a reply: the program is out of step and is to be blamed.
+    TooLong,
     /// Nothing before the instant waited for.
     TimedOut,
     /// The stop flag was raised.
@@ -235,6 +238,8 @@ pub struct Program {
     cpu_clock: Option<libc::clockid_t>,
     /// How long a write may wait for room in its stdin pipe.
     write_limit: Duration,
+    /// Whether the rest of a line too long to keep is being dropped.
+    skipping: bool,
 }
 
 /// How a program ended, in words: `exit code 1`, `killed by signal 9 (SIGKILL)`.
@@ -360,6 +365,7 @@ impl Program {
             quick: looking_helps(),
             cpu_clock,
             write_limit: WRITE_GRACE,
+            skipping: false,
         })
     }
 
@@ -391,6 +397,7 @@ impl Program {
             quick: false,
             cpu_clock: None,
             write_limit: WRITE_GRACE,
+            skipping: false,
         })
     }
 
@@ -566,6 +573,17 @@ impl Program {
         // Set once the line is not already read: when the wait began.
         let mut began: Option<Instant> = None;
         loop {
+            if self.skipping {
+                // The rest of a line too long to keep, up to its end.
+                match self.pending.iter().position(|&b| b == b'\n') {
+                    Some(end) => {
+                        self.pending.drain(..=end);
+                        self.skipping = false;
+                    }
+                    None => self.pending.clear(),
+                }
+                self.scanned = 0;
+            }
             if let Some(end) = self.pending[self.scanned..]
                 .iter()
                 .position(|&b| b == b'\n')
@@ -582,12 +600,12 @@ impl Program {
                 return Received::Line(line);
             }
             self.scanned = self.pending.len();
-            if self.pending.len() as u64 >= MAX_LINE_BYTES {
-                // A runaway line: handed out as it is (it will not parse).
-                let line = String::from_utf8_lossy(&self.pending).into_owned();
+            if !self.skipping && self.pending.len() as u64 >= MAX_LINE_BYTES {
+                // A runaway line: dropped, with the rest of it as it comes.
                 self.pending.clear();
                 self.scanned = 0;
-                return Received::Line(line);
+                self.skipping = true;
+                return Received::TooLong;
             }
             if self.closed {
                 return Received::Closed;

@@ -263,6 +263,7 @@ impl ProgramGameDef {
             status: self.initial_status,
             ply: 0,
             epoch: 0,
+            in_game: false,
             failed: false,
         }
     }
@@ -472,6 +473,11 @@ impl Connection {
                     };
                 }
                 Received::Closed => return Err(self.ended(request, "stdout closed")),
+                Received::TooLong => {
+                    return Err(format!(
+                        "answered `{request}` with a line longer than 1 MiB"
+                    ));
+                }
                 Received::TimedOut | Received::Stopped => {
                     return Err(format!(
                         "no reply to `{request}` within {timeout_ms} ms{}",
@@ -1103,6 +1109,9 @@ pub struct ProgramGame {
     ply: u32,
     /// The thread's failure count when this position was made.
     epoch: u64,
+    /// Whether it belongs to a game in play ([`Game::begin_game`], or a move made): a
+    /// failure since `epoch` then ends it. The shared start position belongs to none.
+    in_game: bool,
     /// Set when making this position failed.
     failed: bool,
 }
@@ -1126,7 +1135,7 @@ impl ProgramGame {
 
     /// Whether the program failed on the way to this position (or since, during its game).
     fn is_failed(&self) -> bool {
-        self.failed || (self.ply > 0 && epoch_of(&self.def) > self.epoch)
+        self.failed || ((self.in_game || self.ply > 0) && epoch_of(&self.def) > self.epoch)
     }
 
     fn legal(&self) -> Option<Arc<[Box<str>]>> {
@@ -1178,6 +1187,18 @@ impl Game for ProgramGame {
     /// The index of the move in the position's legal list (programs give it in a fixed
     /// order).
     type Move = u16;
+
+    const BROKEN_REASON: Option<&'static str> = Some(RULES_FAILURE);
+
+    fn rules_failures(&self) -> u64 {
+        self.def.failures()
+    }
+
+    fn begin_game(&mut self) {
+        // Failures before this game (another game's, on this thread) are not its own.
+        self.epoch = epoch_of(&self.def);
+        self.in_game = true;
+    }
 
     fn to_move(&self) -> Player {
         self.status.to_move

@@ -221,6 +221,11 @@ fn answer_move<G: Game, S: AsRef<str>>(
     if let Some(clock) = clock.and_then(super::clock_from) {
         agent.see_clock(&clock);
     }
+    if let Some(reason) = crate::core::stuck(&state) {
+        return Err(format!(
+            "no legal move in this position ({reason}: the game's rules program failed)"
+        ));
+    }
     let decision = agent.decide(&state, &limits);
     Ok(MoveReply {
         depth: decision.depth,

@@ -439,6 +439,7 @@ pub fn play_from<G: Game>(
         stop: limits.stop.clone(),
     };
     let mut sides = ByPlayer([SideRecord::default(); 2]);
+    state.begin_game();
     let record_moves = !limits.no_moves;
     let (mut moves, mut move_text) = if record_moves {
         (Vec::with_capacity(128), String::with_capacity(1024))
@@ -486,6 +487,11 @@ pub fn play_from<G: Game>(
         }
         if plies >= max_plies {
             break (None, Cow::Borrowed(PLY_CAP_REASON));
+        }
+        // Rules that broke (a rules program failed): no agent is asked to choose among
+        // no moves. Nothing is checked for the built-in games.
+        if let Some(reason) = crate::core::stuck(&state) {
+            break (None, Cow::Borrowed(reason));
         }
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());

@@ -8,7 +8,8 @@ hello), orphan (starts a child that ignores SIGTERM, then never answers a move),
 third move starts a child that keeps its stdout open, then exits with code 4), busy (uses
 0.1 s of CPU before every move), nap (sleeps 0.1 s before every move), clock (writes each
 request's `clock` to stderr as `clock: {...}`, and answers an illegal move when a request
-has none), sleepy (sleeps 0.5 s before every move). MARKER
+has none), sleepy (sleeps 0.5 s before every move), flood (answers its second move with a
+200 MB line, its move inside). MARKER
 only makes the processes findable.
 """
 
@@ -64,6 +65,11 @@ for line in sys.stdin:
             if not clock or "p1_ms" not in clock or "p2_ms" not in clock:
                 send({"type": "move", "move": "no-clock"})
                 continue
+        if mode == "flood" and moves_made == 2:
+            reply = {"type": "move", "move": random.choice(message["legal"]), "pad": "x" * (200 << 20)}
+            sys.stdout.write(json.dumps(reply) + "\n")
+            sys.stdout.flush()
+            continue
         if mode == "garbage":
             sys.stdout.write("thinking very hard...\n")
         if mode == "stray":

@@ -5,7 +5,11 @@ broken), exit (exits at once), garbage (answers hello with a JSON line that is n
 `ready`), silent (never answers hello), nondeterministic (`legal` lists the moves in a
 different order every time it is asked), crash (exits on its 40th `apply`, mid-game),
 refuse (answers `error` to the first move 5), endless (every move leads to a
-position that is never over). MARKER only makes the processes findable.
+position that is never over), flicker (its `apply` replies carry no status, and `status`
+and `legal` of one position change from call to call: a side to move, then the game over,
+then no legal move), many (70,000 legal moves in the start position), huge (a 200 MB line
+in answer to its 30th `legal`), stall (never answers its 20th `apply`). MARKER only makes
+the processes findable.
 """
 
 import json
@@ -21,11 +25,29 @@ if mode == "exit":
     sys.exit(4)
 applies = 0
 asked = 0
+flickers = 0
+legals = 0
 
 
 def answer(request):
-    global applies, asked
+    global applies, asked, flickers, legals
     kind = request.get("type")
+    if mode == "flicker" and kind in ("status", "legal"):
+        flickers += 1
+        if flickers % 3 == 1 and kind == "status":
+            return {"type": "status", "over": True, "winner": "P1", "reason": "flicker"}
+        if flickers % 3 == 2 and kind == "legal":
+            return {"type": "legal", "moves": []}
+    if mode == "flicker" and kind == "apply":
+        reply = game.apply(request["position"], request["move"])
+        del reply["status"]
+        return reply
+    if mode == "many" and kind == "legal":
+        return {"type": "legal", "moves": ["m%d" % i for i in range(70000)]}
+    if mode == "huge" and kind == "legal":
+        legals += 1
+        if legals == 30:
+            return {"type": "legal", "moves": game.legal(request["position"]), "pad": "x" * (200 << 20)}
     if kind == "hello" and mode == "garbage":
         return {"type": "hello-to-you-too"}
     if kind == "hello" and mode == "silent":
@@ -36,6 +58,10 @@ def answer(request):
         return {"type": "legal", "moves": moves[asked % 2:] + moves[:asked % 2]}
     if kind == "apply":
         applies += 1
+        if mode == "stall" and applies == 20:
+            import time
+
+            time.sleep(120)
         if mode == "crash" and applies == 40:
             print("crashing on purpose", file=sys.stderr, flush=True)
             sys.exit(3)
