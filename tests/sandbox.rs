@@ -84,8 +84,20 @@ fn tree_limits() -> bool {
 }
 
 fn hostile_agent(code: &Path, name: &str, mode: &str, marker: &str, target: &str) -> String {
+    limited_agent(code, name, mode, marker, target, "")
+}
+
+/// A hostile agent with more sandbox limits (`, cpu_seconds = 2`, say).
+fn limited_agent(
+    code: &Path,
+    name: &str,
+    mode: &str,
+    marker: &str,
+    target: &str,
+    limits: &str,
+) -> String {
     format!(
-        "[[agent]]\nname = \"{name}\"\ncommand = [\"python3\", \"hostile.py\", \"{mode}\", \"{marker}\", \"{target}\"]\ncwd = \"{}\"\nsandbox = {{ memory_mb = 256, processes = 32 }}\nstartup_ms = 20000\n",
+        "[[agent]]\nname = \"{name}\"\ncommand = [\"python3\", \"hostile.py\", \"{mode}\", \"{marker}\", \"{target}\"]\ncwd = \"{}\"\nsandbox = {{ memory_mb = 256, processes = 32{limits} }}\nstartup_ms = 20000\n",
         code.display()
     )
 }
@@ -132,12 +144,16 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
     ]
     .iter()
     .map(|(name, mode, target)| hostile_agent(&code, name, mode, &marker, target))
+    .chain([
+        limited_agent(&code, "burner", "cpu", &marker, "", ", cpu_seconds = 1"),
+        limited_agent(&code, "filler", "bigfile", &marker, "", ", output_mb = 4"),
+    ])
     .collect();
     fs::write(agents.join("hostile.toml"), entries).expect("agents");
     let experiment = write_experiment(
         dir.path(),
         "hostile.toml",
-        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmove_time_ms = 5000\nmatchups = [[\"reader\", \"random\"], [\"writer\", \"random\"], [\"caller\", \"random\"], [\"forker\", \"random\"], [\"hog\", \"random\"], [\"leaver\", \"random\"], [\"snoop\", \"random\"], [\"tracer\", \"random\"]]\n",
+        "game = \"breakthrough\"\ngames = 2\nseed = 5\nmove_time_ms = 5000\nmatchups = [[\"reader\", \"random\"], [\"writer\", \"random\"], [\"caller\", \"random\"], [\"forker\", \"random\"], [\"hog\", \"random\"], [\"leaver\", \"random\"], [\"snoop\", \"random\"], [\"tracer\", \"random\"], [\"burner\", \"random\"], [\"filler\", \"random\"]]\n",
     );
     let out = dir.path().join("out");
     let output = arbiter()
@@ -157,13 +173,16 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
         .expect("arbiter runs");
     assert!(output.status.success(), "{}", stderr(&output));
     let all = games(&out);
-    assert_eq!(all.len(), 16, "every game was played");
+    assert_eq!(all.len(), 20, "every game was played");
     let reasons = |agent: &str| -> Vec<String> {
         all.iter()
             .filter(|g| g["p1_agent"] == agent || g["p2_agent"] == agent)
             .map(|g| g["reason"].clone())
             .collect()
     };
+    // A CPU-time or file-size limit is named as such, not a crash.
+    assert_eq!(reasons("burner"), ["cpu_time", "cpu_time"], "CPU time");
+    assert_eq!(reasons("filler"), ["output", "output"], "file size");
     // Blocked: the attempt failed, the agent played on (an escape answers `escaped`).
     for agent in ["reader", "writer", "caller", "leaver", "snoop", "tracer"] {
         let reasons = reasons(agent);
@@ -199,11 +218,15 @@ fn hostile_agents_are_blocked_or_contained_and_recorded_and_leave_nothing() {
     );
     // The snoop looked at every process of its box (itself alone), the tracer tried.
     assert!(
-        log("snoop").contains("environ looked at processes 1"),
+        log("snoop").contains("environ looked at processes 1 "),
         "{}",
         log("snoop")
     );
-    assert!(log("tracer").contains("is this agent"), "{}", log("tracer"));
+    assert!(
+        log("tracer").contains("ptrace of 1 blocked: Operation not permitted"),
+        "{}",
+        log("tracer")
+    );
     // Contained: the limit ended the agent, and the game says which.
     let (forker, hog) = (reasons("forker"), reasons("hog"));
     if tree_limits() {

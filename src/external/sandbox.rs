@@ -28,6 +28,91 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// The user a sandbox runs as when arbiter runs as root.
 const NOBODY: u32 = 65534;
 
+/// The system calls a boxed program may not make, refused with EPERM: those that read or
+/// write another process (ptrace, process_vm_readv/writev), take its open files
+/// (pidfd_getfd) or watch it (perf_event_open). The box's process 1 is bubblewrap's reaper,
+/// an ancestor running as the same user: without this filter the program could ptrace it.
+const FORBIDDEN_CALLS: [libc::c_long; 5] = [
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_pidfd_getfd,
+    libc::SYS_perf_event_open,
+];
+
+/// The audit architecture of this build's system calls (seccomp checks it first).
+#[cfg(target_arch = "x86_64")]
+const AUDIT_ARCH: u32 = 0xC000_003E;
+#[cfg(target_arch = "aarch64")]
+const AUDIT_ARCH: u32 = 0xC000_00B7;
+
+/// The seccomp filter (classic BPF, as bubblewrap's `--seccomp` reads it) that refuses
+/// [`FORBIDDEN_CALLS`] with EPERM, and kills a process that makes system calls of another
+/// architecture (32-bit or x32 calls, whose numbers differ) rather than let them through.
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+fn seccomp_program() -> Vec<u8> {
+    const LOAD_WORD: u16 = 0x20; // BPF_LD | BPF_W | BPF_ABS
+    const JUMP_EQUAL: u16 = 0x15; // BPF_JMP | BPF_JEQ | BPF_K
+    const JUMP_AT_LEAST: u16 = 0x35; // BPF_JMP | BPF_JGE | BPF_K
+    const RETURN: u16 = 0x06; // BPF_RET | BPF_K
+    const KILL: u32 = 0x8000_0000; // SECCOMP_RET_KILL_PROCESS
+    const ALLOW: u32 = 0x7fff_0000; // SECCOMP_RET_ALLOW
+    const DENY: u32 = 0x0005_0000 | libc::EPERM as u32; // SECCOMP_RET_ERRNO | EPERM
+    // x32's calls carry this bit on x86_64; no call of this architecture does.
+    const FOREIGN_BIT: u32 = 0x4000_0000;
+    let calls = FORBIDDEN_CALLS.len() as u8;
+    let mut program: Vec<(u16, u8, u8, u32)> = vec![
+        (LOAD_WORD, 0, 0, 4), // the architecture
+        (JUMP_EQUAL, 1, 0, AUDIT_ARCH),
+        (RETURN, 0, 0, KILL),
+        (LOAD_WORD, 0, 0, 0), // the call's number
+        (JUMP_AT_LEAST, 0, 1, FOREIGN_BIT),
+        (RETURN, 0, 0, KILL),
+    ];
+    for (i, &call) in FORBIDDEN_CALLS.iter().enumerate() {
+        // Equal: on to the DENY after the ALLOW below the list.
+        program.push((JUMP_EQUAL, calls - i as u8, 0, call as u32));
+    }
+    program.push((RETURN, 0, 0, ALLOW));
+    program.push((RETURN, 0, 0, DENY));
+    program
+        .iter()
+        .flat_map(|&(code, jump_true, jump_false, k)| {
+            let mut bytes = code.to_ne_bytes().to_vec();
+            bytes.extend([jump_true, jump_false]);
+            bytes.extend(k.to_ne_bytes());
+            bytes
+        })
+        .collect()
+}
+
+/// A pipe holding the seccomp filter, its read end for bubblewrap's `--seccomp`; `None`
+/// where no filter is written for this architecture.
+fn seccomp_pipe() -> io::Result<Option<OwnedFd>> {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        use std::os::fd::FromRawFd;
+        let program = seccomp_program();
+        let mut ends = [0 as libc::c_int; 2];
+        // SAFETY: pipe2(2) writes two descriptors into `ends`, which we then own.
+        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: both descriptors were just made by pipe2 and are owned by nobody else.
+        let (read, write) =
+            unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+        // A few hundred bytes: the pipe holds them without a reader.
+        let mut writer = File::from(write);
+        io::Write::write_all(&mut writer, &program)?;
+        drop(writer);
+        Ok(Some(read))
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        Ok(None)
+    }
+}
+
 /// An agent's sandbox and its limits.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -166,9 +251,6 @@ fn bwrap_args(
         "--die-with-parent",
         "--new-session",
         "--unshare-all",
-        // The program is process 1 of its box: bubblewrap's own reaper would be an
-        // ancestor it could ptrace, whose /proc entry shows arbiter's environment.
-        "--as-pid-1",
         "--clearenv",
         "--ro-bind",
         "/usr",
@@ -402,10 +484,22 @@ impl Jail {
         }
         let mut wrapped = Command::new(bwrap);
         // bubblewrap itself starts from an empty environment: nothing of arbiter's is
-        // carried into any process of the box (`--setenv` gives the program its own).
+        // carried into any process of the box (`--setenv` gives the program its own),
+        // bubblewrap's reaper (the box's process 1) included.
         wrapped.env_clear();
-        wrapped.args(bwrap_args(&self.scratch, cwd, &self.spec.read, env));
+        let filter = seccomp_pipe()?;
+        let mut args = bwrap_args(&self.scratch, cwd, &self.spec.read, env);
+        if let Some(filter) = &filter {
+            // Before the `--` that ends bubblewrap's own arguments.
+            let at = args.len() - 1;
+            args.splice(
+                at..at,
+                ["--seccomp".to_string(), filter.as_raw_fd().to_string()],
+            );
+        }
+        wrapped.args(args);
         wrapped.args(command);
+
         let procs: Vec<OwnedFd> = self
             .cgroups
             .iter()
@@ -418,18 +512,34 @@ impl Jail {
             .collect::<io::Result<_>>()?;
         let tree = self.tree_limits();
         let megabytes = |mb: u64| mb.saturating_mul(1 << 20) as libc::rlim_t;
+        // CPU: SIGXCPU at the limit (a breach told apart by its signal), SIGKILL a second
+        // later for a program that ignores it.
+        let cpu = self.spec.cpu_seconds as libc::rlim_t;
         let limits = [
-            (libc::RLIMIT_CPU, self.spec.cpu_seconds as libc::rlim_t),
-            (libc::RLIMIT_FSIZE, megabytes(self.spec.output_mb)),
-            (libc::RLIMIT_CORE, 0),
+            (libc::RLIMIT_CPU, cpu, cpu.saturating_add(1)),
+            (
+                libc::RLIMIT_FSIZE,
+                megabytes(self.spec.output_mb),
+                megabytes(self.spec.output_mb),
+            ),
+            (libc::RLIMIT_CORE, 0, 0),
         ];
         let fallback = [
-            (libc::RLIMIT_AS, megabytes(self.spec.memory_mb)),
-            (libc::RLIMIT_NPROC, self.spec.processes as libc::rlim_t),
+            (
+                libc::RLIMIT_AS,
+                megabytes(self.spec.memory_mb),
+                megabytes(self.spec.memory_mb),
+            ),
+            (
+                libc::RLIMIT_NPROC,
+                self.spec.processes as libc::rlim_t,
+                self.spec.processes as libc::rlim_t,
+            ),
         ];
         let root = is_root();
-        // SAFETY: between fork and exec only async-signal-safe calls are made (write,
-        // setrlimit, setgroups, setgid, setuid) on memory prepared before the fork.
+        // SAFETY: between fork and exec only async-signal-safe calls are made (close_range,
+        // fcntl, write, setrlimit, setgroups, setgid, setuid) on memory prepared before the
+        // fork.
         unsafe {
             wrapped.pre_exec(move || {
                 // No descriptor arbiter inherited without close-on-exec reaches the box
@@ -441,15 +551,22 @@ impl Jail {
                     u32::MAX,
                     libc::CLOSE_RANGE_CLOEXEC,
                 );
+                // The filter's pipe is the one descriptor bubblewrap is given (the closure
+                // owns it: it stays open until the command is spawned).
+                if let Some(fd) = &filter
+                    && libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, 0) != 0
+                {
+                    return Err(io::Error::last_os_error());
+                }
                 for fd in &procs {
                     if libc::write(fd.as_raw_fd(), b"0".as_ptr().cast(), 1) != 1 {
                         return Err(io::Error::last_os_error());
                     }
                 }
-                let set = |(resource, value): (_, libc::rlim_t)| {
+                let set = |(resource, soft, hard): (_, libc::rlim_t, libc::rlim_t)| {
                     let limit = libc::rlimit {
-                        rlim_cur: value,
-                        rlim_max: value,
+                        rlim_cur: soft,
+                        rlim_max: hard,
                     };
                     libc::setrlimit(resource, &limit)
                 };
@@ -491,8 +608,27 @@ impl Jail {
                 })
                 .sum()
         };
-        let signal = status.and_then(|s| s.signal());
+        // bubblewrap reports a program ended by a signal as exit code 128 + the signal.
+        let signal = status.and_then(|s| {
+            s.signal()
+                .or_else(|| s.code().filter(|c| (129..160).contains(c)).map(|c| c - 128))
+        });
+        let read = |file: &str| -> Option<u64> {
+            self.cgroups
+                .iter()
+                .find_map(|folder| std::fs::read_to_string(folder.join(file)).ok())
+                .and_then(|text| text.trim().parse().ok())
+        };
+        // A tree at its memory limit (still running: the kernel reclaims before it kills,
+        // which can take longer than a move's deadline) has run into the limit too.
+        let limit = self.spec.memory_mb << 20;
+        let at_limit = counted("memory.events", "max") > 0
+            && read("memory.current").is_some_and(|used| used.saturating_mul(20) >= limit * 19);
+        let cpu_spent = self
+            .cpu_nanos()
+            .is_some_and(|nanos| nanos >= self.spec.cpu_seconds.saturating_mul(1_000_000_000));
         if counted("memory.events", "oom_kill") + counted("memory.oom_control", "oom_kill") > 0
+            || at_limit
             || self.cgroups.iter().any(|folder| {
                 std::fs::read_to_string(folder.join("memory.failcnt"))
                     .is_ok_and(|n| n.trim() != "0")
@@ -501,13 +637,38 @@ impl Jail {
             Some(FaultReason::Memory)
         } else if counted("pids.events", "max") > 0 {
             Some(FaultReason::Processes)
-        } else if signal == Some(libc::SIGXCPU) {
+        } else if signal == Some(libc::SIGXCPU) || (signal == Some(libc::SIGKILL) && cpu_spent) {
             Some(FaultReason::CpuTime)
-        } else if signal == Some(libc::SIGXFSZ) {
+        } else if signal == Some(libc::SIGXFSZ) || (status.is_some() && self.wrote_a_full_file()) {
+            // A program that ignores SIGXFSZ (Python does) gets EFBIG and dies of it.
             Some(FaultReason::Output)
         } else {
             None
         }
+    }
+
+    /// Whether a file of its scratch folder reached the `output_mb` limit.
+    fn wrote_a_full_file(&self) -> bool {
+        let limit = self.spec.output_mb << 20;
+        let mut folders = vec![self.scratch.clone()];
+        let mut seen = 0;
+        while let Some(folder) = folders.pop() {
+            let Ok(entries) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                seen += 1;
+                if seen > 10_000 {
+                    return false;
+                }
+                match entry.metadata() {
+                    Ok(meta) if meta.is_dir() => folders.push(entry.path()),
+                    Ok(meta) if meta.len() >= limit => return true,
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     /// CPU time used so far by the whole process tree, in nanoseconds, from its cgroups

@@ -14,6 +14,9 @@ is illegal: the game's reason says so. MODE:
                    (/proc/*/environ) and in its own
   ptrace           ptrace-attach to every process it can see but itself (process 1 first)
   limits           say its CPU-time and file-size limits on stderr (then play fairly)
+  cpu              compute for ever
+  bigfile          write 64 MB into a file of its scratch folder (Python ignores SIGXFSZ:
+                   the write fails with EFBIG and the agent dies of the exception)
 MARKER only makes the processes findable.
 """
 
@@ -117,6 +120,14 @@ def attempt():
                 libc.ptrace(detach, pid, None, None)
                 return True
             say("ptrace of %d blocked: %s" % (pid, os.strerror(ctypes.get_errno())))
+    elif mode == "cpu":
+        while True:
+            pass
+    elif mode == "bigfile":
+        with open(os.path.join(os.environ.get("HOME", "/tmp"), "big"), "wb") as f:
+            for _ in range(64):
+                f.write(b"x" * (1 << 20))
+        return True
     elif mode == "limits":
         import resource
 
