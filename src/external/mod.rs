@@ -299,10 +299,7 @@ pub fn start_program(
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             let jail = match sandbox::effective(spec.sandbox.as_ref()) {
-                Some(limits) => Some(sandbox::Jail::new(
-                    &limits,
-                    &log_folder_name(&spec.command_line()),
-                )?),
+                Some(limits) => Some(sandbox::Jail::new(&limits)?),
                 None => None,
             };
             Program::spawn(&spec.command, &spec.cwd, &env, log, spec.stderr_bytes, jail).map_err(

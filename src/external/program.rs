@@ -120,6 +120,8 @@ struct Sink {
     written: u64,
     cap: u64,
     capped: bool,
+    /// Set once writing the current log failed (said once, on stderr).
+    failed: bool,
     tail: Vec<u8>,
 }
 
@@ -137,18 +139,26 @@ impl Sink {
         if self.capped {
             return;
         }
+        if self.failed {
+            return;
+        }
         if self.file.is_none() {
             if let Some(parent) = path.parent() {
                 let _ = std::fs::create_dir_all(parent);
             }
-            self.file = File::options().create(true).append(true).open(path).ok();
+            match File::options().create(true).append(true).open(path) {
+                Ok(file) => self.file = Some(file),
+                Err(e) => return self.fail(&e),
+            }
         }
         let Some(file) = &mut self.file else {
             return;
         };
         let room = self.cap.saturating_sub(self.written);
         let take = bytes.len().min(usize::try_from(room).unwrap_or(usize::MAX));
-        let _ = file.write_all(&bytes[..take]);
+        if let Err(e) = file.write_all(&bytes[..take]) {
+            return self.fail(&e);
+        }
         self.written += take as u64;
         if take < bytes.len() {
             let _ = writeln!(
@@ -157,6 +167,23 @@ impl Sink {
                 self.cap
             );
             self.capped = true;
+        }
+    }
+}
+
+impl Sink {
+    /// A log that cannot be written (a full disk): said once, never lost in silence.
+    fn fail(&mut self, error: &io::Error) {
+        self.failed = true;
+        self.file = None;
+        if let Some(path) = &self.path {
+            // Never a panic on a closed stderr.
+            let _ = writeln!(
+                io::stderr(),
+                "warning: cannot write the program's log {}: {}; what it writes to stderr from here on is lost",
+                path.display(),
+                crate::core::one_line(&error.to_string())
+            );
         }
     }
 }
@@ -416,6 +443,7 @@ impl Program {
         sink.file = None;
         sink.written = 0;
         sink.capped = false;
+        sink.failed = false;
     }
 
     /// The last non-empty line the program wrote to stderr (at most 200 characters), if
@@ -731,7 +759,8 @@ impl Program {
             (None, Backend::Process { child, .. }) => child.try_wait().ok().flatten(),
             (None, Backend::Hosted { .. }) => None,
         };
-        self.jail.as_ref()?.breach(status)
+        let last = self.last_stderr_line();
+        self.jail.as_ref()?.breach(status, last.as_deref())
     }
 
     /// CPU time the program has used so far, in nanoseconds: its whole process tree in a
@@ -868,6 +897,36 @@ mod tests {
             began.elapsed() < Duration::from_secs(5),
             "{:?}",
             began.elapsed()
+        );
+    }
+
+    /// A log on a full disk (/dev/full answers every write with ENOSPC) is said to be
+    /// lost, once, instead of staying empty in silence; the next game's log is tried anew.
+    #[test]
+    fn a_log_that_cannot_be_written_is_said_to_be_lost() {
+        let mut sink = super::Sink {
+            path: Some("/dev/full".into()),
+            cap: 1 << 20,
+            ..super::Sink::default()
+        };
+        sink.write(b"a line of stderr\n");
+        assert!(sink.failed, "the failure was noticed");
+        sink.write(b"another line\n");
+        assert!(sink.file.is_none(), "no more writes are tried");
+        assert_eq!(
+            sink.tail, b"a line of stderr\nanother line\n",
+            "the tail is kept"
+        );
+        let dir = tempfile::tempdir().expect("dir");
+        let log = dir.path().join("next.stderr");
+        let program = start("exec cat");
+        *super::lock(&program.sink) = sink;
+        program.set_log(Some(log.clone()));
+        program.note("written");
+        assert!(
+            std::fs::read_to_string(&log)
+                .expect("log")
+                .contains("written")
         );
     }
 

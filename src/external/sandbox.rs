@@ -1,7 +1,7 @@
 //! Untrusted programs in a sandbox (Linux): bubblewrap (`bwrap`) gives the program a view
 //! of the system of its own — no network (a network namespace with only its own
-//! loopback), a read-only `/usr`, `/etc` and its own folder, a private writable
-//! `/scratch` (its `HOME`) made for this game and removed after it, an empty `/tmp`, no
+//! loopback), a read-only `/usr`, `/etc` and its own folder, a writable `/scratch` (its
+//! `HOME`) and `/tmp` in memory of the box's own (`output_mb` each, gone with the box), no
 //! view of other agents, of the results or of anyone's home — and a process namespace
 //! whose end takes every process in it, including a child that called `setsid()`.
 //! bubblewrap is told to die with arbiter, so arbiter killed with SIGKILL leaves nothing.
@@ -11,11 +11,11 @@
 //! tree gets `memory_mb` and `processes`; otherwise each process gets `memory_mb` of
 //! address space (RLIMIT_AS) and the sandbox user at most `processes` processes
 //! (RLIMIT_NPROC). Every process also gets `cpu_seconds` of CPU (RLIMIT_CPU) and may write
-//! files of at most `output_mb` (RLIMIT_FSIZE). Run as root, arbiter starts the sandbox as
+//! files of at most `output_mb` (RLIMIT_FSIZE). A seccomp filter refuses the calls that
+//! reach into another process (ptrace and kin). Run as root, arbiter starts the sandbox as
 //! user `nobody` (65534), so a program cannot read root's files in the folders it sees.
 
 use crate::core::FaultReason;
-use std::ffi::CString;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -190,9 +190,8 @@ pub fn available() -> Result<(), String> {
             let Some(bwrap) = bwrap() else {
                 return Err("bubblewrap (bwrap) is not installed: install it (`apt install bubblewrap`, `dnf install bubblewrap`)".to_string());
             };
-            let scratch = std::env::temp_dir();
             let mut command = Command::new(&bwrap);
-            command.args(bwrap_args(&scratch, Path::new("/"), &[], &[]));
+            command.args(bwrap_args(1, Path::new("/"), &[], &[]));
             command.arg("true");
             drop_to_nobody(&mut command);
             match command.output() {
@@ -240,9 +239,10 @@ fn drop_to_nobody(command: &mut Command) {
 }
 
 /// bubblewrap's arguments up to the command: the system read-only, `read` and `cwd`
-/// read-only, `scratch` writable at `/scratch`, the environment `env` only.
+/// read-only, `/scratch` and `/tmp` writable in memory of the box's own (`scratch_mb`
+/// each at most: the kernel refuses a write past it), the environment `env` only.
 fn bwrap_args(
-    scratch: &Path,
+    scratch_mb: u64,
     cwd: &Path,
     read: &[PathBuf],
     env: &[(String, String)],
@@ -285,20 +285,22 @@ fn bwrap_args(
         }
         args.push(path.to_string());
     }
-    args.extend(["--tmpfs", "/tmp"].map(String::from));
+    let size = scratch_mb.saturating_mul(1 << 20).to_string();
+    for folder in ["/tmp", "/scratch"] {
+        args.extend([
+            "--size".to_string(),
+            size.clone(),
+            "--tmpfs".to_string(),
+            folder.to_string(),
+        ]);
+    }
     for folder in read.iter().chain([&cwd.to_path_buf()]) {
         if folder != Path::new("/") && folder.exists() {
             let folder = folder.display().to_string();
             args.extend(["--ro-bind".to_string(), folder.clone(), folder]);
         }
     }
-    args.extend([
-        "--bind".to_string(),
-        scratch.display().to_string(),
-        "/scratch".to_string(),
-        "--chdir".to_string(),
-        cwd.display().to_string(),
-    ]);
+    args.extend(["--chdir".to_string(), cwd.display().to_string()]);
     let mut vars: Vec<(String, String)> = vec![
         ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
         ("HOME".into(), "/scratch".into()),
@@ -392,39 +394,54 @@ fn cpuacct_parent() -> Option<PathBuf> {
 
 static SANDBOXES: AtomicU64 = AtomicU64::new(0);
 
-/// One program's sandbox: its scratch folder and cgroups, removed when dropped.
+/// One program's sandbox: its cgroups, removed when dropped (its scratch folders are in
+/// the box's own memory and go with it).
 #[derive(Debug)]
 pub struct Jail {
     spec: SandboxSpec,
-    scratch: PathBuf,
     /// The cgroup folders made for it (none: limits by rlimit only).
     cgroups: Vec<PathBuf>,
 }
 
+/// Removes the cgroup folders of sandboxes whose arbiter is gone (killed with SIGKILL,
+/// it could not remove them): `arbiter-<pid>-<n>` folders of `parent` with no process
+/// left, whose arbiter process no longer runs. Done once per process, at the first box.
+fn remove_stale_cgroups(parent: &Path) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("arbiter-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: kill(2) with signal 0 only asks whether the process exists.
+        let alive = pid == std::process::id() as libc::pid_t
+            || unsafe { libc::kill(pid, 0) } == 0
+            || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+        if !alive {
+            // An empty cgroup goes; one with processes left is refused (EBUSY) and stays.
+            let _ = std::fs::remove_dir(entry.path());
+        }
+    }
+}
+
 impl Jail {
-    /// A new sandbox for a program of `agent`: its scratch folder and, where possible,
-    /// its cgroups with their limits.
+    /// A new sandbox for a program: where possible, its cgroups with their limits.
     ///
     /// # Errors
-    /// Sandboxes are not available here, or the scratch folder cannot be made.
-    pub fn new(spec: &SandboxSpec, agent: &str) -> Result<Jail, String> {
+    /// Sandboxes are not available here.
+    pub fn new(spec: &SandboxSpec) -> Result<Jail, String> {
         available()?;
         let number = SANDBOXES.fetch_add(1, Ordering::Relaxed);
         let name = format!("arbiter-{}-{number}", std::process::id());
-        let scratch = std::env::temp_dir().join("arbiter-sandboxes").join(format!(
-            "{}-{name}",
-            agent.chars().take(100).collect::<String>()
-        ));
-        std::fs::create_dir_all(&scratch)
-            .map_err(|e| format!("cannot make the sandbox folder {}: {e}", scratch.display()))?;
-        if is_root() {
-            let path = CString::new(scratch.as_os_str().as_encoded_bytes()).unwrap_or_default();
-            // SAFETY: chown(2) on a NUL-terminated path we own.
-            unsafe { libc::chown(path.as_ptr(), NOBODY, NOBODY) };
-        }
         let mut jail = Jail {
             spec: spec.clone(),
-            scratch,
             cgroups: Vec::new(),
         };
         let parents = cgroup_parents().unwrap_or_default();
@@ -433,6 +450,11 @@ impl Jail {
         } else {
             cpuacct_parent()
         };
+        if number == 0 {
+            for parent in parents.iter().chain(&cpuacct) {
+                remove_stale_cgroups(parent);
+            }
+        }
         for parent in parents.into_iter().chain(cpuacct) {
             let folder = parent.join(&name);
             if std::fs::create_dir(&folder).is_err() {
@@ -488,7 +510,7 @@ impl Jail {
         // bubblewrap's reaper (the box's process 1) included.
         wrapped.env_clear();
         let filter = seccomp_pipe()?;
-        let mut args = bwrap_args(&self.scratch, cwd, &self.spec.read, env);
+        let mut args = bwrap_args(self.spec.output_mb, cwd, &self.spec.read, env);
         if let Some(filter) = &filter {
             // Before the `--` that ends bubblewrap's own arguments.
             let at = args.len() - 1;
@@ -591,9 +613,14 @@ impl Jail {
         Ok(wrapped)
     }
 
-    /// Which limit the program ran into, judged from its cgroups' counters and how it
-    /// ended: `memory`, `processes`, `cpu_time` or `output`.
-    pub fn breach(&self, status: Option<ExitStatus>) -> Option<FaultReason> {
+    /// Which limit the program ran into, judged from its cgroups' counters, how it ended
+    /// and the last line of its stderr (`last_stderr`): `memory`, `processes`, `cpu_time`
+    /// or `output`.
+    pub fn breach(
+        &self,
+        status: Option<ExitStatus>,
+        last_stderr: Option<&str>,
+    ) -> Option<FaultReason> {
         let counted = |file: &str, key: &str| -> u64 {
             self.cgroups
                 .iter()
@@ -639,36 +666,18 @@ impl Jail {
             Some(FaultReason::Processes)
         } else if signal == Some(libc::SIGXCPU) || (signal == Some(libc::SIGKILL) && cpu_spent) {
             Some(FaultReason::CpuTime)
-        } else if signal == Some(libc::SIGXFSZ) || (status.is_some() && self.wrote_a_full_file()) {
-            // A program that ignores SIGXFSZ (Python does) gets EFBIG and dies of it.
+        } else if signal == Some(libc::SIGXFSZ)
+            || (status.is_some()
+                && last_stderr.is_some_and(|line| {
+                    line.contains("No space left on device") || line.contains("File too large")
+                }))
+        {
+            // A program that ignores SIGXFSZ (Python does) gets EFBIG, or ENOSPC from its
+            // full scratch folders, and dies of it saying so.
             Some(FaultReason::Output)
         } else {
             None
         }
-    }
-
-    /// Whether a file of its scratch folder reached the `output_mb` limit.
-    fn wrote_a_full_file(&self) -> bool {
-        let limit = self.spec.output_mb << 20;
-        let mut folders = vec![self.scratch.clone()];
-        let mut seen = 0;
-        while let Some(folder) = folders.pop() {
-            let Ok(entries) = std::fs::read_dir(&folder) else {
-                continue;
-            };
-            for entry in entries.flatten() {
-                seen += 1;
-                if seen > 10_000 {
-                    return false;
-                }
-                match entry.metadata() {
-                    Ok(meta) if meta.is_dir() => folders.push(entry.path()),
-                    Ok(meta) if meta.len() >= limit => return true,
-                    _ => {}
-                }
-            }
-        }
-        false
     }
 
     /// CPU time used so far by the whole process tree, in nanoseconds, from its cgroups
@@ -716,7 +725,6 @@ impl Drop for Jail {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
         }
-        let _ = std::fs::remove_dir_all(&self.scratch);
     }
 }
 

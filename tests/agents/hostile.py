@@ -15,8 +15,9 @@ is illegal: the game's reason says so. MODE:
   ptrace           ptrace-attach to every process it can see but itself (process 1 first)
   limits           say its CPU-time and file-size limits on stderr (then play fairly)
   cpu              compute for ever
-  bigfile          write 64 MB into a file of its scratch folder (Python ignores SIGXFSZ:
-                   the write fails with EFBIG and the agent dies of the exception)
+  spray            write 64 files of 1 MB each into its scratch folder and /tmp, each
+                   under the file-size limit, together far over it (the write that finds
+                   no room fails, and the agent dies of the exception)
 MARKER only makes the processes findable.
 """
 
@@ -123,9 +124,10 @@ def attempt():
     elif mode == "cpu":
         while True:
             pass
-    elif mode == "bigfile":
-        with open(os.path.join(os.environ.get("HOME", "/tmp"), "big"), "wb") as f:
-            for _ in range(64):
+    elif mode == "spray":
+        for i in range(64):
+            folder = os.environ.get("HOME", "/tmp") if i % 2 else "/tmp"
+            with open(os.path.join(folder, "part%d" % i), "wb") as f:
                 f.write(b"x" * (1 << 20))
         return True
     elif mode == "limits":
