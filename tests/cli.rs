@@ -1671,10 +1671,12 @@ fn no_moves_leaves_out_moves_csv_and_keeps_everything_else() {
 
 /// Runs `args` with arbiter, waits until `journal` holds at least `lines` lines, sends
 /// SIGINT and returns the output (exit code 130 and a line on how to resume expected).
+/// Progress lines come every millisecond: a fast machine may reach `lines` within a
+/// coarser interval, and the test reads the lines.
 fn interrupt_after_journal_lines(args: &[&str], journal: &Path, lines: usize) -> Output {
     let child = arbiter()
         .args(args)
-        .env("ARBITER_PROGRESS_EVERY", "0.05")
+        .env("ARBITER_PROGRESS_EVERY", "0.001")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -146,3 +146,60 @@ fn a_submissions_folder_with_nothing_valid_or_missing_is_one_line_naming_it() {
     );
     assert!(!out.exists(), "nothing written");
 }
+
+/// A class run killed (SIGKILL) while it checks the submissions, before any game, is a
+/// run: `--resume` continues it and plays every game.
+#[test]
+fn a_class_run_killed_during_its_checks_resumes() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let subs = dir.path().join("subs");
+    student(&subs, "ann", Some(&manifest("ok")));
+    // cid's program says it started (a file in its folder), then takes 2 s to say hello.
+    let cid = subs.join("cid");
+    fs::create_dir_all(&cid).expect("cid");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/broken.py");
+    fs::write(
+        cid.join("agent.py"),
+        format!(
+            "import runpy, sys, time\nopen('started', 'w').close()\ntime.sleep(2)\nsys.argv = ['broken.py', 'ok', 'arbiter-submissions-test']\nrunpy.run_path({:?}, run_name='__main__')\n",
+            script.display().to_string()
+        ),
+    )
+    .expect("agent");
+    fs::write(
+        cid.join("agent.toml"),
+        format!("command = [\"{python}\", \"agent.py\"]\n"),
+    )
+    .expect("manifest");
+    let experiment = write_experiment(
+        dir.path(),
+        "class.toml",
+        "game = \"connect-four\"\ngames = 2\nseed = 3\nagents_dir = \"subs\"\nswiss = { rounds = 2, games = 2, players = [\"random\"] }\n",
+    );
+    let out = dir.path().join("out");
+    let mut child = common::arbiter()
+        .args(["run", text(&experiment), "--out", text(&out), "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arbiter starts");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !cid.join("started").exists() {
+        assert!(std::time::Instant::now() < deadline, "cid never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().expect("SIGKILL our arbiter");
+    child.wait().expect("reaped");
+    assert!(!out.join("games.csv").exists(), "killed before any game");
+    let output = run(&["run", "--resume", text(&out), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, games) = read_csv(&out.join("games.csv"));
+    assert_eq!(
+        games.len(),
+        4,
+        "two rounds of one pairing of two games (and a bye)"
+    );
+}

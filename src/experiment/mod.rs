@@ -763,7 +763,13 @@ impl Start {
                 let mut meta = fresh();
                 meta.seal();
                 let folder = create_run_folder(out.as_deref(), name)?;
-                Ok((RunFolder::lock(&folder, quiet)?, meta))
+                let folder = RunFolder::lock(&folder, quiet)?;
+                // At once: a run killed before its first game (during a class's checks,
+                // say) is a run that `--resume` continues, not a folder of nothing.
+                meta.status = "running".to_string();
+                meta.write(&folder)
+                    .map_err(|e| Error::Message(e.to_string()))?;
+                Ok((folder, meta))
             }
             Start::Resume(folder, meta) => Ok((folder, *meta)),
         }
