@@ -68,7 +68,8 @@ fn the_class_example_plays_two_weeks_sandboxed_and_rates_them_on_one_ladder() {
     ] {
         assert!(notes.contains(fragment), "{fragment}: {notes}");
     }
-    let (_, standings) = read_csv(&week1.join("standings.csv"));
+    let (header, standings) = read_csv(&week1.join("standings.csv"));
+    assert_eq!(header.last().map(String::as_str), Some("left_out"));
     let left: Vec<&str> = standings
         .iter()
         .filter(|r| r[2] == "left out")
@@ -77,9 +78,40 @@ fn the_class_example_plays_two_weeks_sandboxed_and_rates_them_on_one_ladder() {
     assert_eq!(left, ["gus", "omar"]);
     assert_eq!(
         standings.len(),
-        14,
-        "12 submissions that play, 2 left out, random"
+        16,
+        "12 submissions that play, 2 left out by their checks, random, and 2 folders unranked"
     );
+    // Every submission left out is recorded with its reason: standings.csv, meta.json
+    // and report.md (index.html renders the same section).
+    let why = |agent: &str| -> String {
+        standings
+            .iter()
+            .find(|r| r[1] == agent)
+            .map(|r| r[4].clone())
+            .unwrap_or_else(|| panic!("{agent} not in standings.csv"))
+    };
+    assert!(why("kim").starts_with("no agent.toml"), "{}", why("kim"));
+    assert!(
+        why("lee").starts_with("agent.toml: line 1: command names 'agnet.py'"),
+        "{}",
+        why("lee")
+    );
+    assert!(why("gus").starts_with("failed its check before the games"));
+    assert!(why("omar").contains("expected a column number from 1 to 7"));
+    assert!(why("hana").is_empty(), "hana plays");
+    let report = fs::read_to_string(week1.join("report.md")).expect("report.md");
+    let section = report
+        .split("## Submissions left out")
+        .nth(1)
+        .expect("a section of the submissions left out");
+    for agent in ["kim", "lee", "gus", "omar"] {
+        assert!(
+            section.contains(&format!("| {agent} | ")),
+            "{agent}: {section}"
+        );
+    }
+    let meta = fs::read_to_string(week1.join("meta.json")).expect("meta.json");
+    assert_eq!(meta.matches("\"reason\":").count(), 4, "{meta}");
     // jo's processes hit the sandbox's limit in the games (not in its check); ivan's
     // reading of cleo's file and its socket were blocked.
     let (header, games) = read_csv(&week1.join("games.csv"));
@@ -114,6 +146,9 @@ fn the_class_example_plays_two_weeks_sandboxed_and_rates_them_on_one_ladder() {
     assert!(!notes.contains("left out"), "{notes}");
     let (_, standings) = read_csv(&week2.join("standings.csv"));
     assert_eq!(standings.len(), 16);
+    assert!(standings.iter().all(|r| r[4].is_empty()), "{standings:?}");
+    let report = fs::read_to_string(week2.join("report.md")).expect("report.md");
+    assert!(!report.contains("Submissions left out"));
     // The ladder over both weeks, random at 0.
     let ladder = dir.path().join("ladder");
     let output = run(&[

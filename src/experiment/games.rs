@@ -232,6 +232,7 @@ impl<G: GameEntry> Kind for Games<'_, G> {
                 rounds,
                 experiment,
                 folder: folder.to_path_buf(),
+                left_out: self.left_out(),
             }),
         })
     }
@@ -261,6 +262,31 @@ impl<G: GameEntry> Kind for Games<'_, G> {
     }
 }
 
+impl<G: GameEntry> Games<'_, G> {
+    /// The submissions that do not play: the folders that did not load, then the agents
+    /// whose checks failed.
+    fn left_out(&self) -> Vec<crate::registry::submissions::LeftOut> {
+        let failed = self.broken.iter().enumerate().filter_map(|(agent, why)| {
+            let name = &self.experiment.agents[agent].name;
+            why.get().map(|why| {
+                // "agent 'x' failed its check ... (why): what happens" -> "failed ... (why)"
+                let why = why.strip_prefix(&format!("agent '{name}' ")).unwrap_or(why);
+                let why = why.rfind("): ").map_or(why, |end| &why[..=end]);
+                crate::registry::submissions::LeftOut {
+                    name: name.clone(),
+                    reason: why.to_string(),
+                }
+            })
+        });
+        self.experiment
+            .left_out
+            .iter()
+            .cloned()
+            .chain(failed)
+            .collect()
+    }
+}
+
 /// Feeds each finished game of a tournament in rounds to its plan (in plan order, so the
 /// next round is paired from complete results); a knockout match decided early skips its
 /// remaining games.
@@ -280,6 +306,8 @@ struct RoundsFiles<'a> {
     rounds: &'a Rounds,
     experiment: &'a Experiment,
     folder: std::path::PathBuf,
+    /// The submissions that do not play, for standings.csv's `left_out` column.
+    left_out: Vec<crate::registry::submissions::LeftOut>,
 }
 
 impl Reporter<GameRecord> for RoundsFiles<'_> {
@@ -353,19 +381,33 @@ impl Reporter<GameRecord> for RoundsFiles<'_> {
         } else {
             "rounds_reached"
         };
-        standings.write_record(["rank", "agent", measure, "buchholz"])?;
+        standings.write_record(["rank", "agent", measure, "buchholz", "left_out"])?;
+        let why = |agent: &str| {
+            self.left_out
+                .iter()
+                .find(|l| l.name == agent)
+                .map_or(String::new(), |l| l.short_reason().to_string())
+        };
+        let mut ranked = Vec::new();
         for (place, (player, score, buchholz)) in self.rounds.standings().into_iter().enumerate() {
-            let score = if score.is_finite() {
-                score.to_string()
+            let agent = name(player);
+            let (score, reason) = if score.is_finite() {
+                (score.to_string(), String::new())
             } else {
-                "left out".to_string()
+                ("left out".to_string(), why(&agent))
             };
             standings.write_record([
                 (place + 1).to_string(),
-                name(player),
+                agent.clone(),
                 score,
                 buchholz.to_string(),
+                reason,
             ])?;
+            ranked.push(agent);
+        }
+        // Submissions that never became players (their folder did not load): unranked.
+        for left in self.left_out.iter().filter(|l| !ranked.contains(&l.name)) {
+            standings.write_record(["", &left.name, "", "", left.short_reason()])?;
         }
         standings.flush()
     }
@@ -539,6 +581,8 @@ impl GameTask for Task<'_, Experiment> {
         // External programs' stderr, one file per agent and game (created when written).
         games.limits.logs = Some(folder.join(LOGS_FOLDER));
         check_submissions(&games, &folder.join(LOGS_FOLDER), options);
+        let mut meta = meta;
+        meta.left_out = games.left_out();
         execute(&games, &folder, meta, options)
     }
 }
@@ -557,8 +601,8 @@ fn check_submissions<G: GameEntry>(games: &Games<'_, G>, logs: &Path, options: &
         .filter_map(|(i, a)| a.external.as_ref().map(|spec| (i, spec)))
         .collect();
     if !options.quiet {
-        for line in &experiment.left_out {
-            crate::report::say(&format!("submission {line}"));
+        for left_out in &experiment.left_out {
+            crate::report::say(&format!("submission {left_out}"));
         }
         if !checks.is_empty() {
             crate::report::say(&format!(

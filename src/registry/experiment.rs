@@ -188,7 +188,7 @@ pub struct Experiment {
     /// players, played as the rounds pair them.
     pub rounds: Option<RoundsSpec>,
     /// The submission folders left out, one line each with the reason.
-    pub left_out: Vec<String>,
+    pub left_out: Vec<super::submissions::LeftOut>,
     /// Whether to write moves.csv (a row per move; most of a big run's bytes).
     pub moves_csv: bool,
 }

@@ -17,8 +17,41 @@ pub const MANIFEST: &str = "agent.toml";
 pub struct Submissions {
     /// The agents' names, in the order of their folders' names.
     pub agents: Vec<String>,
-    /// One line per folder left out: the folder (or manifest, with its line) and why.
-    pub left_out: Vec<String>,
+    /// The folders left out, each with why.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A submission that does not play, and why: its folder failed to load, or its program
+/// failed the checks before the games. Recorded in meta.json, shown by `show`, report.md
+/// and index.html, and in standings.csv.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LeftOut {
+    /// The submission (its folder's name).
+    pub name: String,
+    /// Why, in one line (naming the file and line where one is to blame).
+    pub reason: String,
+}
+
+impl std::fmt::Display for LeftOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: left out", self.reason)
+    }
+}
+
+impl LeftOut {
+    /// The reason with the path up to the submission's folder cut (`agent.toml: line 2:
+    /// ...` rather than the whole path), for tables.
+    pub fn short_reason(&self) -> &str {
+        for marker in [format!("/{}/", self.name), format!("/{}: ", self.name)] {
+            // Only a path the reason starts with (a file named later stays whole).
+            if let Some(at) = self.reason.find(&marker)
+                && !self.reason[..at].contains(char::is_whitespace)
+            {
+                return self.reason[at + marker.len()..].trim_start();
+            }
+        }
+        &self.reason
+    }
 }
 
 /// File extensions of programs and scripts a command may name beside its interpreter.
@@ -117,7 +150,12 @@ impl AgentRegistry {
         for folder in folders {
             match self.add_submission(&folder, sandbox) {
                 Ok(name) => found.agents.push(name),
-                Err(why) => found.left_out.push(format!("{why}: left out")),
+                Err(why) => found.left_out.push(LeftOut {
+                    name: folder
+                        .file_name()
+                        .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+                    reason: why.to_string(),
+                }),
             }
         }
         if found.agents.is_empty() {
@@ -125,7 +163,7 @@ impl AgentRegistry {
                 .left_out
                 .first()
                 .map_or("it has no folders".to_string(), |first| {
-                    format!("the first: {first}")
+                    format!("the first: {}", first.reason)
                 });
             return Err(fail(format!(
                 "no submission with a valid {MANIFEST} ({why}); each student's folder needs one, e.g. command = [\"python3\", \"agent.py\"]"
@@ -388,10 +426,10 @@ mod tests {
                 .options["depth"],
             2
         );
-        let left = found.left_out.join("\n");
+        let lines: Vec<String> = found.left_out.iter().map(ToString::to_string).collect();
+        let left = lines.join("\n");
         let line = |folder: &str| {
-            found
-                .left_out
+            lines
                 .iter()
                 .find(|l| l.contains(&format!("/{folder}")))
                 .cloned()
@@ -413,10 +451,7 @@ mod tests {
             "{left}"
         );
         assert!(line("grace").contains("agent.toml: line 2"), "{left}");
-        assert!(
-            found.left_out.iter().all(|l| l.ends_with(": left out")),
-            "{left}"
-        );
+        assert!(lines.iter().all(|l| l.ends_with(": left out")), "{left}");
         assert_eq!(found.left_out.len(), 5, "{left}");
     }
 
@@ -534,7 +569,8 @@ mod tests {
         let found = registry
             .add_submissions(root, Some(&teachers))
             .expect("found");
-        let left = found.left_out.join("\n");
+        let lines: Vec<String> = found.left_out.iter().map(ToString::to_string).collect();
+        let left = lines.join("\n");
         assert_eq!(found.agents, ["aaa_dup", "carol", "cwd_in"], "{left}");
         let external = |name: &str| registry.agents[name].spec.external.clone().expect(name);
         assert_eq!(
@@ -551,8 +587,7 @@ mod tests {
         }
         assert_eq!(registry.agents["known"].file, root.join("agents.toml"));
         let line = |folder: &str| {
-            found
-                .left_out
+            lines
                 .iter()
                 .find(|l| l.contains(&format!("/{folder}")))
                 .cloned()

@@ -773,6 +773,15 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
             charts: vec![],
         });
     }
+    if let Some(table) = data.meta.as_ref().and_then(super::show::left_out_table) {
+        sections.push(Section {
+            after: Vec::new(),
+            title: "Submissions left out".to_string(),
+            text: vec!["Submissions that do not play, and why: a folder that did not load (no manifest, a bad one, one that sets what is the teacher's, a name already taken), or a program that failed the checks before the games. Fix it and `arbiter run --resume` checks it again.".to_string()],
+            tables: vec![table],
+            charts: vec![],
+        });
+    }
     sections.push(Section {
         after: Vec::new(),
         title: "Results per matchup".to_string(),

@@ -427,6 +427,10 @@ pub struct Meta {
     /// shards lacked), not on the shards.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub played_after_merge: u64,
+    /// A class's submissions that do not play, each with why (as of the latest start or
+    /// resume: a fixed submission plays once resumed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<crate::registry::submissions::LeftOut>,
 }
 
 fn is_zero(n: &u64) -> bool {

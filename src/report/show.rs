@@ -197,21 +197,39 @@ pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
     Ok(json.into())
 }
 
-/// A tournament in rounds' standings.csv as a table, if the folder has one.
+/// A tournament in rounds' standings.csv as a table, if the folder has one: its ranked
+/// players (the submissions left out have a table of their own, [`left_out_table`]).
 pub fn standings_table(folder: &Path) -> Option<super::table::Table> {
     let mut reader = csv::Reader::from_path(folder.join("standings.csv")).ok()?;
-    let headers = reader
-        .headers()
-        .ok()?
-        .iter()
-        .map(|h| h.replace('_', " "))
+    let header = reader.headers().ok()?.clone();
+    let shown: Vec<usize> = (0..header.len())
+        .filter(|&i| &header[i] != "left_out")
         .collect();
+    let headers = shown.iter().map(|&i| header[i].replace('_', " ")).collect();
     let rows = reader
         .records()
         .filter_map(Result::ok)
-        .map(|r| r.iter().map(String::from).collect())
+        .filter(|r| r.get(0).is_some_and(|rank| !rank.is_empty()))
+        .map(|r| {
+            shown
+                .iter()
+                .map(|&i| r.get(i).unwrap_or("").to_string())
+                .collect()
+        })
         .collect();
     Some(super::table::Table { headers, rows })
+}
+
+/// The submissions a class run left out, and why, as a table (`None`: none was).
+pub fn left_out_table(meta: &Meta) -> Option<super::table::Table> {
+    (!meta.left_out.is_empty()).then(|| super::table::Table {
+        headers: vec!["submission".to_string(), "why it does not play".to_string()],
+        rows: meta
+            .left_out
+            .iter()
+            .map(|l| vec![l.name.clone(), l.short_reason().to_string()])
+            .collect(),
+    })
 }
 
 /// One line saying what the run was: experiment, game, work done, seed, threads, status.
@@ -321,6 +339,14 @@ fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> 
             meta.format
         ));
         text.push_str(&table.aligned());
+        text.push('\n');
+    }
+    if let Some(table) = meta.as_ref().and_then(left_out_table) {
+        // A sentence each: the reasons are too long for a column.
+        text.push_str("submissions left out:\n");
+        for row in &table.rows {
+            text.push_str(&format!("  {}: {}\n", row[0], row[1]));
+        }
         text.push('\n');
     }
     for sweep in sweeps {

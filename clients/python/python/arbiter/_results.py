@@ -20,7 +20,7 @@ TEXT_COLUMNS = {
     "opening", "moves", "side", "agent", "move", "fault", "opponent", "pairs", "sprt",
     "wins_by", "losses_by", "draws_by", "algorithm", "nodes_by_level", "reference",
     "solver", "puzzle", "status", "solution", "quantity", "verdict", "source", "note",
-    "board", "first", "second", "parameter",
+    "board", "first", "second", "parameter", "left_out",
 }
 # Columns read as floats even when all empty (timings and values that may be missing).
 FLOAT_COLUMNS = {"cpu_ms", "clock_ms", "value", "llr", "ms", "avg_ms_per_move"}
