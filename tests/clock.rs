@@ -336,3 +336,43 @@ fn bad_adjudication_settings_are_one_line_errors() {
         assert_input_error(&output, &["bad.toml", "line 4", fragment]);
     }
 }
+
+/// On `clock = "cpu"`, a correct program that a loaded machine starves of its core (here:
+/// 20 ms of CPU a move at 5% of a core, 0.4 s of wall time) passes a class's checks and
+/// loses no game on time: the checks judge CPU as the run's clocks do, and the wall-clock
+/// backstop (three times the time left: 0.15-0.2 s here) waits while it computes.
+#[test]
+fn a_starved_program_on_a_cpu_clock_passes_its_check_and_keeps_its_games() {
+    if python3().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let folder = dir.path().join("subs/starved");
+    fs::create_dir_all(&folder).expect("submission");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/broken.py");
+    fs::write(
+        folder.join("agent.toml"),
+        format!(
+            "command = [\"{}\", \"{}\", \"starved\", \"arbiter-clock-test\"]\n",
+            python3().expect("checked"),
+            script.display()
+        ),
+    )
+    .expect("manifest");
+    let experiment = write_experiment(
+        dir.path(),
+        "class.toml",
+        "game = \"connect-four\"\ngames = 2\nseed = 4\nagents_dir = \"subs\"\nround_robin = [\"random\"]\ntime_control = \"0.05+0.03\"\nclock = \"cpu\"\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&["run", text(&experiment), "--out", text(&out)]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    assert!(!err.contains("failed its check"), "{err}");
+    let played = rows(&out.join("games.csv"));
+    assert_eq!(played.len(), 2, "{err}");
+    assert!(
+        played.iter().all(|g| g["reason"] != "timeout"),
+        "{played:?}"
+    );
+}

@@ -176,6 +176,7 @@ pub fn check_agent(args: CheckArgs) -> Result<i32> {
     let times = CheckTimes {
         position_ms: args.move_ms.or(spec.time_ms).unwrap_or(CHECK_MOVE_MS),
         game_ms: args.game_move_ms.or(spec.time_ms).unwrap_or(GAME_MOVE_MS),
+        cpu: false,
     };
     dispatch(
         game.clone(),

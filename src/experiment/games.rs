@@ -618,6 +618,9 @@ fn check_submissions<G: GameEntry>(games: &Games<'_, G>, logs: &Path, options: &
         game_ms: experiment
             .move_time_ms
             .unwrap_or(crate::external::check::GAME_MOVE_MS),
+        // The run's clock kind: on `clock = "cpu"` a loaded machine leaves no correct
+        // submission out.
+        cpu: experiment.cpu_clock,
     };
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {

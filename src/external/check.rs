@@ -23,6 +23,10 @@ pub struct CheckTimes {
     pub position_ms: u64,
     /// In the whole games against random moves.
     pub game_ms: u64,
+    /// Whether the times are of CPU (a run on `clock = "cpu"`): a move is judged by the
+    /// CPU it used, and a program starved of a core by a loaded machine is waited for
+    /// while it computes, as in the run's games.
+    pub cpu: bool,
 }
 
 /// What the check found.
@@ -74,6 +78,33 @@ fn random_position<G: Game>(start: &G, plies: usize, seed: u64) -> (G, Vec<Strin
         state = next;
     }
     (state, history)
+}
+
+/// The next JSON line, by `until`; on CPU time (`cpu`: the program's CPU time when asked,
+/// and what it may use), past `until` while the program computes within its budget.
+fn read_line_on(
+    program: &mut Program,
+    mut until: Instant,
+    cpu: Option<(u64, Duration)>,
+) -> Result<Value, String> {
+    let mut last = cpu.map(|(before, _)| before);
+    loop {
+        match read_line(program, until) {
+            Err(why) if why.starts_with("no reply in time") => {
+                if let (Some((before, budget)), Some(seen), Some(now)) =
+                    (cpu, last, program.cpu_nanos())
+                    && now > seen
+                    && Duration::from_nanos(now - before) < budget
+                {
+                    last = Some(now);
+                    until = Instant::now() + Duration::from_millis(250);
+                    continue;
+                }
+                return Err(why);
+            }
+            other => return other,
+        }
+    }
 }
 
 fn read_line(program: &mut Program, until: Instant) -> Result<Value, String> {
@@ -174,18 +205,30 @@ pub fn check<G: Game>(
         });
         let clock = Instant::now();
         let what = format!("position after {} plies", history.len());
+        let cpu_before = program.cpu_nanos().filter(|_| times.cpu);
         if let Err(e) = program.send(&request) {
             steps.fail(&format!("{what}: cannot send the request ({e})"))?;
             break;
         }
         let until = clock + Duration::from_millis(move_ms + spec.tolerance_ms + 1_000);
-        match read_line(&mut program, until) {
+        let budget = Duration::from_millis(move_ms + spec.tolerance_ms);
+        match read_line_on(
+            &mut program,
+            until,
+            cpu_before.map(|before| (before, budget)),
+        ) {
             Err(why) => {
                 steps.fail(&format!("{what}: {why}"))?;
                 break;
             }
             Ok(reply) => {
-                let ms = clock.elapsed().as_millis();
+                // On CPU time, the move is judged by the CPU it used.
+                let ms = match (cpu_before, program.cpu_nanos()) {
+                    (Some(before), Some(after)) => {
+                        u128::from(after.saturating_sub(before) / 1_000_000)
+                    }
+                    _ => clock.elapsed().as_millis(),
+                };
                 match reply["move"].as_str() {
                     _ if reply["type"] != "move" => steps.fail(&format!(
                         "{what}: expected {{\"type\": \"move\", ...}}, got {}",
@@ -248,7 +291,7 @@ pub fn check<G: Game>(
     for seat in Player::BOTH {
         let game_ms = times.game_ms;
         let mut agent = shared.agent(11);
-        let outcome = play_against_random(&mut agent, start, seat, game_ms, logs);
+        let outcome = play_against_random(&mut agent, start, seat, game_ms, times.cpu, logs);
         match outcome {
             Ok((plies, result)) => steps.ok(&format!(
                 "a game as {seat} against random moves ({game_ms} ms a move): {result} after {plies} plies"
@@ -296,6 +339,7 @@ fn play_against_random<G: Game>(
     start: &G,
     seat: Player,
     move_ms: u64,
+    cpu: bool,
     logs: &Path,
 ) -> Result<(usize, String), String> {
     let context = GameContext {
@@ -323,9 +367,28 @@ fn play_against_random<G: Game>(
                 deadline: Instant::now().checked_add(Duration::from_millis(move_ms)),
                 stop: None,
             };
+            if cpu {
+                // A CPU-time clock of one move: the agent waits for a starved program.
+                let each = Duration::from_millis(move_ms);
+                agent.see_clock(&crate::core::Clock {
+                    remaining: crate::core::ByPlayer([each, each]),
+                    increment: crate::core::ByPlayer([Duration::ZERO; 2]),
+                    cpu: true,
+                });
+            }
             let decision = agent.decide(&state, &limits);
             if let Some(fault) = decision.fault {
                 return Err(format!("{} at ply {}", fault.reason.name(), plies + 1));
+            }
+            let allowed = move_ms + agent.spec().tolerance_ms;
+            if let Some(used) = decision.cpu_nanos.filter(|_| cpu)
+                && used / 1_000_000 > allowed
+            {
+                return Err(format!(
+                    "timeout at ply {}: {} ms of CPU, over {move_ms} ms",
+                    plies + 1,
+                    used / 1_000_000
+                ));
             }
             decision.mv
         } else {

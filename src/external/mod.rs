@@ -783,6 +783,12 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             text.clear();
             state.write_move(mv, text);
         }
+        // On a CPU-time clock: the CPU this move may use, for a program the wall-clock
+        // backstop would stop while the machine starves it of a core.
+        let cpu_budget = self
+            .clock
+            .filter(|clock| clock.cpu)
+            .map(|clock| clock.remaining[state.to_move()]);
         let request = MoveRequest {
             clock: self.clock.take().map(|clock| clock_json(&clock)),
             game_id: self.game_id,
@@ -805,7 +811,12 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             return self.fallback(state, reason);
         }
         let until = deadline.map_or(asked + hang, |d| d + margin);
-        let mut decision = self.await_move(state, limits, until, asked, hang_after, spec_strict);
+        let cpu = cpu_budget.zip(cpu_before).map(|(budget, before)| CpuWait {
+            budget: budget + margin,
+            before,
+        });
+        let mut decision =
+            self.await_move(state, limits, until, asked, hang_after, spec_strict, cpu);
         // The CPU its process (tree) used between the request and the answer.
         if let (Some(before), Some(program)) = (cpu_before, &self.program) {
             decision.cpu_nanos = program
@@ -861,18 +872,35 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
     }
 }
 
+/// A move on a CPU-time clock: what the program may use, and its CPU time when asked.
+#[derive(Clone, Copy, Debug)]
+struct CpuWait {
+    budget: Duration,
+    before: u64,
+}
+
+/// How long a wait past the wall-clock deadline of a CPU-time move lasts before the
+/// program's CPU time is looked at again.
+const CPU_WAIT_SLICE: Duration = Duration::from_millis(250);
+
 impl<G: Game> ExternalAgent<G> {
     /// Reads the program's lines until its move (or a failure) answers the request sent
-    /// at `asked`.
+    /// at `asked`. On a CPU-time clock (`cpu`), the wall-clock deadline `until` is only a
+    /// backstop: past it, the wait goes on a slice at a time while the program computes
+    /// (its CPU time grows) and has used less than its budget; a program that waits
+    /// without computing, or has spent its budget, is out of time as on a wall clock.
+    #[allow(clippy::too_many_arguments)]
     fn await_move(
         &mut self,
         state: &G,
         limits: &Limits,
-        until: Instant,
+        mut until: Instant,
         asked: Instant,
         hang_after: Option<Instant>,
         spec_strict: bool,
+        cpu: Option<CpuWait>,
     ) -> Decision<G::Move> {
+        let mut last_cpu = cpu.map(|c| c.before);
         loop {
             let Some(program) = &mut self.program else {
                 return self.fallback(state, FaultReason::Crash);
@@ -922,6 +950,17 @@ impl<G: Game> ExternalAgent<G> {
                     return Decision::just(self.legal[0]);
                 }
                 Received::TimedOut => {
+                    if let (Some(wait), Some(last), Some(now)) =
+                        (cpu, last_cpu, program.cpu_nanos())
+                    {
+                        let used = Duration::from_nanos(now.saturating_sub(wait.before));
+                        if now > last && used < wait.budget {
+                            // Starved, not slow: computing, within its CPU budget.
+                            last_cpu = Some(now);
+                            until = Instant::now() + CPU_WAIT_SLICE;
+                            continue;
+                        }
+                    }
                     let late = asked.elapsed().as_millis();
                     match hang_after {
                         Some(hang_after) => {

@@ -9,7 +9,8 @@ third move starts a child that keeps its stdout open, then exits with code 4), b
 0.1 s of CPU before every move), nap (sleeps 0.1 s before every move), clock (writes each
 request's `clock` to stderr as `clock: {...}`, and answers an illegal move when a request
 has none), sleepy (sleeps 0.5 s before every move), flood (answers its second move with a
-200 MB line, its move inside). MARKER
+200 MB line, its move inside), starved (uses 20 ms of CPU a move at 5% of a core, 1 ms
+at a time: 0.4 s of wall time, as a program on a machine that starves it). MARKER
 only makes the processes findable.
 """
 
@@ -55,6 +56,13 @@ for line in sys.stdin:
             start = time.process_time()
             while time.process_time() - start < 0.1:
                 pass
+        if mode == "starved":
+            spent = time.process_time()
+            while time.process_time() - spent < 0.02:
+                burst = time.process_time()
+                while time.process_time() - burst < 0.001:
+                    pass
+                time.sleep(0.019)
         if mode == "nap":
             time.sleep(0.1)
         if mode == "sleepy":
