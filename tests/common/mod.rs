@@ -141,8 +141,37 @@ pub fn component(found: bool, what: &str, install: &str) -> bool {
         std::env::var_os("ARBITER_REQUIRE_COMPONENTS").is_none(),
         "{what} is missing and ARBITER_REQUIRE_COMPONENTS is set: {install}"
     );
-    eprintln!("\n*** SKIPPED: {what} is missing; {install} ***\n");
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("a test")
+        .to_string();
+    let line = format!("*** SKIPPED: {test}: {what} is missing; {install} ***");
+    // Written to the terminal itself: the test harness captures eprintln! of a test
+    // that passes, which would make a skip look like a pass.
+    {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr().lock(), "\n{line}\n");
+    }
+    // Counted for the end of the run (tests/zz_skipped.rs), by the cargo process that
+    // runs every test binary of one `cargo test`.
+    let record = skips_file(std::os::unix::process::parent_id());
+    if let Some(folder) = record.parent() {
+        let _ = std::fs::create_dir_all(folder);
+    }
+    if let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&record)
+    {
+        use std::io::Write;
+        let _ = writeln!(file, "{test}: {what}");
+    }
     false
+}
+
+/// Where the skips of the `cargo test` run `cargo` (its process id) are counted.
+pub fn skips_file(cargo: u32) -> std::path::PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("skipped-{cargo}.txt"))
 }
 
 /// Whether `program --version` (or `args`) runs and succeeds.
