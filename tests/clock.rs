@@ -376,3 +376,54 @@ fn a_starved_program_on_a_cpu_clock_passes_its_check_and_keeps_its_games() {
         "{played:?}"
     );
 }
+
+/// On a game clock a built-in agent with no depth limit (`depth=0`) or a depth past a
+/// fixed search's (`depth=30`) and no budget of its own manages its time from the clock,
+/// deepening as far as its share of each move allows; without a clock it is refused.
+#[test]
+fn an_agent_told_to_use_the_clock_deepens_within_its_share_and_never_flags() {
+    let dir = tempfile::tempdir().expect("dir");
+    let pair = "matchups = [[\"alphabeta-tt(heuristic=windows,depth=0)\", \"alphabeta(heuristic=windows,depth=30)\"]]\n";
+    let out = play(
+        dir.path(),
+        &format!("game = \"connect-four\"\ngames = 2\nseed = 6\ntime_control = \"2+0.1\"\n{pair}"),
+        "",
+    );
+    let games = rows(&out.join("games.csv"));
+    assert_eq!(games.len(), 2);
+    assert!(
+        games.iter().all(|g| g["reason"] != "timeout"),
+        "an agent lost on time: {games:?}"
+    );
+    let moves = rows(&out.join("moves.csv"));
+    for agent in ["alphabeta-tt", "alphabeta("] {
+        let depths: Vec<f64> = moves
+            .iter()
+            .filter(|m| m["agent"].starts_with(agent))
+            .map(|m| number(m, "depth"))
+            .collect();
+        assert!(!depths.is_empty(), "{agent}");
+        let deepest = depths.iter().copied().fold(0.0, f64::max);
+        // A fixed search would be 30 plies (hours) or none at all; its share of a 2 s
+        // clock reaches several plies (the end of the game, near it: at most 64).
+        assert!((3.0..=64.0).contains(&deepest), "{agent}: {depths:?}");
+    }
+    let unclocked = write_experiment(
+        dir.path(),
+        "unclocked.toml",
+        &format!("game = \"connect-four\"\ngames = 2\n{pair}"),
+    );
+    assert_input_error(
+        &run(&[
+            "run",
+            text(&unclocked),
+            "--out",
+            text(&dir.path().join("none")),
+        ]),
+        &[
+            "unclocked.toml",
+            "depth 0 deepens until something stops it",
+            "time_control",
+        ],
+    );
+}

@@ -8,7 +8,7 @@ use crate::external::sandbox::SandboxSpec;
 use crate::external::{ExternalSpec, OnFailure, Shared};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
-use crate::search::{Algorithm, MAX_DEPTH, RandomAgent, SearchAgent, SearchConfig};
+use crate::search::{Algorithm, MAX_DEEPENING, MAX_DEPTH, RandomAgent, SearchAgent, SearchConfig};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -171,6 +171,17 @@ fn mcts_config(
 }
 
 impl AgentSpec {
+    /// Whether nothing of its own stops its search: a searching algorithm with no depth
+    /// limit (0) or one past a fixed search's, and neither a time nor a node budget. Only
+    /// a game clock can stop it (the clock's share of each move), so a run without one
+    /// refuses it.
+    pub fn deepens_unbounded(&self) -> bool {
+        self.algorithm.searches()
+            && (self.depth == 0 || self.depth > MAX_DEPTH)
+            && self.time_ms.is_none()
+            && self.nodes.is_none()
+    }
+
     /// Builds a spec from an algorithm name and its keys; `depth` and `heuristic` are
     /// the algorithm's, every other key goes to the heuristic (checked by
     /// [`AgentSpec::factory`]).
@@ -312,12 +323,12 @@ impl AgentSpec {
             (a, None) if a.searches() => DEFAULT_DEPTH,
             (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
-                // No depth limit: how a search on a time or node budget is written out
-                // (its canonical form, in a run's meta.json).
-                Ok(0) if time_ms.is_some() || nodes.is_some() => 0,
+                // No depth limit (0), or a maximum for iterative deepening: stopped by a
+                // time or node budget, or by a game clock (which the experiment checks).
+                Ok(d) if d <= MAX_DEEPENING => d,
                 _ => {
                     return Err(format!(
-                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH} (or 0, no limit, with time_ms or nodes)"
+                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}, or up to {MAX_DEEPENING} (0: no limit) for iterative deepening on a time or node budget or a game clock"
                     ));
                 }
             },
@@ -1657,7 +1668,21 @@ mod tests {
             assert_eq!(again.canonical(), budgeted.canonical());
             assert_eq!((again.depth, again.nodes), (0, budgeted.nodes));
         }
-        assert!(err("alphabeta(heuristic=offense,depth=0)").contains("depth '0' must be"));
+        // Depth 0 (no limit) and depths past a fixed search's parse: a budget or a game
+        // clock must stop them (the experiment checks that there is one).
+        assert_eq!(
+            spec("alphabeta(heuristic=offense,depth=0)")
+                .expect("0")
+                .depth,
+            0
+        );
+        assert_eq!(
+            spec("alphabeta-tt(heuristic=offense,depth=30)")
+                .expect("30")
+                .depth,
+            30
+        );
+        assert!(err("alphabeta(heuristic=offense,depth=65)").contains("up to 64"));
         assert!(err("alphabeta(heuristic=offense,nodes=0)").contains("nodes '0' must be"));
         assert!(err("mcts(nodes=10)").contains("mcts takes no nodes"));
         let aspiring = spec("alphabeta-tt(heuristic=offense,aspiration=2.5)").expect("window");
@@ -1681,7 +1706,6 @@ mod tests {
     fn bad_agent_specs_say_what_is_wrong() {
         let err = |t: &str| t.parse::<AgentSpec>().expect_err(t);
         assert!(err("uct(heuristic=x)").contains("unknown algorithm 'uct'"));
-        assert!(err("minimax(heuristic=offense,depth=0)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=99)").contains("from 1 to 12"));
         assert!(err("minimax(heuristic=offense,depth=two)").contains("from 1 to 12"));
         // Without a heuristic, refused where the game has no default one (every built-in).

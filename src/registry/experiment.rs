@@ -848,6 +848,22 @@ impl Experiment {
                 ));
             }
         };
+        if time_control.is_none()
+            && let Some((i, agent)) = agents
+                .iter()
+                .enumerate()
+                .find(|(_, a)| a.deepens_unbounded())
+        {
+            return Err(fail(
+                line_of_string(&source, &texts[i]),
+                format!(
+                    "agent '{}': depth {} deepens until something stops it: give it time_ms or nodes, or give the experiment a game clock (time_control = \"60+0.5\"), or a depth from 1 to {}",
+                    agent.name,
+                    agent.depth,
+                    crate::search::MAX_DEPTH
+                ),
+            ));
+        }
         if file.clock.is_some() && time_control.is_none() {
             return Err(fail(
                 at_key("clock"),
@@ -1052,6 +1068,10 @@ mod tests {
             message.contains("m.toml: line 2: agent 'minimax(heuristic=material2)"),
             "{message}"
         );
+        // Depth 0, or past a fixed search, deepens until something stops it.
+        let deep = "game = \"breakthrough\"\nmatchups = [[\"random\", \"alphabeta-tt(heuristic=offense,depth=30)\"]]\n";
+        assert!(err(deep).contains("line 2: agent 'alphabeta-tt(heuristic=offense,depth=30)': depth 30 deepens until something stops it"), "{}", err(deep));
+        assert!(parse(&format!("{deep}time_control = \"2+0.1\"\n")).is_ok());
     }
 
     #[test]

@@ -308,7 +308,16 @@ impl TuneExperiment {
                 let mut values = start.clone();
                 values[i] = value;
                 self.agent_with(&values)
-                    .and_then(|agent| agent.factory(game).map(|_| ()))
+                    .and_then(|agent| {
+                        if agent.deepens_unbounded() {
+                            return Err(format!(
+                                "depth {} deepens until something stops it: a tuned agent needs a depth from 1 to {}, or time_ms or nodes",
+                                agent.depth,
+                                crate::search::MAX_DEPTH
+                            ));
+                        }
+                        agent.factory(game).map(|_| ())
+                    })
                     .map_err(|e| {
                         fail(
                             &param.name,

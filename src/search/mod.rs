@@ -37,8 +37,14 @@ pub fn aim_before(deadline: Instant, now: Instant) -> Instant {
     deadline - reserve
 }
 
-/// The deepest search the registry accepts, in plies.
+/// The deepest fixed-depth search the registry accepts, in plies (and how deep an agent
+/// with no depth limit deepens when nothing else stops it).
 pub const MAX_DEPTH: u32 = 12;
+
+/// The deepest iterative deepening goes, in plies: a depth above [`MAX_DEPTH`] (or 0, no
+/// limit) is only a maximum, for an agent stopped by its time or node budget or by its
+/// game clock.
+pub const MAX_DEEPENING: u32 = 64;
 
 /// A search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1189,8 +1195,17 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
         // game by microseconds. A fixed-depth search cut by the deadline still overruns it.
         // On a game clock, a time budget is at most the clock's share for this move.
         let now = Instant::now();
-        let budget = budget_on_clock(self.config.time_ms, self.clock.take(), state.to_move())
-            .and_then(|time| now.checked_add(time));
+        let clock = self.clock.take();
+        // No depth to stop at (0, or deeper than a fixed search goes) and no budget of its
+        // own: on a game clock, the agent spends its clock's share on each move.
+        let deepening = self.config.depth == 0 || self.config.depth > MAX_DEPTH;
+        let budget = match (self.config.time_ms, clock) {
+            (None, Some(clock)) if deepening && self.config.nodes.is_none() => {
+                Some(clock.share(state.to_move()))
+            }
+            (time_ms, clock) => budget_on_clock(time_ms, clock, state.to_move()),
+        }
+        .and_then(|time| now.checked_add(time));
         let harness = limits.deadline.map(|deadline| match budget {
             Some(_) => aim_before(deadline, now),
             None => deadline,
@@ -1206,11 +1221,26 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Agent<G> for SearchAgent<G, 
         let node_budget = self.config.nodes;
         let (first, last) = match (budget, node_budget) {
             // Fixed depth: one search.
-            (None, None) => (self.config.depth, self.config.depth),
+            (None, None) if !deepening => (self.config.depth, self.config.depth),
+            // Nothing stops it but the harness's deadline, if any: no deeper than a fixed
+            // search may go when there is none.
+            (None, None) => {
+                let most = if deadline.is_some() {
+                    MAX_DEEPENING
+                } else {
+                    MAX_DEPTH
+                };
+                let depth = if self.config.depth == 0 {
+                    most
+                } else {
+                    self.config.depth
+                };
+                (1, depth.min(most))
+            }
             _ => {
                 let first = if algorithm == Algorithm::Beam { 0 } else { 1 };
                 let last = if self.config.depth == 0 {
-                    MAX_DEPTH
+                    MAX_DEEPENING
                 } else {
                     self.config.depth.max(first)
                 };
