@@ -2544,3 +2544,24 @@ fn a_stochastic_agent_against_itself_plays_distinct_games_and_is_called_self_pla
         "{report}"
     );
 }
+
+/// `arbiter match --no-moves` writes no moves.csv, as `run --no-moves` does.
+#[test]
+fn match_without_moves_writes_no_moves_csv() {
+    let dir = tempfile::tempdir().expect("dir");
+    let out = dir.path().join("out");
+    let output = run(&[
+        "match",
+        "random",
+        "greedy(heuristic=offense)",
+        "--games",
+        "4",
+        "--no-moves",
+        "--out",
+        out.to_str().expect("utf8"),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(out.join("games.csv").is_file());
+    assert!(!out.join("moves.csv").exists());
+}

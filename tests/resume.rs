@@ -572,3 +572,25 @@ matchups = [["alphabeta(heuristic=material,nodes=400)", "alphabeta-cached(heuris
     run_quietly(&experiment, &reference);
     assert_same_records(&out, &reference);
 }
+
+/// Ctrl-C on `solve-game` (the 6x7 start would take hours): it stops, says how far it
+/// got and that there is no value, exit code 130.
+#[test]
+fn ctrl_c_stops_solve_game_and_says_so() {
+    let child = spawn(&["solve-game", "connect-four"]);
+    // Its board is printed before the search starts.
+    std::thread::sleep(Duration::from_millis(800));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let output = child.wait_with_output().expect("wait");
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(
+        said.contains("interrupted (Ctrl-C):") && said.contains("positions visited"),
+        "{said}"
+    );
+    assert!(!said.contains("value:"), "{said}");
+}

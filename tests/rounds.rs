@@ -179,7 +179,11 @@ fn bad_round_settings_are_one_line_errors() {
         ),
         (
             "swiss = { rounds = 1, games = 0, players = [\"random\", \"greedy(heuristic=windows)\"] }",
-            "games = 0",
+            "games = 0: give 1 to 1000",
+        ),
+        (
+            "knockout = { games = -1, players = [\"random\", \"greedy(heuristic=windows)\"] }",
+            "games = -1: give 1 to 1000",
         ),
         (
             "swiss = { players = [\"random\", \"greedy(heuristic=windows)\"] }",

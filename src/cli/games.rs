@@ -154,7 +154,7 @@ pub fn check(args: CheckGameArgs) -> Result<i32> {
 #[derive(clap::Args, Debug)]
 pub struct SolveGameArgs {
     /// The game, e.g. `connect-four(rows=4,columns=5)`, `breakthrough(rules=small)` or a
-    /// program game `tic-tac-toe-py`.
+    /// program game such as `tic-tac-toe` (agents/games.toml).
     game: String,
     /// The moves from the start to the position to solve, in the game's notation, separated
     /// by `;` (`c2-d3;f7-e6`; Connect Four also `4453`, Othello `f5d6c3`) [default: the
@@ -286,6 +286,13 @@ impl GameTask for SolveGameTask {
             );
         }
         let Some(solved) = solved else {
+            if self.limits.stopped() {
+                println!(
+                    "interrupted (Ctrl-C): {} positions visited in {seconds:.1} s of search, no value",
+                    solver.visited()
+                );
+                return Ok(130);
+            }
             println!(
                 "not solved within --time-limit {} s: {} positions visited in {seconds:.1} s of search",
                 self.time_limit.unwrap_or(0.0),
@@ -346,7 +353,7 @@ pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
             megabytes: usize::try_from(args.tt_mb).unwrap_or(usize::MAX),
             limits: crate::core::Limits {
                 deadline,
-                stop: None,
+                stop: Some(crate::experiment::ctrl_c_flag()),
             },
             time_limit: args.time_limit,
         },

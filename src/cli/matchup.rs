@@ -44,6 +44,9 @@ pub struct MatchArgs {
     /// Print no progress and no summary.
     #[arg(long)]
     quiet: bool,
+    /// Write no moves.csv (a row per move, most of a big run's bytes), as `run --no-moves`.
+    #[arg(long)]
+    no_moves: bool,
     /// Run every external agent in a sandbox (`--sandbox`), or none (`--sandbox=off`)
     /// [default: as each agent file says]. Needs bubblewrap; see docs/sandbox.md.
     #[arg(long, value_name = "on|off", num_args = 0..=1, default_missing_value = "on")]
@@ -80,6 +83,9 @@ fn experiment_text(args: &MatchArgs) -> String {
     }
     if let Some(control) = &args.time_control {
         text.push_str(&format!("time_control = {}\n", quoted(control)));
+    }
+    if args.no_moves {
+        text.push_str("moves_csv = false\n");
     }
     text
 }

@@ -193,6 +193,12 @@ fn interrupt_flag() -> Arc<AtomicBool> {
         .clone()
 }
 
+/// The flag Ctrl-C sets (its handler installed), for a long command that is not a run:
+/// `solve-game` stops its search with it and says so.
+pub fn ctrl_c_flag() -> Arc<AtomicBool> {
+    interrupt_flag()
+}
+
 /// The flag Ctrl-C sets, for code that holds a plain reference (the puzzle solvers).
 fn interrupt_stop() -> &'static AtomicBool {
     interrupt_flag();

@@ -765,16 +765,18 @@ impl Experiment {
                     format!("{rounds_key}: a player is listed twice"),
                 ));
             }
+            // games: at least 1; tiebreak: 0 (none) or more.
             let whole = |key: &str,
                          value: Option<i64>,
                          default: i64,
+                         least: i64,
                          most: i64|
              -> Result<u64, InputError> {
                 match value.unwrap_or(default) {
-                    v if (0..=most).contains(&v) => Ok(v as u64),
+                    v if (least..=most).contains(&v) => Ok(v as u64),
                     v => Err(fail(
                         line,
-                        format!("{rounds_key}: {key} = {v}: give 0 to {most}"),
+                        format!("{rounds_key}: {key} = {v}: give {least} to {most}"),
                     )),
                 }
             };
@@ -795,23 +797,17 @@ impl Experiment {
                         Format::Swiss {
                             rounds: swiss.rounds as u32,
                         },
-                        whole("games", swiss.games, 2, 1000)?,
+                        whole("games", swiss.games, 2, 1, 1000)?,
                     )
                 }
                 (None, Some(knockout)) => (
                     Format::Knockout {
-                        tiebreak: whole("tiebreak", knockout.tiebreak, 2, 1000)?,
+                        tiebreak: whole("tiebreak", knockout.tiebreak, 2, 0, 1000)?,
                     },
-                    whole("games", knockout.games, 2, 1000)?,
+                    whole("games", knockout.games, 2, 1, 1000)?,
                 ),
                 (None, None) => unreachable!("in_rounds"),
             };
-            if games == 0 {
-                return Err(fail(
-                    line,
-                    format!("{rounds_key}: games = 0: play at least one game a pairing"),
-                ));
-            }
             // Every pair of players is a matchup, the earlier agent first.
             let mut sorted = players.clone();
             sorted.sort_unstable();
