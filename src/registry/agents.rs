@@ -503,6 +503,29 @@ impl AgentSpec {
             None if self.algorithm.uses_heuristic() => {
                 let Some(name) = G::default_heuristic() else {
                     let algorithm = self.algorithm;
+                    // A misspelt key first: `depht=3` is why `depth` seems missing.
+                    const KEYS: [&str; 13] = [
+                        "heuristic",
+                        "depth",
+                        "time_ms",
+                        "nodes",
+                        "tt_mb",
+                        "aspiration",
+                        "iterations",
+                        "c",
+                        "rollout",
+                        "rollout_plies",
+                        "k",
+                        "gamma",
+                        "epsilon",
+                    ];
+                    if let Some((key, known)) = self.params.iter().find_map(|(key, _)| {
+                        crate::core::closest(key, KEYS).map(|known| (key, known))
+                    }) {
+                        return Err(format!(
+                            "unknown parameter '{key}': did you mean '{known}'? ({algorithm} also needs a heuristic, e.g. {algorithm}(heuristic=offensive2))"
+                        ));
+                    }
                     return Err(format!(
                         "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
                     ));
@@ -1086,11 +1109,25 @@ impl AgentRegistry {
             Some(game) => ProgramGameDef::start(&spec.name, spec.params, game.spec.clone())
                 .map(|def| super::GameSpec::Program(super::ProgramSpec(def))),
             None => text.parse::<super::GameSpec>().map_err(|e| {
-                if self.games.is_empty() {
+                // The declared games matter when the name is unknown, not for a bad
+                // parameter of a built-in game.
+                if !e.starts_with("unknown game '") {
+                    return e;
+                }
+                let built_in = super::GAMES.iter().map(|g| g.name);
+                let declared = self.games.keys().map(String::as_str);
+                let unknown = format!("unknown game '{}'", spec.name);
+                let e = match crate::core::closest(&spec.name, built_in.chain(declared.clone())) {
+                    Some(known) => {
+                        e.replacen(&unknown, &format!("{unknown}: did you mean '{known}'?"), 1)
+                    }
+                    None => e,
+                };
+                let listed: Vec<&str> = declared.collect();
+                if listed.is_empty() {
                     e
                 } else {
-                    let declared: Vec<&str> = self.games.keys().map(String::as_str).collect();
-                    format!("{e}; declared: {}", declared.join(", "))
+                    format!("{e}; declared: {}", listed.join(", "))
                 }
             }),
         }
@@ -1737,6 +1774,18 @@ mod tests {
             .err()
             .expect("unknown key");
         assert!(message.contains("unknown parameter 'wieght'"), "{message}");
+        // A misspelt key is named before the heuristic it seems to lack.
+        let typo: AgentSpec = "alphabeta(depht=3)".parse().expect("parses");
+        let said = typo
+            .factory(&Breakthrough::new(
+                crate::games::breakthrough::Rules::Standard,
+            ))
+            .err()
+            .expect("refused");
+        assert!(
+            said.contains("unknown parameter 'depht': did you mean 'depth'?"),
+            "{said}"
+        );
     }
 
     #[test]

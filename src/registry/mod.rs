@@ -996,6 +996,16 @@ mod tests {
         assert_eq!(c4.to_string().parse::<GameSpec>(), Ok(c4));
         assert!(err("connect-four(rows=3)").contains("rows=3: expected 4 to 8"));
         assert!(err("connect-four(columns=10)").contains("columns=10: expected 4 to 9"));
+        // Through the registry: a guess for a near miss; the declared games listed only
+        // when the name is unknown, not beside a bad parameter of a built-in game.
+        let registry = AgentRegistry::default();
+        let said = registry.game("conect-four").expect_err("unknown");
+        assert!(
+            said.starts_with("unknown game 'conect-four': did you mean 'connect-four'?"),
+            "{said}"
+        );
+        let said = registry.game("connect-four(rows=3)").expect_err("bad rows");
+        assert_eq!(said, "rows=3: expected 4 to 8");
     }
 
     #[test]
