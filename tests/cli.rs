@@ -477,12 +477,12 @@ fn bad_experiments_fail_cleanly_without_results() {
         (
             "game = \"breakthrough\"\nmatchups = [[\"random\", \"minimax(heuristic=offense,depth=0)\"]]\n",
             "",
-            &["line 2:", "depth '0' must be a whole number from 1 to 12"],
+            &["line 2:", "depth 0 deepens until something stops it"],
         ),
         (
             "game = \"breakthrough\"\nmatchups = [[\"random\", \"alphabeta(heuristic=offense,depth=40)\"]]\n",
             "",
-            &["depth '40'"],
+            &["depth 40 deepens until something stops it"],
         ),
         (
             "game = \"breakthrough\"\ngames = 0\nmatchups = [[\"random\", \"random\"]]\n",
@@ -587,12 +587,12 @@ fn a_bad_agent_file_is_named() {
     fs::create_dir(&agents).expect("mkdir");
     fs::write(
         agents.join("mine.toml"),
-        "[[agent]]\nname = \"x\"\nalgorithm = \"minimax\"\nheuristic = \"offense\"\ndepth = 0\n",
+        "[[agent]]\nname = \"x\"\nalgorithm = \"minimax\"\nheuristic = \"offense\"\ndepth = 99\n",
     )
     .expect("write");
     let output = run(&["list", "--agents", agents.to_str().expect("utf8")]);
     // Blamed on the line holding the bad value, not the agent's name line.
-    assert_input_error(&output, &["mine.toml: line 5: agent 'x': depth '0'"]);
+    assert_input_error(&output, &["mine.toml: line 5: agent 'x': depth '99'"]);
     fs::write(
         agents.join("mine.toml"),
         "[[agent]]\nname = \"x\"\nalgorithm = \"minimax\"\nheuristic = \"offense\"\nparams = { depth = 2, wieght = 3 }\n",

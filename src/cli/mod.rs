@@ -31,7 +31,8 @@ pub const DEFAULT_EXPERIMENT: &str = "matchups/report000-part2.1.toml";
     version,
     about,
     long_about = None,
-    after_help = "Documentation: README.md (the two commands, the tour) and docs/: running.md, experiments.md, reproduction.md, statistics.md, tuning.md, agents.md (protocol.md), games.md (game-protocol.md), cluster.md, results.md, speed.md."
+    max_term_width = 100,
+    after_help = "Documentation: README.md (the two commands, the tour) and docs/: running.md, experiments.md, reproduction.md, statistics.md, tuning.md, agents.md (protocol.md), games.md (game-protocol.md), class.md (a class tournament), sandbox.md (untrusted programs), python.md (the Python package), cluster.md, results.md, speed.md."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -461,7 +462,12 @@ pub const MAX_THREADS: usize = 1024;
 /// Runs the command line; returns the process exit code (0 success, 2 any error, after
 /// printing one line `error: ...` on standard error).
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    // `arbiter help --help` (or `-h`): the help of `arbiter` itself, as `arbiter help`.
+    let mut words: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if words.len() == 3 && words[1] == "help" && (words[2] == "--help" || words[2] == "-h") {
+        words.truncate(2);
+    }
+    let cli = match Cli::try_parse_from(words) {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
