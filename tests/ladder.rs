@@ -167,3 +167,32 @@ fn bad_ladder_input_is_one_line() {
         &["it holds a run"],
     );
 }
+
+/// A run that has just started (meta.json says running, games.csv still empty) is a run
+/// with no game yet, and a run not ended is counted with a note saying so.
+#[test]
+fn a_run_that_has_not_ended_is_counted_with_a_note() {
+    let dir = tempfile::tempdir().expect("dir");
+    let [week1, week2] = two_runs(dir.path());
+    let meta = fs::read_to_string(week2.join("meta.json")).expect("meta");
+    let running = meta.replace("\"status\": \"complete\"", "\"status\": \"running\"");
+    assert_ne!(meta, running, "meta.json holds its status");
+    fs::write(week2.join("meta.json"), running).expect("meta");
+    fs::write(week2.join("games.csv"), "").expect("empty");
+    let out = dir.path().join("ladder");
+    let output = run(&["ladder", text(&week1), text(&week2), "--out", text(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!(
+            "note: {} has not ended (still running, or stopped): its 0 games so far are counted",
+            week2.canonicalize().expect("week2").display()
+        )),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stdout(&output).contains("ladder over 2 runs"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -46,6 +46,15 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         .map(|folder| read_run(folder))
         .collect::<Result<Vec<_>, _>>()
         .map_err(anyhow::Error::msg)?;
+    for run in runs.iter().filter(|r| r.unfinished) {
+        // Said even with --quiet: the ladder counts fewer games than the run will have.
+        crate::report::say(&format!(
+            "note: {} has not ended (still running, or stopped): its {} game{} so far are counted",
+            run.folder.display(),
+            run.games(),
+            if run.games() == 1 { "" } else { "s" }
+        ));
+    }
     let ladder = Ladder::build(runs, args.anchor.as_deref()).map_err(anyhow::Error::msg)?;
     let written = ladder.write(&args.out).map_err(anyhow::Error::msg)?;
     if !args.quiet {

@@ -31,9 +31,22 @@ pub struct RunGames {
     pub pairs: BTreeMap<(String, String), [u64; 3]>,
     /// Per agent: wins, losses, draws by ending ([`ENDINGS`]).
     pub endings: BTreeMap<String, [[u64; ENDINGS.len()]; 3]>,
+    /// Whether its meta.json says it has not ended (still running, or killed): only the
+    /// games it finished so far are counted.
+    pub unfinished: bool,
 }
 
 impl RunGames {
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        // Each game is counted once per side in `endings`.
+        self.endings
+            .values()
+            .flat_map(|by| by.iter().flatten())
+            .sum::<u64>()
+            / 2
+    }
+
     fn add(&mut self, p1: &str, p2: &str, winner: &str, reason: &str) -> Result<(), String> {
         // Results of (p1, p2) from p1's side: 0 win, 1 loss, 2 draw.
         let p1_result = match winner {
@@ -68,6 +81,21 @@ impl RunGames {
 /// A games.csv that cannot be read or lacks its columns, naming the file and line.
 pub fn read_run(folder: &Path) -> Result<RunGames, String> {
     let path = folder.join("games.csv");
+    let meta = super::Meta::read(folder).ok();
+    let unfinished = meta.as_ref().is_some_and(|m| m.status == "running");
+    // A run that has just started: its games.csv is still empty, no header yet.
+    if unfinished && std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+        return Ok(RunGames {
+            folder: folder.to_path_buf(),
+            experiment: meta
+                .as_ref()
+                .map_or(String::new(), |m| m.experiment.clone()),
+            game: meta.as_ref().map_or(String::new(), |m| m.game.clone()),
+            started_unix: meta.as_ref().map_or(0, |m| m.started_unix),
+            unfinished,
+            ..RunGames::default()
+        });
+    }
     let fail = |line: Option<u64>, why: String| match line {
         Some(line) => format!("{}: line {line}: {why}", path.display()),
         None => format!("{}: {why}", path.display()),
@@ -96,7 +124,6 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
         column("winner")?,
         column("reason")?,
     ];
-    let meta = super::Meta::read(folder).ok();
     let mut run = RunGames {
         folder: folder.to_path_buf(),
         experiment: meta
@@ -104,6 +131,7 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
             .map_or(String::new(), |m| m.experiment.clone()),
         game: meta.as_ref().map_or(String::new(), |m| m.game.clone()),
         started_unix: meta.as_ref().map_or(0, |m| m.started_unix),
+        unfinished,
         ..RunGames::default()
     };
     let mut record = csv::StringRecord::new();
