@@ -2565,3 +2565,46 @@ fn match_without_moves_writes_no_moves_csv() {
     assert!(out.join("games.csv").is_file());
     assert!(!out.join("moves.csv").exists());
 }
+
+/// An experiment in a folder of its own with its own `agents/`: those agents and the
+/// repository's (`./agents`, the shipped ones) are read together; a name in both is
+/// refused, naming both files.
+#[test]
+fn agents_beside_an_experiment_add_to_the_repositorys() {
+    let dir = tempfile::tempdir().expect("dir");
+    let private = dir.path().join("private");
+    fs::create_dir_all(private.join("agents")).expect("agents");
+    fs::write(
+        private.join("agents/mine.toml"),
+        "[[agent]]\nname = \"mine\"\nalgorithm = \"greedy\"\nheuristic = \"offense\"\n",
+    )
+    .expect("agent file");
+    let experiment = write_experiment(
+        &private,
+        "exp.toml",
+        "game = \"breakthrough\"\ngames = 2\nmatchups = [[\"mine\", \"ab3-offensive2\"]]\n",
+    );
+    let out = dir.path().join("out");
+    let output = run(&["run", text(&experiment), "--out", text(&out), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(common::csv_maps(&out.join("games.csv")).len(), 2);
+    // The same name in both folders: refused, both files named.
+    fs::write(
+        private.join("agents/mine.toml"),
+        "[[agent]]\nname = \"ab3-offensive2\"\nalgorithm = \"greedy\"\nheuristic = \"offense\"\n",
+    )
+    .expect("agent file");
+    let output = run(&[
+        "run",
+        text(&experiment),
+        "--out",
+        text(&dir.path().join("again")),
+    ]);
+    assert_input_error(
+        &output,
+        &[
+            "agent 'ab3-offensive2' is already defined in",
+            "breakthrough.toml",
+        ],
+    );
+}

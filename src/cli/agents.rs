@@ -18,7 +18,7 @@ pub struct ServeArgs {
     #[arg(long)]
     game: String,
     /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
-    /// (its folder or the one above), else ./agents].
+    /// (its folder or the one above) together with ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
 }
@@ -35,7 +35,7 @@ pub struct CheckArgs {
     #[arg(long)]
     game: String,
     /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
-    /// (its folder or the one above), else ./agents].
+    /// (its folder or the one above) together with ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
     /// Time per move in each checked position, in ms [default: the agent's `time_ms`, else

@@ -73,7 +73,7 @@ pub struct SlurmArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
-    /// (its folder or the one above), else ./agents].
+    /// (its folder or the one above) together with ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
 }
@@ -102,7 +102,9 @@ pub fn emit(what: Emit) -> Result<()> {
         std::path::absolute(path).map_err(|e| anyhow!("{}: {e}", path.display()))
     };
     let experiment = absolute(&args.experiment)?;
-    let agents = match &agents {
+    // Only a folder given on purpose: the jobs find the others as this command did (the
+    // experiment's path is absolute, and they start in this folder).
+    let agents = match args.agents.as_ref().and(agents.as_ref()) {
         Some(folder) => Some(absolute(folder)?),
         None => None,
     };

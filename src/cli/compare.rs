@@ -48,7 +48,7 @@ pub struct CompareArgs {
     #[arg(long)]
     quiet: bool,
     /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
-    /// (its folder or the one above), else ./agents].
+    /// (its folder or the one above) together with ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
 }

@@ -199,11 +199,11 @@ pub fn load_agents(
     experiment: Option<&std::path::Path>,
 ) -> anyhow::Result<(crate::registry::AgentRegistry, Option<PathBuf>)> {
     let from_env = std::env::var_os("ARBITER_AGENTS").map(PathBuf::from);
-    let folder = crate::registry::agents_folder(given, from_env.as_deref(), experiment)
+    let folders = crate::registry::agents_folders(given, from_env.as_deref(), experiment)
         .map_err(anyhow::Error::msg)?;
-    let mut registry = crate::registry::AgentRegistry::load_from(folder.as_deref())?;
+    let mut registry = crate::registry::AgentRegistry::load_folders(&folders)?;
     registry.add_hosted().map_err(anyhow::Error::msg)?;
-    Ok((registry, folder))
+    Ok((registry, folders.into_iter().next()))
 }
 
 /// The worker threads to use: the option's value, or every core.

@@ -24,7 +24,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
-    /// (its folder or the one above), else ./agents].
+    /// (its folder or the one above) together with ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
 }

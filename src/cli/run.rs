@@ -31,7 +31,7 @@ pub struct RunArgs {
     #[arg(long)]
     out: Option<PathBuf>,
     /// Folder of agent files [default: $ARBITER_AGENTS, else agents/ beside the experiment
-    /// (its folder or the one above), else ./agents].
+    /// (its folder or the one above) together with ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
     /// Print no progress and no summary.

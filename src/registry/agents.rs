@@ -993,19 +993,28 @@ impl AgentRegistry {
     /// # Errors
     /// As [`AgentRegistry::load`].
     pub fn load_from(folder: Option<&Path>) -> Result<AgentRegistry, InputError> {
-        let Some(folder) = folder else {
-            return Ok(AgentRegistry::default());
-        };
+        let folders: Vec<PathBuf> = folder.into_iter().map(Path::to_path_buf).collect();
+        Self::load_folders(&folders)
+    }
+
+    /// The agents of every `*.toml` of `folders`, read together (one may use what another
+    /// defines; a name defined twice is refused, naming both files). A missing folder adds
+    /// nothing.
+    ///
+    /// # Errors
+    /// As [`AgentRegistry::load`].
+    pub fn load_folders(folders: &[PathBuf]) -> Result<AgentRegistry, InputError> {
         let mut registry = AgentRegistry::default();
-        if !folder.is_dir() {
-            return Ok(registry);
+        let mut files: Vec<PathBuf> = Vec::new();
+        for folder in folders.iter().filter(|f| f.is_dir()) {
+            let mut these: Vec<PathBuf> = std::fs::read_dir(folder)
+                .map_err(|e| InputError::in_file(folder, None, format!("cannot read folder: {e}")))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+                .collect();
+            these.sort();
+            files.extend(these);
         }
-        let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-            .map_err(|e| InputError::in_file(folder, None, format!("cannot read folder: {e}")))?
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-            .collect();
-        files.sort();
         let mut texts = Vec::new();
         for file in files {
             let text = super::read_input(&file).map_err(|e| InputError::in_file(&file, None, e))?;
@@ -1572,18 +1581,19 @@ fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
     }
 }
 
-/// Where agent files are read from: `given` (`--agents DIR`, which must be a folder), else
-/// `from_env` ($ARBITER_AGENTS, likewise), else an `agents/` folder beside `experiment` (in
-/// its folder, then the folder above), else `agents/` in the current folder; `None` when
-/// there is none (no agents registered).
+/// Every folder of agent files a command reads: `--agents` alone, else `$ARBITER_AGENTS`
+/// alone, else an `agents/` folder beside the experiment (in its folder or the one
+/// above) *and* the repository's `./agents` (the shipped agents and games), both read
+/// together, so that an experiment in a folder of its own keeps them; a name defined in
+/// both is refused.
 ///
 /// # Errors
-/// A given folder that does not exist.
-pub fn agents_folder(
+/// `--agents` or `$ARBITER_AGENTS` names no folder.
+pub fn agents_folders(
     given: Option<&Path>,
     from_env: Option<&Path>,
     experiment: Option<&Path>,
-) -> Result<Option<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, String> {
     for (folder, what) in [(given, "--agents"), (from_env, "ARBITER_AGENTS")] {
         if let Some(folder) = folder {
             if !folder.is_dir() {
@@ -1592,7 +1602,7 @@ pub fn agents_folder(
                     folder.display()
                 ));
             }
-            return Ok(Some(folder.to_path_buf()));
+            return Ok(vec![folder.to_path_buf()]);
         }
     }
     let beside = experiment
@@ -1600,10 +1610,19 @@ pub fn agents_folder(
         .into_iter()
         .flat_map(|dir| [Some(dir), dir.parent()])
         .flatten()
-        .map(|dir| dir.join("agents"));
-    Ok(beside
-        .chain(std::iter::once(PathBuf::from("agents")))
-        .find(|folder| folder.is_dir()))
+        .map(|dir| dir.join("agents"))
+        .find(|folder| folder.is_dir());
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for folder in beside.into_iter().chain([PathBuf::from("agents")]) {
+        let same = |known: &PathBuf| match (known.canonicalize(), folder.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => *known == folder,
+        };
+        if folder.is_dir() && !folders.iter().any(same) {
+            folders.push(folder);
+        }
+    }
+    Ok(folders)
 }
 
 #[cfg(test)]
