@@ -267,6 +267,8 @@ pub struct Program {
     write_limit: Duration,
     /// Whether the rest of a line too long to keep is being dropped.
     skipping: bool,
+    /// The thread copying its stderr into the log (a process's; none when hosted).
+    stderr_thread: Option<std::thread::JoinHandle<()>>,
 }
 
 /// How a program ended, in words: `exit code 1`, `killed by signal 9 (SIGKILL)`.
@@ -343,7 +345,7 @@ impl Program {
             ..Sink::default()
         }));
         let thread_sink = Arc::clone(&sink);
-        std::thread::Builder::new()
+        let stderr_thread = std::thread::Builder::new()
             .name("agent-stderr".to_string())
             .spawn(move || {
                 let mut stderr = stderr;
@@ -393,6 +395,7 @@ impl Program {
             cpu_clock,
             write_limit: WRITE_GRACE,
             skipping: false,
+            stderr_thread: Some(stderr_thread),
         })
     }
 
@@ -425,6 +428,7 @@ impl Program {
             cpu_clock: None,
             write_limit: WRITE_GRACE,
             skipping: false,
+            stderr_thread: None,
         })
     }
 
@@ -759,6 +763,21 @@ impl Program {
             (None, Backend::Process { child, .. }) => child.try_wait().ok().flatten(),
             (None, Backend::Hosted { .. }) => None,
         };
+        self.jail.as_ref()?;
+        if status.is_some() {
+            // Ended: its last words (a Python traceback's last line, say) are read to the
+            // end before they are judged; a descendant that holds stderr open is waited
+            // for briefly only.
+            let until = Instant::now() + Duration::from_millis(500);
+            while self
+                .stderr_thread
+                .as_ref()
+                .is_some_and(|thread| !thread.is_finished())
+                && Instant::now() < until
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let last = self.last_stderr_line();
         self.jail.as_ref()?.breach(status, last.as_deref())
     }
