@@ -470,6 +470,9 @@ pub fn play_from<G: Game>(
             cpu: limits.cpu_clock,
         }
     });
+    // Time a side used past its clock within its margin: owed, and taken from its next
+    // moves (an agent cannot overrun by its margin move after move).
+    let mut overdraft = ByPlayer([Duration::ZERO; 2]);
     let mut streaks = Streaks::default();
     // Without a resign or draw rule no streak is kept (a call a ply saved).
     let adjudicating = !limits.adjudication.is_off();
@@ -539,11 +542,18 @@ pub fn play_from<G: Game>(
                 (true, Some(cpu)) => Duration::from_nanos(cpu),
                 _ => Duration::from_nanos(nanos),
             };
-            if charged > clock.remaining[side].saturating_add(margin) {
+            let allowance = clock.remaining[side]
+                .saturating_add(margin)
+                .saturating_sub(overdraft[side]);
+            if charged > allowance {
                 sides[side].nanos += nanos;
                 break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON));
             }
-            let left = clock.remaining[side].saturating_sub(charged) + clock.increment[side];
+            // What it had and its increment, less the move and any time owed.
+            let had = clock.remaining[side] + clock.increment[side];
+            let spent = charged + overdraft[side];
+            let left = had.saturating_sub(spent);
+            overdraft[side] = spent.saturating_sub(had);
             clock.remaining[side] = left;
             clock_nanos = Some(u64::try_from(left.as_nanos()).unwrap_or(u64::MAX));
         }

@@ -508,3 +508,58 @@ fn the_two_games_of_a_colour_swapped_pair_differ_in_self_play() {
         }
     }
 }
+
+/// An agent that takes `nap` over every move and has a margin past its clock.
+struct Overrunning {
+    inner: Box<dyn Agent<Breakthrough>>,
+    nap: Duration,
+    margin: Duration,
+}
+
+impl Agent<Breakthrough> for Overrunning {
+    fn decide(&mut self, state: &Breakthrough, limits: &Limits) -> Decision<Move> {
+        std::thread::sleep(self.nap);
+        self.inner.decide(state, limits)
+    }
+    fn time_margin(&self) -> Duration {
+        self.margin
+    }
+}
+
+/// Time used past the clock within the margin is owed: a side whose clock reached 0 by
+/// a move within its margin cannot go on overrunning by its margin move after move (it
+/// used to play on at 0 ms with the margin free every move).
+#[test]
+fn time_used_within_the_margin_is_owed_by_the_next_moves() {
+    let start = Breakthrough::new(Rules::Standard);
+    let agents = factories(&["random"]);
+    let job = schedule(5, &[[0, 0]], 1, Colours::AsListed)[0];
+    // 100 ms and no increment; 40 ms a move with a 50 ms margin: 100, 60, 20, then the
+    // third move ends 20 ms past the clock (within the margin), and the fourth may use
+    // only 50 - 20 = 30 ms: it loses on time there (later only if the machine is so slow
+    // that a move overruns by more than the margin earlier).
+    let mut seats = ByPlayer([
+        Box::new(Overrunning {
+            inner: agents[0](1),
+            nap: Duration::from_millis(40),
+            margin: Duration::from_millis(50),
+        }) as Box<dyn Agent<Breakthrough>>,
+        agents[0](2),
+    ]);
+    let control = TimeControl {
+        base: Duration::from_millis(100),
+        increment: Duration::ZERO,
+    };
+    let limits = PlayLimits {
+        max_plies: 200,
+        time_control: Some([control; 2]),
+        ..PlayLimits::default()
+    };
+    let record = play_from(start, String::new(), job, &mut seats, &limits).expect("no stop");
+    assert_eq!(
+        (record.winner, record.reason.as_ref()),
+        (Some(Player::P2), TIMEOUT_REASON),
+        "{record:?}"
+    );
+    assert!(record.sides[Player::P1].moves <= 3, "{:?}", record.sides);
+}
