@@ -1639,7 +1639,7 @@ fn no_moves_leaves_out_moves_csv_and_keeps_everything_else() {
     assert_eq!(journal.lines().count(), 4);
     for line in journal.lines() {
         assert!(
-            !line.contains("\"moves\":[{") && !line.contains("\"move_text\""),
+            !line.contains("],\"moves\":") && !line.contains("\"move_text\""),
             "{line}"
         );
     }

@@ -260,8 +260,14 @@ impl crate::report::JobRecord for crate::tournament::GameRecord {
         }
         out.push(b']');
         if !self.moves.is_empty() {
-            out.extend_from_slice(b",\"moves\":");
-            serde_json_into(out, &self.moves)?;
+            out.extend_from_slice(b",\"moves\":[");
+            for (i, mv) in self.moves.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                mv.write_compact(out);
+            }
+            out.push(b']');
         }
         if !self.move_text.is_empty() {
             out.extend_from_slice(b",\"move_text\":");
@@ -676,7 +682,7 @@ mod tests {
     use super::{utc_stamp, utc_time};
 
     #[test]
-    fn a_game_s_journal_line_is_the_bytes_serde_json_writes() {
+    fn a_game_s_journal_line_reads_back_as_the_game_and_its_moves_are_compact() {
         use super::JobRecord;
         use crate::core::{ByPlayer, FaultReason, Player};
         use crate::games::breakthrough::{Breakthrough, Rules};
@@ -740,11 +746,24 @@ mod tests {
             counted += usize::from(!record.sides[Player::P1].stats.is_zero());
             let mut line = Vec::new();
             record.write_json(&mut line).expect("written");
-            let expected = serde_json::to_vec(record).expect("serialises");
+            let back: crate::tournament::GameRecord =
+                serde_json::from_slice(&line).expect("reads back");
             assert_eq!(
-                String::from_utf8_lossy(&line),
-                String::from_utf8_lossy(&expected)
+                serde_json::to_value(&back).expect("value"),
+                serde_json::to_value(record).expect("value"),
+                "{}",
+                String::from_utf8_lossy(&line)
             );
+            // Each move an array of numbers, not an object of names: a fifth of the bytes.
+            if !record.moves.is_empty() {
+                let objects = serde_json::to_vec(record).expect("serialises");
+                assert!(
+                    line.len() * 2 < objects.len(),
+                    "{} of {}",
+                    line.len(),
+                    objects.len()
+                );
+            }
         }
         assert!(counted > 0 && counted < records.len(), "{counted}");
         assert!(records.iter().any(|r| r.moves.is_empty()));
