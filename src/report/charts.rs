@@ -69,10 +69,18 @@ pub(super) fn fail(error: impl std::fmt::Display) -> String {
         .split_once("message: \"")
         .and_then(|(_, rest)| rest.split_once('"'))
         .map_or(text.as_str(), |(message, _)| message);
-    format!(
-        "chart: {}",
-        message.split_whitespace().collect::<Vec<_>>().join(" ")
-    )
+    // plotters' own wrappers ("backend error: Drawing backend error: ...") say nothing a
+    // reader needs: the cause is what follows them.
+    let mut message = message.trim();
+    for wrapper in ["backend error:", "Drawing backend error:", "Drawing error:"] {
+        message = message
+            .trim_start()
+            .strip_prefix(wrapper)
+            .unwrap_or(message)
+            .trim_start();
+    }
+    let words = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("cannot draw the chart: {words}")
 }
 
 /// A chart that can draw itself on any plotters backend.
@@ -863,5 +871,23 @@ mod tests {
         save(&chart, folder.path(), "one").expect("drawn");
         let svg = std::fs::read_to_string(folder.path().join("one.svg")).expect("svg");
         assert!(svg.contains("only pairing"), "{svg}");
+    }
+
+    /// A full disk while a chart is written is one line in words, whichever wrapper
+    /// plotters puts around it.
+    #[test]
+    fn a_drawing_error_is_said_in_words() {
+        assert_eq!(
+            super::fail(
+                "backend error: Drawing backend error: No space left on device (os error 28)"
+            ),
+            "cannot draw the chart: No space left on device (os error 28)"
+        );
+        assert_eq!(
+            super::fail(
+                "ImageError(IoError(Os { code: 28, kind: StorageFull, message: \"No space left on device\" }))"
+            ),
+            "cannot draw the chart: No space left on device"
+        );
     }
 }
