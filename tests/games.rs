@@ -338,6 +338,7 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
         broken("b-many", "many", &marker, python, ""),
         broken("b-huge", "huge", &marker, python, ""),
         broken("b-stall", "stall", &marker, python, "request_ms = 300"),
+        broken("b-slowstart", "slowstart", &marker, python, ""),
     ]
     .concat();
     let agents = agents_folder(dir.path(), &entries);
@@ -505,6 +506,34 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
         games(&out).iter().all(|g| g["reason"] == "rules_failure"),
         "{:?}",
         games(&out)
+    );
+    // A rules program that takes 1 s to start: no move is charged its start-up (each
+    // worker thread's program starts before its first game's clock).
+    let out = dir.path().join("b-slowstart-match");
+    let output = run(&[
+        "match",
+        "random",
+        "random",
+        "--game",
+        "b-slowstart",
+        "--games",
+        "4",
+        "--threads",
+        "2",
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let slowest = common::csv_maps(&out.join("moves.csv"))
+        .iter()
+        .map(|m| m["ms"].parse::<f64>().expect("ms"))
+        .fold(0.0, f64::max);
+    assert!(
+        slowest < 900.0,
+        "a move took {slowest} ms: the start-up was charged to it"
     );
     let output = run(&["perft", "b-huge", "--depth", "3", "--agents", text(&agents)]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));

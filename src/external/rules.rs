@@ -844,6 +844,21 @@ impl Client {
         }
     }
 
+    /// Starts the program if it is not running (a failure is said and counted, and the
+    /// next request tries again).
+    fn start(&mut self) {
+        if self.connection.is_some() {
+            return;
+        }
+        match Connection::start(&self.def) {
+            Ok(mut connection) => {
+                connection.ready = None;
+                self.connection = Some(connection);
+            }
+            Err(why) => self.fail(&why),
+        }
+    }
+
     /// Counts and says a failure; the program is restarted on the next request.
     fn fail(&mut self, why: &str) {
         if let Some(mut connection) = self.connection.take() {
@@ -1195,6 +1210,9 @@ impl Game for ProgramGame {
     }
 
     fn begin_game(&mut self) {
+        // This thread's program starts now, before the first move's clock (its start-up
+        // was charged to that move: 0.2 s with no node, per worker thread).
+        with_client(&self.def, Client::start);
         // Failures before this game (another game's, on this thread) are not its own.
         self.epoch = epoch_of(&self.def);
         self.in_game = true;

@@ -8,8 +8,8 @@ refuse (answers `error` to the first move 5), endless (every move leads to a
 position that is never over), flicker (its `apply` replies carry no status, and `status`
 and `legal` of one position change from call to call: a side to move, then the game over,
 then no legal move), many (70,000 legal moves in the start position), huge (a 200 MB line
-in answer to its 30th `legal`), stall (never answers its 20th `apply`). MARKER only makes
-the processes findable.
+in answer to its 30th `legal`), stall (never answers its 20th `apply`), slowstart (takes
+1 s to start, then plays well). MARKER only makes the processes findable.
 """
 
 import json
@@ -20,6 +20,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../
 import tic_tac_toe_game as game  # noqa: E402
 
 mode = sys.argv[1]
+if mode == "slowstart":
+    import time
+
+    time.sleep(1)
 if mode == "exit":
     print("giving up before hello", file=sys.stderr, flush=True)
     sys.exit(4)
