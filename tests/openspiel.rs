@@ -171,7 +171,9 @@ fn agree_with_openspiel(python: &str, name: &str, built_in: &str, depth: u32) {
         ),
     );
     let out = dir.path().join("built-in");
-    run_quietly(&experiment, &out);
+    // Its own agents folder only: the repository's declares `openspiel` too.
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
     let replay = Command::new(python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/openspiel_replay.py"))
         .arg(name)
