@@ -709,3 +709,30 @@ fn a_rules_program_with_long_positions_and_many_moves_never_deadlocks_a_run() {
     assert_eq!(played.len(), 2);
     assert!(played.iter().all(|g| g["reason"] == "plies"), "{played:?}");
 }
+
+/// check-game on a game of 20,000 legal moves a position: near the start every move of a
+/// position is applied up to 1,000 of them, a seeded sample beyond (all 20,000 twice a
+/// playout took minutes), and the game passes.
+#[test]
+fn check_game_samples_the_moves_of_a_very_wide_game() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/wide_game.py");
+    let agents = agents_folder(
+        dir.path(),
+        &format!(
+            "[[game]]\nname = \"huge-wide\"\ncommand = [\"{python}\", \"{}\", \"4\", \"10\", \"20000\"]\n",
+            script.display()
+        ),
+    );
+    let output = run(&["check-game", "huge-wide", "--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stdout(&output));
+    // 20 playouts of 4 plies: 1,000 + 1,000 + 8 + 8 sampled, and the move played each ply.
+    assert!(
+        stdout(&output).contains("100 positions, 40320 moves applied"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -10,6 +10,10 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::Instant;
 
+/// How many legal moves of a position near the start are each applied; a position with
+/// more has a seeded sample of this many applied.
+const ALL_MOVES_AT_MOST: usize = 1_000;
+
 /// How thoroughly to check.
 #[derive(Clone, Copy, Debug)]
 pub struct CheckGameOptions {
@@ -376,11 +380,18 @@ pub fn check_game(
                 ));
                 break 'playouts;
             }
-            // Every legal move applies (all of them near the start, a sample later on).
-            let sample: Vec<&String> = if plies < 2 || facts.legal.len() <= 8 {
+            // Every legal move applies: all of them near the start (a seeded sample of
+            // ALL_MOVES_AT_MOST in a position with more: a game of 100,000 moves a position
+            // took minutes), a sample of 8 later on.
+            let (all, most) = if plies < 2 {
+                (ALL_MOVES_AT_MOST, ALL_MOVES_AT_MOST)
+            } else {
+                (8, 8)
+            };
+            let sample: Vec<&String> = if facts.legal.len() <= all {
                 facts.legal.iter().collect()
             } else {
-                (0..8)
+                (0..most)
                     .map(|_| &facts.legal[seeds::below(&mut rng, facts.legal.len())])
                     .collect()
             };

@@ -2,7 +2,8 @@
 tests (docs/game-protocol.md): 64 legal moves in every position, each position a string of
 about 3,000 bytes, the game over after PLIES plies (a draw). A search asks for a
 position's 64 children at once: about 200 KB of requests against the 64 KiB of a pipe,
-while the program's replies fill its own stdout. `wide_game.py [PLIES] [PAD]`.
+while the program's replies fill its own stdout. `wide_game.py [PLIES] [PAD] [MOVES]`
+(MOVES legal moves a position, 64 by default).
 """
 
 import json
@@ -10,7 +11,8 @@ import sys
 
 PLIES = int(sys.argv[1]) if len(sys.argv) > 1 else 4
 PAD = int(sys.argv[2]) if len(sys.argv) > 2 else 3000
-MOVES = ["m%d" % i for i in range(64)]
+MOVES = ["m%d" % i for i in range(int(sys.argv[3]) if len(sys.argv) > 3 else 64)]
+LEGAL = set(MOVES)
 
 
 def position(ply, moves):
@@ -42,7 +44,7 @@ def answer(request):
         return {"type": "legal", "moves": [] if status(request["position"]).get("over") else MOVES}
     if kind == "apply":
         ply, moves = parse(request["position"])
-        if request["move"] not in MOVES or ply >= PLIES:
+        if request["move"] not in LEGAL or ply >= PLIES:
             raise ValueError("illegal move %r" % request["move"])
         child = position(ply + 1, moves + [request["move"]])
         return {"type": "position", "position": child, "status": status(child)}
