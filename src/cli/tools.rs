@@ -237,8 +237,7 @@ pub fn replay(
             .context("standard input")?;
         ("<stdin>".to_string(), text)
     } else {
-        let text =
-            crate::registry::read_input(file).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+        let text = crate::registry::read_input(file)?;
         (file.display().to_string(), text)
     };
     let moves = if is_record_file(&text) {

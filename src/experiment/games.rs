@@ -30,7 +30,7 @@ pub const LOGS_FOLDER: &str = "logs";
 /// line and ply.
 pub fn read_openings<G: GameEntry>(start: &G, path: &Path) -> Result<Vec<(G, String)>, Error> {
     let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
-    let text = crate::registry::read_input(path).map_err(|e| fail(None, e))?;
+    let text = crate::registry::read_input(path)?;
     let mut openings = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();

@@ -1017,7 +1017,7 @@ impl AgentRegistry {
         }
         let mut texts = Vec::new();
         for file in files {
-            let text = super::read_input(&file).map_err(|e| InputError::in_file(&file, None, e))?;
+            let text = super::read_input(&file)?;
             // Every file's games, then every file's heuristics, then the agents: each may
             // use what another file defines.
             registry.add_games(&file, &text)?;

@@ -325,7 +325,11 @@ pub(super) fn openings_spec(
             // Read once here, so that a missing or unreadable file is blamed on this
             // line; its moves are checked against the game when the run starts.
             if let Err(why) = super::read_input(&file) {
-                return Err(format!("openings file '{}': {why}", file.display()));
+                return Err(format!(
+                    "openings file '{}': {}",
+                    file.display(),
+                    why.message
+                ));
             }
             Ok(OpeningSpec::File(file))
         }
@@ -422,7 +426,7 @@ impl Experiment {
     /// # Errors
     /// An unreadable or malformed file, or a value that does not fit, naming the line.
     pub fn load(path: &Path, registry: &AgentRegistry) -> Result<Experiment, InputError> {
-        let source = super::read_input(path).map_err(|e| InputError::in_file(path, None, e))?;
+        let source = super::read_input(path)?;
         Experiment::parse(path, source, registry)
     }
 

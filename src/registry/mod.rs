@@ -53,7 +53,7 @@ impl AnyExperiment {
     /// # Errors
     /// An unreadable or malformed file, or a value that does not fit.
     pub fn load(path: &Path, registry: &AgentRegistry) -> Result<AnyExperiment, InputError> {
-        let source = read_input(path).map_err(|e| InputError::in_file(path, None, e))?;
+        let source = read_input(path)?;
         AnyExperiment::parse(path, source, registry)
     }
 
@@ -211,11 +211,16 @@ pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 /// `/dev/zero` or a folder is refused in one line instead of hanging or filling memory.
 ///
 /// # Errors
-/// Not a regular file, too large, unreadable or not UTF-8, as one line.
-pub fn read_input(path: &Path) -> Result<String, String> {
+/// Not a regular file, too large, unreadable or not UTF-8: one line naming the file.
+pub fn read_input(path: &Path) -> Result<String, InputError> {
+    let fail = |why: String| InputError::in_file(path, None, why);
     use std::io::Read;
-    let metadata = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read: {}", crate::core::one_line(&e.to_string())))?;
+    let metadata = std::fs::metadata(path).map_err(|e| {
+        fail(format!(
+            "cannot read: {}",
+            crate::core::one_line(&e.to_string())
+        ))
+    })?;
     if !metadata.is_file() {
         let kind = metadata.file_type();
         let what = {
@@ -232,29 +237,40 @@ pub fn read_input(path: &Path) -> Result<String, String> {
                 "not a file"
             }
         };
-        return Err(format!("cannot read: it is {what}, not a regular file"));
+        return Err(fail(format!(
+            "cannot read: it is {what}, not a regular file"
+        )));
     }
     if metadata.len() > MAX_INPUT_BYTES {
-        return Err(format!(
+        return Err(fail(format!(
             "cannot read: {} bytes, more than the {} MB an input file may have",
             metadata.len(),
             MAX_INPUT_BYTES >> 20
-        ));
+        )));
     }
-    let file = std::fs::File::open(path)
-        .map_err(|e| format!("cannot read: {}", crate::core::one_line(&e.to_string())))?;
+    let file = std::fs::File::open(path).map_err(|e| {
+        fail(format!(
+            "cannot read: {}",
+            crate::core::one_line(&e.to_string())
+        ))
+    })?;
     let mut bytes = Vec::new();
     // The file may have grown since it was measured: never more than the cap.
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read: {}", crate::core::one_line(&e.to_string())))?;
+        .map_err(|e| {
+            fail(format!(
+                "cannot read: {}",
+                crate::core::one_line(&e.to_string())
+            ))
+        })?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(format!(
+        return Err(fail(format!(
             "cannot read: more than the {} MB an input file may have",
             MAX_INPUT_BYTES >> 20
-        ));
+        )));
     }
-    String::from_utf8(bytes).map_err(|_| "cannot read: it is not UTF-8 text".to_string())
+    String::from_utf8(bytes).map_err(|_| fail("cannot read: it is not UTF-8 text".to_string()))
 }
 
 /// The first line of `text` that starts with `key` (a TOML key), if any.

@@ -238,8 +238,7 @@ impl AgentRegistry {
             }
             Ok(_) => {}
         }
-        let text =
-            super::read_input(&manifest).map_err(|e| InputError::in_file(&manifest, None, e))?;
+        let text = super::read_input(&manifest)?;
         let table: toml::Table =
             toml::from_str(&text).map_err(|e| super::toml_error(&manifest, &text, &e))?;
         if let Some(key) = table.keys().find(|k| !MANIFEST_KEYS.contains(&k.as_str())) {
@@ -275,8 +274,9 @@ impl AgentRegistry {
                 ));
             }
         }
-        let cwd = inside_folder(folder, table.get("cwd"))
-            .map_err(|why| InputError::in_file(&manifest, super::line_of_key(&text, "cwd"), why))?;
+        let cwd = inside_folder(folder, table.get("cwd")).map_err(|why| {
+            InputError::in_file(&manifest, super::line_of_key(&text, "cwd"), why.message)
+        })?;
         // The manifest is an agent table: as one, under its header, with the folder's name
         // and the folder it runs in filled in (lines are told as the manifest's own).
         let mut agent = table.clone();
@@ -329,29 +329,30 @@ impl AgentRegistry {
 
 /// The folder a submission runs in: its own, or `cwd` when that is a folder inside it
 /// (symbolic links followed), as an absolute path.
-fn inside_folder(folder: &Path, cwd: Option<&toml::Value>) -> Result<PathBuf, String> {
+fn inside_folder(folder: &Path, cwd: Option<&toml::Value>) -> Result<PathBuf, InputError> {
+    let fail = |message: String| InputError::in_file(folder, None, message);
     let own = folder.canonicalize().map_err(|e| {
-        format!(
+        fail(format!(
             "cannot read the folder: {}",
             crate::core::one_line(&e.to_string())
-        )
+        ))
     })?;
     let Some(cwd) = cwd else {
         return Ok(own);
     };
     let Some(given) = cwd.as_str() else {
-        return Err(format!(
+        return Err(fail(format!(
             "cwd = {cwd}: expected a folder inside the submission's own"
-        ));
+        )));
     };
     match own.join(given).canonicalize() {
         Ok(inside) if inside.starts_with(&own) && inside.is_dir() => Ok(inside),
-        Ok(_) => Err(format!(
+        Ok(_) => Err(fail(format!(
             "cwd = \"{given}\" is outside the submission's folder: a submission runs in its own folder (or one inside it)"
-        )),
-        Err(_) => Err(format!(
+        ))),
+        Err(_) => Err(fail(format!(
             "cwd = \"{given}\": no such folder inside the submission's folder"
-        )),
+        ))),
     }
 }
 
@@ -633,20 +634,28 @@ mod tests {
             .status()
             .expect("mkfifo");
         assert!(made.success());
-        let error = crate::registry::read_input(&fifo).expect_err("a FIFO");
+        let error = crate::registry::read_input(&fifo)
+            .expect_err("a FIFO")
+            .message;
         assert!(
             error.contains("it is a FIFO, not a regular file"),
             "{error}"
         );
-        let error = crate::registry::read_input(Path::new("/dev/zero")).expect_err("a device");
+        let error = crate::registry::read_input(Path::new("/dev/zero"))
+            .expect_err("a device")
+            .message;
         assert!(error.contains("it is a device"), "{error}");
-        let error = crate::registry::read_input(dir.path()).expect_err("a folder");
+        let error = crate::registry::read_input(dir.path())
+            .expect_err("a folder")
+            .message;
         assert!(error.contains("it is a folder"), "{error}");
         let big = dir.path().join("big.toml");
         let file = fs::File::create(&big).expect("big");
         file.set_len(crate::registry::MAX_INPUT_BYTES + 1)
             .expect("grow");
-        let error = crate::registry::read_input(&big).expect_err("too big");
+        let error = crate::registry::read_input(&big)
+            .expect_err("too big")
+            .message;
         assert!(error.contains("more than the 16 MB"), "{error}");
         // An agents folder holding a FIFO named like an agent file: refused, not hung.
         std::os::unix::fs::symlink(&fifo, dir.path().join("agents.toml")).expect("link");
