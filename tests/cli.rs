@@ -2347,7 +2347,10 @@ fn a_chart_that_cannot_be_written_is_named_in_one_line_of_words() {
     fs::remove_file(out.join("winrates.png")).expect("chart");
     fs::create_dir(out.join("winrates.png")).expect("folder");
     let output = run(&["report", text(&out)]);
-    assert_input_error(&output, &["winrates.png: cannot draw the chart: Is a directory"]);
+    assert_input_error(
+        &output,
+        &["winrates.png: cannot draw the chart: Is a directory"],
+    );
     assert!(!stderr(&output).contains("Os {"), "{}", stderr(&output));
 }
 
