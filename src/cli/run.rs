@@ -7,7 +7,7 @@ use crate::core::time_limit;
 use crate::experiment::shard::parse_shard;
 use crate::experiment::{self, Options, Overrides};
 use crate::registry::AnyExperiment;
-use crate::report::Meta;
+use crate::report::{Meta, RunStatus};
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
@@ -99,20 +99,17 @@ pub fn execute(
     // and the sandbox choice: a resume keeps the one its run started with unless given.
     let (text, recorded_sandbox) = match (&args.resume, &experiment_file) {
         (Some(folder), _) => Meta::read(folder)
-            .map(|meta| (meta.experiment_source, meta.sandbox))
+            .map(|meta| (meta.experiment_source, meta.sandbox.flag()))
             .unwrap_or_default(),
         (None, Some(path)) => (
             source
                 .clone()
                 .unwrap_or_else(|| crate::registry::read_input(path).unwrap_or_default()),
-            String::new(),
+            None,
         ),
-        (None, None) => (String::new(), String::new()),
+        (None, None) => (String::new(), None),
     };
-    let sandbox = args
-        .sandbox
-        .as_deref()
-        .or((!recorded_sandbox.is_empty()).then_some(recorded_sandbox.as_str()));
+    let sandbox = args.sandbox.as_deref().or(recorded_sandbox);
     super::set_sandbox(sandbox, &registry, &text)?;
     let shard = match &args.shard {
         Some(text) => {
@@ -171,7 +168,7 @@ pub fn execute(
                 path.display()
             );
         }
-        if meta.status == "complete" {
+        if meta.status == RunStatus::Complete {
             if !args.quiet {
                 crate::report::say(&format!(
                     "{}: shard {}/{} is already complete",
@@ -200,7 +197,7 @@ pub fn execute(
         // A complete run has nothing left to do: say so and succeed, as a complete shard
         // run again does.
         if let Ok(meta) = crate::report::Meta::read(folder)
-            && meta.status == "complete"
+            && meta.status == RunStatus::Complete
             && !folder.join(crate::report::journal::JOURNAL).exists()
         {
             crate::report::say(&format!(

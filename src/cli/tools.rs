@@ -6,7 +6,7 @@ use crate::games::perft_by_depth;
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
 use crate::report::records::{is_record_file, read_game_records};
-use crate::report::show::{header, resolve_run_folder, summary_json, tables, write_report};
+use crate::report::show::{header_as, resolve_run_folder, summary_json, tables, write_report};
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
@@ -32,7 +32,7 @@ pub fn report_files(folder: &Path, game: Option<u64>) -> Result<Vec<std::path::P
     // the report is written).
     let _lock = crate::experiment::FolderLock::acquire(&folder, true).map_err(|e| anyhow!(e))?;
     if let Ok(meta) = crate::report::Meta::read(&folder)
-        && meta.status == "running"
+        && meta.status == crate::report::RunStatus::Running
         && !folder.join("summary.csv").is_file()
     {
         bail!(
@@ -98,14 +98,16 @@ pub fn show_text(folder: &Path) -> Result<String> {
 fn show_header(folder: &Path) -> String {
     let mut text = String::new();
     if let Ok(mut meta) = Meta::read(folder) {
-        let stopped = meta.status == "running" && !crate::experiment::FolderLock::is_held(folder);
-        if stopped {
+        let stopped = meta.status == crate::report::RunStatus::Running
+            && !crate::experiment::FolderLock::is_held(folder);
+        let status = if stopped {
             // Killed, or a file could not be written: what it finished is in the journal.
-            meta.status =
-                "stopped before its end (killed, or a file could not be written)".to_string();
             meta.games_played = crate::report::journal::records_in(folder) as usize;
-        }
-        text.push_str(&format!("{}\n", header(&meta)));
+            meta.status_text_as("stopped before its end (killed, or a file could not be written)")
+        } else {
+            meta.status_text()
+        };
+        text.push_str(&format!("{}\n", header_as(&meta, &status)));
         if stopped {
             text.push_str(&format!(
                 "`arbiter run --resume {}` continues it\n",

@@ -7,8 +7,12 @@ use crate::core::{Game, MOVE_SEPARATOR, Player};
 use crate::registry::experiment::DEFAULT_MAX_PLIES;
 use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
 use crate::report::tally::Tally;
-use crate::report::{CsvRecorder, Meta, Reporter, RunContext, RunOutcome, TIMING_COLUMNS};
+use crate::report::{
+    CsvRecorder, Meta, Reporter, RoundsFormat, RunContext, RunKind, RunOutcome, SandboxMode,
+    TIMING_COLUMNS,
+};
 use crate::stats::elo::{Sprt, SprtDecision};
+use crate::tournament::rounds::Format;
 use crate::tournament::rounds::{BoardRow, Rounds};
 use crate::tournament::{
     GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, seat_agents,
@@ -567,16 +571,12 @@ impl GameTask for Task<'_, Experiment> {
             sweeps: experiment.sweeps.clone(),
             sprt: experiment.sprt.map(|(sprt, _)| sprt),
             no_moves_csv: !experiment.moves_csv,
-            sandbox: match crate::external::sandbox::mode() {
-                Some(true) => "on".to_string(),
-                Some(false) => "off".to_string(),
-                None => String::new(),
-            },
-            format: experiment
-                .rounds
-                .as_ref()
-                .map_or(String::new(), |r| r.name().to_string()),
-            ..Meta::starting("tournament", options.threads)
+            sandbox: SandboxMode::of(crate::external::sandbox::mode()),
+            format: experiment.rounds.as_ref().map(|r| match r.format {
+                Format::Swiss { .. } => RoundsFormat::Swiss,
+                Format::Knockout { .. } => RoundsFormat::Knockout,
+            }),
+            ..Meta::starting(RunKind::Tournament, options.threads)
         })?;
         // External programs' stderr, one file per agent and game (created when written).
         games.limits.logs = Some(folder.join(LOGS_FOLDER));

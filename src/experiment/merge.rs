@@ -7,8 +7,8 @@
 use super::pool::{Earlier, Work};
 use super::shard::shard_ids;
 use super::{Error, Finished, Options, RunFolder, continue_run, create_run_folder};
-use crate::report::Meta;
 use crate::report::journal::JOURNAL;
+use crate::report::{Meta, RunStatus};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -91,7 +91,7 @@ pub fn merge(
     }
     let mut incomplete = false;
     for (index, (dir, meta)) in &given {
-        if meta.status != "complete" {
+        if meta.status != RunStatus::Complete {
             incomplete = true;
             if !partial {
                 return Err(Error::Message(format!(
@@ -143,7 +143,7 @@ pub fn merge(
         .max()
         .unwrap_or(meta.threads);
     meta.deterministic = given.values().all(|(_, m)| m.deterministic);
-    meta.status = "running".to_string();
+    meta.status = RunStatus::Running;
     meta.games_played = 0;
     meta.seal();
     meta.write(&folder)

@@ -24,7 +24,8 @@ use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, Sear
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
 use crate::report::journal::{Journal, JournalIndex};
 use crate::report::{
-    JobRecord, Meta, Progress, Reporter, Reporters, RunOutcome, WithStandings, show, unix_now,
+    JobRecord, Meta, Progress, Reporter, Reporters, RunKind, RunOutcome, RunStatus, WithStandings,
+    show, unix_now,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -258,7 +259,7 @@ where
         meta.threads = options.threads;
     }
     let played_before = meta.games_played;
-    meta.status = "running".to_string();
+    meta.status = RunStatus::Running;
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
     let mut recorder = kind
@@ -343,7 +344,7 @@ where
             // journal (a torn last record is cut on resume), so the run resumes like an
             // interrupted one. When even meta.json cannot be written it stays `running`,
             // which `show` reads as stopped once no process holds the lock.
-            meta.status = "interrupted".to_string();
+            meta.status = RunStatus::Interrupted;
             meta.games_played = crate::report::journal::records_in(folder) as usize;
             let _ = meta.write(folder);
             return Err(Error::Message(format!(
@@ -366,13 +367,12 @@ where
     // Stopped by a signal: `interrupted`; by --max-games, --time-limit or an agent that
     // cannot start: `partial`. Either resumes.
     meta.status = if !outcome.cancelled {
-        "complete"
+        RunStatus::Complete
     } else if cancel.load(Ordering::SeqCst) {
-        "interrupted"
+        RunStatus::Interrupted
     } else {
-        "partial"
-    }
-    .to_string();
+        RunStatus::Partial
+    };
     // Every record is in the kind's files once the recorder is gone; then meta.json says
     // how the run ended, the documents follow, and the journal goes last: a run killed
     // before that is resumed (and its files rewritten) like any other.
@@ -634,7 +634,7 @@ pub fn resume(
     let meta = Meta::read(folder)?;
     meta.check_seal(folder)?;
     let journal_left = folder.join(crate::report::journal::JOURNAL).exists();
-    if meta.status == "complete" && !journal_left {
+    if meta.status == RunStatus::Complete && !journal_left {
         return Err(Error::Message(format!(
             "--resume {}: the run is already complete",
             folder.display()
@@ -682,8 +682,8 @@ fn continue_run(
     let path = PathBuf::from(&meta.experiment_file);
     let source = meta.experiment_source.clone();
     let seed = meta.seed;
-    match meta.kind.as_str() {
-        "tournament" => {
+    match meta.kind {
+        RunKind::Tournament => {
             // The agents as they were when the run started, not as agents/ holds them now.
             let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let changed = registry.map_or(Vec::new(), |r| r.differences(&recorded));
@@ -705,7 +705,7 @@ fn continue_run(
                 options,
             )
         }
-        "search" => {
+        RunKind::Search => {
             // External programs as they were when the run started.
             let programs: Vec<(String, String)> = meta
                 .agents
@@ -732,7 +732,7 @@ fn continue_run(
                 options,
             )
         }
-        "tune" => {
+        RunKind::Tune => {
             let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let mut experiment = TuneExperiment::parse(&path, source, &recorded)?;
             experiment.seed = seed;
@@ -743,15 +743,11 @@ fn continue_run(
                 options,
             )
         }
-        "puzzles" => {
+        RunKind::Puzzles => {
             let mut experiment = PuzzleExperiment::parse(&path, source)?;
             experiment.seed = seed;
             puzzles::run(experiment, Start::Resume(locked, Box::new(meta)), options)
         }
-        other => Err(Error::Message(format!(
-            "{}: meta.json: unknown kind of run '{other}'",
-            folder.display()
-        ))),
     }
 }
 
@@ -772,7 +768,7 @@ impl Start {
                 let folder = RunFolder::lock(&folder, quiet)?;
                 // At once: a run killed before its first game (during a class's checks,
                 // say) is a run that `--resume` continues, not a folder of nothing.
-                meta.status = "running".to_string();
+                meta.status = RunStatus::Running;
                 meta.write(&folder)
                     .map_err(|e| Error::Message(e.to_string()))?;
                 Ok((folder, meta))

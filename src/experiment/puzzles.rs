@@ -6,7 +6,8 @@ use crate::csp::Limits;
 use crate::csp::flow::{self, Puzzle, Solver};
 use crate::csp::word_sudoku;
 use crate::registry::puzzle_experiment::PuzzleExperiment;
-use crate::report::puzzles::{SolveRecord, SolveRow, SolvesCsv};
+use crate::report::puzzles::{SolveRecord, SolvesCsv};
+use crate::report::rows::SolveRow;
 use crate::report::{Meta, Reporter};
 use std::io;
 use std::path::Path;
@@ -221,7 +222,7 @@ pub(super) fn run(
             .collect(),
         deterministic: experiment.time_limit.is_none(),
         timing_columns: vec!["ms".to_string()],
-        ..Meta::starting("puzzles", options.threads)
+        ..Meta::starting(crate::report::RunKind::Puzzles, options.threads)
     })?;
     execute(&puzzles, &folder, meta, options)
 }

@@ -308,7 +308,7 @@ impl GameTask for Task<'_, SearchExperiment> {
                 .collect(),
             deterministic: experiment.programs.is_empty(),
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
-            ..Meta::starting("search", options.threads)
+            ..Meta::starting(crate::report::RunKind::Search, options.threads)
         })?;
         search.logs = Some(folder.join(LOGS_FOLDER));
         execute(&search, &folder, meta, options)

@@ -421,7 +421,7 @@ impl GameTask for Task<'_, TuneExperiment> {
                 )
                 .collect(),
             deterministic: true,
-            ..Meta::starting("tune", options.threads)
+            ..Meta::starting(crate::report::RunKind::Tune, options.threads)
         })?;
         execute(&tuning, &folder, meta, options)
     }

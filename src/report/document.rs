@@ -3,142 +3,12 @@
 
 use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
 use super::load::{RunData, win_matrix};
-use super::table::{Table, escape};
-use super::{SummaryRow, summary_table};
-use crate::stats::ratings::{Results, bradley_terry};
+use super::page::write_documents;
+use super::section::Section;
+use super::tables::{draw_grid, left_out_table, ratings_table, standings_table, sweep_table};
+use super::{RoundsFormat, summary_table};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-/// A section of the report: a title, paragraphs, tables and charts (file stems).
-#[derive(Clone, Debug, Default)]
-pub struct Section {
-    /// Heading.
-    pub title: String,
-    /// Paragraphs of plain text.
-    pub text: Vec<String>,
-    /// Tables.
-    pub tables: Vec<Table>,
-    /// Chart stems (`<stem>.svg` and `.png` in the folder) with a caption.
-    pub charts: Vec<(String, String)>,
-    /// Paragraphs after the tables and charts (notes on their rows).
-    pub after: Vec<String>,
-}
-
-/// Draws per matchup arranged as a grid: first-listed agent (row) by second-listed agent
-/// (column); `None` when the matchups do not form a grid of at least 2x2.
-pub fn draw_grid(data: &RunData) -> Option<Table> {
-    let mut firsts: Vec<&str> = Vec::new();
-    let mut seconds: Vec<&str> = Vec::new();
-    let mut cells: BTreeMap<(usize, usize), (u64, u64)> = BTreeMap::new();
-    for pair in data.summary.chunks(2) {
-        let [first, second] = pair else { continue };
-        let row = firsts
-            .iter()
-            .position(|a| *a == first.agent)
-            .unwrap_or_else(|| {
-                firsts.push(&first.agent);
-                firsts.len() - 1
-            });
-        let column = seconds
-            .iter()
-            .position(|a| *a == second.agent)
-            .unwrap_or_else(|| {
-                seconds.push(&second.agent);
-                seconds.len() - 1
-            });
-        if first.games > 0 {
-            cells.insert((row, column), (first.draws, first.games));
-        }
-    }
-    if firsts.len() < 2 || seconds.len() < 2 {
-        return None;
-    }
-    let mut headers = vec!["first agent \\ second agent".to_string()];
-    headers.extend(seconds.iter().map(|s| s.to_string()));
-    let rows = firsts
-        .iter()
-        .enumerate()
-        .map(|(r, name)| {
-            let mut row = vec![name.to_string()];
-            row.extend((0..seconds.len()).map(|c| {
-                cells
-                    .get(&(r, c))
-                    .map_or("-".to_string(), |(draws, games)| format!("{draws}/{games}"))
-            }));
-            row
-        })
-        .collect();
-    Some(Table { headers, rows })
-}
-
-/// Bradley-Terry ratings of every agent from all games (Elo scale, average 0), best
-/// first; `None` with fewer than three agents (the matchup table says it all then). One
-/// agent under two names (a sweep's variant equal to a registered agent: the same spec
-/// in meta.json) is one player, rated once and shown as `a = b`.
-pub fn ratings_table(data: &RunData) -> Option<Table> {
-    let names = data.agents();
-    let spec_of = |name: &str| -> Option<String> {
-        let meta = data.meta.as_ref()?;
-        meta.agents
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, spec)| crate::registry::agent_identity(&meta.game, spec))
-    };
-    // Players: names that play alike grouped, in first-seen order.
-    let mut agents: Vec<String> = Vec::new();
-    let mut specs: Vec<Option<String>> = Vec::new();
-    let mut player_of: Vec<usize> = Vec::new();
-    for name in &names {
-        let spec = spec_of(name);
-        match specs.iter().position(|s| spec.is_some() && *s == spec) {
-            Some(player) => {
-                agents[player] = format!("{} = {name}", agents[player]);
-                player_of.push(player);
-            }
-            None => {
-                agents.push(name.clone());
-                specs.push(spec);
-                player_of.push(agents.len() - 1);
-            }
-        }
-    }
-    if agents.len() < 3 {
-        return None;
-    }
-    let index = |name: &str| names.iter().position(|a| a == name).map(|i| player_of[i]);
-    let mut results = Results::new(agents.len());
-    for ((p1, p2), outcomes) in &data.pairings {
-        if let (Some(p1), Some(p2)) = (index(p1), index(p2)) {
-            results.add_many(p1, p2, outcomes.p1_wins, outcomes.p2_wins, outcomes.draws);
-        }
-    }
-    let ratings = bradley_terry(&results);
-    // Agents without a game yet (a partial run) have no rating to show.
-    let mut order: Vec<usize> = (0..agents.len())
-        .filter(|&i| ratings[i].games > 0)
-        .collect();
-    order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo));
-    Some(Table {
-        headers: ["rank", "agent", "Elo", "95% +-", "games"]
-            .iter()
-            .map(|h| h.to_string())
-            .collect(),
-        rows: order
-            .iter()
-            .enumerate()
-            .map(|(rank, &i)| {
-                vec![
-                    (rank + 1).to_string(),
-                    agents[i].clone(),
-                    format!("{:+.0}", ratings[i].elo),
-                    format!("{:.0}", ratings[i].margin),
-                    ratings[i].games.to_string(),
-                ]
-            })
-            .collect(),
-    })
-}
+use std::path::PathBuf;
 
 /// Draws the run's charts into its folder; returns the sections that show them.
 ///
@@ -316,39 +186,6 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
     Ok(sections)
 }
 
-/// A sweep's answer as one table: a row per swept value, a column per opponent, each cell
-/// the variant's win rate with its 95% interval and Elo ("-" where not played).
-pub fn sweep_table(summary: &[SummaryRow], sweep: &crate::registry::SweepInfo) -> Table {
-    let find = |variant: &str, opponent: &str| {
-        summary
-            .iter()
-            .find(|r| r.agent == variant && r.opponent == opponent && r.games > 0)
-    };
-    let mut headers = vec![sweep.key.clone()];
-    headers.extend(sweep.opponents.iter().map(|o| format!("vs {o}")));
-    let rows = sweep
-        .values
-        .iter()
-        .zip(&sweep.variants)
-        .map(|(value, variant)| {
-            let mut row = vec![value.clone()];
-            row.extend(sweep.opponents.iter().map(|o| {
-                find(variant, o).map_or("-".to_string(), |r| {
-                    format!(
-                        "{:.1}% ({:.1}-{:.1}), Elo {}",
-                        100.0 * r.win_rate,
-                        100.0 * r.win_rate_low95,
-                        100.0 * r.win_rate_high95,
-                        super::elo_text(r.elo, r.elo_low95, r.elo_high95)
-                    )
-                })
-            }));
-            row
-        })
-        .collect();
-    Table { headers, rows }
-}
-
 /// One chart per parameter sweep (from meta.json): each opponent's line of the variants'
 /// win rates against the swept value, with a table of the same numbers.
 ///
@@ -401,322 +238,6 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
     Ok(sections)
 }
 
-/// An experiment file as a reader wants it: a relative path as it is, an absolute one from
-/// its `matchups/` folder on (the project's), else its file name alone (the machine's
-/// folders say nothing to a reader of the report).
-fn shown_path(path: &str) -> String {
-    let p = Path::new(path);
-    if !p.is_absolute() {
-        return path.to_string();
-    }
-    let parts: Vec<&std::ffi::OsStr> = p.iter().collect();
-    if let Some(at) = parts.iter().rposition(|c| *c == "matchups") {
-        return parts[at..]
-            .iter()
-            .map(|c| c.to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-    }
-    p.file_name()
-        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
-}
-
-fn header_lines(data: &RunData) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let Some(meta) = &data.meta {
-        lines.push(format!(
-            "Experiment: {} ({})",
-            meta.experiment,
-            shown_path(&meta.experiment_file)
-        ));
-        if !meta.description.is_empty() {
-            lines.push(meta.description.clone());
-        }
-        if meta.kind == "search" {
-            lines.push(format!(
-                "Game: {}; heuristic {}; {} positions ({}); seed {}.",
-                meta.game,
-                meta.agents.first().map_or("", |a| a.1.as_str()),
-                meta.games_total,
-                meta.status_text(),
-                meta.seed
-            ));
-        } else if meta.kind == "tune" {
-            lines.push(format!(
-                "Game: {}; {} games per SPSA iteration; {} games played of {} planned ({}; the verification stops once its SPRT decides); seed {}; ply cap {}.",
-                meta.game,
-                meta.games_per_matchup,
-                meta.games_played,
-                meta.games_total,
-                meta.status_text(),
-                meta.seed,
-                meta.max_plies
-            ));
-        } else if meta.kind == "puzzles" {
-            lines.push(format!(
-                "{} solves done of {} ({}); {} per puzzle and solver; seed {}{}.",
-                meta.games_played,
-                meta.games_total,
-                meta.status_text(),
-                if meta.games_per_matchup == 1 {
-                    "one run".to_string()
-                } else {
-                    format!("{} runs", meta.games_per_matchup)
-                },
-                meta.seed,
-                if meta.deterministic {
-                    ""
-                } else {
-                    "; a time limit was in force, so which solves end in `limit` can differ between runs"
-                }
-            ));
-        } else if !meta.format.is_empty() {
-            lines.push(format!(
-                "Game: {}; a {} (pairings by round in rounds.csv), {} games played of at most {} ({}); experiment seed {}; ply cap {}.",
-                meta.game,
-                meta.format,
-                meta.games_played,
-                meta.games_total,
-                meta.status_text(),
-                meta.seed,
-                meta.max_plies
-            ));
-        } else {
-            lines.push(format!(
-            "Game: {}; {} games per matchup, {} games played of {} ({}); experiment seed {}; colours {}; ply cap {}.",
-            meta.game,
-            meta.games_per_matchup,
-            meta.games_played,
-            meta.games_total,
-            meta.status_text(),
-            meta.seed,
-            meta.colours,
-            meta.max_plies
-        ));
-        }
-        lines.push(format!(
-            "Machine: {}, {} threads; arbiter {}; started {}{}.",
-            meta.host,
-            meta.threads,
-            meta.version,
-            super::utc_time(meta.started_unix),
-            meta.ended_unix.map_or(String::new(), |e| format!(
-                ", took {} s",
-                e.saturating_sub(meta.started_unix)
-            ))
-        ));
-        if meta.kind == "tournament" {
-            lines.push(
-                "Every game can be replayed alone: its seed is in games.csv and its moves replay with `arbiter replay`."
-                    .to_string(),
-            );
-        }
-    }
-    lines
-}
-
-/// Writes report.md and index.html for a folder that holds no games (a search comparison or
-/// a puzzle run): the header comes from its meta.json when there is one, and the title is
-/// `<experiment>: <kind>` (just `kind` without meta.json).
-///
-/// # Errors
-/// A file that cannot be written.
-pub fn write_folder_documents(
-    folder: &std::path::Path,
-    kind: &str,
-    sections: &[Section],
-) -> Result<Vec<PathBuf>, String> {
-    let data = RunData {
-        folder: folder.to_path_buf(),
-        meta: super::Meta::read(folder).ok(),
-        ..RunData::default()
-    };
-    let title = data
-        .meta
-        .as_ref()
-        .map_or(kind.to_string(), |m| format!("{}: {kind}", m.experiment));
-    write_documents(&data, &title, sections)
-}
-
-/// Prose for HTML: escaped, with `code` spans (the Markdown form) set as code.
-fn prose(text: &str) -> String {
-    let mut out = String::new();
-    for (index, part) in escape(text).split('`').enumerate() {
-        if index % 2 == 1 {
-            let _ = write!(out, "<code>{part}</code>");
-        } else {
-            out.push_str(part);
-        }
-    }
-    out
-}
-
-/// The files of a run folder a reader may open, sorted, with their sizes: everything but
-/// the documents being written, the lock and hidden files.
-fn folder_files(folder: &std::path::Path) -> Vec<(String, u64)> {
-    let mut files: Vec<(String, u64)> = std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter_map(|entry| {
-                    let name = entry.file_name().into_string().ok()?;
-                    let meta = entry.metadata().ok()?;
-                    let skip = name.starts_with('.')
-                        || ["report.md", "index.html", "lock"].contains(&name.as_str());
-                    (!skip).then(|| (name, if meta.is_dir() { 0 } else { meta.len() }))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
-fn human_size(bytes: u64) -> String {
-    match bytes {
-        0..1024 => format!("{bytes} B"),
-        1024..1_048_576 => format!("{:.1} KB", bytes as f64 / 1024.0),
-        _ => format!("{:.1} MB", bytes as f64 / 1_048_576.0),
-    }
-}
-
-/// What a known file of a run folder holds (empty for others).
-fn file_description(name: &str) -> &'static str {
-    match name {
-        "games.csv" => ": one row per game (agents, seed, result, reason, counts, moves)",
-        "games.pgn" => ": every game as tags and moves (`arbiter replay GAME games.pgn --id N`)",
-        "moves.csv" => ": one row per move (agent, ms, nodes, root value)",
-        "summary.csv" => ": one row per matchup and agent (the results table)",
-        "nodes_by_depth.csv" => ": nodes per search level per agent",
-        "search.csv" => ": one row per position, algorithm and depth",
-        "search_summary.csv" => ": the comparison table",
-        "search_levels.csv" => {
-            ": nodes per position, search and level (search.csv's nodes_by_level, tidy)"
-        }
-        "solves.csv" => ": one row per solve (with its solution in one line)",
-        "reproduction.csv" => {
-            ": the published numbers beside arbiter's, with the check made and the verdict"
-        }
-        "meta.json" => ": what was run (experiment, seed, agents, status)",
-        "summary.json" => ": the summary table as JSON (`arbiter show --json`)",
-        "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
-        "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
-        "logs" => ": external agents' stderr",
-        "fit.csv" => ": linear weights fitted to the games (`arbiter fit`)",
-        "tune.csv" => {
-            ": the tuned parameters' values at the start of every iteration, and its result"
-        }
-        "tune_games.csv" => {
-            ": one row per game of the tuning run (stage, iteration, players, score)"
-        }
-        _ => "",
-    }
-}
-
-/// Writes report.md and index.html for `sections` into the run folder.
-///
-/// # Errors
-/// A file that cannot be written.
-pub fn write_documents(
-    data: &RunData,
-    title: &str,
-    sections: &[Section],
-) -> Result<Vec<PathBuf>, String> {
-    let folder = &data.folder;
-    let header = header_lines(data);
-    let mut markdown = format!("# {title}\n\n");
-    for line in &header {
-        let _ = writeln!(markdown, "{line}\n");
-    }
-    let mut html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\n<style>body{{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}}.table{{overflow-x:auto}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:3px 8px;text-align:right;white-space:nowrap}}td:first-child,th:first-child,td:nth-child(2),th:nth-child(2){{text-align:left}}svg{{max-width:100%;height:auto}}</style></head><body>\n<h1>{}</h1>\n",
-        escape(title),
-        escape(title)
-    );
-    for line in &header {
-        let _ = writeln!(html, "<p>{}</p>", prose(line));
-    }
-    // The body goes to its own buffer: the table of contents before it lists its sections.
-    let top = std::mem::take(&mut html);
-    let mut contents: Vec<(String, String)> = Vec::new();
-    // The published numbers first, when the experiment reproduces some.
-    let reproduction = super::reproduce::section(folder)?;
-    for (number, section) in reproduction.iter().chain(sections).enumerate() {
-        let _ = write!(markdown, "## {}\n\n", section.title);
-        let anchor = format!("section-{}", number + 1);
-        let _ = writeln!(html, "<h2 id=\"{anchor}\">{}</h2>", escape(&section.title));
-        contents.push((anchor, section.title.clone()));
-        for text in &section.text {
-            let _ = write!(markdown, "{text}\n\n");
-            let _ = writeln!(html, "<p>{}</p>", prose(text));
-        }
-        for table in &section.tables {
-            markdown.push_str(&table.markdown());
-            markdown.push('\n');
-            html.push_str("<div class=\"table\">");
-            html.push_str(&table.html());
-            html.push_str("</div>\n");
-        }
-        for (stem, caption) in &section.charts {
-            let _ = write!(markdown, "![{caption}]({stem}.svg) ([PNG]({stem}.png))\n\n");
-            let svg = std::fs::read_to_string(folder.join(format!("{stem}.svg")))
-                .map_err(|e| format!("{}: {e}", folder.join(format!("{stem}.svg")).display()))?;
-            let _ = writeln!(
-                html,
-                "<figure>{svg}<figcaption>{}</figcaption></figure>",
-                escape(caption)
-            );
-        }
-        for text in &section.after {
-            let _ = write!(markdown, "{text}\n\n");
-            let _ = writeln!(html, "<p>{}</p>", prose(text));
-        }
-    }
-    // The game viewer (index.html only: it is a script).
-    if let Some(viewer) = super::viewer::html(folder)? {
-        markdown.push_str("## Watch the games\n\nindex.html replays the games move by move.\n\n");
-        html.push_str(&viewer);
-        contents.push(("watch".to_string(), "Watch the games".to_string()));
-    }
-    // Every file of the folder, linked (the documents themselves excepted).
-    // A complete run's journal is removed once the documents are written.
-    let complete = data.meta.as_ref().is_some_and(|m| m.status == "complete");
-    let files: Vec<(String, u64)> = folder_files(folder)
-        .into_iter()
-        .filter(|(name, _)| !(complete && name == "journal.jsonl"))
-        .collect();
-    if !files.is_empty() {
-        markdown.push_str("## Files\n\n");
-        html.push_str("<h2 id=\"files\">Files</h2>\n<ul>\n");
-        contents.push(("files".to_string(), "Files".to_string()));
-        for (name, bytes) in &files {
-            let size = human_size(*bytes);
-            let what = file_description(name);
-            let _ = writeln!(markdown, "- [{name}]({name}) ({size}){what}");
-            let _ = writeln!(
-                html,
-                "<li><a href=\"{0}\">{0}</a> ({size}){1}</li>",
-                escape(name),
-                prose(what)
-            );
-        }
-        markdown.push('\n');
-        html.push_str("</ul>\n");
-    }
-    html.push_str("</body></html>\n");
-    let mut nav = String::from("<nav><b>Contents</b><ol>");
-    for (anchor, title) in &contents {
-        let _ = write!(nav, "<li><a href=\"#{anchor}\">{}</a></li>", escape(title));
-    }
-    nav.push_str("</ol></nav>\n");
-    let html = format!("{top}{nav}{html}");
-    let report = folder.join("report.md");
-    let index = folder.join("index.html");
-    std::fs::write(&report, markdown).map_err(|e| format!("{}: {e}", report.display()))?;
-    std::fs::write(&index, html).map_err(|e| format!("{}: {e}", index.display()))?;
-    Ok(vec![report, index])
-}
-
 /// Charts, report.md and index.html of a tournament run folder.
 ///
 /// # Errors
@@ -740,11 +261,11 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         text.extend(super::reading_notes(meta));
     }
     // A tournament in rounds: its standings first, and only the pairs it played.
-    let format = data.meta.as_ref().map_or("", |m| m.format.as_str());
+    let format = data.meta.as_ref().and_then(|m| m.format);
     let played: Vec<_> = data
         .summary
         .iter()
-        .filter(|r| format.is_empty() || r.games > 0)
+        .filter(|r| format.is_none() || r.games > 0)
         .cloned()
         .collect();
     let self_play = super::summary::self_play_matchups(&played);
@@ -758,22 +279,21 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         ));
     }
     let mut sections = Vec::new();
-    if !format.is_empty()
-        && let Some(standings) = super::show::standings_table(&data.folder)
+    if let Some(format) = format
+        && let Some(standings) = standings_table(&data.folder)
     {
         sections.push(Section {
             after: Vec::new(),
             title: format!("Standings ({format})"),
-            text: vec![if format == "swiss" {
-                "Points (a game won 1, a draw 1/2, a bye every game of its pairing), then Buchholz (the opponents' points summed), then the seeded draw. Each round's pairings and points are in rounds.csv.".to_string()
-            } else {
-                "The round each player reached (the champion one more), then Buchholz, then the seeded draw. Each match's games and points are in rounds.csv.".to_string()
+            text: vec![match format {
+                RoundsFormat::Swiss => "Points (a game won 1, a draw 1/2, a bye every game of its pairing), then Buchholz (the opponents' points summed), then the seeded draw. Each round's pairings and points are in rounds.csv.".to_string(),
+                RoundsFormat::Knockout => "The round each player reached (the champion one more), then Buchholz, then the seeded draw. Each match's games and points are in rounds.csv.".to_string(),
             }],
             tables: vec![standings],
             charts: vec![],
         });
     }
-    if let Some(table) = data.meta.as_ref().and_then(super::show::left_out_table) {
+    if let Some(table) = data.meta.as_ref().and_then(left_out_table) {
         sections.push(Section {
             after: Vec::new(),
             title: "Submissions left out".to_string(),
@@ -833,6 +353,7 @@ mod tests {
     use super::*;
     use crate::games::breakthrough::{Breakthrough, Rules};
     use crate::registry::{AgentSpec, Colours};
+    use crate::report::table::escape;
     use crate::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
     use crate::tournament;
 

@@ -82,7 +82,9 @@ impl RunGames {
 pub fn read_run(folder: &Path) -> Result<RunGames, String> {
     let path = folder.join("games.csv");
     let meta = super::Meta::read(folder).ok();
-    let unfinished = meta.as_ref().is_some_and(|m| m.status == "running");
+    let unfinished = meta
+        .as_ref()
+        .is_some_and(|m| m.status == super::RunStatus::Running);
     // A run that has just started: its games.csv is still empty, no header yet.
     if unfinished && std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
         return Ok(RunGames {

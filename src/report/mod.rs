@@ -11,21 +11,29 @@ pub mod fit;
 pub mod journal;
 pub mod ladder;
 pub mod load;
+mod meta;
+pub mod page;
 mod progress;
 pub mod puzzles;
 pub mod records;
 pub mod reproduce;
+pub mod rows;
 mod scaling;
 pub mod search;
+pub mod section;
 pub mod show;
 mod staged;
 pub mod summary;
 pub mod table;
+pub mod tables;
 pub mod tally;
 pub mod tune;
 pub mod viewer;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
+pub use meta::{
+    Meta, RoundsFormat, RunKind, RunStatus, SandboxMode, host_name, unix_now, utc_stamp, utc_time,
+};
 pub use progress::{Progress, Watch, output_closed, say};
 pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
 
@@ -335,321 +343,25 @@ pub(crate) fn millis(nanos: u64) -> f64 {
     nanos as f64 / 1e6
 }
 
-/// The contents of meta.json: what was run, how, where and when.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct Meta {
-    /// `tournament` (games between agents) or `search` (algorithms on positions).
-    #[serde(default = "tournament_kind")]
-    pub kind: String,
-    /// Experiment name.
-    pub experiment: String,
-    /// Experiment description.
-    pub description: String,
-    /// The experiment file's path as given.
-    pub experiment_file: String,
-    /// The experiment file's text.
-    pub experiment_source: String,
-    /// The game spec.
-    pub game: String,
-    /// For a game served by a program: its declared name and how to run it, so that a
-    /// resume or a report needs no agent file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub game_program: Option<(String, crate::external::rules::RulesSpec)>,
-    /// The experiment seed in force (after `--seed`).
-    pub seed: u64,
-    /// Games per matchup in force (after `--games`).
-    pub games_per_matchup: u64,
-    /// Colour policy.
-    pub colours: String,
-    /// Ply cap.
-    pub max_plies: u32,
-    /// Agents: display name and full spec.
-    pub agents: Vec<(String, String)>,
-    /// Matchup labels.
-    pub matchups: Vec<String>,
-    /// Worker threads.
-    pub threads: usize,
-    /// arbiter's version.
-    pub version: String,
-    /// The machine's name.
-    pub host: String,
-    /// Start, seconds since the Unix epoch (UTC).
-    pub started_unix: u64,
-    /// End, seconds since the Unix epoch, once ended.
-    pub ended_unix: Option<u64>,
-    /// `running`, `complete`, `interrupted` (by a signal), `partial` (stopped by a game or
-    /// time limit, or an agent that could not start) or `failed`.
-    pub status: String,
-    /// Games scheduled.
-    pub games_total: usize,
-    /// Games played and written.
-    pub games_played: usize,
-    /// Whether the same experiment reproduces the same files (timing columns aside):
-    /// true unless a wall-clock budget was in force.
-    pub deterministic: bool,
-    /// Columns that hold wall-clock times and differ between runs.
-    pub timing_columns: Vec<String>,
-    /// The experiment's parameter sweeps (for their chart).
-    #[serde(default)]
-    pub sweeps: Vec<crate::registry::SweepInfo>,
-    /// The sequential test, if any.
-    #[serde(default)]
-    pub sprt: Option<crate::stats::elo::Sprt>,
-    /// `--sandbox` as the run was started: `on` (every program sandboxed), `off` (none),
-    /// or empty (as each agent file says); a resume keeps it.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub sandbox: String,
-    /// A tournament in rounds: `swiss` or `knockout` (empty: every matchup is played).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub format: String,
-    /// How many times the run was resumed.
-    #[serde(default)]
-    pub resumed: u32,
-    /// Whether moves.csv was left out (`moves_csv = false` or `run --no-moves`).
-    #[serde(default)]
-    pub no_moves_csv: bool,
-    /// A checksum of what the run plays (kind, experiment text, seed, counts, agents), so
-    /// that a hand-edited meta.json is refused on resume instead of mixing two plans.
-    #[serde(default)]
-    pub plan_checksum: Option<String>,
-    /// For one shard of a run spread over machines (`run --shard I/N`): `[I, N]`, I from 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<[u64; 2]>,
-    /// For a shard: the whole experiment's checksum, the same on every shard of it
-    /// ([`Meta::experiment_digest`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub experiment_checksum: Option<String>,
-    /// For a merged run: the shard folders it was merged from, and whether some of their
-    /// jobs are missing (`merge --partial`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub merged_from: Vec<String>,
-    /// Whether a merged run lacks some shards' jobs (`merge --partial`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub partial: bool,
-    /// For a merged run: the number of shards the plan was split into.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub shard_count: u64,
-    /// For a merged run: the jobs played by resuming it after the merge (the ones the
-    /// shards lacked), not on the shards.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub played_after_merge: u64,
-    /// A class's submissions that do not play, each with why (as of the latest start or
-    /// resume: a fixed submission plays once resumed).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub left_out: Vec<crate::registry::submissions::LeftOut>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-/// 64-bit FNV-1a of `bytes`: stable across versions and platforms (the checksum of
-/// meta.json's plan).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
-        (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-fn tournament_kind() -> String {
-    "tournament".to_string()
-}
-
-/// Seconds since the Unix epoch.
-pub fn unix_now() -> u64 {
-    std::time::UNIX_EPOCH.elapsed().map_or(0, |d| d.as_secs())
-}
-
-/// Year, month, day, hour, minute, second in UTC for Unix seconds (civil-from-days,
-/// proleptic Gregorian calendar).
-fn utc_parts(seconds: u64) -> [u64; 6] {
-    let days = (seconds / 86_400) as i64;
-    let rest = seconds % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    [
-        year as u64,
-        month as u64,
-        day as u64,
-        rest / 3600,
-        rest / 60 % 60,
-        rest % 60,
-    ]
-}
-
-/// `YYYYMMDD-HHMMSS` in UTC for Unix seconds (run folder names).
-pub fn utc_stamp(seconds: u64) -> String {
-    let [y, mo, d, h, mi, s] = utc_parts(seconds);
-    format!("{y:04}{mo:02}{d:02}-{h:02}{mi:02}{s:02}")
-}
-
-/// `YYYY-MM-DD HH:MM:SS UTC` for Unix seconds (reports).
-pub fn utc_time(seconds: u64) -> String {
-    let [y, mo, d, h, mi, s] = utc_parts(seconds);
-    format!("{y:04}-{mo:02}-{d:02} {h:02}:{mi:02}:{s:02} UTC")
-}
-
-/// The machine's name for meta.json.
-pub fn host_name() -> String {
-    std::fs::read_to_string("/etc/hostname")
-        .map(|s| s.trim().to_string())
-        .ok()
-        .filter(|s| !s.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "unknown".to_string())
-}
-
-impl Meta {
-    /// A run of `kind` starting now on `threads` threads: version, host and start time are
-    /// filled in and the status is `running`; the caller fills in what is run.
-    pub fn starting(kind: &str, threads: usize) -> Meta {
-        Meta {
-            kind: kind.to_string(),
-            threads,
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            host: host_name(),
-            started_unix: unix_now(),
-            status: "running".to_string(),
-            ..Meta::default()
-        }
-    }
-
-    /// Writes meta.json into `folder`, replacing it whole (written aside, then renamed).
-    ///
-    /// # Errors
-    /// The file cannot be written; the message names the folder.
-    pub fn write(&self, folder: &std::path::Path) -> std::io::Result<()> {
-        let temporary = folder.join("meta.json.tmp");
-        let write = || -> std::io::Result<()> {
-            let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
-            std::fs::write(&temporary, text + "\n")?;
-            std::fs::rename(&temporary, folder.join("meta.json"))
-        };
-        write().map_err(|e| {
-            // The old meta.json stays; no half-written copy beside it (a full disk).
-            let _ = std::fs::remove_file(&temporary);
-            std::io::Error::new(
-                e.kind(),
-                format!("{}: cannot write meta.json: {e}", folder.display()),
-            )
-        })
-    }
-
-    /// The checksum of what the run plays (see `plan_checksum`), its shard included.
-    fn plan_digest(&self) -> String {
-        let whole = self.digest(true);
-        match self.shard {
-            None => whole,
-            Some(shard) => format!("{:016x}", fnv1a(format!("{whole}/{shard:?}").as_bytes())),
-        }
-    }
-
-    /// The checksum of the whole experiment's plan, equal for all its shards wherever
-    /// they ran (the experiment file's path aside).
-    pub fn experiment_digest(&self) -> String {
-        self.digest(false)
-    }
-
-    fn digest(&self, with_path: bool) -> String {
-        let path = if with_path {
-            self.experiment_file.as_str()
-        } else {
-            ""
-        };
-        let plan = serde_json::json!([
-            self.kind,
-            self.experiment,
-            path,
-            self.experiment_source,
-            self.game,
-            self.seed,
-            self.games_per_matchup,
-            self.colours,
-            self.max_plies,
-            self.agents,
-            self.matchups,
-            self.sweeps,
-            self.sprt,
-            self.no_moves_csv,
-        ]);
-        format!("{:016x}", fnv1a(plan.to_string().as_bytes()))
-    }
-
-    /// The status with what a reader must know with it: a shard's place in its split, a
-    /// merge, a partial merge.
-    pub fn status_text(&self) -> String {
-        match (self.shard, self.merged_from.len()) {
-            (Some([index, count]), _) => format!("{}, shard {index} of {count}", self.status),
-            (None, 0) => self.status.clone(),
-            (None, given) if self.partial => format!(
-                "PARTIAL: merged from {given} of {} shards, games missing",
-                self.shard_count
-            ),
-            (None, given) if self.played_after_merge > 0 => format!(
-                "{}, merged from {given} of {} shards, {} played here after the merge",
-                self.status, self.shard_count, self.played_after_merge
-            ),
-            (None, given) => format!("{}, merged from {given} shards", self.status),
-        }
-    }
-
-    /// Records the checksum of the plan, once, when the run starts.
-    pub fn seal(&mut self) {
-        self.plan_checksum = Some(self.plan_digest());
-    }
-
-    /// Checks that the plan still matches its checksum (runs from before checksums pass).
-    ///
-    /// # Errors
-    /// A message naming the file when meta.json was edited.
-    pub fn check_seal(&self, folder: &std::path::Path) -> Result<(), String> {
-        match &self.plan_checksum {
-            Some(sealed) if *sealed != self.plan_digest() => Err(format!(
-                "{}: edited since the run started (what it plays no longer matches its plan_checksum): restore it, or start a new run",
-                folder.join("meta.json").display()
-            )),
-            _ => Ok(()),
-        }
-    }
-
-    /// Reads meta.json from `folder`.
-    ///
-    /// # Errors
-    /// A message naming the file.
-    pub fn read(folder: &std::path::Path) -> Result<Meta, String> {
-        let path = folder.join("meta.json");
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not arbiter's meta.json: {e}", path.display()))
-    }
-}
-
 /// What a reader must know about a game run's numbers besides the tables: colours never
 /// swapped (the first-move advantage is in every Elo), or a run stopped before its end.
 pub fn reading_notes(meta: &Meta) -> Vec<String> {
     let mut notes = Vec::new();
-    if meta.colours == "as-listed" && meta.kind != "puzzles" && meta.kind != "search" {
+    if meta.colours == "as-listed" && meta.kind.plays_games() {
         notes.push("Colours as listed: the first agent of each matchup always moved first, so its win rate, Elo and the ratings include the first-move advantage (use colours = \"alternate\" to cancel it).".to_string());
     }
-    if meta.status == "partial" || meta.status == "interrupted" {
+    let stopped = match meta.status {
+        RunStatus::Partial => {
+            Some("stopped by a game or time limit, or an agent that could not start")
+        }
+        RunStatus::Interrupted => Some("interrupted"),
+        RunStatus::Running | RunStatus::Complete | RunStatus::Failed => None,
+    };
+    if let Some(how) = stopped {
         notes.push(format!(
-            "Partial: {} of {} games played (the run was {}); matchups without games are marked not played. `arbiter run --resume` on this folder plays the rest.",
+            "Partial: {} of {} games played (the run was {how}); matchups without games are marked not played. `arbiter run --resume` on this folder plays the rest.",
             meta.games_played,
             meta.games_total,
-            if meta.status == "partial" {
-                "stopped by a game or time limit, or an agent that could not start"
-            } else {
-                "interrupted"
-            }
         ));
     }
     notes
@@ -665,7 +377,7 @@ pub fn external_note(meta: &Meta) -> Option<String> {
         .collect();
     (!names.is_empty()).then(|| {
         let names = names.join(", ");
-        if meta.kind == "search" {
+        if meta.kind == RunKind::Search {
             format!(
                 "External programs: {names}. Their expanded nodes are what they reported, not counted by arbiter (nothing per level, so no evaluated count or branching factor); they evaluate positions their own way, so their values are not compared and 'same move' only says how often they chose the reference's move; their ms include the pipe and their stderr is in logs/."
             )
@@ -679,7 +391,7 @@ pub fn external_note(meta: &Meta) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{utc_stamp, utc_time};
+    use super::{RunKind, RunStatus, utc_stamp, utc_time};
 
     #[test]
     fn a_game_s_journal_line_reads_back_as_the_game_and_its_moves_are_compact() {
@@ -781,26 +493,26 @@ mod tests {
 
     #[test]
     fn readers_are_told_of_fixed_colours_and_of_partial_runs() {
-        let mut meta = super::Meta::starting("tournament", 1);
+        let mut meta = super::Meta::starting(RunKind::Tournament, 1);
         meta.colours = "alternate".to_string();
-        meta.status = "complete".to_string();
+        meta.status = RunStatus::Complete;
         assert!(super::reading_notes(&meta).is_empty());
         meta.colours = "as-listed".to_string();
         let notes = super::reading_notes(&meta);
         assert_eq!(notes.len(), 1);
         assert!(notes[0].contains("first-move advantage"), "{notes:?}");
-        meta.status = "partial".to_string();
+        meta.status = RunStatus::Partial;
         (meta.games_played, meta.games_total) = (3, 10);
         let notes = super::reading_notes(&meta);
         assert!(
             notes[1].starts_with("Partial: 3 of 10 games played"),
             "{notes:?}"
         );
-        meta.status = "interrupted".to_string();
+        meta.status = RunStatus::Interrupted;
         assert!(super::reading_notes(&meta)[1].contains("was interrupted"));
         // Puzzle runs have no colours.
-        meta.kind = "puzzles".to_string();
-        meta.status = "complete".to_string();
+        meta.kind = RunKind::Puzzles;
+        meta.status = RunStatus::Complete;
         assert!(super::reading_notes(&meta).is_empty());
     }
 }

@@ -3,8 +3,10 @@
 //! Everything can be recomputed from solves.csv alone.
 
 use super::charts::{self, LogLines};
-use super::document::{Section, write_folder_documents};
 use super::load::{csv_rows, five_numbers};
+use super::page::write_folder_documents;
+use super::rows::{SOLVES, SolveRow};
+use super::section::Section;
 use super::table::Table;
 use super::{JobRecord, Reporter, RunOutcome};
 use serde::{Deserialize, Serialize};
@@ -12,45 +14,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufWriter};
 use std::path::{Path, PathBuf};
-
-/// The file of a puzzle run's solves.
-pub const SOLVES: &str = "solves.csv";
-
-/// One row of solves.csv.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SolveRow {
-    /// Puzzle file name.
-    pub puzzle: String,
-    /// Rows.
-    pub rows: usize,
-    /// Columns.
-    pub cols: usize,
-    /// Colours.
-    pub colours: usize,
-    /// Solver name.
-    pub solver: String,
-    /// Seed.
-    pub seed: u64,
-    /// solved, unsolvable or limit.
-    pub status: String,
-    /// Values tried, consistent or not (report 000's count for smart-fc).
-    pub assignments: u64,
-    /// Values that passed the consistency check and were placed (report 000's count for
-    /// brute, dumb and smart). Absent from files written before it existed: read as 0.
-    #[serde(default)]
-    pub placed: u64,
-    /// Search nodes.
-    pub nodes: u64,
-    /// Backtracks.
-    pub backtracks: u64,
-    /// Milliseconds.
-    pub ms: f64,
-    /// The solution in one line (empty when not solved; absent from older files): Flow
-    /// Free, rows of colour letters joined by `/` with `*` after each source; Word Sudoku,
-    /// the grid's rows joined by `/`, `|`, and the placed words `O,R,C:WORD` joined by `;`.
-    #[serde(default)]
-    pub solution: String,
-}
 
 /// Per solver: solves, solved, unsolvable, limit, median and max ms, assignments and
 /// placed values (summed over its solves).

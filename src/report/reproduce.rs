@@ -13,9 +13,10 @@
 //!   marked `comparable = false` is "not comparable".
 
 use super::load::csv_rows;
-use super::puzzles::{SOLVES, SolveRow};
+use super::rows::{SOLVES, SolveRow};
+use super::section::Section;
 use super::table::Table;
-use super::{Meta, document::Section};
+use super::{Meta, RunKind};
 use crate::registry::reference::{Measure, Reference, ReferenceKind, parse_references};
 use crate::stats::{Z95, fisher_exact, wilson_interval};
 use std::collections::BTreeMap;
@@ -164,12 +165,12 @@ pub fn checks(folder: &Path) -> Result<Option<(ReferenceKind, Vec<Check>)>, Stri
     let Ok(meta) = Meta::read(folder) else {
         return Ok(None);
     };
-    let kind = match meta.kind.as_str() {
-        "puzzles" => ReferenceKind::Puzzles,
-        "search" => ReferenceKind::Search,
+    let kind = match meta.kind {
+        RunKind::Puzzles => ReferenceKind::Puzzles,
+        RunKind::Search => ReferenceKind::Search,
         // Tuning runs reproduce no published table.
-        "tune" => return Ok(None),
-        _ => ReferenceKind::Games,
+        RunKind::Tune => return Ok(None),
+        RunKind::Tournament => ReferenceKind::Games,
     };
     let references = parse_references(&meta.experiment_source, kind).map_err(|(line, e)| {
         format!(

@@ -4,8 +4,8 @@
 //! agent's win rate is drawn against the budget, one line per pair.
 
 use super::charts::{self, SweepChart, SweepPoint};
-use super::document::Section;
 use super::load::RunData;
+use super::section::Section;
 use super::table::Table;
 use crate::registry::spec::Spec;
 use crate::search::mcts::MctsConfig;

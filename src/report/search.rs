@@ -3,7 +3,8 @@
 //! report sections. Everything can be recomputed from search.csv alone.
 
 use super::charts::{self, LogLines};
-use super::document::{Section, write_folder_documents};
+use super::page::write_folder_documents;
+use super::section::Section;
 use super::table::Table;
 use super::{JobRecord, Reporter, RunOutcome, millis};
 use crate::core::MAX_LEVELS;

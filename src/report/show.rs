@@ -1,10 +1,12 @@
 //! Whole results folders: which run folder a path means, remaking a folder's documents
 //! whatever kind of run made it, and the tables `show` (and the end of `run`) print.
 
-use super::document::{ratings_table, tournament_report};
+use super::document::tournament_report;
 use super::load::{GamesTally, RunData, csv_rows};
-use super::puzzles::{self, SOLVES, SolveRow};
+use super::puzzles;
+use super::rows::{SOLVES, SolveRow};
 use super::search::{self, SEARCHES};
+use super::tables::{left_out_table, ratings_table, standings_table};
 use super::{Meta, format_summary, read_summary};
 use std::path::{Path, PathBuf};
 
@@ -186,9 +188,9 @@ pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
     let mut json = serde_json::Map::new();
     if let Ok(meta) = Meta::read(folder) {
         json.insert("experiment".into(), meta.experiment.clone().into());
-        json.insert("kind".into(), meta.kind.clone().into());
+        json.insert("kind".into(), meta.kind.name().into());
         json.insert("game".into(), meta.game.clone().into());
-        json.insert("status".into(), meta.status.clone().into());
+        json.insert("status".into(), meta.status.name().into());
         json.insert("seed".into(), meta.seed.into());
         json.insert("done".into(), meta.games_played.into());
         json.insert("total".into(), meta.games_total.into());
@@ -197,48 +199,14 @@ pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
     Ok(json.into())
 }
 
-/// A tournament in rounds' standings.csv as a table, if the folder has one: its ranked
-/// players (the submissions left out have a table of their own, [`left_out_table`]).
-pub fn standings_table(folder: &Path) -> Option<super::table::Table> {
-    let mut reader = csv::Reader::from_path(folder.join("standings.csv")).ok()?;
-    let header = reader.headers().ok()?.clone();
-    let shown: Vec<usize> = (0..header.len())
-        .filter(|&i| &header[i] != "left_out")
-        .collect();
-    let headers = shown.iter().map(|&i| header[i].replace('_', " ")).collect();
-    let rows = reader
-        .records()
-        .filter_map(Result::ok)
-        .filter(|r| r.get(0).is_some_and(|rank| !rank.is_empty()))
-        .map(|r| {
-            shown
-                .iter()
-                .map(|&i| r.get(i).unwrap_or("").to_string())
-                .collect()
-        })
-        .collect();
-    Some(super::table::Table { headers, rows })
-}
-
-/// The submissions a class run left out, and why, as a table (`None`: none was).
-pub fn left_out_table(meta: &Meta) -> Option<super::table::Table> {
-    (!meta.left_out.is_empty()).then(|| super::table::Table {
-        headers: vec!["submission".to_string(), "why it does not play".to_string()],
-        rows: meta
-            .left_out
-            .iter()
-            .map(|l| vec![l.name.clone(), l.short_reason().to_string()])
-            .collect(),
-    })
-}
-
 /// One line saying what the run was: experiment, game, work done, seed, threads, status.
 pub fn header(meta: &Meta) -> String {
-    let unit = match meta.kind.as_str() {
-        "puzzles" => "solves",
-        "search" => "positions",
-        _ => "games",
-    };
+    header_as(meta, &meta.status_text())
+}
+
+/// [`header`] with the status said as `status` (a run found stopped, say).
+pub fn header_as(meta: &Meta, status: &str) -> String {
+    let unit = meta.kind.unit();
     format!(
         "{} ({}): {} of {} {unit}, seed {}, {} threads, {}",
         meta.experiment,
@@ -247,7 +215,7 @@ pub fn header(meta: &Meta) -> String {
         meta.games_total,
         meta.seed,
         meta.threads,
-        meta.status_text()
+        status
     )
 }
 
@@ -324,19 +292,18 @@ fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> 
     };
     // A tournament in rounds plays only the pairs its rounds made: the others are not
     // listed.
-    let in_rounds = meta.as_ref().is_some_and(|m| !m.format.is_empty());
+    let in_rounds = meta.as_ref().is_some_and(|m| m.format.is_some());
     let others: Vec<super::SummaryRow> = rows
         .iter()
         .filter(|r| !(in_sweep(r) || in_rounds && r.games == 0))
         .cloned()
         .collect();
     let mut text = String::new();
-    if let Some(meta) = meta.as_ref().filter(|_| in_rounds)
+    if let Some(format) = meta.as_ref().and_then(|m| m.format)
         && let Some(table) = standings_table(folder)
     {
         text.push_str(&format!(
-            "{} standings (pairings by round in rounds.csv):\n",
-            meta.format
+            "{format} standings (pairings by round in rounds.csv):\n"
         ));
         text.push_str(&table.aligned());
         text.push('\n');
@@ -354,7 +321,7 @@ fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> 
             "sweep of {}: win rate (95%) and Elo of each value against each opponent\n",
             sweep.key
         ));
-        text.push_str(&super::document::sweep_table(&rows, sweep).aligned());
+        text.push_str(&super::tables::sweep_table(&rows, sweep).aligned());
         text.push('\n');
     }
     text.push_str(&format_summary(&others));

@@ -5,8 +5,9 @@
 //! Everything can be recomputed from the two CSV files and meta.json.
 
 use super::charts::{self, Chart, fail, font, style};
-use super::document::{Section, write_folder_documents};
 use super::load::csv_rows;
+use super::page::write_folder_documents;
+use super::section::Section;
 use super::table::Table;
 use super::tally::Tally;
 use super::{JobRecord, Meta, Reporter, RunOutcome};

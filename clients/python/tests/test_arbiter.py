@@ -11,6 +11,7 @@ import json
 import os
 import pathlib
 import subprocess
+import signal
 import threading
 import time
 import _thread
@@ -285,6 +286,9 @@ def test_ctrl_c_stops_a_run_cleanly_and_resume_finishes_it(tmp_path):
 
     experiment = {"name": "stop", "game": "breakthrough", "games": 30, "seed": 4,
                   "matchups": [["slow", "random"]]}
+    # A kernel's SIGINT raises KeyboardInterrupt; a shell's background job inherits it
+    # ignored, and then interrupt_main() does nothing: the test sets what a kernel has.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=interrupt_later, daemon=True).start()
     with pytest.raises(arbiter.RunInterrupted) as stopped:
         arbiter.run(experiment, python_agents={"slow": slow}, out=tmp_path / "s", threads=1,
