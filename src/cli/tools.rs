@@ -6,7 +6,9 @@ use crate::games::perft_by_depth;
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
 use crate::report::Meta;
 use crate::report::records::{is_record_file, read_game_records};
-use crate::report::show::{header_as, resolve_run_folder, summary_json, tables, write_report};
+use crate::report::show::{
+    header_as, resolve_run_folder, summary_json_of, tables_of, write_report,
+};
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
@@ -74,14 +76,14 @@ pub fn fit(folder: &Path, from_ply: usize, iterations: usize) -> Result<()> {
 pub fn show(folder: &Path, json: bool) -> Result<()> {
     if json {
         let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
-        let summary = summary_json(&folder).map_err(|e| anyhow!(e))?;
+        let summary = summary_json_of(&folder).map_err(|e| anyhow!(e))?;
         println!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
     // The header first: a run stopped before writing its tables still says what it is.
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
     print!("{}", show_header(&folder));
-    print!("{}", tables(&folder).map_err(|e| anyhow!(e))?);
+    print!("{}", tables_of(&folder).map_err(|e| anyhow!(e))?);
     Ok(())
 }
 
@@ -91,7 +93,7 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
 /// Not a results folder, or files that cannot be read.
 pub fn show_text(folder: &Path) -> Result<String> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
-    Ok(show_header(&folder) + &tables(&folder).map_err(|e| anyhow!(e))?)
+    Ok(show_header(&folder) + &tables_of(&folder).map_err(|e| anyhow!(e))?)
 }
 
 /// The lines `arbiter show` prints above a run's tables: what it is, how far it got.

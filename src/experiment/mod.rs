@@ -23,6 +23,7 @@ use crate::registry::tune_experiment::TuneExperiment;
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
 use crate::report::journal::{Journal, JournalIndex};
+use crate::report::loaded::{LoadedRun, Reading};
 use crate::report::{
     JobRecord, Meta, Progress, Reporter, Reporters, RunKind, RunOutcome, RunStatus, WithStandings,
     show, unix_now,
@@ -380,13 +381,15 @@ where
     drop(recorder);
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
-    let (documents, data) = show::write_report_keeping(folder, tally).map_err(|e| {
+    let report_failed = |e: String| {
         Error::Message(format!(
             "{}: the results are saved, but the report failed: {e}; `arbiter report {}` draws it again",
             folder.display(),
             folder.display()
         ))
-    })?;
+    };
+    let run = LoadedRun::read_with(folder, Reading::Documents, tally).map_err(report_failed)?;
+    let documents = show::write_all(&run).map_err(report_failed)?;
     if !outcome.cancelled {
         let journal = Journal::<K::Record>::path(folder);
         if options.shard.is_some() {
@@ -407,7 +410,7 @@ where
         outcome,
         unit: K::UNIT,
         interrupted: cancel.load(Ordering::SeqCst),
-        tables: show::tables_with(folder, data.as_ref()).unwrap_or_default(),
+        tables: show::tables(&run).unwrap_or_default(),
         notes,
     })
 }

@@ -3,6 +3,7 @@
 
 use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
 use super::load::{RunData, win_matrix};
+use super::loaded::LoadedRun;
 use super::page::write_documents;
 use super::section::Section;
 use super::tables::{draw_grid, left_out_table, ratings_table, standings_table, sweep_table};
@@ -242,7 +243,7 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written.
-pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
+pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>, String> {
     let mut text = vec![
         "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
     ];
@@ -345,7 +346,7 @@ pub fn tournament_report(data: &RunData) -> Result<Vec<PathBuf>, String> {
         .map_or("arbiter results".to_string(), |m| {
             format!("{}: results", m.experiment)
         });
-    write_documents(data, &title, &sections)
+    write_documents(run, &title, &sections)
 }
 
 #[cfg(test)]
@@ -353,6 +354,7 @@ mod tests {
     use super::*;
     use crate::games::breakthrough::{Breakthrough, Rules};
     use crate::registry::{AgentSpec, Colours};
+    use crate::report::loaded::Reading;
     use crate::report::table::escape;
     use crate::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
     use crate::tournament;
@@ -415,9 +417,15 @@ mod tests {
     #[test]
     fn a_run_counts_its_games_as_reading_its_files_back_does() {
         let (folder, tally) = recorded();
-        let counted = RunData::from_tally(folder.path(), tally.expect("the recorder ended"))
-            .expect("summary");
-        let read = RunData::load(folder.path()).expect("loads");
+        let counted = LoadedRun::read_with(
+            folder.path(),
+            Reading::Documents,
+            Some(tally.expect("the recorder ended")),
+        )
+        .expect("summary");
+        let counted = counted.games().expect("a game run");
+        let read = LoadedRun::read(folder.path(), Reading::Documents).expect("loads");
+        let read = read.games().expect("a game run");
         assert_eq!(counted.games, 18);
         assert_eq!(counted.games, read.games);
         assert_eq!(counted.pairings, read.pairings);
@@ -437,8 +445,8 @@ mod tests {
     #[test]
     fn every_chart_renders_as_svg_and_png_with_its_labels() {
         let folder = fixture();
-        let data = RunData::load(folder.path()).expect("loads");
-        let written = tournament_report(&data).expect("report");
+        let run = LoadedRun::read(folder.path(), Reading::Documents).expect("loads");
+        let written = tournament_report(&run, run.games().expect("games")).expect("report");
         assert_eq!(written.len(), 2);
         for (stem, labels) in [
             (
@@ -501,7 +509,8 @@ mod tests {
     #[test]
     fn a_run_is_read_into_running_totals_and_stray_moves_are_named() {
         let folder = fixture();
-        let data = RunData::load(folder.path()).expect("loads");
+        let run = LoadedRun::read(folder.path(), Reading::Documents).expect("loads");
+        let data = run.games().expect("a game run");
         assert_eq!(data.games, 18);
         let by_seats: u64 = data.pairings.values().map(|o| o.games()).sum();
         let lengths: u64 = data.plies.values().map(|s| s.len()).sum();
@@ -519,7 +528,9 @@ mod tests {
         let stray = last.replacen(last.split(',').next().expect("id"), "999", 1);
         std::fs::write(folder.path().join("moves.csv"), format!("{moves}{stray}\n"))
             .expect("write");
-        let error = RunData::load(folder.path()).expect_err("refused");
+        let error = LoadedRun::read(folder.path(), Reading::Documents)
+            .err()
+            .expect("refused");
         assert!(
             error.ends_with(&format!(
                 "moves.csv: line {}: game 999 is not in games.csv (or not in its order)",
@@ -532,8 +543,9 @@ mod tests {
     #[test]
     fn draw_grid_needs_a_grid_and_counts_draws() {
         let folder = fixture();
-        let data = RunData::load(folder.path()).expect("loads");
-        let grid = draw_grid(&data).expect("2 first agents x 2 second agents");
+        let run = LoadedRun::read(folder.path(), Reading::Documents).expect("loads");
+        let data = run.games().expect("a game run");
+        let grid = draw_grid(data).expect("2 first agents x 2 second agents");
         assert_eq!(grid.headers.len(), 3);
         assert_eq!(grid.rows.len(), 2);
         assert_eq!(grid.rows[0][1], "0/6");

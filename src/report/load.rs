@@ -418,6 +418,9 @@ pub struct RunData {
     pub move_ms: BTreeMap<String, Spread>,
     /// Nodes expanded per move by agent and ply: (sum, moves).
     pub expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>>,
+    /// Whether the games were read (`show` leaves the ratings out of a run whose
+    /// games.csv cannot be read).
+    pub games_read: bool,
 }
 
 /// Every row of a CSV file with a header, as `T`.
@@ -435,46 +438,37 @@ pub fn csv_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, Str
 }
 
 impl RunData {
-    /// Reads a run folder: summary.csv and games.csv are required, moves.csv and
-    /// meta.json are used when present.
+    /// meta.json as read (`meta`) and summary.csv, no game yet.
     ///
     /// # Errors
-    /// A message naming the file that is missing or malformed.
-    pub fn load(folder: &Path) -> Result<RunData, String> {
-        RunData::load_with(folder, true)
-    }
-
-    /// As [`RunData::load`], reading moves.csv (times per move) only if `moves`.
-    ///
-    /// # Errors
-    /// A message naming the file that is missing or malformed.
-    pub fn load_with(folder: &Path, moves: bool) -> Result<RunData, String> {
-        let mut data = RunData::files_beside_games(folder)?;
-        let moves_path = folder.join("moves.csv");
-        let moves = (moves && moves_path.is_file()).then_some(moves_path.as_path());
-        read_games(&mut data, &folder.join("games.csv"), moves)?;
-        Ok(data)
-    }
-
-    /// As [`RunData::load`], with the games as `tally` counted them while games.csv and
-    /// moves.csv were written (every game in the files, and only those).
-    ///
-    /// # Errors
-    /// As [`RunData::load`], for summary.csv.
-    pub fn from_tally(folder: &Path, tally: GamesTally) -> Result<RunData, String> {
-        let mut data = RunData::files_beside_games(folder)?;
-        tally.into_data(&mut data);
-        Ok(data)
-    }
-
-    /// meta.json (if any) and summary.csv, no game yet.
-    fn files_beside_games(folder: &Path) -> Result<RunData, String> {
+    /// A summary.csv that is missing or malformed, named with its line.
+    pub fn beside_games(folder: &Path, meta: Option<&Meta>) -> Result<RunData, String> {
         Ok(RunData {
             folder: folder.to_path_buf(),
-            meta: Meta::read(folder).ok(),
-            summary: read_summary(folder)?,
+            meta: meta.cloned(),
+            summary: read_summary(folder, meta)?,
             ..RunData::default()
         })
+    }
+
+    /// Reads games.csv, and moves.csv's times per move when `moves` and it was written.
+    ///
+    /// # Errors
+    /// A games.csv (or moves.csv) that is missing or malformed, named with its line.
+    pub fn read_games(&mut self, moves: bool) -> Result<(), String> {
+        let moves_path = self.folder.join("moves.csv");
+        let moves = (moves && moves_path.is_file()).then_some(moves_path.as_path());
+        let games = self.folder.join("games.csv");
+        read_games(self, &games, moves)?;
+        self.games_read = true;
+        Ok(())
+    }
+
+    /// Takes the games as `tally` counted them while games.csv and moves.csv were written
+    /// (every game in the files, and only those).
+    pub fn take_tally(&mut self, tally: GamesTally) {
+        tally.into_data(self);
+        self.games_read = true;
     }
 
     /// Agent names in order of first appearance in the summary, a sweep's variants

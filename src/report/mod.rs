@@ -11,6 +11,7 @@ pub mod fit;
 pub mod journal;
 pub mod ladder;
 pub mod load;
+pub mod loaded;
 mod meta;
 pub mod page;
 mod progress;

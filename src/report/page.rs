@@ -2,7 +2,7 @@
 //! the list of the folder's files, written as Markdown and as one HTML page.
 
 use super::RunKind;
-use super::load::RunData;
+use super::loaded::LoadedRun;
 use super::section::Section;
 use super::table::escape;
 use std::fmt::Write as _;
@@ -28,9 +28,9 @@ fn shown_path(path: &str) -> String {
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-fn header_lines(data: &RunData) -> Vec<String> {
+fn header_lines(run: &LoadedRun) -> Vec<String> {
     let mut lines = Vec::new();
-    if let Some(meta) = &data.meta {
+    if let Some(meta) = &run.meta {
         lines.push(format!(
             "Experiment: {} ({})",
             meta.experiment,
@@ -115,27 +115,22 @@ fn header_lines(data: &RunData) -> Vec<String> {
     lines
 }
 
-/// Writes report.md and index.html for a folder that holds no games (a search comparison or
-/// a puzzle run): the header comes from its meta.json when there is one, and the title is
-/// `<experiment>: <kind>` (just `kind` without meta.json).
+/// Writes report.md and index.html for a run that holds no games (a search comparison, a
+/// puzzle or tuning run): the header comes from its meta.json when there is one, and the
+/// title is `<experiment>: <kind>` (just `kind` without meta.json).
 ///
 /// # Errors
 /// A file that cannot be written.
 pub fn write_folder_documents(
-    folder: &std::path::Path,
+    run: &LoadedRun,
     kind: &str,
     sections: &[Section],
 ) -> Result<Vec<PathBuf>, String> {
-    let data = RunData {
-        folder: folder.to_path_buf(),
-        meta: super::Meta::read(folder).ok(),
-        ..RunData::default()
-    };
-    let title = data
+    let title = run
         .meta
         .as_ref()
         .map_or(kind.to_string(), |m| format!("{}: {kind}", m.experiment));
-    write_documents(&data, &title, sections)
+    write_documents(run, &title, sections)
 }
 
 /// Prose for HTML: escaped, with `code` spans (the Markdown form) set as code.
@@ -218,12 +213,12 @@ fn file_description(name: &str) -> &'static str {
 /// # Errors
 /// A file that cannot be written.
 pub fn write_documents(
-    data: &RunData,
+    run: &LoadedRun,
     title: &str,
     sections: &[Section],
 ) -> Result<Vec<PathBuf>, String> {
-    let folder = &data.folder;
-    let header = header_lines(data);
+    let folder = &run.folder;
+    let header = header_lines(run);
     let mut markdown = format!("# {title}\n\n");
     for line in &header {
         let _ = writeln!(markdown, "{line}\n");
@@ -240,7 +235,7 @@ pub fn write_documents(
     let top = std::mem::take(&mut html);
     let mut contents: Vec<(String, String)> = Vec::new();
     // The published numbers first, when the experiment reproduces some.
-    let reproduction = super::reproduce::section(folder)?;
+    let reproduction = super::reproduce::section(run)?;
     for (number, section) in reproduction.iter().chain(sections).enumerate() {
         let _ = write!(markdown, "## {}\n\n", section.title);
         let anchor = format!("section-{}", number + 1);
@@ -273,14 +268,14 @@ pub fn write_documents(
         }
     }
     // The game viewer (index.html only: it is a script).
-    if let Some(viewer) = super::viewer::html(folder)? {
+    if let Some(viewer) = super::viewer::html(run)? {
         markdown.push_str("## Watch the games\n\nindex.html replays the games move by move.\n\n");
         html.push_str(&viewer);
         contents.push(("watch".to_string(), "Watch the games".to_string()));
     }
     // Every file of the folder, linked (the documents themselves excepted).
     // A complete run's journal is removed once the documents are written.
-    let complete = data
+    let complete = run
         .meta
         .as_ref()
         .is_some_and(|m| m.status == super::RunStatus::Complete);

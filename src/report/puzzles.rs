@@ -3,7 +3,8 @@
 //! Everything can be recomputed from solves.csv alone.
 
 use super::charts::{self, LogLines};
-use super::load::{csv_rows, five_numbers};
+use super::load::five_numbers;
+use super::loaded::LoadedRun;
 use super::page::write_folder_documents;
 use super::rows::{SOLVES, SolveRow};
 use super::section::Section;
@@ -124,10 +125,10 @@ pub fn per_puzzle_table(rows: &[SolveRow]) -> Table {
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
-pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
+pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<PathBuf>, String> {
+    let folder = &run.folder;
     let mut by_solver: BTreeMap<&str, Vec<&SolveRow>> = BTreeMap::new();
-    for row in &rows {
+    for row in rows {
         by_solver.entry(&row.solver).or_default().push(row);
     }
     // Time and assignments against puzzle size (cells), mean per size, solved runs only.
@@ -156,7 +157,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
         after: Vec::new(),
         title: "Solvers".to_string(),
         text: vec!["Every solution reported as solved passed the rule checker. Assignments count every colour tried on a cell, placed the colours that passed the consistency check; report 000's attempted assignments are placed for brute, dumb and smart and assignments for smart-fc (where the report counted before the check). The paths solver counts every path extension tried, the sat solver every boolean variable set (decided or propagated), with decisions as nodes and conflicts as backtracks; both place all they try.".to_string()],
-        tables: vec![summary_table(&rows)],
+        tables: vec![summary_table(rows)],
         charts: Vec::new(),
     }];
     let time_series = per_size(&|r: &SolveRow| r.ms);
@@ -227,7 +228,7 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             ("cactus".to_string(), "Cactus plot".to_string()),
         ];
     }
-    let panels = super::drawings::panels(&rows);
+    let panels = super::drawings::panels(rows);
     if !panels.is_empty() {
         charts::save(&super::drawings::Solutions { panels }, folder, "solutions")?;
         let puzzles = rows
@@ -257,10 +258,10 @@ pub fn write_puzzle_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             "Median milliseconds per solve; a status is given when the solves did not end solved."
                 .to_string(),
         ],
-        tables: vec![per_puzzle_table(&rows)],
+        tables: vec![per_puzzle_table(rows)],
         charts: Vec::new(),
     });
-    write_folder_documents(folder, "puzzle solvers", &sections)
+    write_folder_documents(run, "puzzle solvers", &sections)
 }
 
 /// A finished solve with its place in the run's plan (the journal's record).

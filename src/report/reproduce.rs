@@ -12,16 +12,16 @@
 //! * A number arbiter has no figure for (a matchup not played, a puzzle never solved) or
 //!   marked `comparable = false` is "not comparable".
 
+use super::RunKind;
 use super::load::csv_rows;
-use super::rows::{SOLVES, SolveRow};
+use super::loaded::{LoadedRun, RunTables};
+use super::rows::SolveRow;
 use super::section::Section;
 use super::table::Table;
-use super::{Meta, RunKind};
 use crate::registry::reference::{Measure, Reference, ReferenceKind, parse_references};
 use crate::stats::{Z95, fisher_exact, wilson_interval};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// The file of a run's reproduction checks.
 pub const REPRODUCTION: &str = "reproduction.csv";
@@ -161,8 +161,9 @@ pub fn check(reference: &Reference, observed: Result<Observed, String>) -> Check
 ///
 /// # Errors
 /// A summary file that cannot be read, or references that no longer parse.
-pub fn checks(folder: &Path) -> Result<Option<(ReferenceKind, Vec<Check>)>, String> {
-    let Ok(meta) = Meta::read(folder) else {
+pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, String> {
+    let folder = &run.folder;
+    let Some(meta) = &run.meta else {
         return Ok(None);
     };
     let kind = match meta.kind {
@@ -204,10 +205,13 @@ pub fn checks(folder: &Path) -> Result<Option<(ReferenceKind, Vec<Check>)>, Stri
                 .collect()
         }
         ReferenceKind::Puzzles => {
-            let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
+            let rows = match &run.tables {
+                RunTables::Puzzles(rows) => rows.as_slice(),
+                RunTables::Games(_) | RunTables::Search(_) | RunTables::Tune(..) => &[],
+            };
             references
                 .iter()
-                .map(|r| check(r, puzzle_figure(&rows, r)))
+                .map(|r| check(r, puzzle_figure(rows, r)))
                 .collect()
         }
     };
@@ -441,8 +445,8 @@ const METHOD: &str = "Each number the experiment's reports published, beside arb
 ///
 /// # Errors
 /// A summary file that cannot be read.
-pub fn section(folder: &Path) -> Result<Option<Section>, String> {
-    let Some((kind, checks)) = checks(folder)? else {
+pub fn section(run: &LoadedRun) -> Result<Option<Section>, String> {
+    let Some((kind, checks)) = checks(run)? else {
         return Ok(None);
     };
     Ok(Some(Section {
@@ -458,8 +462,8 @@ pub fn section(folder: &Path) -> Result<Option<Section>, String> {
 ///
 /// # Errors
 /// A summary file that cannot be read.
-pub fn text(folder: &Path) -> Result<Option<String>, String> {
-    let Some((kind, checks)) = checks(folder)? else {
+pub fn text(run: &LoadedRun) -> Result<Option<String>, String> {
+    let Some((kind, checks)) = checks(run)? else {
         return Ok(None);
     };
     // The sources are in the documents; the terminal gets the narrower table.
@@ -484,11 +488,11 @@ pub fn text(folder: &Path) -> Result<Option<String>, String> {
 ///
 /// # Errors
 /// A file that cannot be read or written.
-pub fn write_csv(folder: &Path) -> Result<Option<std::path::PathBuf>, String> {
-    let Some((kind, checks)) = checks(folder)? else {
+pub fn write_csv(run: &LoadedRun) -> Result<Option<std::path::PathBuf>, String> {
+    let Some((kind, checks)) = checks(run)? else {
         return Ok(None);
     };
-    let path = folder.join(REPRODUCTION);
+    let path = run.folder.join(REPRODUCTION);
     let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
     let [a, b] = kind.selectors();

@@ -3,6 +3,7 @@
 //! report sections. Everything can be recomputed from search.csv alone.
 
 use super::charts::{self, LogLines};
+use super::loaded::LoadedRun;
 use super::page::write_folder_documents;
 use super::section::Section;
 use super::table::Table;
@@ -78,10 +79,9 @@ impl Reporter<PositionRecord> for SearchCsv {
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
-pub fn write_search_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    let rows = read_search_csv(folder)?;
-    let sections = search_sections(folder, &rows)?;
-    write_folder_documents(folder, "search comparison", &sections)
+pub fn write_search_report(run: &LoadedRun, rows: &[SearchRow]) -> Result<Vec<PathBuf>, String> {
+    let sections = search_sections(&run.folder, run.meta.as_ref(), rows)?;
+    write_folder_documents(run, "search comparison", &sections)
 }
 
 /// One row of search.csv.
@@ -503,7 +503,11 @@ pub fn summary_table(summary: &[SearchSummaryRow]) -> Table {
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>, String> {
+pub fn search_sections(
+    folder: &Path,
+    meta: Option<&super::Meta>,
+    rows: &[SearchRow],
+) -> Result<Vec<Section>, String> {
     let summary = summarize(rows);
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     // MCTS has no depth axis: it is in the table only.
@@ -575,12 +579,7 @@ pub fn search_sections(folder: &Path, rows: &[SearchRow]) -> Result<Vec<Section>
         .chain(summary.iter().any(budgeted).then(|| {
             "MCTS has an iteration budget instead of a depth, so it is in the table, not the chart: its depth is the deepest level its tree reached on any position; an expanded node is one whose children it created (generated counts them), an evaluated node one where an iteration's rollout began (one per iteration). Its move is compared with the deepest full-width search's; its value is a win rate, not comparable.".to_string()
         }))
-        .chain(
-            super::Meta::read(folder)
-                .ok()
-                .as_ref()
-                .and_then(super::external_note),
-        )
+        .chain(meta.and_then(super::external_note))
         .collect(),
         tables: vec![summary_table(&summary)],
         charts: vec![(

@@ -2,12 +2,12 @@
 //! whatever kind of run made it, and the tables `show` (and the end of `run`) print.
 
 use super::document::tournament_report;
-use super::load::{GamesTally, RunData, csv_rows};
+use super::load::RunData;
+use super::loaded::{LoadedRun, Reading, RunTables};
 use super::puzzles;
-use super::rows::{SOLVES, SolveRow};
-use super::search::{self, SEARCHES};
+use super::search;
 use super::tables::{left_out_table, ratings_table, standings_table};
-use super::{Meta, format_summary, read_summary};
+use super::{Meta, format_summary};
 use std::path::{Path, PathBuf};
 
 /// The run folder `folder` means: itself, or its newest run (by name) when it is an
@@ -42,53 +42,46 @@ pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
 pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    write_report_keeping(folder, None).map(|(written, _)| written)
+    write_all(&LoadedRun::read(folder, Reading::Documents)?)
 }
 
-/// As [`write_report`], with a tournament's games as the run's recorder counted them
-/// (`tally`: every game in the files, and only those) instead of read from games.csv,
-/// and handing the games back so that [`tables_with`] need not read them again.
+/// Everything made from a run: summary.json, the published numbers beside arbiter's
+/// (reproduction.csv), the charts, report.md and index.html of its kind, and a game run's
+/// games.pgn; returns the paths written. One `match` on the run's tables decides.
 ///
 /// # Errors
-/// As [`write_report`].
-pub fn write_report_keeping(
-    folder: &Path,
-    tally: Option<GamesTally>,
-) -> Result<(Vec<PathBuf>, Option<RunData>), String> {
+/// A file that cannot be drawn or written, named in the message.
+pub fn write_all(run: &LoadedRun) -> Result<Vec<PathBuf>, String> {
+    let folder = &run.folder;
     // summary.json first, so that the documents list it.
     let path = folder.join(SUMMARY_JSON);
-    let text = serde_json::to_string_pretty(&summary_json(folder)?)
+    let text = serde_json::to_string_pretty(&summary_json(run)?)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
-    let reproduction = super::reproduce::write_csv(folder)?;
-    let mut data = None;
-    let mut written = if folder.join(super::tune::TUNE).is_file() {
-        super::tune::write_tune_report(folder)?
-    } else if folder.join(SEARCHES).is_file() {
-        search::write_search_report(folder)?
-    } else if folder.join(SOLVES).is_file() {
-        puzzles::write_puzzle_report(folder)?
-    } else {
-        let loaded = match tally {
-            Some(tally) => RunData::from_tally(folder, tally)?,
-            None => RunData::load(folder)?,
-        };
-        // First, so that the documents list it.
-        let event = loaded.meta.as_ref().map_or("", |m| m.experiment.as_str());
-        let with_moves = !loaded.meta.as_ref().is_some_and(|m| m.no_moves_csv);
-        let records = if with_moves {
-            Some(super::records::write_game_records(folder, event)?)
-        } else {
-            None
-        };
-        let mut written = tournament_report(&loaded)?;
-        written.extend(records);
-        data = Some(loaded);
-        written
+    let reproduction = super::reproduce::write_csv(run)?;
+    let mut written = match &run.tables {
+        RunTables::Tune(values, games) => super::tune::write_tune_report(run, values, games)?,
+        RunTables::Search(rows) => search::write_search_report(run, rows)?,
+        RunTables::Puzzles(rows) => puzzles::write_puzzle_report(run, rows)?,
+        RunTables::Games(data) => {
+            // First, so that the documents list it.
+            let with_moves = !run.meta.as_ref().is_some_and(|m| m.no_moves_csv);
+            let records = if with_moves {
+                Some(super::records::write_game_records(
+                    folder,
+                    run.experiment(),
+                )?)
+            } else {
+                None
+            };
+            let mut written = tournament_report(run, data)?;
+            written.extend(records);
+            written
+        }
     };
     written.push(path);
     written.extend(reproduction);
-    Ok((written, data))
+    Ok(written)
 }
 
 /// The summary as JSON, written beside the CSVs.
@@ -161,32 +154,31 @@ fn csv_json(path: &Path) -> Result<Vec<serde_json::Value>, String> {
 ///
 /// # Errors
 /// A file that cannot be read.
-pub fn summary_json(folder: &Path) -> Result<serde_json::Value, String> {
-    let rows = if folder.join(SOLVES).is_file() {
-        let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
-        let table = puzzles::summary_table(&rows);
-        table
-            .rows
-            .iter()
-            .map(|row| {
-                table
-                    .headers
-                    .iter()
-                    .zip(row)
-                    .map(|(h, c)| (h.clone(), cell_json(c)))
-                    .collect::<serde_json::Map<_, _>>()
-                    .into()
-            })
-            .collect()
-    } else if folder.join(SEARCHES).is_file() {
-        csv_json(&folder.join("search_summary.csv"))?
-    } else if folder.join(super::tune::TUNE).is_file() {
-        csv_json(&folder.join(super::tune::TUNE))?
-    } else {
-        csv_json(&folder.join("summary.csv"))?
+pub fn summary_json(run: &LoadedRun) -> Result<serde_json::Value, String> {
+    let folder = &run.folder;
+    let rows = match &run.tables {
+        RunTables::Puzzles(rows) => {
+            let table = puzzles::summary_table(rows);
+            table
+                .rows
+                .iter()
+                .map(|row| {
+                    table
+                        .headers
+                        .iter()
+                        .zip(row)
+                        .map(|(h, c)| (h.clone(), cell_json(c)))
+                        .collect::<serde_json::Map<_, _>>()
+                        .into()
+                })
+                .collect()
+        }
+        RunTables::Search(_) => csv_json(&folder.join("search_summary.csv"))?,
+        RunTables::Tune(..) => csv_json(&folder.join(super::tune::TUNE))?,
+        RunTables::Games(_) => csv_json(&folder.join("summary.csv"))?,
     };
     let mut json = serde_json::Map::new();
-    if let Ok(meta) = Meta::read(folder) {
+    if let Some(meta) = &run.meta {
         json.insert("experiment".into(), meta.experiment.clone().into());
         json.insert("kind".into(), meta.kind.name().into());
         json.insert("game".into(), meta.game.clone().into());
@@ -219,23 +211,47 @@ pub fn header_as(meta: &Meta, status: &str) -> String {
     )
 }
 
-/// The summary tables of a run folder of any kind, as `show` prints them, then the
-/// published numbers beside arbiter's when the experiment gives them.
+/// [`tables`] of the run in `folder`, read for them.
+///
+/// # Errors
+/// As [`tables`], and a file of the run that cannot be read.
+pub fn tables_of(folder: &Path) -> Result<String, String> {
+    tables(&LoadedRun::read(folder, Reading::Tables)?)
+}
+
+/// [`summary_json`] of the run in `folder`, read for it.
+///
+/// # Errors
+/// A file of the run that cannot be read.
+pub fn summary_json_of(folder: &Path) -> Result<serde_json::Value, String> {
+    summary_json(&LoadedRun::read(folder, Reading::Tables)?)
+}
+
+/// The summary tables of a run of any kind, as `show` prints them, then the published
+/// numbers beside arbiter's when the experiment gives them.
 ///
 /// # Errors
 /// A file that cannot be read, named in the message.
-pub fn tables(folder: &Path) -> Result<String, String> {
-    tables_with(folder, None)
-}
-
-/// As [`tables`], with the run's games already read (`data`, from
-/// [`write_report_keeping`]) rather than read again from games.csv.
-///
-/// # Errors
-/// As [`tables`].
-pub fn tables_with(folder: &Path, data: Option<&RunData>) -> Result<String, String> {
-    let mut text = kind_tables(folder, data)?;
-    if let Some(reproduction) = super::reproduce::text(folder)? {
+pub fn tables(run: &LoadedRun) -> Result<String, String> {
+    let mut text = match &run.tables {
+        RunTables::Tune(values, games) => super::tune::tables(run, values, games),
+        RunTables::Puzzles(rows) => format!(
+            "{}\nmedian ms per puzzle:\n{}",
+            puzzles::summary_table(rows).aligned(),
+            puzzles::per_puzzle_table(rows).aligned()
+        ),
+        RunTables::Search(rows) => {
+            let mut text = search::summary_table(&search::summarize(rows)).markdown();
+            if let Some(note) = run.meta.as_ref().and_then(super::external_note) {
+                text.push('\n');
+                text.push_str(&note);
+                text.push('\n');
+            }
+            text
+        }
+        RunTables::Games(data) => games_tables(run, data),
+    };
+    if let Some(reproduction) = super::reproduce::text(run)? {
         if !text.ends_with('\n') {
             text.push('\n');
         }
@@ -245,45 +261,14 @@ pub fn tables_with(folder: &Path, data: Option<&RunData>) -> Result<String, Stri
     Ok(text)
 }
 
-/// The summary tables of the run's own kind.
-fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> {
-    if folder.join(super::tune::TUNE).is_file() {
-        return super::tune::tables(folder);
-    }
-    if folder.join(SOLVES).is_file() {
-        let rows: Vec<SolveRow> = csv_rows(&folder.join(SOLVES))?;
-        return Ok(format!(
-            "{}\nmedian ms per puzzle:\n{}",
-            puzzles::summary_table(&rows).aligned(),
-            puzzles::per_puzzle_table(&rows).aligned()
-        ));
-    }
-    if folder.join(SEARCHES).is_file() {
-        let rows = search::read_search_csv(folder)?;
-        let mut text = search::summary_table(&search::summarize(&rows)).markdown();
-        if let Some(note) = super::Meta::read(folder)
-            .ok()
-            .as_ref()
-            .and_then(super::external_note)
-        {
-            text.push('\n');
-            text.push_str(&note);
-            text.push('\n');
-        }
-        return Ok(text);
-    }
-    let summary = folder.join("summary.csv");
-    if !summary.is_file() {
-        return Err(format!(
-            "{}: no summary.csv yet (the run is still going or stopped before its end)",
-            folder.display()
-        ));
-    }
-    let rows = read_summary(folder)?;
-    let meta = super::Meta::read(folder).ok();
+/// The tables of a game run.
+fn games_tables(run: &LoadedRun, data: &RunData) -> String {
+    let folder = &run.folder;
+    let rows = &data.summary;
+    let meta = run.meta.as_ref();
     // A sweep's matchups are one table (value x opponent); the other matchups each get
     // their own.
-    let sweeps = meta.as_ref().map_or(&[][..], |m| m.sweeps.as_slice());
+    let sweeps = meta.map_or(&[][..], |m| m.sweeps.as_slice());
     let in_sweep = |r: &super::SummaryRow| {
         sweeps.iter().any(|s| {
             (s.variants.contains(&r.agent) && s.opponents.contains(&r.opponent))
@@ -292,14 +277,14 @@ fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> 
     };
     // A tournament in rounds plays only the pairs its rounds made: the others are not
     // listed.
-    let in_rounds = meta.as_ref().is_some_and(|m| m.format.is_some());
+    let in_rounds = meta.is_some_and(|m| m.format.is_some());
     let others: Vec<super::SummaryRow> = rows
         .iter()
         .filter(|r| !(in_sweep(r) || in_rounds && r.games == 0))
         .cloned()
         .collect();
     let mut text = String::new();
-    if let Some(format) = meta.as_ref().and_then(|m| m.format)
+    if let Some(format) = meta.and_then(|m| m.format)
         && let Some(table) = standings_table(folder)
     {
         text.push_str(&format!(
@@ -308,7 +293,7 @@ fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> 
         text.push_str(&table.aligned());
         text.push('\n');
     }
-    if let Some(table) = meta.as_ref().and_then(left_out_table) {
+    if let Some(table) = meta.and_then(left_out_table) {
         // A sentence each: the reasons are too long for a column.
         text.push_str("submissions left out:\n");
         for row in &table.rows {
@@ -321,35 +306,29 @@ fn kind_tables(folder: &Path, data: Option<&RunData>) -> Result<String, String> 
             "sweep of {}: win rate (95%) and Elo of each value against each opponent\n",
             sweep.key
         ));
-        text.push_str(&super::tables::sweep_table(&rows, sweep).aligned());
+        text.push_str(&super::tables::sweep_table(rows, sweep).aligned());
         text.push('\n');
     }
     text.push_str(&format_summary(&others));
     if let Some(meta) = meta {
-        for note in super::external_note(&meta)
+        for note in super::external_note(meta)
             .into_iter()
-            .chain(super::reading_notes(&meta))
+            .chain(super::reading_notes(meta))
         {
             text.push_str(&note);
             text.push_str("\n\n");
         }
     }
-    if let Some(endings) = super::summary::endings_table(&rows) {
+    if let Some(endings) = super::summary::endings_table(rows) {
         text.push_str("how the games ended, per agent:\n");
         text.push_str(&endings.aligned());
         text.push('\n');
     }
-    let loaded;
-    let data = match data {
-        Some(data) => Some(data),
-        None => {
-            loaded = RunData::load_with(folder, false).ok();
-            loaded.as_ref()
-        }
-    };
-    if let Some(ratings) = data.and_then(ratings_table) {
+    if data.games_read
+        && let Some(ratings) = ratings_table(data)
+    {
         text.push_str("ratings (Bradley-Terry, Elo scale, all games):\n");
         text.push_str(&ratings.aligned());
     }
-    Ok(text)
+    text
 }

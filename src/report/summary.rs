@@ -368,15 +368,15 @@ impl Summary {
     }
 }
 
-/// Reads a results folder's summary.csv. An external program that never reported its
+/// Reads a results folder's summary.csv, its run's agents as `meta` gives them. An external program that never reported its
 /// search (`info`) counts no nodes: its nodes per move are read as unknown (NaN, shown
 /// `-`), not as zero.
 ///
 /// # Errors
 /// A message naming the file when it is missing or not a summary.
-pub fn read_summary(folder: &Path) -> Result<Vec<SummaryRow>, String> {
+pub fn read_summary(folder: &Path, meta: Option<&super::Meta>) -> Result<Vec<SummaryRow>, String> {
     let mut rows: Vec<SummaryRow> = super::load::csv_rows(&folder.join("summary.csv"))?;
-    if let Ok(meta) = super::Meta::read(folder) {
+    if let Some(meta) = meta {
         let external = |name: &str| {
             meta.agents
                 .iter()

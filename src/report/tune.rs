@@ -5,7 +5,7 @@
 //! Everything can be recomputed from the two CSV files and meta.json.
 
 use super::charts::{self, Chart, fail, font, style};
-use super::load::csv_rows;
+use super::loaded::LoadedRun;
 use super::page::write_folder_documents;
 use super::section::Section;
 use super::table::Table;
@@ -435,16 +435,14 @@ fn strength_table(strengths: &[Strength], sprt: Option<&Sprt>) -> Table {
 ///
 /// # Errors
 /// A file that cannot be read, named in the message.
-pub fn tables(folder: &Path) -> Result<String, String> {
-    let values = read_values(folder)?;
-    let games: Vec<TuneGameRow> = csv_rows(&folder.join(TUNE_GAMES))?;
-    let experiment = experiment_of(Meta::read(folder).ok().as_ref());
+pub fn tables(run: &LoadedRun, values: &TuneValues, games: &[TuneGameRow]) -> String {
+    let experiment = experiment_of(run.meta.as_ref());
     let sprt = experiment.as_ref().map(|e| e.verify.0);
-    Ok(format!(
+    format!(
         "parameters:\n{}\nstrength (checkpoints and the verification):\n{}",
-        parameter_table(&values, experiment.as_ref()).aligned(),
-        strength_table(&strengths(&games), sprt.as_ref()).aligned()
-    ))
+        parameter_table(values, experiment.as_ref()).aligned(),
+        strength_table(&strengths(games), sprt.as_ref()).aligned()
+    )
 }
 
 /// Each parameter's value against the iteration, one panel per parameter.
@@ -673,11 +671,14 @@ fn opponents_text(experiment: Option<&TuneExperiment>) -> String {
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written.
-pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    let values = read_values(folder)?;
-    let games: Vec<TuneGameRow> = csv_rows(&folder.join(TUNE_GAMES))?;
-    let experiment = experiment_of(Meta::read(folder).ok().as_ref());
-    let strengths = strengths(&games);
+pub fn write_tune_report(
+    run: &LoadedRun,
+    values: &TuneValues,
+    games: &[TuneGameRow],
+) -> Result<Vec<PathBuf>, String> {
+    let folder = &run.folder;
+    let experiment = experiment_of(run.meta.as_ref());
+    let strengths = strengths(games);
     let mut charts_made = Vec::new();
     if !values.rows.is_empty() {
         charts::save(
@@ -733,7 +734,7 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
                     opponents_text(experiment.as_ref())
                 ),
             ],
-            tables: vec![parameter_table(&values, experiment.as_ref())],
+            tables: vec![parameter_table(values, experiment.as_ref())],
             charts: Vec::new(),
             after: Vec::new(),
         },
@@ -750,7 +751,7 @@ pub fn write_tune_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
             after: Vec::new(),
         },
     ];
-    write_folder_documents(folder, "tuning", &sections)
+    write_folder_documents(run, "tuning", &sections)
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! other games' are replayed here, by arbiter's rules, and embedded as the lines of the
 //! board (as `arbiter replay --steps` prints it) that each ply changes.
 
+use super::loaded::LoadedRun;
 use crate::registry::{GameEntry, GameSpec, GameTask, dispatch};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -143,11 +144,12 @@ fn game_name(spec: &str) -> &str {
 ///
 /// # Errors
 /// games.csv or moves.csv cannot be read.
-pub fn html(folder: &Path) -> Result<Option<String>, String> {
-    if !moves_recorded(folder) {
+pub fn html(run: &LoadedRun) -> Result<Option<String>, String> {
+    let meta = run.meta.as_ref();
+    if !moves_recorded(meta) {
         return Ok(None);
     }
-    let (games, total, first) = sample(folder, None)?;
+    let (games, total, first) = sample(&run.folder, meta, None)?;
     if games.is_empty() {
         return Ok(None);
     }
@@ -176,13 +178,16 @@ pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
             folder.display()
         ));
     }
-    if !moves_recorded(folder) {
+    // The one meta.json this page needs, read here: the page draws one game of the run
+    // and reads nothing else of it.
+    let meta = super::Meta::read(folder).ok();
+    if !moves_recorded(meta.as_ref()) {
         return Err(format!(
             "{}: the run was played with --no-moves: no moves were recorded to show",
             folder.display()
         ));
     }
-    let (games, total, _) = sample(folder, Some(id))?;
+    let (games, total, _) = sample(folder, meta.as_ref(), Some(id))?;
     if games.is_empty() {
         return Err(format!(
             "{}: no game {id} the viewer can draw (it holds {total} games of {}; ids count from 0)",
@@ -202,8 +207,8 @@ pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
 }
 
 /// Whether the run recorded its games' moves (not `run --no-moves`).
-fn moves_recorded(folder: &Path) -> bool {
-    !super::Meta::read(folder).is_ok_and(|m| m.no_moves_csv)
+fn moves_recorded(meta: Option<&super::Meta>) -> bool {
+    !meta.is_some_and(|m| m.no_moves_csv)
 }
 
 /// The viewer's HTML for `games`, with `shown` saying which games they are.
@@ -219,16 +224,19 @@ fn section(games: &[Value], shown: &str) -> Result<String, String> {
 /// The sampled games as the viewer reads them, in games.csv order (only game `only`
 /// when given), how many games the viewer could draw in all, and how many were taken
 /// from the start.
-fn sample(folder: &Path, only: Option<u64>) -> Result<(Vec<Value>, usize, usize), String> {
+fn sample(
+    folder: &Path,
+    meta: Option<&super::Meta>,
+    only: Option<u64>,
+) -> Result<(Vec<Value>, usize, usize), String> {
     let path = folder.join("games.csv");
     if !path.is_file() {
         return Ok((Vec::new(), 0, 0));
     }
     // A game served by a program is drawn from its `render`: the program as the run
     // recorded it (meta.json) is started again to replay the games.
-    let program = super::Meta::read(folder)
-        .ok()
-        .and_then(|meta| meta.game_program)
+    let program = meta
+        .and_then(|meta| meta.game_program.clone())
         .map(|(name, spec)| {
             let mut registry = crate::registry::AgentRegistry::default();
             registry.record_game(&name, spec, &folder.join("meta.json"));

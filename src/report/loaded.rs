@@ -1,0 +1,134 @@
+//! A run folder read once: its meta.json and the tables of its kind, into one typed value
+//! that every document of the run (report.md, index.html, the charts, summary.json,
+//! `show`'s tables, the published numbers beside arbiter's) is made from.
+
+use super::load::{GamesTally, RunData, csv_rows};
+use super::rows::{SOLVES, SolveRow};
+use super::search::{SEARCHES, SearchRow};
+use super::tune::{TUNE, TUNE_GAMES, TuneGameRow, TuneValues};
+use super::{Meta, RunKind};
+use std::path::{Path, PathBuf};
+
+/// A run folder as read once.
+pub struct LoadedRun {
+    /// The run folder.
+    pub folder: PathBuf,
+    /// meta.json, when the folder has one (folders written by hand or by old versions
+    /// may not).
+    pub meta: Option<Meta>,
+    /// What the run did: meta.json's kind, or without one, the kind whose file the folder
+    /// holds.
+    pub kind: RunKind,
+    /// The tables of its kind.
+    pub tables: RunTables,
+}
+
+/// The tables of a run, by its kind.
+pub enum RunTables {
+    /// A game run: summary.csv and the games.
+    Games(Box<RunData>),
+    /// A search comparison: search.csv.
+    Search(Vec<SearchRow>),
+    /// A puzzle run: solves.csv.
+    Puzzles(Vec<SolveRow>),
+    /// A tuning run: tune.csv and tune_games.csv.
+    Tune(TuneValues, Vec<TuneGameRow>),
+}
+
+/// What a reader of a run needs of its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Everything the documents draw: the games, moves.csv's times (when recorded).
+    Documents,
+    /// The tables `show` prints: summary.csv required (a run that has not written it yet
+    /// is said to be going or stopped), the games only for the ratings (a games.csv that
+    /// cannot be read leaves them out), no moves.
+    Tables,
+}
+
+impl LoadedRun {
+    /// Reads `folder` for `reading`.
+    ///
+    /// # Errors
+    /// A file of the run's kind that is missing or malformed, named with its line.
+    pub fn read(folder: &Path, reading: Reading) -> Result<LoadedRun, String> {
+        LoadedRun::read_with(folder, reading, None)
+    }
+
+    /// As [`LoadedRun::read`], with a game run's games as its recorder counted them while
+    /// it wrote them (`tally`: every game in the files, and only those) instead of read
+    /// back from games.csv and moves.csv.
+    ///
+    /// # Errors
+    /// As [`LoadedRun::read`].
+    pub fn read_with(
+        folder: &Path,
+        reading: Reading,
+        tally: Option<GamesTally>,
+    ) -> Result<LoadedRun, String> {
+        let meta = Meta::read(folder).ok();
+        let kind = meta
+            .as_ref()
+            .map_or_else(|| kind_of_files(folder), |m| m.kind);
+        let tables = match kind {
+            RunKind::Tune => RunTables::Tune(
+                super::tune::read_values(folder)?,
+                csv_rows(&folder.join(TUNE_GAMES))?,
+            ),
+            RunKind::Search => RunTables::Search(csv_rows(&folder.join(SEARCHES))?),
+            RunKind::Puzzles => RunTables::Puzzles(csv_rows(&folder.join(SOLVES))?),
+            RunKind::Tournament => {
+                if reading == Reading::Tables && !folder.join("summary.csv").is_file() {
+                    return Err(format!(
+                        "{}: no summary.csv yet (the run is still going or stopped before its end)",
+                        folder.display()
+                    ));
+                }
+                let mut data = RunData::beside_games(folder, meta.as_ref())?;
+                match (tally, reading) {
+                    (Some(tally), _) => data.take_tally(tally),
+                    (None, Reading::Documents) => data.read_games(true)?,
+                    // The ratings only: a games.csv that cannot be read leaves them out.
+                    (None, Reading::Tables) => {
+                        if data.read_games(false).is_err() {
+                            data = RunData::beside_games(folder, meta.as_ref())?;
+                        }
+                    }
+                }
+                RunTables::Games(Box::new(data))
+            }
+        };
+        Ok(LoadedRun {
+            folder: folder.to_path_buf(),
+            meta,
+            kind,
+            tables,
+        })
+    }
+
+    /// A game run's tables, if it is one.
+    pub fn games(&self) -> Option<&RunData> {
+        match &self.tables {
+            RunTables::Games(data) => Some(data),
+            RunTables::Search(_) | RunTables::Puzzles(_) | RunTables::Tune(..) => None,
+        }
+    }
+
+    /// The experiment's name (empty without meta.json).
+    pub fn experiment(&self) -> &str {
+        self.meta.as_ref().map_or("", |m| m.experiment.as_str())
+    }
+}
+
+/// The kind of a run folder without meta.json, from the file only that kind writes.
+fn kind_of_files(folder: &Path) -> RunKind {
+    if folder.join(TUNE).is_file() {
+        RunKind::Tune
+    } else if folder.join(SEARCHES).is_file() {
+        RunKind::Search
+    } else if folder.join(SOLVES).is_file() {
+        RunKind::Puzzles
+    } else {
+        RunKind::Tournament
+    }
+}
