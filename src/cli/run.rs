@@ -5,9 +5,7 @@ use super::print_finished;
 use super::resolve_threads;
 use crate::core::time_limit;
 use crate::experiment::shard::parse_shard;
-use crate::experiment::{self, Options, Overrides};
-use crate::registry::AnyExperiment;
-use crate::report::{Meta, RunStatus};
+use crate::experiment::{self, Options, Overrides, launch};
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
@@ -98,9 +96,7 @@ pub fn execute(
     // The experiment's text, for the agents it names (a resume's is in its meta.json),
     // and the sandbox choice: a resume keeps the one its run started with unless given.
     let (text, recorded_sandbox) = match (&args.resume, &experiment_file) {
-        (Some(folder), _) => Meta::read(folder)
-            .map(|meta| (meta.experiment_source, meta.sandbox.flag()))
-            .unwrap_or_default(),
+        (Some(folder), _) => launch::recorded_choices(folder),
         (None, Some(path)) => (
             source
                 .clone()
@@ -138,49 +134,19 @@ pub fn execute(
         options.threads = scheduler_threads(options.threads);
     }
     // A shard task run again (a requeued Slurm task) continues its own folder.
-    let earlier_shard = match (&args.out, shard) {
-        (Some(out), Some(shard)) if out.join("meta.json").is_file() => Some((out.clone(), shard)),
-        _ => None,
-    };
-    let finished = if let Some((folder, shard)) = earlier_shard {
-        let meta = Meta::read(&folder).map_err(anyhow::Error::msg)?;
-        if meta.shard != Some(shard) {
-            bail!(
-                "--out {}: it holds {}, not shard {}/{}",
-                folder.display(),
-                meta.shard
-                    .map_or("an unsharded run".to_string(), |[i, n]| format!(
-                        "shard {i}/{n}"
-                    )),
-                shard[0],
-                shard[1]
-            );
+    let finished = if let (Some(folder), Some(shard)) =
+        (launch::earlier_shard(args.out.as_deref(), shard), shard)
+    {
+        match launch::continue_shard(
+            folder,
+            shard,
+            args.experiment.as_deref(),
+            &registry,
+            &options,
+        )? {
+            Some(finished) => finished,
+            None => return Ok(None),
         }
-        // The file as a run keeps it: the same text as this shard's meta.json, or changed.
-        if let Some(path) = &args.experiment
-            && AnyExperiment::load(path, &registry)?.source() != meta.experiment_source
-        {
-            bail!(
-                "--out {}: it holds shard {}/{} of another version of {}: give a new --out",
-                folder.display(),
-                shard[0],
-                shard[1],
-                path.display()
-            );
-        }
-        if meta.status == RunStatus::Complete {
-            if !args.quiet {
-                crate::report::say(&format!(
-                    "{}: shard {}/{} is already complete",
-                    folder.display(),
-                    shard[0],
-                    shard[1]
-                ));
-            }
-            return Ok(None);
-        }
-        options.out = None;
-        experiment::resume(&folder, &registry, &options)?
     } else if let Some(folder) = &args.resume {
         if args.experiment.is_some()
             || args.games.is_some()
@@ -196,17 +162,10 @@ pub fn execute(
         }
         // A complete run has nothing left to do: say so and succeed, as a complete shard
         // run again does.
-        if let Ok(meta) = crate::report::Meta::read(folder)
-            && meta.status == RunStatus::Complete
-            && !folder.join(crate::report::journal::JOURNAL).exists()
-        {
-            crate::report::say(&format!(
-                "{}: the run is already complete; nothing to do",
-                folder.display()
-            ));
-            return Ok(None);
+        match launch::resume_unfinished(folder, &registry, &options)? {
+            Some(finished) => finished,
+            None => return Ok(None),
         }
-        experiment::resume(folder, &registry, &options)?
     } else {
         let path = match &args.experiment {
             Some(path) => path.clone(),

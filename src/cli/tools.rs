@@ -2,13 +2,11 @@
 
 use super::parse_game;
 use crate::core::read_moves;
+use crate::experiment::inspect;
 use crate::games::perft_by_depth;
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
-use crate::report::Meta;
 use crate::report::records::{is_record_file, read_game_records};
-use crate::report::show::{
-    header_as, resolve_run_folder, summary_json_of, tables_of, write_report,
-};
+use crate::report::show::resolve_run_folder;
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
@@ -16,38 +14,10 @@ use std::path::Path;
 
 /// `arbiter report`.
 pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
-    for path in report_files(folder, game)? {
+    for path in inspect::report_files(folder, game)? {
         println!("{}", path.display());
     }
     Ok(())
-}
-
-/// Writes a results folder's charts and documents again, or only the viewer page of game
-/// `game`; returns the files written.
-///
-/// # Errors
-/// Not a results folder, a run writing it now, a game it does not hold, or files that
-/// cannot be written.
-pub fn report_files(folder: &Path, game: Option<u64>) -> Result<Vec<std::path::PathBuf>> {
-    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
-    // One writer per results folder: not while a run writes it (the lock is released when
-    // the report is written).
-    let _lock = crate::experiment::FolderLock::acquire(&folder, true).map_err(|e| anyhow!(e))?;
-    if let Ok(meta) = crate::report::Meta::read(&folder)
-        && meta.status == crate::report::RunStatus::Running
-        && !folder.join("summary.csv").is_file()
-    {
-        bail!(
-            "{}: the run ended before writing its tables (it was killed): `arbiter run --resume {}` plays what is left and writes them",
-            folder.display(),
-            folder.display()
-        );
-    }
-    if let Some(id) = game {
-        let page = crate::report::viewer::game_page(&folder, id).map_err(|e| anyhow!(e))?;
-        return Ok(vec![page]);
-    }
-    write_report(&folder).map_err(|e| anyhow!(e))
 }
 
 /// `arbiter fit`.
@@ -75,53 +45,19 @@ pub fn fit(folder: &Path, from_ply: usize, iterations: usize) -> Result<()> {
 /// `arbiter show`.
 pub fn show(folder: &Path, json: bool) -> Result<()> {
     if json {
-        let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
-        let summary = summary_json_of(&folder).map_err(|e| anyhow!(e))?;
+        let summary = inspect::show_json(folder)?;
         println!("{}", serde_json::to_string_pretty(&summary)?);
         return Ok(());
     }
     // The header first: a run stopped before writing its tables still says what it is.
-    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
-    print!("{}", show_header(&folder));
-    print!("{}", tables_of(&folder).map_err(|e| anyhow!(e))?);
+    let (header, run) = inspect::header_and_run(folder)?;
+    print!("{header}");
+    print!(
+        "{}",
+        run.and_then(|run| crate::report::show::tables(&run))
+            .map_err(|e| anyhow!(e))?
+    );
     Ok(())
-}
-
-/// What `arbiter show` prints for a run folder (or an experiment folder's newest run).
-///
-/// # Errors
-/// Not a results folder, or files that cannot be read.
-pub fn show_text(folder: &Path) -> Result<String> {
-    let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
-    Ok(show_header(&folder) + &tables_of(&folder).map_err(|e| anyhow!(e))?)
-}
-
-/// The lines `arbiter show` prints above a run's tables: what it is, how far it got.
-fn show_header(folder: &Path) -> String {
-    let mut text = String::new();
-    if let Ok(mut meta) = Meta::read(folder) {
-        let stopped = meta.status == crate::report::RunStatus::Running
-            && !crate::experiment::FolderLock::is_held(folder);
-        let status = if stopped {
-            // Killed, or a file could not be written: what it finished is in the journal.
-            meta.games_played = crate::report::journal::records_in(folder) as usize;
-            meta.status_text_as("stopped before its end (killed, or a file could not be written)")
-        } else {
-            meta.status_text()
-        };
-        text.push_str(&format!("{}\n", header_as(&meta, &status)));
-        if stopped {
-            text.push_str(&format!(
-                "`arbiter run --resume {}` continues it\n",
-                folder.display()
-            ));
-        }
-        if !meta.description.is_empty() {
-            text.push_str(&format!("{}\n", meta.description));
-        }
-        text.push('\n');
-    }
-    text
 }
 
 struct PerftTask {

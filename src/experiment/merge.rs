@@ -33,11 +33,15 @@ pub fn merge(
             "merge: name the shard folders to merge".to_string(),
         ));
     };
-    let first = Meta::read(first_dir)?;
+    // Each shard's meta.json, read once.
+    let metas = shards
+        .iter()
+        .map(|dir| Meta::read(dir).map(|meta| (dir, meta)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let first = metas[0].1.clone();
     let mut given: BTreeMap<u64, (PathBuf, Meta)> = BTreeMap::new();
     let mut count = 0;
-    for dir in shards {
-        let meta = Meta::read(dir)?;
+    for (dir, meta) in metas {
         meta.check_seal(dir)?;
         let Some([index, n]) = meta.shard else {
             return Err(Error::Message(format!(

@@ -5,6 +5,8 @@
 
 mod folder;
 mod games;
+pub mod inspect;
+pub mod launch;
 pub mod merge;
 pub mod pool;
 mod puzzles;

@@ -81,7 +81,7 @@ impl RunGames {
 /// A games.csv that cannot be read or lacks its columns, naming the file and line.
 pub fn read_run(folder: &Path) -> Result<RunGames, String> {
     let path = folder.join("games.csv");
-    let meta = super::Meta::read(folder).ok();
+    let meta = super::loaded::read_meta(folder);
     let unfinished = meta
         .as_ref()
         .is_some_and(|m| m.status == super::RunStatus::Running);

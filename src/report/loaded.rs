@@ -66,7 +66,21 @@ impl LoadedRun {
         reading: Reading,
         tally: Option<GamesTally>,
     ) -> Result<LoadedRun, String> {
-        let meta = Meta::read(folder).ok();
+        LoadedRun::from_meta(folder, read_meta(folder), reading, tally)
+    }
+
+    /// As [`LoadedRun::read_with`], with meta.json as already read (`meta`, `None` for a
+    /// folder without one), so that a reader that looked at it first (is the run still
+    /// going?) does not read it again.
+    ///
+    /// # Errors
+    /// As [`LoadedRun::read`].
+    pub fn from_meta(
+        folder: &Path,
+        meta: Option<Meta>,
+        reading: Reading,
+        tally: Option<GamesTally>,
+    ) -> Result<LoadedRun, String> {
         let kind = meta
             .as_ref()
             .map_or_else(|| kind_of_files(folder), |m| m.kind);
@@ -118,6 +132,12 @@ impl LoadedRun {
     pub fn experiment(&self) -> &str {
         self.meta.as_ref().map_or("", |m| m.experiment.as_str())
     }
+}
+
+/// A run folder's meta.json, `None` when it has none (or one that is not arbiter's): the
+/// one place a run's folder is read for it.
+pub fn read_meta(folder: &Path) -> Option<Meta> {
+    Meta::read(folder).ok()
 }
 
 /// The kind of a run folder without meta.json, from the file only that kind writes.

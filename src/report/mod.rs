@@ -1,7 +1,8 @@
 //! Sinks for a run's events and everything made from what they wrote: CSV files, the
 //! journal, the progress display, meta.json, summary tables, charts, report.md/index.html.
 //! May use core, stats, games, search, csp, registry and tournament; never experiment or
-//! cli. Everything here is a [`Reporter`] or reads what one wrote.
+//! cli. Everything here is a [`Reporter`] or reads what one wrote; the documents are made
+//! from a [`loaded::LoadedRun`] (the folder read once), not by reading the folder again.
 
 pub mod charts;
 mod csv_files;

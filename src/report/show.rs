@@ -211,22 +211,6 @@ pub fn header_as(meta: &Meta, status: &str) -> String {
     )
 }
 
-/// [`tables`] of the run in `folder`, read for them.
-///
-/// # Errors
-/// As [`tables`], and a file of the run that cannot be read.
-pub fn tables_of(folder: &Path) -> Result<String, String> {
-    tables(&LoadedRun::read(folder, Reading::Tables)?)
-}
-
-/// [`summary_json`] of the run in `folder`, read for it.
-///
-/// # Errors
-/// A file of the run that cannot be read.
-pub fn summary_json_of(folder: &Path) -> Result<serde_json::Value, String> {
-    summary_json(&LoadedRun::read(folder, Reading::Tables)?)
-}
-
 /// The summary tables of a run of any kind, as `show` prints them, then the published
 /// numbers beside arbiter's when the experiment gives them.
 ///

@@ -170,7 +170,11 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, String> {
 /// # Errors
 /// No such game in games.csv, a game the viewer cannot draw, or a file that cannot be
 /// read or written.
-pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
+pub fn game_page(
+    folder: &Path,
+    meta: Option<&super::Meta>,
+    id: u64,
+) -> Result<std::path::PathBuf, String> {
     let csv = folder.join("games.csv");
     if !csv.is_file() {
         return Err(format!(
@@ -178,16 +182,13 @@ pub fn game_page(folder: &Path, id: u64) -> Result<std::path::PathBuf, String> {
             folder.display()
         ));
     }
-    // The one meta.json this page needs, read here: the page draws one game of the run
-    // and reads nothing else of it.
-    let meta = super::Meta::read(folder).ok();
-    if !moves_recorded(meta.as_ref()) {
+    if !moves_recorded(meta) {
         return Err(format!(
             "{}: the run was played with --no-moves: no moves were recorded to show",
             folder.display()
         ));
     }
-    let (games, total, _) = sample(folder, meta.as_ref(), Some(id))?;
+    let (games, total, _) = sample(folder, meta, Some(id))?;
     if games.is_empty() {
         return Err(format!(
             "{}: no game {id} the viewer can draw (it holds {total} games of {}; ids count from 0)",

@@ -248,8 +248,14 @@ fn listing(agents: Option<String>) -> PyResult<String> {
 /// What `arbiter show` prints for a results folder.
 #[pyfunction]
 fn show(py: Python<'_>, folder: String) -> PyResult<String> {
-    py.detach(|| guarded(|| cli::tools::show_text(std::path::Path::new(&folder))))
-        .map_err(raise)
+    py.detach(|| {
+        guarded(|| {
+            Ok(experiment::inspect::show_text(std::path::Path::new(
+                &folder,
+            ))?)
+        })
+    })
+    .map_err(raise)
 }
 
 /// Writes a results folder's charts and documents again (or only game `game`'s viewer
@@ -259,7 +265,7 @@ fn show(py: Python<'_>, folder: String) -> PyResult<String> {
 fn report(py: Python<'_>, folder: String, game: Option<u64>) -> PyResult<Vec<String>> {
     py.detach(|| {
         guarded(|| {
-            let files = cli::tools::report_files(std::path::Path::new(&folder), game)?;
+            let files = experiment::inspect::report_files(std::path::Path::new(&folder), game)?;
             Ok(files.iter().map(|p| p.display().to_string()).collect())
         })
     })
