@@ -2,7 +2,7 @@
 //!
 //! Layers, each using only the ones listed before it (checked by `tests/layers.rs`):
 //! [`core`], [`stats`], [`games`], [`evals`], [`search`], [`external`], [`csp`], [`registry`],
-//! [`tournament`], [`report`], [`experiment`], [`cli`].
+//! [`tournament`], [`records`], [`documents`], [`experiment`], [`cli`].
 //!
 //! `stats` is pure math with no dependency at all; it sits early because experiment files
 //! carry a sequential test's parameters ([`stats::elo::Sprt`]), which the registry
@@ -12,12 +12,13 @@
 pub mod cli;
 pub mod core;
 pub mod csp;
+pub mod documents;
 pub mod evals;
 pub mod experiment;
 pub mod external;
 pub mod games;
+pub mod records;
 pub mod registry;
-pub mod report;
 pub mod search;
 pub mod stats;
 pub mod tournament;

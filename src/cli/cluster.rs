@@ -3,8 +3,8 @@
 use super::{print_finished, resolve_threads};
 use crate::experiment::slurm::{SlurmJob, script};
 use crate::experiment::{self, Options};
+use crate::records::{unix_now, utc_stamp};
 use crate::registry::AnyExperiment;
-use crate::report::{unix_now, utc_stamp};
 use anyhow::{Result, anyhow, bail};
 use std::path::{Path, PathBuf};
 

@@ -258,7 +258,7 @@ impl GameTask for SolveGameTask {
         if !self.distance {
             solver = solver.value_only();
         }
-        let watch = crate::report::Watch::start(solver.progress(), "positions");
+        let watch = crate::records::Watch::start(solver.progress(), "positions");
         let started = std::time::Instant::now();
         let failures_before = state.rules_failures();
         let solved = solver.solve(&state);

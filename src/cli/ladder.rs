@@ -1,6 +1,7 @@
 //! `arbiter ladder`: one rating list over any number of runs.
 
-use crate::report::ladder::{Ladder, find_runs, read_run};
+use crate::documents::ladder::Ladder;
+use crate::records::ladder::{find_runs, read_run};
 use anyhow::{Result, bail};
 use std::path::PathBuf;
 
@@ -48,7 +49,7 @@ pub fn ladder(args: LadderArgs) -> Result<()> {
         .map_err(anyhow::Error::msg)?;
     for run in runs.iter().filter(|r| r.unfinished) {
         // Said even with --quiet: the ladder counts fewer games than the run will have.
-        crate::report::say(&format!(
+        crate::records::say(&format!(
             "note: {} has not ended (still running, or stopped): its {} game{} so far are counted",
             run.folder.display(),
             run.games(),

@@ -394,16 +394,16 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         // What the run had to leave out although it completed (a submission that failed
         // its check, in a tournament in rounds).
         for note in &finished.notes {
-            crate::report::say(&format!("note: {note}"));
+            crate::records::say(&format!("note: {note}"));
         }
     }
     if outcome.cancelled {
         // An agent that stopped playing after the last of its games left nothing unplayed:
         // nothing to say then.
         for note in &finished.notes {
-            crate::report::say(&format!("stopped: {note}"));
+            crate::records::say(&format!("stopped: {note}"));
         }
-        crate::report::say(&format!(
+        crate::records::say(&format!(
             "stopped: {} of {} {} done{}; continue with: arbiter run --resume {}",
             outcome.played,
             outcome.total,
@@ -425,7 +425,7 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
 pub fn exit_code(finished: &crate::experiment::Finished) -> i32 {
     if !finished.outcome.cancelled {
         0
-    } else if finished.interrupted && crate::report::output_closed() {
+    } else if finished.interrupted && crate::records::output_closed() {
         OUTPUT_CLOSED
     } else if finished.interrupted {
         130

@@ -4,9 +4,9 @@ use super::parse_game;
 use crate::core::read_moves;
 use crate::experiment::inspect;
 use crate::games::perft_by_depth;
+use crate::records::loaded::resolve_run_folder;
+use crate::records::pgn::{is_record_file, read_game_records};
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
-use crate::report::records::{is_record_file, read_game_records};
-use crate::report::show::resolve_run_folder;
 use crate::search::Algorithm;
 use anyhow::{Context, Result, anyhow, bail};
 use std::io::Read;
@@ -24,8 +24,8 @@ pub fn report(folder: &Path, game: Option<u64>) -> Result<()> {
 pub fn fit(folder: &Path, from_ply: usize, iterations: usize) -> Result<()> {
     let folder = resolve_run_folder(folder).map_err(|e| anyhow!(e))?;
     let fitted =
-        crate::report::fit::fit_run(&folder, from_ply, iterations).map_err(|e| anyhow!(e))?;
-    let path = crate::report::fit::write_fit(&folder, &fitted).map_err(|e| anyhow!(e))?;
+        crate::records::fit::fit_run(&folder, from_ply, iterations).map_err(|e| anyhow!(e))?;
+    let path = crate::records::fit::write_fit(&folder, &fitted).map_err(|e| anyhow!(e))?;
     let fit = &fitted.fit;
     println!(
         "{} positions of {} games (from ply {from_ply}): cross-entropy {:.4} against {:.4} for the base rate alone",
@@ -54,7 +54,7 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
     print!("{header}");
     print!(
         "{}",
-        run.and_then(|run| crate::report::show::tables(&run))
+        run.and_then(|run| crate::documents::show::tables(&run))
             .map_err(|e| anyhow!(e))?
     );
     Ok(())

@@ -1,7 +1,7 @@
 //! The results folder of a run: a new or empty `--out`, or `results/<experiment>/<UTC
 //! date-time>` (with `-2`, `-3`... when that exists).
 
-use crate::report::{unix_now, utc_stamp};
+use crate::records::{unix_now, utc_stamp};
 use std::path::{Path, PathBuf};
 
 /// Creates the folder a new run writes: `out` (new or empty), else
@@ -129,7 +129,7 @@ impl FolderLock {
         let _ = file.read_to_string(&mut holder);
         let holder = holder.trim();
         if !holder.is_empty() && !quiet {
-            crate::report::say(&format!(
+            crate::records::say(&format!(
                 "note: {}: took over the lock of a process that ended without releasing it ({holder})",
                 folder.display()
             ));
@@ -137,8 +137,8 @@ impl FolderLock {
         let me = format!(
             "pid {} on host {} since {}",
             std::process::id(),
-            crate::report::host_name(),
-            crate::report::utc_time(unix_now())
+            crate::records::host_name(),
+            crate::records::utc_time(unix_now())
         );
         let mut write = || -> std::io::Result<()> {
             file.set_len(0)?;

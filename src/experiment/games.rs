@@ -4,13 +4,13 @@
 
 use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR, Player};
-use crate::registry::experiment::DEFAULT_MAX_PLIES;
-use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
-use crate::report::tally::Tally;
-use crate::report::{
+use crate::records::tally::Tally;
+use crate::records::{
     CsvRecorder, Meta, Reporter, RoundsFormat, RunContext, RunKind, RunOutcome, SandboxMode,
     TIMING_COLUMNS,
 };
+use crate::registry::experiment::DEFAULT_MAX_PLIES;
+use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
 use crate::stats::elo::{Sprt, SprtDecision};
 use crate::tournament::rounds::Format;
 use crate::tournament::rounds::{BoardRow, Rounds};
@@ -324,7 +324,7 @@ impl Reporter<GameRecord> for RoundsFiles<'_> {
     fn replayed(&mut self, record: &GameRecord) -> io::Result<()> {
         self.inner.replayed(record)
     }
-    fn take_tally(&mut self) -> Option<crate::report::load::GamesTally> {
+    fn take_tally(&mut self) -> Option<crate::records::load::GamesTally> {
         self.inner.take_tally()
     }
     fn skipped(&mut self, id: u64) -> io::Result<()> {
@@ -602,10 +602,10 @@ fn check_submissions<G: GameEntry>(games: &Games<'_, G>, logs: &Path, options: &
         .collect();
     if !options.quiet {
         for left_out in &experiment.left_out {
-            crate::report::say(&format!("submission {left_out}"));
+            crate::records::say(&format!("submission {left_out}"));
         }
         if !checks.is_empty() {
-            crate::report::say(&format!(
+            crate::records::say(&format!(
                 "checking {} submission{} (arbiter check-agent's steps) before the games",
                 checks.len(),
                 if checks.len() == 1 { "" } else { "s" }
@@ -711,7 +711,7 @@ mod tests {
     use super::*;
     use crate::core::Player;
     use crate::experiment::Control;
-    use crate::report::tally::tests::record;
+    use crate::records::tally::tests::record;
 
     #[test]
     fn sprt_stops_a_one_sided_matchup_and_not_a_balanced_one() {

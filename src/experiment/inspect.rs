@@ -3,9 +3,10 @@
 //! these; each reads the run once.
 
 use super::{Error, FolderLock};
-use crate::report::loaded::{LoadedRun, Reading, read_meta};
-use crate::report::show::{self, header_as, resolve_run_folder};
-use crate::report::{Meta, RunStatus, journal};
+use crate::documents::show::{self, header_as};
+use crate::records::loaded::resolve_run_folder;
+use crate::records::loaded::{LoadedRun, Reading, read_meta};
+use crate::records::{Meta, RunStatus, journal};
 use std::path::{Path, PathBuf};
 
 /// What `arbiter show` prints for a run folder (or an experiment folder's newest run):
@@ -96,7 +97,7 @@ pub fn report_files(folder: &Path, game: Option<u64>) -> Result<Vec<PathBuf>, Er
         )));
     }
     if let Some(id) = game {
-        return Ok(vec![crate::report::viewer::game_page(
+        return Ok(vec![crate::documents::viewer::game_page(
             &folder,
             meta.as_ref(),
             id,

@@ -3,10 +3,10 @@
 //! cli and the Python package call these, with what they parsed.
 
 use super::{Error, Finished, Options};
+use crate::records::journal::JOURNAL;
+use crate::records::loaded::read_meta;
+use crate::records::{Meta, RunStatus, say};
 use crate::registry::{AgentRegistry, AnyExperiment};
-use crate::report::journal::JOURNAL;
-use crate::report::loaded::read_meta;
-use crate::report::{Meta, RunStatus, say};
 use std::path::Path;
 
 /// What a run folder's meta.json keeps that a resume needs before it starts: the

@@ -7,8 +7,8 @@
 use super::pool::{Earlier, Work};
 use super::shard::shard_ids;
 use super::{Error, Finished, Options, RunFolder, continue_run, create_run_folder};
-use crate::report::journal::JOURNAL;
-use crate::report::{Meta, RunStatus};
+use crate::records::journal::JOURNAL;
+use crate::records::{Meta, RunStatus};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};

@@ -21,15 +21,16 @@ pub use folder::{FolderLock, LOCK, create_run_folder};
 pub use games::{play_all, read_openings};
 pub use pool::{Control, Earlier, Fresh, NoControl, Settings, Work};
 
+use crate::documents::show;
+use crate::records::journal::{Journal, JournalIndex};
+use crate::records::loaded::{LoadedRun, Reading};
+use crate::records::{
+    JobRecord, Meta, Progress, Reporter, Reporters, RunKind, RunOutcome, RunStatus, WithStandings,
+    unix_now,
+};
 use crate::registry::tune_experiment::TuneExperiment;
 use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
-use crate::report::journal::{Journal, JournalIndex};
-use crate::report::loaded::{LoadedRun, Reading};
-use crate::report::{
-    JobRecord, Meta, Progress, Reporter, Reporters, RunKind, RunOutcome, RunStatus, WithStandings,
-    show, unix_now,
-};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -269,7 +270,7 @@ where
         .recorder(folder)
         .map_err(|e| in_folder("the CSV files", &e))?;
     let mut journal = Journal::<K::Record>::open(folder, earlier.whole_bytes())
-        .map_err(|e| in_folder(crate::report::journal::JOURNAL, &e))?;
+        .map_err(|e| in_folder(crate::records::journal::JOURNAL, &e))?;
     let mut progress = Progress::new(options.quiet, K::UNIT);
     let cancel = interrupt_flag();
     if EMBEDDED.load(Ordering::SeqCst) {
@@ -280,7 +281,7 @@ where
     // A closed output (`arbiter run ... | head`) stops the run as Ctrl-C does.
     progress.stop_when_output_closes(Arc::clone(&cancel));
     if !options.quiet {
-        crate::report::say(&format!(
+        crate::records::say(&format!(
             "{}: {} on {} threads{} -> {}",
             meta.experiment,
             kind.describe(),
@@ -293,7 +294,7 @@ where
             folder.display()
         ));
         if earlier.torn_bytes() > 0 {
-            crate::report::say(&format!(
+            crate::records::say(&format!(
                 "{}: cut the last {} bytes, a record torn when the run was killed",
                 Journal::<K::Record>::path(folder).display(),
                 earlier.torn_bytes()
@@ -348,13 +349,13 @@ where
             // interrupted one. When even meta.json cannot be written it stays `running`,
             // which `show` reads as stopped once no process holds the lock.
             meta.status = RunStatus::Interrupted;
-            meta.games_played = crate::report::journal::records_in(folder) as usize;
+            meta.games_played = crate::records::journal::records_in(folder) as usize;
             let _ = meta.write(folder);
             return Err(Error::Message(format!(
                 "{}: cannot write results: {error}; the {} finished are kept in {}: make room and `arbiter run --resume {}` continues",
                 folder.display(),
                 K::UNIT,
-                crate::report::journal::JOURNAL,
+                crate::records::journal::JOURNAL,
                 folder.display()
             )));
         }
@@ -638,7 +639,7 @@ pub fn resume(
     // Read again now that no other process can be changing it.
     let meta = Meta::read(folder)?;
     meta.check_seal(folder)?;
-    let journal_left = folder.join(crate::report::journal::JOURNAL).exists();
+    let journal_left = folder.join(crate::records::journal::JOURNAL).exists();
     if meta.status == RunStatus::Complete && !journal_left {
         return Err(Error::Message(format!(
             "--resume {}: the run is already complete",
@@ -693,7 +694,7 @@ fn continue_run(
             let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let changed = registry.map_or(Vec::new(), |r| r.differences(&recorded));
             if !changed.is_empty() && !options.quiet {
-                crate::report::say(&format!(
+                crate::records::say(&format!(
                     "note: agents changed since the run started ({}); resuming with the specs kept in {}",
                     changed.join(", "),
                     folder.join("meta.json").display()

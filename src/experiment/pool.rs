@@ -5,7 +5,7 @@
 //! reported (a tuning iteration needs the previous one's result); a stop flag, a deadline
 //! and a job budget stop starting new jobs. Knows no kind of run.
 
-use crate::report::{Reporter, RunOutcome};
+use crate::records::{Reporter, RunOutcome};
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

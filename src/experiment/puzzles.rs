@@ -5,10 +5,10 @@ use super::{Error, Finished, Kind, Options, Start, Work, execute};
 use crate::csp::Limits;
 use crate::csp::flow::{self, Puzzle, Solver};
 use crate::csp::word_sudoku;
+use crate::records::rows::SolveRow;
+use crate::records::solves::{SolveRecord, SolvesCsv};
+use crate::records::{Meta, Reporter};
 use crate::registry::puzzle_experiment::PuzzleExperiment;
-use crate::report::puzzles::{SolveRecord, SolvesCsv};
-use crate::report::rows::SolveRow;
-use crate::report::{Meta, Reporter};
 use std::io;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -222,7 +222,7 @@ pub(super) fn run(
             .collect(),
         deterministic: experiment.time_limit.is_none(),
         timing_columns: vec!["ms".to_string()],
-        ..Meta::starting(crate::report::RunKind::Puzzles, options.threads)
+        ..Meta::starting(crate::records::RunKind::Puzzles, options.threads)
     })?;
     execute(&puzzles, &folder, meta, options)
 }

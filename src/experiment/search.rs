@@ -5,11 +5,11 @@ use super::games::LOGS_FOLDER;
 use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{GameContext, Limits, read_moves, seeds};
 use crate::games::random_positions;
+use crate::records::Meta;
+use crate::records::Reporter;
+use crate::records::search::{PositionRecord, SearchCsv, SearchRow};
 use crate::registry::search_experiment::{PositionSource, at_depth};
 use crate::registry::{AgentFactory, GameEntry, GameTask, SearchExperiment};
-use crate::report::Meta;
-use crate::report::Reporter;
-use crate::report::search::{PositionRecord, SearchCsv, SearchRow};
 use crate::tournament::compare::{SearchRun, search_position};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -308,7 +308,7 @@ impl GameTask for Task<'_, SearchExperiment> {
                 .collect(),
             deterministic: experiment.programs.is_empty(),
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
-            ..Meta::starting(crate::report::RunKind::Search, options.threads)
+            ..Meta::starting(crate::records::RunKind::Search, options.threads)
         })?;
         search.logs = Some(folder.join(LOGS_FOLDER));
         execute(&search, &folder, meta, options)

@@ -6,8 +6,8 @@ use super::pool::{Control, Earlier, Fresh, NoControl, Settings, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR, Player};
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::games::replay;
+use crate::records::{Reporter, RunOutcome};
 use crate::registry::{AgentFactory, Colours};
-use crate::report::{Reporter, RunOutcome};
 use crate::tournament::{
     GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, schedule,
     seat_agents,

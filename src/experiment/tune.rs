@@ -7,11 +7,11 @@
 
 use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{Agent, ByPlayer, Player, seeds};
+use crate::records::tally::Tally;
+use crate::records::tune::{History, IterationRow, Stage, TuneCsv, TuneRecord};
+use crate::records::{Meta, Reporter};
 use crate::registry::tune_experiment::TuneExperiment;
 use crate::registry::{AgentFactory, GameEntry, GameTask};
-use crate::report::tally::Tally;
-use crate::report::tune::{History, IterationRow, Stage, TuneCsv, TuneRecord};
-use crate::report::{Meta, Reporter};
 use crate::stats::elo::SprtDecision;
 use crate::tournament::{GameJob, Openings, PlayLimits, play_from};
 use std::io;
@@ -421,7 +421,7 @@ impl GameTask for Task<'_, TuneExperiment> {
                 )
                 .collect(),
             deterministic: true,
-            ..Meta::starting(crate::report::RunKind::Tune, options.threads)
+            ..Meta::starting(crate::records::RunKind::Tune, options.threads)
         })?;
         execute(&tuning, &folder, meta, options)
     }

@@ -275,7 +275,7 @@ fn report(py: Python<'_>, folder: String, game: Option<u64>) -> PyResult<Vec<Str
 /// The run folder a path names: itself, or an experiment folder's newest run.
 #[pyfunction]
 fn run_folder(folder: String) -> PyResult<String> {
-    arbiter::report::show::resolve_run_folder(std::path::Path::new(&folder))
+    arbiter::records::loaded::resolve_run_folder(std::path::Path::new(&folder))
         .map(|p| p.display().to_string())
         .map_err(raise)
 }

@@ -2,7 +2,7 @@
 //! that every document of the run (report.md, index.html, the charts, summary.json,
 //! `show`'s tables, the published numbers beside arbiter's) is made from.
 
-use super::load::{GamesTally, RunData, csv_rows};
+use super::load::{CsvCells, GamesTally, RunData, csv_rows};
 use super::rows::{SOLVES, SolveRow};
 use super::search::{SEARCHES, SearchRow};
 use super::tune::{TUNE, TUNE_GAMES, TuneGameRow, TuneValues};
@@ -21,6 +21,13 @@ pub struct LoadedRun {
     pub kind: RunKind,
     /// The tables of its kind.
     pub tables: RunTables,
+    /// Its kind's summary file as text cells, for readers by column name (summary.csv,
+    /// search_summary.csv, tune.csv; a puzzle run's summary is made from solves.csv):
+    /// `None` while it is not written.
+    pub summary_cells: Option<CsvCells>,
+    /// A tournament in rounds' standings.csv, when written and readable (its unreadable
+    /// rows left out).
+    pub standings: Option<CsvCells>,
 }
 
 /// The tables of a run, by its kind.
@@ -112,11 +119,27 @@ impl LoadedRun {
                 RunTables::Games(Box::new(data))
             }
         };
+        let summary_file = match kind {
+            RunKind::Tournament => Some("summary.csv"),
+            RunKind::Search => Some("search_summary.csv"),
+            RunKind::Tune => Some(TUNE),
+            RunKind::Puzzles => None,
+        };
+        let summary_cells = match summary_file {
+            Some(name) => CsvCells::read(&folder.join(name))?,
+            None => None,
+        };
+        let standings = match kind {
+            RunKind::Tournament => CsvCells::read_lenient(&folder.join("standings.csv")),
+            RunKind::Search | RunKind::Puzzles | RunKind::Tune => None,
+        };
         Ok(LoadedRun {
             folder: folder.to_path_buf(),
             meta,
             kind,
             tables,
+            summary_cells,
+            standings,
         })
     }
 
@@ -132,6 +155,32 @@ impl LoadedRun {
     pub fn experiment(&self) -> &str {
         self.meta.as_ref().map_or("", |m| m.experiment.as_str())
     }
+}
+
+/// The run folder `folder` means: itself, or its newest run (by name) when it is an
+/// experiment's folder.
+///
+/// # Errors
+/// A message when it is neither.
+pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
+    if !folder.is_dir() {
+        return Err(format!("{}: no such results folder", folder.display()));
+    }
+    if folder.join("summary.csv").is_file() || folder.join("meta.json").is_file() {
+        return Ok(folder.to_path_buf());
+    }
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map_err(|e| format!("{}: {e}", folder.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("meta.json").is_file())
+        .collect();
+    runs.sort();
+    runs.pop().ok_or_else(|| {
+        format!(
+            "{}: not a results folder (no summary.csv, meta.json or runs inside)",
+            folder.display()
+        )
+    })
 }
 
 /// A run folder's meta.json, `None` when it has none (or one that is not arbiter's): the

@@ -1,43 +1,32 @@
-//! Sinks for a run's events and everything made from what they wrote: CSV files, the
-//! journal, the progress display, meta.json, summary tables, charts, report.md/index.html.
-//! May use core, stats, games, search, csp, registry and tournament; never experiment or
-//! cli. Everything here is a [`Reporter`] or reads what one wrote; the documents are made
-//! from a [`loaded::LoadedRun`] (the folder read once), not by reading the folder again.
+//! What a run writes and how it is read back: meta.json (typed), the schema of each kind's
+//! files, the sinks written during a run (games and moves, searches, solves, tuning,
+//! rounds, the journal, the progress display) and [`loaded::LoadedRun`], a run folder
+//! read once. May use core, stats, games, search, csp, registry and tournament; never
+//! documents, experiment or cli.
 
-pub mod charts;
 mod csv_files;
-pub mod document;
-mod drawings;
 pub mod fit;
 pub mod journal;
 pub mod ladder;
 pub mod load;
 pub mod loaded;
 mod meta;
-pub mod page;
+pub mod pgn;
 mod progress;
-pub mod puzzles;
-pub mod records;
-pub mod reproduce;
 pub mod rows;
-mod scaling;
 pub mod search;
-pub mod section;
-pub mod show;
+pub mod solves;
 mod staged;
 pub mod summary;
-pub mod table;
-pub mod tables;
 pub mod tally;
 pub mod tune;
-pub mod viewer;
 
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS};
 pub use meta::{
     Meta, RoundsFormat, RunKind, RunStatus, SandboxMode, host_name, unix_now, utc_stamp, utc_time,
 };
 pub use progress::{Progress, Watch, output_closed, say};
-pub use summary::{Summary, SummaryRow, elo_text, format_summary, read_summary, summary_table};
+pub use summary::{Summary, SummaryRow, elo_text, read_summary};
 
 use crate::core::{Player, json};
 use crate::tournament::GameJob;
@@ -207,7 +196,7 @@ pub struct RunOutcome {
     pub cancelled: bool,
 }
 
-impl crate::report::JobRecord for crate::tournament::GameRecord {
+impl crate::records::JobRecord for crate::tournament::GameRecord {
     fn id(&self) -> u64 {
         self.job.id
     }
@@ -345,55 +334,9 @@ pub(crate) fn millis(nanos: u64) -> f64 {
     nanos as f64 / 1e6
 }
 
-/// What a reader must know about a game run's numbers besides the tables: colours never
-/// swapped (the first-move advantage is in every Elo), or a run stopped before its end.
-pub fn reading_notes(meta: &Meta) -> Vec<String> {
-    let mut notes = Vec::new();
-    if meta.colours == "as-listed" && meta.kind.plays_games() {
-        notes.push("Colours as listed: the first agent of each matchup always moved first, so its win rate, Elo and the ratings include the first-move advantage (use colours = \"alternate\" to cancel it).".to_string());
-    }
-    let stopped = match meta.status {
-        RunStatus::Partial => {
-            Some("stopped by a game or time limit, or an agent that could not start")
-        }
-        RunStatus::Interrupted => Some("interrupted"),
-        RunStatus::Running | RunStatus::Complete | RunStatus::Failed => None,
-    };
-    if let Some(how) = stopped {
-        notes.push(format!(
-            "Partial: {} of {} games played (the run was {how}); matchups without games are marked not played. `arbiter run --resume` on this folder plays the rest.",
-            meta.games_played,
-            meta.games_total,
-        ));
-    }
-    notes
-}
-
-/// A sentence naming the run's external agents, whose counts are their own report, if any.
-pub fn external_note(meta: &Meta) -> Option<String> {
-    let names: Vec<&str> = meta
-        .agents
-        .iter()
-        .filter(|(_, spec)| crate::registry::is_external_spec(spec))
-        .map(|(name, _)| name.as_str())
-        .collect();
-    (!names.is_empty()).then(|| {
-        let names = names.join(", ");
-        if meta.kind == RunKind::Search {
-            format!(
-                "External programs: {names}. Their expanded nodes are what they reported, not counted by arbiter (nothing per level, so no evaluated count or branching factor); they evaluate positions their own way, so their values are not compared and 'same move' only says how often they chose the reference's move; their ms include the pipe and their stderr is in logs/."
-            )
-        } else {
-            format!(
-                "External programs: {names}. Their nodes and depth are what they reported (self_reported in moves.csv), not counted by arbiter; their ms per move include the pipe; their failures are game reasons (timeout, stall, crash, illegal_move, bad_output, startup_failure; memory, processes, cpu_time, output in a sandbox) and their stderr is in logs/."
-            )
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{RunKind, RunStatus, utc_stamp, utc_time};
+    use super::{utc_stamp, utc_time};
 
     #[test]
     fn a_game_s_journal_line_reads_back_as_the_game_and_its_moves_are_compact() {
@@ -491,30 +434,5 @@ mod tests {
         assert_eq!(utc_stamp(1_795_323_723), "20261122-050203");
         assert_eq!(utc_time(1_795_323_723), "2026-11-22 05:02:03 UTC");
         assert_eq!(utc_time(4_107_542_399), "2100-02-28 23:59:59 UTC");
-    }
-
-    #[test]
-    fn readers_are_told_of_fixed_colours_and_of_partial_runs() {
-        let mut meta = super::Meta::starting(RunKind::Tournament, 1);
-        meta.colours = "alternate".to_string();
-        meta.status = RunStatus::Complete;
-        assert!(super::reading_notes(&meta).is_empty());
-        meta.colours = "as-listed".to_string();
-        let notes = super::reading_notes(&meta);
-        assert_eq!(notes.len(), 1);
-        assert!(notes[0].contains("first-move advantage"), "{notes:?}");
-        meta.status = RunStatus::Partial;
-        (meta.games_played, meta.games_total) = (3, 10);
-        let notes = super::reading_notes(&meta);
-        assert!(
-            notes[1].starts_with("Partial: 3 of 10 games played"),
-            "{notes:?}"
-        );
-        meta.status = RunStatus::Interrupted;
-        assert!(super::reading_notes(&meta)[1].contains("was interrupted"));
-        // Puzzle runs have no colours.
-        meta.kind = RunKind::Puzzles;
-        meta.status = RunStatus::Complete;
-        assert!(super::reading_notes(&meta).is_empty());
     }
 }

@@ -5,7 +5,7 @@
 //! other games' are replayed here, by arbiter's rules, and embedded as the lines of the
 //! board (as `arbiter replay --steps` prints it) that each ply changes.
 
-use super::loaded::LoadedRun;
+use crate::records::loaded::LoadedRun;
 use crate::registry::{GameEntry, GameSpec, GameTask, dispatch};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -172,7 +172,7 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, String> {
 /// read or written.
 pub fn game_page(
     folder: &Path,
-    meta: Option<&super::Meta>,
+    meta: Option<&crate::records::Meta>,
     id: u64,
 ) -> Result<std::path::PathBuf, String> {
     let csv = folder.join("games.csv");
@@ -208,7 +208,7 @@ pub fn game_page(
 }
 
 /// Whether the run recorded its games' moves (not `run --no-moves`).
-fn moves_recorded(meta: Option<&super::Meta>) -> bool {
+fn moves_recorded(meta: Option<&crate::records::Meta>) -> bool {
     !meta.is_some_and(|m| m.no_moves_csv)
 }
 
@@ -227,7 +227,7 @@ fn section(games: &[Value], shown: &str) -> Result<String, String> {
 /// from the start.
 fn sample(
     folder: &Path,
-    meta: Option<&super::Meta>,
+    meta: Option<&crate::records::Meta>,
     only: Option<u64>,
 ) -> Result<(Vec<Value>, usize, usize), String> {
     let path = folder.join("games.csv");

@@ -2,12 +2,13 @@
 //! alone, so `arbiter report` can remake them after a style change without replaying.
 
 use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
-use super::load::{RunData, win_matrix};
-use super::loaded::LoadedRun;
 use super::page::write_documents;
 use super::section::Section;
+use super::summary_table;
 use super::tables::{draw_grid, left_out_table, ratings_table, standings_table, sweep_table};
-use super::{RoundsFormat, summary_table};
+use crate::records::RoundsFormat;
+use crate::records::load::{RunData, win_matrix};
+use crate::records::loaded::LoadedRun;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -281,7 +282,7 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
     }
     let mut sections = Vec::new();
     if let Some(format) = format
-        && let Some(standings) = standings_table(&data.folder)
+        && let Some(standings) = run.standings.as_ref().map(standings_table)
     {
         sections.push(Section {
             after: Vec::new(),
@@ -352,11 +353,11 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::documents::table::escape;
     use crate::games::breakthrough::{Breakthrough, Rules};
+    use crate::records::loaded::Reading;
+    use crate::records::{CsvRecorder, Reporter, RunContext, RunOutcome};
     use crate::registry::{AgentSpec, Colours};
-    use crate::report::loaded::Reading;
-    use crate::report::table::escape;
-    use crate::report::{CsvRecorder, Reporter, RunContext, RunOutcome};
     use crate::tournament;
 
     /// A small results folder made by really playing: three agents, a round robin.
@@ -365,7 +366,7 @@ mod tests {
     }
 
     /// The folder of [`fixture`], and what its recorder counted of the games.
-    fn recorded() -> (tempfile::TempDir, Option<crate::report::load::GamesTally>) {
+    fn recorded() -> (tempfile::TempDir, Option<crate::records::load::GamesTally>) {
         let folder = tempfile::tempdir().expect("temp dir");
         let names = [
             "random",

@@ -4,9 +4,9 @@
 //! agent's win rate is drawn against the budget, one line per pair.
 
 use super::charts::{self, SweepChart, SweepPoint};
-use super::load::RunData;
 use super::section::Section;
 use super::table::Table;
+use crate::records::load::RunData;
 use crate::registry::spec::Spec;
 use crate::search::mcts::MctsConfig;
 use std::collections::BTreeMap;

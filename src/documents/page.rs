@@ -1,10 +1,10 @@
 //! report.md and index.html: the header lines of a run, its sections, the game viewer and
 //! the list of the folder's files, written as Markdown and as one HTML page.
 
-use super::RunKind;
-use super::loaded::LoadedRun;
 use super::section::Section;
 use super::table::escape;
+use crate::records::RunKind;
+use crate::records::loaded::LoadedRun;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -99,7 +99,7 @@ fn header_lines(run: &LoadedRun) -> Vec<String> {
             meta.host,
             meta.threads,
             meta.version,
-            super::utc_time(meta.started_unix),
+            crate::records::utc_time(meta.started_unix),
             meta.ended_unix.map_or(String::new(), |e| format!(
                 ", took {} s",
                 e.saturating_sub(meta.started_unix)
@@ -278,7 +278,7 @@ pub fn write_documents(
     let complete = run
         .meta
         .as_ref()
-        .is_some_and(|m| m.status == super::RunStatus::Complete);
+        .is_some_and(|m| m.status == crate::records::RunStatus::Complete);
     let files: Vec<(String, u64)> = folder_files(folder)
         .into_iter()
         .filter(|(name, _)| !(complete && name == "journal.jsonl"))

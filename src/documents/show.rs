@@ -1,49 +1,15 @@
 //! Whole results folders: which run folder a path means, remaking a folder's documents
 //! whatever kind of run made it, and the tables `show` (and the end of `run`) print.
 
-use super::document::tournament_report;
-use super::load::RunData;
-use super::loaded::{LoadedRun, Reading, RunTables};
+use super::games::tournament_report;
 use super::puzzles;
 use super::search;
 use super::tables::{left_out_table, ratings_table, standings_table};
 use super::{Meta, format_summary};
-use std::path::{Path, PathBuf};
-
-/// The run folder `folder` means: itself, or its newest run (by name) when it is an
-/// experiment's folder.
-///
-/// # Errors
-/// A message when it is neither.
-pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
-    if !folder.is_dir() {
-        return Err(format!("{}: no such results folder", folder.display()));
-    }
-    if folder.join("summary.csv").is_file() || folder.join("meta.json").is_file() {
-        return Ok(folder.to_path_buf());
-    }
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(folder)
-        .map_err(|e| format!("{}: {e}", folder.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("meta.json").is_file())
-        .collect();
-    runs.sort();
-    runs.pop().ok_or_else(|| {
-        format!(
-            "{}: not a results folder (no summary.csv, meta.json or runs inside)",
-            folder.display()
-        )
-    })
-}
-
-/// Charts, report.md and index.html for a run folder of any kind, from its files; returns
-/// the documents' paths.
-///
-/// # Errors
-/// A file that cannot be read, drawn or written, named in the message.
-pub fn write_report(folder: &Path) -> Result<Vec<PathBuf>, String> {
-    write_all(&LoadedRun::read(folder, Reading::Documents)?)
-}
+use crate::records::load::CsvCells;
+use crate::records::load::RunData;
+use crate::records::loaded::{LoadedRun, RunTables};
+use std::path::PathBuf;
 
 /// Everything made from a run: summary.json, the published numbers beside arbiter's
 /// (reproduction.csv), the charts, report.md and index.html of its kind, and a game run's
@@ -67,7 +33,7 @@ pub fn write_all(run: &LoadedRun) -> Result<Vec<PathBuf>, String> {
             // First, so that the documents list it.
             let with_moves = !run.meta.as_ref().is_some_and(|m| m.no_moves_csv);
             let records = if with_moves {
-                Some(super::records::write_game_records(
+                Some(crate::records::pgn::write_game_records(
                     folder,
                     run.experiment(),
                 )?)
@@ -109,18 +75,17 @@ fn cell_json(cell: &str) -> serde_json::Value {
 /// Columns that pack a list into one cell with `;`.
 const PACKED: [&str; 2] = ["pairs", "nodes_by_level"];
 
-/// The rows of a CSV file as JSON objects, column by column.
-fn csv_json(path: &Path) -> Result<Vec<serde_json::Value>, String> {
-    let fail = |e: csv::Error| format!("{}: {e}", path.display());
-    let mut reader = csv::Reader::from_path(path).map_err(fail)?;
-    let headers = reader.headers().map_err(fail)?.clone();
-    reader
-        .records()
+/// The rows of a CSV file's cells as JSON objects, column by column.
+fn cells_json(cells: &CsvCells) -> Vec<serde_json::Value> {
+    cells
+        .rows
+        .iter()
         .map(|record| {
-            let record = record.map_err(fail)?;
-            Ok(headers
+            cells
+                .headers
                 .iter()
-                .zip(record.iter())
+                .map(String::as_str)
+                .zip(record.iter().map(String::as_str))
                 .map(|(h, c)| {
                     // Packed lists (pair counts, nodes per level) as arrays.
                     // Counts by ending (`goal=30;timeout=2`) as objects.
@@ -142,7 +107,7 @@ fn csv_json(path: &Path) -> Result<Vec<serde_json::Value>, String> {
                     (h.to_string(), value)
                 })
                 .collect::<serde_json::Map<_, _>>()
-                .into())
+                .into()
         })
         .collect()
 }
@@ -173,9 +138,15 @@ pub fn summary_json(run: &LoadedRun) -> Result<serde_json::Value, String> {
                 })
                 .collect()
         }
-        RunTables::Search(_) => csv_json(&folder.join("search_summary.csv"))?,
-        RunTables::Tune(..) => csv_json(&folder.join(super::tune::TUNE))?,
-        RunTables::Games(_) => csv_json(&folder.join("summary.csv"))?,
+        RunTables::Search(_) | RunTables::Tune(..) | RunTables::Games(_) => {
+            let cells = run.summary_cells.as_ref().ok_or_else(|| {
+                format!(
+                    "{}: no summary file yet (the run is still going or stopped before its end)",
+                    folder.display()
+                )
+            })?;
+            cells_json(cells)
+        }
     };
     let mut json = serde_json::Map::new();
     if let Some(meta) = &run.meta {
@@ -225,7 +196,8 @@ pub fn tables(run: &LoadedRun) -> Result<String, String> {
             puzzles::per_puzzle_table(rows).aligned()
         ),
         RunTables::Search(rows) => {
-            let mut text = search::summary_table(&search::summarize(rows)).markdown();
+            let mut text =
+                search::summary_table(&crate::records::search::summarize(rows)).markdown();
             if let Some(note) = run.meta.as_ref().and_then(super::external_note) {
                 text.push('\n');
                 text.push_str(&note);
@@ -247,13 +219,12 @@ pub fn tables(run: &LoadedRun) -> Result<String, String> {
 
 /// The tables of a game run.
 fn games_tables(run: &LoadedRun, data: &RunData) -> String {
-    let folder = &run.folder;
     let rows = &data.summary;
     let meta = run.meta.as_ref();
     // A sweep's matchups are one table (value x opponent); the other matchups each get
     // their own.
     let sweeps = meta.map_or(&[][..], |m| m.sweeps.as_slice());
-    let in_sweep = |r: &super::SummaryRow| {
+    let in_sweep = |r: &crate::records::SummaryRow| {
         sweeps.iter().any(|s| {
             (s.variants.contains(&r.agent) && s.opponents.contains(&r.opponent))
                 || (s.variants.contains(&r.opponent) && s.opponents.contains(&r.agent))
@@ -262,14 +233,14 @@ fn games_tables(run: &LoadedRun, data: &RunData) -> String {
     // A tournament in rounds plays only the pairs its rounds made: the others are not
     // listed.
     let in_rounds = meta.is_some_and(|m| m.format.is_some());
-    let others: Vec<super::SummaryRow> = rows
+    let others: Vec<crate::records::SummaryRow> = rows
         .iter()
         .filter(|r| !(in_sweep(r) || in_rounds && r.games == 0))
         .cloned()
         .collect();
     let mut text = String::new();
     if let Some(format) = meta.and_then(|m| m.format)
-        && let Some(table) = standings_table(folder)
+        && let Some(table) = run.standings.as_ref().map(standings_table)
     {
         text.push_str(&format!(
             "{format} standings (pairings by round in rounds.csv):\n"

@@ -1,13 +1,13 @@
 //! Tables of a game run shared by its report and by `show`: draws as a grid, ratings, a
 //! sweep's answer, the standings of a tournament in rounds, the submissions left out.
 
-use super::Meta;
-use super::SummaryRow;
-use super::load::RunData;
 use super::table::Table;
+use crate::records::Meta;
+use crate::records::SummaryRow;
+use crate::records::load::CsvCells;
+use crate::records::load::RunData;
 use crate::stats::ratings::{Results, bradley_terry};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Draws per matchup arranged as a grid: first-listed agent (row) by second-listed agent
 /// (column); `None` when the matchups do not form a grid of at least 2x2.
@@ -147,7 +147,7 @@ pub fn sweep_table(summary: &[SummaryRow], sweep: &crate::registry::SweepInfo) -
                         100.0 * r.win_rate,
                         100.0 * r.win_rate_low95,
                         100.0 * r.win_rate_high95,
-                        super::elo_text(r.elo, r.elo_low95, r.elo_high95)
+                        crate::records::elo_text(r.elo, r.elo_low95, r.elo_high95)
                     )
                 })
             }));
@@ -157,27 +157,28 @@ pub fn sweep_table(summary: &[SummaryRow], sweep: &crate::registry::SweepInfo) -
     Table { headers, rows }
 }
 
-/// A tournament in rounds' standings.csv as a table, if the folder has one: its ranked
+/// A tournament in rounds' standings.csv as a table: its ranked
 /// players (the submissions left out have a table of their own, [`left_out_table`]).
-pub fn standings_table(folder: &Path) -> Option<Table> {
-    let mut reader = csv::Reader::from_path(folder.join("standings.csv")).ok()?;
-    let header = reader.headers().ok()?.clone();
-    let shown: Vec<usize> = (0..header.len())
-        .filter(|&i| &header[i] != "left_out")
+pub fn standings_table(cells: &CsvCells) -> Table {
+    let shown: Vec<usize> = (0..cells.headers.len())
+        .filter(|&i| cells.headers[i] != "left_out")
         .collect();
-    let headers = shown.iter().map(|&i| header[i].replace('_', " ")).collect();
-    let rows = reader
-        .records()
-        .filter_map(Result::ok)
-        .filter(|r| r.get(0).is_some_and(|rank| !rank.is_empty()))
+    let headers = shown
+        .iter()
+        .map(|&i| cells.headers[i].replace('_', " "))
+        .collect();
+    let rows = cells
+        .rows
+        .iter()
+        .filter(|r| r.first().is_some_and(|rank| !rank.is_empty()))
         .map(|r| {
             shown
                 .iter()
-                .map(|&i| r.get(i).unwrap_or("").to_string())
+                .map(|&i| r.get(i).cloned().unwrap_or_default())
                 .collect()
         })
         .collect();
-    Some(Table { headers, rows })
+    Table { headers, rows }
 }
 
 /// The submissions a class run left out, and why, as a table (`None`: none was).

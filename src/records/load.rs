@@ -423,6 +423,73 @@ pub struct RunData {
     pub games_read: bool,
 }
 
+/// A CSV file's cells as text, its header and its rows: a file the documents read by
+/// column name (a run's summary file, standings.csv).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CsvCells {
+    /// The header's columns.
+    pub headers: Vec<String>,
+    /// The rows, a cell per column.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl CsvCells {
+    /// Reads the file at `path`; `None` when there is no such file.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is not CSV, named with the line.
+    pub fn read(path: &Path) -> Result<Option<CsvCells>, String> {
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let mut reader = csv::Reader::from_path(path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let headers = reader
+            .headers()
+            .map_err(|e| format!("{}: {e}", path.display()))?
+            .iter()
+            .map(str::to_string)
+            .collect();
+        let rows = reader
+            .records()
+            .enumerate()
+            .map(|(i, record)| {
+                record
+                    .map(|r| r.iter().map(str::to_string).collect())
+                    .map_err(|e| format!("{}: line {}: {e}", path.display(), i + 2))
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Some(CsvCells { headers, rows }))
+    }
+
+    /// As [`CsvCells::read`], leaving out the rows that cannot be read (`None` also for a
+    /// file that cannot be read at all).
+    pub fn read_lenient(path: &Path) -> Option<CsvCells> {
+        let mut reader = csv::Reader::from_path(path).ok()?;
+        let headers = reader.headers().ok()?.iter().map(str::to_string).collect();
+        let rows = reader
+            .records()
+            .filter_map(Result::ok)
+            .map(|r| r.iter().map(str::to_string).collect())
+            .collect();
+        Some(CsvCells { headers, rows })
+    }
+
+    /// Each row as a map from column to cell.
+    pub fn maps(&self) -> Vec<BTreeMap<String, String>> {
+        self.rows
+            .iter()
+            .map(|row| {
+                self.headers
+                    .iter()
+                    .cloned()
+                    .zip(row.iter().cloned())
+                    .collect()
+            })
+            .collect()
+    }
+}
+
 /// Every row of a CSV file with a header, as `T`.
 ///
 /// # Errors

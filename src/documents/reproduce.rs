@@ -12,12 +12,12 @@
 //! * A number arbiter has no figure for (a matchup not played, a puzzle never solved) or
 //!   marked `comparable = false` is "not comparable".
 
-use super::RunKind;
-use super::load::csv_rows;
-use super::loaded::{LoadedRun, RunTables};
-use super::rows::SolveRow;
 use super::section::Section;
 use super::table::Table;
+use crate::records::RunKind;
+use crate::records::load::CsvCells;
+use crate::records::loaded::{LoadedRun, RunTables};
+use crate::records::rows::SolveRow;
 use crate::registry::reference::{Measure, Reference, ReferenceKind, parse_references};
 use crate::stats::{Z95, fisher_exact, wilson_interval};
 use std::collections::BTreeMap;
@@ -185,7 +185,11 @@ pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, St
     }
     let checks: Vec<Check> = match kind {
         ReferenceKind::Games => {
-            let rows: Vec<BTreeMap<String, String>> = csv_rows(&folder.join("summary.csv"))?;
+            let rows = run
+                .summary_cells
+                .as_ref()
+                .map(CsvCells::maps)
+                .ok_or_else(|| format!("{}: no summary.csv", folder.display()))?;
             references
                 .iter()
                 .map(|r| check(r, games_figure(&rows, r)))
@@ -193,12 +197,11 @@ pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, St
         }
         ReferenceKind::Search => {
             // A search run stopped before its summary has no figures yet.
-            let path = folder.join("search_summary.csv");
-            let rows: Vec<BTreeMap<String, String>> = if path.is_file() {
-                csv_rows(&path)?
-            } else {
-                Vec::new()
-            };
+            let rows = run
+                .summary_cells
+                .as_ref()
+                .map(CsvCells::maps)
+                .unwrap_or_default();
             references
                 .iter()
                 .map(|r| check(r, search_figure(&rows, r)))
@@ -290,7 +293,7 @@ fn puzzle_figure(rows: &[SolveRow], r: &Reference) -> Result<Observed, String> {
         .collect();
     // Times: the median of the solved runs; counts: their mean.
     let value = if r.quantity == "ms" {
-        super::load::five_numbers(&values).map_or(0.0, |f| f[2])
+        crate::records::load::five_numbers(&values).map_or(0.0, |f| f[2])
     } else {
         values.iter().sum::<f64>() / values.len() as f64
     };

@@ -4,7 +4,7 @@
 //! panels, in the charts' style.
 
 use super::charts::{Chart, fail, font, style};
-use super::rows::SolveRow;
+use crate::records::rows::SolveRow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

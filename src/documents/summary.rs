@@ -1,0 +1,231 @@
+//! The results table of a game run (summary.csv's rows) for a reader: as Markdown, HTML
+//! or aligned text, how the games ended per agent, the self-play note.
+
+use super::table::Table;
+use crate::records::summary::ENDINGS;
+use crate::records::{SummaryRow, elo_text};
+
+/// The per-matchup results in the style of the course reports: one row per matchup and
+/// agent with wins, losses, draws, the win rate and its 95% interval, the Elo difference
+/// and its interval, LOS, P1 results, nodes and time per move, captures and game length,
+/// and the SPRT verdict where there is one.
+pub fn summary_table(rows: &[SummaryRow]) -> Table {
+    let with_sprt = rows.iter().any(|r| !r.sprt.is_empty());
+    let mut headers: Vec<String> = [
+        "matchup",
+        "agent",
+        "games",
+        "wins",
+        "losses",
+        "draws",
+        "win rate (95%)",
+        "Elo (95%)",
+        "LOS",
+        "P1 w/d/games",
+        "nodes/move",
+        "ms/move",
+        "captures",
+        "plies",
+    ]
+    .iter()
+    .map(|h| h.to_string())
+    .collect();
+    if with_sprt {
+        headers.push("SPRT (LLR)".to_string());
+    }
+    // Results not decided by the game's rules, where there are any.
+    let with_endings = rows.iter().any(|r| !not_by_the_rules(r).is_empty());
+    if with_endings {
+        headers.push("not by the rules (w/l/d)".to_string());
+    }
+    let rows = rows
+        .iter()
+        .map(|r| {
+            if r.games == 0 {
+                let mut row = vec![r.matchup.to_string(), r.agent.clone(), "0".to_string()];
+                row.extend(["-"; 3].map(String::from));
+                row.push("not played".to_string());
+                row.resize(headers.len(), "-".to_string());
+                return row;
+            }
+            let mut row = vec![
+                r.matchup.to_string(),
+                r.agent.clone(),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.losses.to_string(),
+                r.draws.to_string(),
+                format!(
+                    "{:.1}% ({:.1}-{:.1})",
+                    100.0 * r.win_rate,
+                    100.0 * r.win_rate_low95,
+                    100.0 * r.win_rate_high95
+                ),
+                elo_text(r.elo, r.elo_low95, r.elo_high95),
+                format!("{:.1}%", 100.0 * r.los),
+                format!("{}/{}/{}", r.wins_as_p1, r.draws_as_p1, r.games_as_p1),
+                if r.avg_expanded_per_move.is_nan() {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}", r.avg_expanded_per_move)
+                },
+                format!("{:.3}", r.avg_ms_per_move),
+                format!("{:.2}", r.avg_captures),
+                format!("{:.1}", r.avg_plies),
+            ];
+            if with_sprt {
+                row.push(match r.llr {
+                    Some(llr) => format!("{} ({llr:+.2})", r.sprt),
+                    None => String::new(),
+                });
+            }
+            if with_endings {
+                row.push(not_by_the_rules(r));
+            }
+            row
+        })
+        .collect();
+    Table { headers, rows }
+}
+
+/// A row's results that the game's rules did not decide, as `timeout 2/0/0, crash
+/// 0/1/0` (wins/losses/draws by each ending other than `goal`); empty when there are none.
+pub fn not_by_the_rules(row: &SummaryRow) -> String {
+    not_by_the_rules_text(&row.wins_by, &row.losses_by, &row.draws_by)
+}
+
+/// Results by ending (`wins_by`, `losses_by`, `draws_by` texts) not decided by the game's
+/// rules, as `timeout 2/0/0, crash 0/1/0`; empty when there are none.
+pub fn not_by_the_rules_text(wins_by: &str, losses_by: &str, draws_by: &str) -> String {
+    let count = |text: &str, ending: &str| -> u64 {
+        text.split(';')
+            .filter_map(|part| part.split_once('='))
+            .find(|(e, _)| *e == ending)
+            .and_then(|(_, n)| n.parse().ok())
+            .unwrap_or(0)
+    };
+    ENDINGS[1..]
+        .iter()
+        .filter_map(|ending| {
+            let [w, l, d] = [wins_by, losses_by, draws_by].map(|t| count(t, ending));
+            (w + l + d > 0).then(|| format!("{ending} {w}/{l}/{d}"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Each agent's results over the whole run by how its games ended: one row per agent
+/// (first-seen order) with games, wins, losses and draws, and a `w/l/d` column for each
+/// ending that occurred. `None` when every game ended by the rules (the matchup tables
+/// say it all then).
+pub fn endings_table(rows: &[SummaryRow]) -> Option<Table> {
+    let mut agents: Vec<(String, [u64; 3], [[u64; ENDINGS.len()]; 3])> = Vec::new();
+    for row in rows {
+        let index = match agents.iter().position(|(a, _, _)| *a == row.agent) {
+            Some(i) => i,
+            None => {
+                agents.push((row.agent.clone(), [0; 3], [[0; ENDINGS.len()]; 3]));
+                agents.len() - 1
+            }
+        };
+        let (_, totals, by) = &mut agents[index];
+        for (result, (count, text)) in [
+            (row.wins, &row.wins_by),
+            (row.losses, &row.losses_by),
+            (row.draws, &row.draws_by),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            totals[result] += count;
+            for (ending, n) in text.split(';').filter_map(|part| part.split_once('=')) {
+                if let (Some(e), Ok(n)) =
+                    (ENDINGS.iter().position(|&x| x == ending), n.parse::<u64>())
+                {
+                    by[result][e] += n;
+                }
+            }
+        }
+    }
+    let used: Vec<usize> = (0..ENDINGS.len())
+        .filter(|&e| agents.iter().any(|(_, _, by)| by.iter().any(|r| r[e] > 0)))
+        .collect();
+    if used.iter().all(|&e| e == 0) {
+        return None;
+    }
+    let mut headers: Vec<String> = ["agent", "games", "wins", "losses", "draws"]
+        .map(String::from)
+        .to_vec();
+    headers.extend(used.iter().map(|&e| format!("{} w/l/d", ENDINGS[e])));
+    let rows = agents
+        .iter()
+        .filter(|(_, totals, _)| totals.iter().sum::<u64>() > 0)
+        .map(|(agent, totals, by)| {
+            let mut row = vec![agent.clone(), totals.iter().sum::<u64>().to_string()];
+            row.extend(totals.iter().map(u64::to_string));
+            row.extend(used.iter().map(|&e| {
+                let [w, l, d] = [by[0][e], by[1][e], by[2][e]];
+                if w + l + d == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{w}/{l}/{d}")
+                }
+            }));
+            row
+        })
+        .collect();
+    Some(Table { headers, rows })
+}
+
+/// What is said of a matchup whose two agents are one agent (self-play).
+pub const SELF_PLAY_NOTE: &str = "one agent in both seats (self-play): the rows are its games as the first- and as the second-listed agent, each seat drawing its own random stream; P1 w/d/games shows the first-move advantage";
+
+/// The matchups whose two agents are one agent (the same name), in order.
+pub fn self_play_matchups(rows: &[SummaryRow]) -> Vec<usize> {
+    let mut matchups: Vec<usize> = rows
+        .chunks(2)
+        .filter(|pair| matches!(pair, [a, b] if a.matchup == b.matchup && a.agent == b.agent))
+        .map(|pair| pair[0].matchup)
+        .collect();
+    matchups.dedup();
+    matchups
+}
+
+/// The summary as aligned text tables, one per matchup, in the style of the reports.
+pub fn format_summary(rows: &[SummaryRow]) -> String {
+    let mut out = String::new();
+    let mut matchups: Vec<usize> = rows.iter().map(|r| r.matchup).collect();
+    matchups.dedup();
+    for matchup in matchups {
+        let group: Vec<SummaryRow> = rows
+            .iter()
+            .filter(|r| r.matchup == matchup)
+            .cloned()
+            .collect();
+        let title = match group.as_slice() {
+            [a, b, ..] if a.games == 0 => {
+                out.push_str(&format!(
+                    "matchup {matchup}: {} vs {}: not played\n\n",
+                    a.agent, b.agent
+                ));
+                continue;
+            }
+            [a, b, ..] => format!("matchup {matchup}: {} vs {}", a.agent, b.agent),
+            _ => format!("matchup {matchup}"),
+        };
+        let mut table = summary_table(&group);
+        // The matchup is in the title: drop its column.
+        table.headers.remove(0);
+        table.rows.iter_mut().for_each(|row| {
+            row.remove(0);
+        });
+        out.push_str(&title);
+        out.push('\n');
+        if matches!(group.as_slice(), [a, b, ..] if a.agent == b.agent) {
+            out.push_str(&format!("  {SELF_PLAY_NOTE}\n"));
+        }
+        out.push_str(&table.aligned());
+        out.push('\n');
+    }
+    out
+}
