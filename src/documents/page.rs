@@ -175,37 +175,11 @@ fn human_size(bytes: u64) -> String {
     }
 }
 
-/// What a known file of a run folder holds (empty for others).
-fn file_description(name: &str) -> &'static str {
-    match name {
-        "games.csv" => ": one row per game (agents, seed, result, reason, counts, moves)",
-        "games.pgn" => ": every game as tags and moves (`arbiter replay GAME games.pgn --id N`)",
-        "moves.csv" => ": one row per move (agent, ms, nodes, root value)",
-        "summary.csv" => ": one row per matchup and agent (the results table)",
-        "nodes_by_depth.csv" => ": nodes per search level per agent",
-        "search.csv" => ": one row per position, algorithm and depth",
-        "search_summary.csv" => ": the comparison table",
-        "search_levels.csv" => {
-            ": nodes per position, search and level (search.csv's nodes_by_level, tidy)"
-        }
-        "solves.csv" => ": one row per solve (with its solution in one line)",
-        "reproduction.csv" => {
-            ": the published numbers beside arbiter's, with the check made and the verdict"
-        }
-        "meta.json" => ": what was run (experiment, seed, agents, status)",
-        "summary.json" => ": the summary table as JSON (`arbiter show --json`)",
-        "journal.jsonl" => ": finished jobs of an unfinished run, for `--resume`",
-        "records.jsonl" => ": a shard's finished jobs, for `arbiter merge`",
-        "logs" => ": external agents' stderr",
-        "fit.csv" => ": linear weights fitted to the games (`arbiter fit`)",
-        "tune.csv" => {
-            ": the tuned parameters' values at the start of every iteration, and its result"
-        }
-        "tune_games.csv" => {
-            ": one row per game of the tuning run (stage, iteration, players, score)"
-        }
-        _ => "",
-    }
+/// What a known file of a run folder holds, as the file list says it (empty for others).
+fn file_description(name: &str) -> String {
+    crate::records::schema::run_file(name)
+        .filter(|f| !f.holds.is_empty())
+        .map_or(String::new(), |f| format!(": {}", f.holds))
 }
 
 /// Writes report.md and index.html for `sections` into the run folder.
@@ -295,7 +269,7 @@ pub fn write_documents(
                 html,
                 "<li><a href=\"{0}\">{0}</a> ({size}){1}</li>",
                 escape(name),
-                prose(what)
+                prose(&what)
             );
         }
         markdown.push('\n');

@@ -397,6 +397,27 @@ fn unhost(name: String) {
     hosted::unhost(&name);
 }
 
+/// The schema of a run folder's files (arbiter's records::schema) as JSON text: each CSV
+/// file's frame, and the columns read as text, floats and unsigned numbers.
+#[pyfunction]
+fn schema() -> String {
+    use arbiter::records::schema;
+    let frames: serde_json::Map<String, Value> = schema::FILES
+        .iter()
+        .filter_map(|f| {
+            f.frame
+                .map(|frame| (frame.to_string(), Value::from(f.name)))
+        })
+        .collect();
+    serde_json::json!({
+        "frames": frames,
+        "text": schema::TEXT_COLUMNS,
+        "float": schema::FLOAT_COLUMNS,
+        "unsigned": schema::UNSIGNED_COLUMNS,
+    })
+    .to_string()
+}
+
 /// The version of arbiter this module was built from.
 #[pyfunction]
 fn version() -> &'static str {
@@ -417,6 +438,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(host, m)?)?;
     m.add_function(wrap_pyfunction!(unhost, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(run_folder, m)?)?;

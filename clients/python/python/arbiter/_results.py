@@ -12,38 +12,16 @@ from . import _native
 
 ArbiterError = _native.ArbiterError
 
-# Columns read as text (pandas' "string" dtype), so that a column that happens to be all
-# empty stays text instead of becoming floats: the text columns of arbiter's CSV files
-# (games, moves, summary, nodes_by_depth, search*, solves, reproduction, rounds, tune, fit).
-TEXT_COLUMNS = {
-    "game", "rules", "p1_agent", "p2_agent", "winner", "winner_agent", "reason",
-    "opening", "moves", "side", "agent", "move", "fault", "opponent", "pairs", "sprt",
-    "wins_by", "losses_by", "draws_by", "algorithm", "nodes_by_level", "reference",
-    "solver", "puzzle", "status", "solution", "quantity", "verdict", "source", "note",
-    "board", "first", "second", "parameter", "left_out",
-}
-# Columns read as floats even when all empty (timings and values that may be missing).
-FLOAT_COLUMNS = {"cpu_ms", "clock_ms", "value", "llr", "ms", "avg_ms_per_move"}
-# Seeds are unsigned 64-bit numbers.
-UNSIGNED_COLUMNS = {"seed"}
-
-# The data frames of a run: attribute name -> file.
-FRAMES = {
-    "games": "games.csv",
-    "moves": "moves.csv",
-    "summary": "summary.csv",
-    "nodes_by_depth": "nodes_by_depth.csv",
-    "search": "search.csv",
-    "search_summary": "search_summary.csv",
-    "search_levels": "search_levels.csv",
-    "solves": "solves.csv",
-    "reproduction": "reproduction.csv",
-    "rounds": "rounds.csv",
-    "standings": "standings.csv",
-    "tune": "tune.csv",
-    "tune_games": "tune_games.csv",
-    "fit": "fit.csv",
-}
+# The schema of a run folder's files, arbiter's own (records/schema.rs): the columns
+# read as text (pandas' "string" dtype, so that a column that happens to be all empty
+# stays text instead of becoming floats), as floats even when empty (timings, values
+# that may be missing), as unsigned 64-bit numbers (seeds); and the data frames of a
+# run, attribute name -> file.
+_SCHEMA = json.loads(_native.schema())
+TEXT_COLUMNS = frozenset(_SCHEMA["text"])
+FLOAT_COLUMNS = frozenset(_SCHEMA["float"])
+UNSIGNED_COLUMNS = frozenset(_SCHEMA["unsigned"])
+FRAMES = dict(_SCHEMA["frames"])
 
 
 # What a run's rich display shows of each table.

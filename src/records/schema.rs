@@ -1,0 +1,217 @@
+//! The files a run folder may hold, what each holds, which attribute the Python package
+//! reads each CSV file into, and the kind of every column that is not read as a number:
+//! one list for the documents' file list and the Python package's data frames.
+
+/// One file (or folder) a run folder may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunFile {
+    /// Its name in the run folder.
+    pub name: &'static str,
+    /// The Python package's attribute of a run that reads it as a data frame, for CSV
+    /// files.
+    pub frame: Option<&'static str>,
+    /// What it holds, for a reader of the report's file list (empty: not described).
+    pub holds: &'static str,
+}
+
+const fn file(name: &'static str, frame: Option<&'static str>, holds: &'static str) -> RunFile {
+    RunFile { name, frame, holds }
+}
+
+/// Every file a run of any kind writes, in the order the Python package lists its frames.
+pub const FILES: &[RunFile] = &[
+    file(
+        "games.csv",
+        Some("games"),
+        "one row per game (agents, seed, result, reason, counts, moves)",
+    ),
+    file(
+        "moves.csv",
+        Some("moves"),
+        "one row per move (agent, ms, nodes, root value)",
+    ),
+    file(
+        "summary.csv",
+        Some("summary"),
+        "one row per matchup and agent (the results table)",
+    ),
+    file(
+        "nodes_by_depth.csv",
+        Some("nodes_by_depth"),
+        "nodes per search level per agent",
+    ),
+    file(
+        "search.csv",
+        Some("search"),
+        "one row per position, algorithm and depth",
+    ),
+    file(
+        "search_summary.csv",
+        Some("search_summary"),
+        "the comparison table",
+    ),
+    file(
+        "search_levels.csv",
+        Some("search_levels"),
+        "nodes per position, search and level (search.csv's nodes_by_level, tidy)",
+    ),
+    file(
+        "solves.csv",
+        Some("solves"),
+        "one row per solve (with its solution in one line)",
+    ),
+    file(
+        "reproduction.csv",
+        Some("reproduction"),
+        "the published numbers beside arbiter's, with the check made and the verdict",
+    ),
+    file("rounds.csv", Some("rounds"), ""),
+    file("standings.csv", Some("standings"), ""),
+    file(
+        "tune.csv",
+        Some("tune"),
+        "the tuned parameters' values at the start of every iteration, and its result",
+    ),
+    file(
+        "tune_games.csv",
+        Some("tune_games"),
+        "one row per game of the tuning run (stage, iteration, players, score)",
+    ),
+    file(
+        "fit.csv",
+        Some("fit"),
+        "linear weights fitted to the games (`arbiter fit`)",
+    ),
+    file(
+        "games.pgn",
+        None,
+        "every game as tags and moves (`arbiter replay GAME games.pgn --id N`)",
+    ),
+    file(
+        "meta.json",
+        None,
+        "what was run (experiment, seed, agents, status)",
+    ),
+    file(
+        "summary.json",
+        None,
+        "the summary table as JSON (`arbiter show --json`)",
+    ),
+    file(
+        "journal.jsonl",
+        None,
+        "finished jobs of an unfinished run, for `--resume`",
+    ),
+    file(
+        "records.jsonl",
+        None,
+        "a shard's finished jobs, for `arbiter merge`",
+    ),
+    file("logs", None, "external agents' stderr"),
+];
+
+/// The file named `name`, if a run writes one so named.
+pub fn run_file(name: &str) -> Option<&'static RunFile> {
+    FILES.iter().find(|f| f.name == name)
+}
+
+/// Columns of the CSV files that hold text, so a reader keeps them text even when every
+/// cell is empty (the Python package reads them as pandas' "string" dtype).
+pub const TEXT_COLUMNS: &[&str] = &[
+    "game",
+    "rules",
+    "p1_agent",
+    "p2_agent",
+    "winner",
+    "winner_agent",
+    "reason",
+    "opening",
+    "moves",
+    "side",
+    "agent",
+    "move",
+    "fault",
+    "opponent",
+    "pairs",
+    "sprt",
+    "wins_by",
+    "losses_by",
+    "draws_by",
+    "algorithm",
+    "nodes_by_level",
+    "reference",
+    "solver",
+    "puzzle",
+    "status",
+    "solution",
+    "quantity",
+    "verdict",
+    "source",
+    "note",
+    "board",
+    "first",
+    "second",
+    "parameter",
+    "left_out",
+];
+
+/// Columns that hold fractions and may be empty (timings, values): read as floats.
+pub const FLOAT_COLUMNS: &[&str] = &[
+    "cpu_ms",
+    "clock_ms",
+    "value",
+    "llr",
+    "ms",
+    "avg_ms_per_move",
+];
+
+/// Columns of unsigned 64-bit numbers (seeds), beyond what a signed reader holds.
+pub const UNSIGNED_COLUMNS: &[&str] = &["seed"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_is_listed_once_and_every_column_has_one_kind() {
+        for (i, f) in FILES.iter().enumerate() {
+            assert!(
+                FILES[i + 1..].iter().all(|g| g.name != f.name),
+                "{} twice",
+                f.name
+            );
+            assert_eq!(f.frame.is_some(), f.name.ends_with(".csv"), "{}", f.name);
+        }
+        for column in TEXT_COLUMNS {
+            assert!(!FLOAT_COLUMNS.contains(column) && !UNSIGNED_COLUMNS.contains(column));
+        }
+        assert!(FLOAT_COLUMNS.iter().all(|c| !UNSIGNED_COLUMNS.contains(c)));
+    }
+
+    /// The text columns of a real run's files are all listed: a column of words that is
+    /// missing would be read as numbers (or floats when empty) by the Python package.
+    #[test]
+    fn the_text_columns_of_the_golden_run_are_listed() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/quick");
+        for name in [
+            "games.csv",
+            "moves.csv",
+            "summary.csv",
+            "nodes_by_depth.csv",
+        ] {
+            let path = folder.join(name);
+            let mut reader = csv::Reader::from_path(&path).expect("golden file");
+            let headers = reader.headers().expect("header").clone();
+            for record in reader.records() {
+                let record = record.expect("row");
+                for (column, cell) in headers.iter().zip(record.iter()) {
+                    let numeric = cell.is_empty() || cell.parse::<f64>().is_ok();
+                    assert!(
+                        numeric || TEXT_COLUMNS.contains(&column),
+                        "{name}: column {column} holds text ('{cell}') but is not in TEXT_COLUMNS"
+                    );
+                }
+            }
+        }
+    }
+}
