@@ -198,12 +198,7 @@ pub fn load_agents(
     given: Option<&std::path::Path>,
     experiment: Option<&std::path::Path>,
 ) -> anyhow::Result<(crate::registry::AgentRegistry, Option<PathBuf>)> {
-    let from_env = std::env::var_os("ARBITER_AGENTS").map(PathBuf::from);
-    let folders = crate::registry::agents_folders(given, from_env.as_deref(), experiment)
-        .map_err(anyhow::Error::msg)?;
-    let mut registry = crate::registry::AgentRegistry::load_folders(&folders)?;
-    registry.add_hosted().map_err(anyhow::Error::msg)?;
-    Ok((registry, folders.into_iter().next()))
+    Ok(crate::registry::load_agents(given, experiment)?)
 }
 
 /// The worker threads to use: the option's value, or every core.

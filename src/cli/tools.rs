@@ -3,7 +3,6 @@
 use super::parse_game;
 use crate::core::read_moves;
 use crate::experiment::inspect;
-use crate::games::perft_by_depth;
 use crate::records::loaded::resolve_run_folder;
 use crate::records::pgn::{is_record_file, read_game_records};
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
@@ -60,37 +59,12 @@ pub fn show(folder: &Path, json: bool) -> Result<()> {
     Ok(())
 }
 
-struct PerftTask {
-    depth: u32,
-}
-
-impl GameTask for PerftTask {
-    type Output = Result<Vec<u64>>;
-    fn run<G: GameEntry>(self, start: G) -> Result<Vec<u64>> {
-        let before = start.rules_failures();
-        let counts = perft_by_depth(&start, self.depth);
-        let failures = start.rules_failures() - before;
-        if failures > 0 {
-            bail!(
-                "the game's rules program failed {failures} time{} while counting (see the warnings above): no count is given",
-                if failures == 1 { "" } else { "s" }
-            );
-        }
-        Ok(counts)
-    }
-}
-
 /// The leaves of the legal-move tree of `game` at depths 1 to `depth`.
 ///
 /// # Errors
-/// An unknown game, a bad agents folder, or a depth out of 1 to 12.
+/// As [`crate::experiment::tools::perft_counts`].
 pub fn perft_counts(game: &str, depth: u32, agents: Option<&Path>) -> Result<Vec<u64>> {
-    let (registry, _) = super::load_agents(agents, None)?;
-    let spec = parse_game(game, &registry)?;
-    if !(1..=12).contains(&depth) {
-        bail!("--depth {depth}: must be from 1 to 12");
-    }
-    dispatch(spec, PerftTask { depth })
+    Ok(crate::experiment::tools::perft_counts(game, depth, agents)?)
 }
 
 /// `arbiter perft`.

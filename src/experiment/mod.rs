@@ -15,6 +15,7 @@ pub mod shard;
 pub mod slurm;
 #[cfg(test)]
 mod tests;
+pub mod tools;
 mod tune;
 
 pub use folder::{FolderLock, LOCK, create_run_folder};

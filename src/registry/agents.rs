@@ -1581,6 +1581,25 @@ fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
     }
 }
 
+/// The registered agents of a run or a command, and the folder they were read from:
+/// `given` (`--agents`) if any, else `$ARBITER_AGENTS`, else `agents/` beside
+/// `experiment` together with `./agents`; the agents this process hosts (the Python
+/// package's callables) added. The cli and the Python package both read agents so.
+///
+/// # Errors
+/// A given folder that does not exist, a bad agent file, or a hosted agent's bad name.
+pub fn load_agents(
+    given: Option<&Path>,
+    experiment: Option<&Path>,
+) -> Result<(AgentRegistry, Option<PathBuf>), InputError> {
+    let from_env = std::env::var_os("ARBITER_AGENTS").map(PathBuf::from);
+    let folders =
+        agents_folders(given, from_env.as_deref(), experiment).map_err(InputError::new)?;
+    let mut registry = AgentRegistry::load_folders(&folders)?;
+    registry.add_hosted().map_err(InputError::new)?;
+    Ok((registry, folders.into_iter().next()))
+}
+
 /// Every folder of agent files a command reads: `--agents` alone, else `$ARBITER_AGENTS`
 /// alone, else an `agents/` folder beside the experiment (in its folder or the one
 /// above) *and* the repository's `./agents` (the shipped agents and games), both read

@@ -18,7 +18,8 @@ pub mod tune_experiment;
 #[cfg(test)]
 pub use agents::test_factories;
 pub use agents::{
-    AgentRegistry, AgentSpec, DEFAULT_DEPTH, agent_identity, agents_folders, fits, is_external_spec,
+    AgentRegistry, AgentSpec, DEFAULT_DEPTH, agent_identity, agents_folders, fits,
+    is_external_spec, load_agents,
 };
 pub use experiment::{Colours, Experiment, MatchupSpec, OpeningSpec, SweepInfo};
 pub use search_experiment::SearchExperiment;

@@ -176,7 +176,11 @@ fn progress() -> (u64, u64) {
 fn perft(py: Python<'_>, game: String, depth: u32, agents: Option<String>) -> PyResult<Vec<u64>> {
     py.detach(|| {
         guarded(|| {
-            cli::tools::perft_counts(&game, depth, agents.as_deref().map(std::path::Path::new))
+            Ok(experiment::tools::perft_counts(
+                &game,
+                depth,
+                agents.as_deref().map(std::path::Path::new),
+            )?)
         })
     })
     .map_err(raise)
@@ -188,7 +192,7 @@ fn perft(py: Python<'_>, game: String, depth: u32, agents: Option<String>) -> Py
 fn listing(agents: Option<String>) -> PyResult<String> {
     guarded(|| {
         let (registry, folder) =
-            cli::load_agents(agents.as_deref().map(std::path::Path::new), None)?;
+            arbiter::registry::load_agents(agents.as_deref().map(std::path::Path::new), None)?;
         let mut games: Vec<Value> = arbiter::registry::GAMES
             .iter()
             .map(|g| {
