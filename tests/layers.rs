@@ -85,16 +85,10 @@ fn every_folder_says_what_it_is_for() {
 
 /// Documents that still read files of the run folder themselves, and why; a new one is a
 /// debt to pay back in records (`LoadedRun`), not to add here.
-const DOCUMENTS_THAT_READ: &[(&str, &str)] = &[
-    (
-        "page.rs",
-        "lists the folder's files and embeds the SVG charts it has just drawn",
-    ),
-    (
-        "viewer.rs",
-        "samples games from games.csv and moves.csv, which can be too big to load whole",
-    ),
-];
+const DOCUMENTS_THAT_READ: &[(&str, &str)] = &[(
+    "page.rs",
+    "lists the folder's files and embeds the SVG charts it has just drawn",
+)];
 
 #[test]
 fn no_document_reads_the_run_folder() {

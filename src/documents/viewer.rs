@@ -231,9 +231,6 @@ fn sample(
     only: Option<u64>,
 ) -> Result<(Vec<Value>, usize, usize), String> {
     let path = folder.join("games.csv");
-    if !path.is_file() {
-        return Ok((Vec::new(), 0, 0));
-    }
     // A game served by a program is drawn from its `render`: the program as the run
     // recorded it (meta.json) is started again to replay the games.
     let program = meta
@@ -254,81 +251,25 @@ fn sample(
                     .is_ok_and(|spec| dispatch(spec, Renders))
             })
     };
-    let mut first = SAMPLE;
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
-    let mut shortest: Option<(u64, BTreeMap<String, String>)> = None;
-    let mut longest: Option<(u64, BTreeMap<String, String>)> = None;
-    let mut total = 0;
-    // A row is taken apart only when it is kept: games.csv may hold millions.
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
-    let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
-    let (game_column, plies_column, id_column) =
-        (column("game"), column("plies"), column("game_id"));
-    let mut record = csv::ByteRecord::new();
-    for index in 0.. {
-        let failed =
-            |e: &dyn std::fmt::Display| format!("{}: line {}: {e}", path.display(), index + 2);
-        match reader.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(failed(&e)),
-        }
-        let field = |at: Option<usize>| {
-            at.and_then(|at| record.get(at))
-                .and_then(|bytes| std::str::from_utf8(bytes).ok())
-                .unwrap_or("")
-        };
-        let spec = field(game_column);
-        let game = game_name(spec);
-        if !drawn(game, spec) {
-            continue;
-        }
-        total += 1;
-        let plies: u64 = field(plies_column).parse().unwrap_or(0);
-        let row = || -> Result<BTreeMap<String, String>, String> {
-            record.deserialize(Some(&headers)).map_err(|e| failed(&e))
-        };
-        if shortest.as_ref().is_none_or(|(s, _)| plies < *s) {
-            shortest = Some((plies, row()?));
-        }
-        if longest.as_ref().is_none_or(|(l, _)| plies > *l) {
-            longest = Some((plies, row()?));
-        }
-        if !REPLAYED_BY_SCRIPT.contains(&game) {
-            first = SAMPLE_WITH_BOARDS;
-        }
-        if let Some(only) = only {
-            if field(id_column).parse::<u64>().ok() == Some(only) {
-                kept.push(row()?);
+    let sampled = crate::records::sample::sample_games(
+        folder,
+        only,
+        SAMPLE,
+        |spec| drawn(game_name(spec), spec),
+        |spec, first| {
+            if REPLAYED_BY_SCRIPT.contains(&game_name(spec)) {
+                first
+            } else {
+                SAMPLE_WITH_BOARDS
             }
-            continue;
-        }
-        if kept.len() < first {
-            kept.push(row()?);
-        }
-    }
-    for (_, extra) in [shortest, longest]
-        .into_iter()
-        .flatten()
-        .filter(|_| only.is_none())
-    {
-        if !kept
-            .iter()
-            .any(|k| k.get("game_id") == extra.get("game_id"))
-        {
-            kept.push(extra);
-        }
-    }
+        },
+    )?;
+    let (kept, total, first) = (sampled.rows, sampled.total, sampled.first);
     let ids: Vec<String> = kept
         .iter()
         .filter_map(|k| k.get("game_id").cloned())
         .collect();
-    let stats = move_stats(folder, &ids)?;
+    let stats = crate::records::sample::move_stats(folder, &ids)?;
     let games = kept
         .iter()
         .map(|row| -> Result<Value, String> {
@@ -400,55 +341,4 @@ fn sample(
         .collect::<Result<Vec<Value>, String>>()?;
     let games: Vec<Value> = games.into_iter().filter(|g| !g.is_null()).collect();
     Ok((games, total, first))
-}
-
-/// Per game id, each move's agent, ms, nodes expanded and root value (from moves.csv).
-fn move_stats(folder: &Path, ids: &[String]) -> Result<BTreeMap<String, Vec<Value>>, String> {
-    let ids: std::collections::BTreeSet<&str> = ids.iter().map(String::as_str).collect();
-    let path = folder.join("moves.csv");
-    let mut stats: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    if !path.is_file() {
-        return Ok(stats);
-    }
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    // Only the sampled games' rows are taken apart: moves.csv has a row per move.
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
-    let Some(id_column) = headers.iter().position(|h| h == b"game_id") else {
-        return Ok(stats);
-    };
-    let mut record = csv::ByteRecord::new();
-    for index in 0.. {
-        match reader.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(format!("{}: line {}: {e}", path.display(), index + 2)),
-        }
-        let id = std::str::from_utf8(record.get(id_column).unwrap_or_default()).unwrap_or("");
-        if !ids.contains(id) {
-            continue;
-        }
-        let row: BTreeMap<String, String> = record
-            .deserialize(Some(&headers))
-            .map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
-        let Some(id) = row.get("game_id") else {
-            continue;
-        };
-        let number = |k: &str| -> Value {
-            row.get(k)
-                .and_then(|v| v.parse::<f64>().ok())
-                .filter(|v| v.is_finite())
-                .map_or(Value::Null, Value::from)
-        };
-        stats.entry(id.clone()).or_default().push(json!({
-            "agent": row.get("agent").cloned().unwrap_or_default(),
-            "ms": number("ms"),
-            "expanded": number("expanded"),
-            "value": number("value"),
-        }));
-    }
-    Ok(stats)
 }

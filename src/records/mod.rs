@@ -14,6 +14,7 @@ mod meta;
 pub mod pgn;
 mod progress;
 pub mod rows;
+pub mod sample;
 pub mod schema;
 pub mod search;
 pub mod solves;
