@@ -83,13 +83,6 @@ fn every_folder_says_what_it_is_for() {
     }
 }
 
-/// Documents that still read files of the run folder themselves, and why; a new one is a
-/// debt to pay back in records (`LoadedRun`), not to add here.
-const DOCUMENTS_THAT_READ: &[(&str, &str)] = &[(
-    "page.rs",
-    "lists the folder's files and embeds the SVG charts it has just drawn",
-)];
-
 #[test]
 fn no_document_reads_the_run_folder() {
     let documents = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/documents");
@@ -109,16 +102,6 @@ fn no_document_reads_the_run_folder() {
     ];
     let mut violations = Vec::new();
     for file in files {
-        let name = file
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default();
-        if DOCUMENTS_THAT_READ
-            .iter()
-            .any(|(allowed, _)| *allowed == name)
-        {
-            continue;
-        }
         let text = fs::read_to_string(&file).expect("utf8");
         // The code, not its tests (which read what the code wrote).
         let code = text.split("#[cfg(test)]").next().unwrap_or_default();

@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Once;
 
 /// The one chart style.
@@ -94,21 +94,28 @@ pub trait Chart {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
 }
 
-/// Writes `<stem>.svg` and `<stem>.png` into `folder`; returns their paths.
+/// Writes `<stem>.svg` and `<stem>.png` into `folder`; returns the SVG's text (a page embeds it).
 ///
 /// # Errors
 /// A drawing or file error as text.
-pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<Vec<PathBuf>, String> {
+pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<String, String> {
     register_font();
-    let svg = folder.join(format!("{stem}.svg"));
+    let svg_path = folder.join(format!("{stem}.svg"));
     let png = folder.join(format!("{stem}.png"));
+    let mut svg = String::new();
     (|| -> Result<(), String> {
-        let root = SVGBackend::new(&svg, chart.size()).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, chart.size()).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         chart.draw(&root)?;
         root.present().map_err(fail)
     })()
-    .map_err(|e| format!("{}: {e}", svg.display()))?;
+    .map_err(|e| format!("{}: {e}", svg_path.display()))?;
+    std::fs::write(&svg_path, &svg).map_err(|e| {
+        // The error in words, without its number (as the PNG's says it).
+        let text = e.to_string();
+        let words = text.split(" (os error").next().unwrap_or(&text);
+        format!("{}: {}", svg_path.display(), fail(words))
+    })?;
     (|| -> Result<(), String> {
         let root = BitMapBackend::new(&png, chart.size()).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
@@ -116,7 +123,7 @@ pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<Vec<PathBu
         root.present().map_err(fail)
     })()
     .map_err(|e| format!("{}: {e}", png.display()))?;
-    Ok(vec![svg, png])
+    Ok(svg)
 }
 
 fn text_width(texts: impl IntoIterator<Item = usize>) -> u32 {

@@ -3,7 +3,7 @@
 
 use super::charts::{self, BoxChart, Interval, IntervalChart, SweepChart, WinMatrix};
 use super::page::write_documents;
-use super::section::Section;
+use super::section::{Figure, Section};
 use super::summary_table;
 use super::tables::{draw_grid, left_out_table, ratings_table, standings_table, sweep_table};
 use crate::records::RoundsFormat;
@@ -46,7 +46,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
                 .into_iter()
                 .map(|row| row.into_iter().map(|c| (c.wins, c.games)).collect())
                 .collect();
-            charts::save(
+            let svg = charts::save(
                 &WinMatrix {
                     title: title.to_string(),
                     agents: agents.clone(),
@@ -55,7 +55,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
                 folder,
                 stem,
             )?;
-            section.charts.push((stem.to_string(), title.to_string()));
+            section.charts.push(Figure::new(stem, title, svg));
         }
         sections.push(section);
     }
@@ -72,7 +72,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         })
         .collect();
     if !rows.is_empty() {
-        charts::save(
+        let svg = charts::save(
             &IntervalChart {
                 title: "Win rate of the first agent of each matchup".to_string(),
                 x_desc: "games won (%), bar: 95% Wilson interval".to_string(),
@@ -83,10 +83,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         )?;
         sections.push(Section {
             title: "Win rate per matchup".to_string(),
-            charts: vec![(
-                "winrates".to_string(),
-                "Win rate with 95% interval".to_string(),
-            )],
+            charts: vec![Figure::new("winrates", "Win rate with 95% interval", svg)],
             ..Section::default()
         });
     }
@@ -98,7 +95,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         })
         .collect();
     if !times.is_empty() {
-        charts::save(
+        let svg = charts::save(
             &BoxChart {
                 title: "Time per move".to_string(),
                 x_desc:
@@ -112,7 +109,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         )?;
         sections.push(Section {
             title: "Time per move".to_string(),
-            charts: vec![("time_per_move".to_string(), "Time per move".to_string())],
+            charts: vec![Figure::new("time_per_move", "Time per move", svg)],
             ..Section::default()
         });
     }
@@ -131,7 +128,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         })
         .collect();
     if !series.is_empty() {
-        charts::save(
+        let svg = charts::save(
             &charts::LogLines {
                 title: "Nodes expanded per move as the game goes on".to_string(),
                 x_desc: "ply (moves played by both sides)".to_string(),
@@ -144,9 +141,10 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         )?;
         sections.push(Section {
             title: "Nodes per move by ply".to_string(),
-            charts: vec![(
-                "nodes_by_ply".to_string(),
-                "Nodes expanded per move against the ply".to_string(),
+            charts: vec![Figure::new(
+                "nodes_by_ply",
+                "Nodes expanded per move against the ply",
+                svg,
             )],
             ..Section::default()
         });
@@ -169,7 +167,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         })
         .collect();
     if !rows.is_empty() {
-        charts::save(
+        let svg = charts::save(
             &BoxChart {
                 title: "Game length".to_string(),
                 x_desc: "plies per game; box: quartiles, bar: median, line: range".to_string(),
@@ -181,7 +179,7 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
         )?;
         sections.push(Section {
             title: "Game length".to_string(),
-            charts: vec![("game_length".to_string(), "Game length".to_string())],
+            charts: vec![Figure::new("game_length", "Game length", svg)],
             ..Section::default()
         });
     }
@@ -219,7 +217,7 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
             })
             .collect();
         let stem = format!("sweep_{}", number + 1);
-        charts::save(
+        let svg = charts::save(
             &SweepChart {
                 title: format!("Win rate against {}", sweep.key),
                 x_desc: format!("{} (swept parameter)", sweep.key),
@@ -234,7 +232,7 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
             title: format!("Sweep of {}", sweep.key),
             text: vec!["Every variant met each opponent with the same seeds and openings (a paired comparison): win rate with its 95% interval.".to_string()],
             tables: vec![sweep_table(&data.summary, sweep)],
-            charts: vec![(stem, format!("Win rate against {}", sweep.key))],
+            charts: vec![Figure::new(stem, format!("Win rate against {}", sweep.key), svg)],
         });
     }
     Ok(sections)

@@ -146,27 +146,6 @@ fn prose(text: &str) -> String {
     out
 }
 
-/// The files of a run folder a reader may open, sorted, with their sizes: everything but
-/// the documents being written, the lock and hidden files.
-fn folder_files(folder: &std::path::Path) -> Vec<(String, u64)> {
-    let mut files: Vec<(String, u64)> = std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter_map(|entry| {
-                    let name = entry.file_name().into_string().ok()?;
-                    let meta = entry.metadata().ok()?;
-                    let skip = name.starts_with('.')
-                        || ["report.md", "index.html", "lock"].contains(&name.as_str());
-                    (!skip).then(|| (name, if meta.is_dir() { 0 } else { meta.len() }))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
 fn human_size(bytes: u64) -> String {
     match bytes {
         0..1024 => format!("{bytes} B"),
@@ -226,10 +205,9 @@ pub fn write_documents(
             html.push_str(&table.html());
             html.push_str("</div>\n");
         }
-        for (stem, caption) in &section.charts {
+        for figure in &section.charts {
+            let (stem, caption, svg) = (&figure.stem, &figure.caption, &figure.svg);
             let _ = write!(markdown, "![{caption}]({stem}.svg) ([PNG]({stem}.png))\n\n");
-            let svg = std::fs::read_to_string(folder.join(format!("{stem}.svg")))
-                .map_err(|e| format!("{}: {e}", folder.join(format!("{stem}.svg")).display()))?;
             let _ = writeln!(
                 html,
                 "<figure>{svg}<figcaption>{}</figcaption></figure>",
@@ -253,7 +231,7 @@ pub fn write_documents(
         .meta
         .as_ref()
         .is_some_and(|m| m.status == crate::records::RunStatus::Complete);
-    let files: Vec<(String, u64)> = folder_files(folder)
+    let files: Vec<(String, u64)> = crate::records::schema::folder_files(folder)
         .into_iter()
         .filter(|(name, _)| !(complete && name == "journal.jsonl"))
         .collect();

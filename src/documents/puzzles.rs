@@ -4,7 +4,7 @@
 
 use super::charts::{self, LogLines};
 use super::page::write_folder_documents;
-use super::section::Section;
+use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::load::five_numbers;
 use crate::records::loaded::LoadedRun;
@@ -158,7 +158,7 @@ pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<Pat
     }];
     let time_series = per_size(&|r: &SolveRow| r.ms);
     if !time_series.is_empty() {
-        charts::save(
+        let time_svg = charts::save(
             &LogLines {
                 title: "Solve time against puzzle size".to_string(),
                 x_desc: "cells in the puzzle".to_string(),
@@ -169,7 +169,7 @@ pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<Pat
             folder,
             "time_by_size",
         )?;
-        charts::save(
+        let assignments_svg = charts::save(
             &LogLines {
                 title: "Attempted assignments against puzzle size".to_string(),
                 x_desc: "cells in the puzzle".to_string(),
@@ -201,7 +201,7 @@ pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<Pat
             })
             .filter(|(_, points): &(String, Vec<(f64, f64)>)| !points.is_empty())
             .collect();
-        charts::save(
+        let cactus_svg = charts::save(
             &LogLines {
                 title: "Puzzles solved against time (cactus plot)".to_string(),
                 x_desc: "puzzles solved".to_string(),
@@ -213,20 +213,18 @@ pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<Pat
             "cactus",
         )?;
         sections[0].charts = vec![
-            (
-                "time_by_size".to_string(),
-                "Solve time against size".to_string(),
+            Figure::new("time_by_size", "Solve time against size", time_svg),
+            Figure::new(
+                "assignments_by_size",
+                "Assignments against size",
+                assignments_svg,
             ),
-            (
-                "assignments_by_size".to_string(),
-                "Assignments against size".to_string(),
-            ),
-            ("cactus".to_string(), "Cactus plot".to_string()),
+            Figure::new("cactus", "Cactus plot", cactus_svg),
         ];
     }
     let panels = super::drawings::panels(rows);
     if !panels.is_empty() {
-        charts::save(&super::drawings::Solutions { panels }, folder, "solutions")?;
+        let svg = charts::save(&super::drawings::Solutions { panels }, folder, "solutions")?;
         let puzzles = rows
             .iter()
             .map(|r| r.puzzle.as_str())
@@ -244,7 +242,7 @@ pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<Pat
                 }
             )],
             tables: Vec::new(),
-            charts: vec![("solutions".to_string(), "Solutions".to_string())],
+            charts: vec![Figure::new("solutions", "Solutions", svg)],
         });
     }
     sections.push(Section {

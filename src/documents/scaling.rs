@@ -4,7 +4,7 @@
 //! agent's win rate is drawn against the budget, one line per pair.
 
 use super::charts::{self, SweepChart, SweepPoint};
-use super::section::Section;
+use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::load::RunData;
 use crate::registry::spec::Spec;
@@ -132,7 +132,7 @@ pub fn scaling_sections(data: &RunData) -> Result<Vec<Section>, String> {
                 (label(pair), row.collect())
             })
             .collect();
-        charts::save(
+        let svg = charts::save(
             &SweepChart {
                 title: format!("The first agent's {}", effort.title().to_lowercase()),
                 x_desc: effort.axis().to_string(),
@@ -172,7 +172,7 @@ pub fn scaling_sections(data: &RunData) -> Result<Vec<Section>, String> {
                 "Each line is one pair of agents given the same budget per move in each matchup; a point is the first agent's share of games won, with its 95% Wilson interval.".to_string(),
             ],
             tables: vec![Table { headers, rows }],
-            charts: vec![(effort.stem().to_string(), effort.title().to_string())],
+            charts: vec![Figure::new(effort.stem(), effort.title(), svg)],
         });
     }
     Ok(sections)

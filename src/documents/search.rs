@@ -3,7 +3,7 @@
 
 use super::charts::{self, LogLines};
 use super::page::write_folder_documents;
-use super::section::Section;
+use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::loaded::LoadedRun;
 use crate::records::search::{SearchRow, SearchSummaryRow, branching_factor, summarize};
@@ -140,7 +140,7 @@ pub fn search_sections(
     };
     let full = |i: u32| b.powi(i as i32);
     let minimal = |i: u32| b.powi(i.div_ceil(2) as i32) + b.powi((i / 2) as i32) - 1.0;
-    charts::save(
+    let svg = charts::save(
         &LogLines {
             title: "Nodes expanded per decision".to_string(),
             x_desc: "search depth (plies)".to_string(),
@@ -174,9 +174,10 @@ pub fn search_sections(
         .chain(meta.and_then(super::external_note))
         .collect(),
         tables: vec![summary_table(&summary)],
-        charts: vec![(
-            "nodes_vs_depth".to_string(),
-            "Nodes expanded per decision against depth, with what minimax expands on a uniform tree of b moves (1 + b + ... + b^(d-1)) and what alpha-beta expands with perfect ordering (Knuth and Moore's minimal tree, about 2 b^(d/2))".to_string(),
+        charts: vec![Figure::new(
+            "nodes_vs_depth",
+            "Nodes expanded per decision against depth, with what minimax expands on a uniform tree of b moves (1 + b + ... + b^(d-1)) and what alpha-beta expands with perfect ordering (Knuth and Moore's minimal tree, about 2 b^(d/2))",
+            svg,
         )],
     }])
 }

@@ -3,7 +3,7 @@
 
 use super::charts::{self, Chart, fail, font, style};
 use super::page::write_folder_documents;
-use super::section::Section;
+use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::Meta;
 use crate::records::loaded::LoadedRun;
@@ -407,7 +407,7 @@ pub fn write_tune_report(
     let strengths = strengths(games);
     let mut charts_made = Vec::new();
     if !values.rows.is_empty() {
-        charts::save(
+        let svg = charts::save(
             &ParameterTraces {
                 names: values.names.clone(),
                 rows: values
@@ -419,9 +419,10 @@ pub fn write_tune_report(
             folder,
             "tune_parameters",
         )?;
-        charts_made.push((
-            "tune_parameters".to_string(),
-            "Each parameter against the iteration".to_string(),
+        charts_made.push(Figure::new(
+            "tune_parameters",
+            "Each parameter against the iteration",
+            svg,
         ));
     }
     // One opponent per chart: the checkpoints' (the yardstick, or the start like the
@@ -429,7 +430,7 @@ pub fn write_tune_report(
     if let Some(first) = strengths.first() {
         let iterations = values.rows.last().map_or(1, |r| r.iteration);
         let against = first.against.clone();
-        charts::save(
+        let svg = charts::save(
             &EloTrace {
                 against: if against == "start" {
                     "the starting values".to_string()
@@ -446,9 +447,10 @@ pub fn write_tune_report(
             folder,
             "tune_elo",
         )?;
-        charts_made.push((
-            "tune_elo".to_string(),
-            "Estimated Elo against the iteration".to_string(),
+        charts_made.push(Figure::new(
+            "tune_elo",
+            "Estimated Elo against the iteration",
+            svg,
         ));
     }
     let sections = vec![

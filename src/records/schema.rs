@@ -115,6 +115,27 @@ pub fn run_file(name: &str) -> Option<&'static RunFile> {
     FILES.iter().find(|f| f.name == name)
 }
 
+/// The files of a run folder a reader may open, sorted, with their sizes: everything but
+/// the documents being written, the lock and hidden files.
+pub fn folder_files(folder: &std::path::Path) -> Vec<(String, u64)> {
+    let mut files: Vec<(String, u64)> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter_map(|entry| {
+                    let name = entry.file_name().into_string().ok()?;
+                    let meta = entry.metadata().ok()?;
+                    let skip = name.starts_with('.')
+                        || ["report.md", "index.html", "lock"].contains(&name.as_str());
+                    (!skip).then(|| (name, if meta.is_dir() { 0 } else { meta.len() }))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
+}
+
 /// Columns of the CSV files that hold text, so a reader keeps them text even when every
 /// cell is empty (the Python package reads them as pandas' "string" dtype).
 pub const TEXT_COLUMNS: &[&str] = &[
