@@ -193,7 +193,7 @@ impl SearchExperiment {
                 ),
             ));
         }
-        let source_of_positions = match file.positions_from {
+        let source_of_positions = match file.positions_from.clone() {
             Some(games) => {
                 let games = if games.is_relative() {
                     path.parent().map_or(games.clone(), |dir| {
@@ -220,48 +220,11 @@ impl SearchExperiment {
                 "give at least one algorithm and one depth".to_string(),
             ));
         }
-        let mut algorithms = Vec::new();
-        let mut programs = Vec::new();
-        let mut with_mcts = false;
-        for name in &file.algorithms {
-            match name.parse::<Algorithm>() {
-                Ok(algorithm) if algorithm.searches() => algorithms.push(algorithm),
-                Ok(Algorithm::Mcts) => with_mcts = true,
-                Ok(algorithm) => {
-                    return Err(fail(
-                        "algorithms",
-                        format!(
-                            "{algorithm} does not search to a depth: compare minimax, the alphabeta variants, mcts and external programs"
-                        ),
-                    ));
-                }
-                Err(_) => {
-                    let spec =
-                        program(registry, name, "agents/").map_err(|e| fail("algorithms", e))?;
-                    programs.push(spec);
-                }
-            }
-        }
-        let mcts = match (&file.iterations, with_mcts) {
-            (Some(_), false) => {
-                return Err(fail(
-                    "iterations",
-                    "iterations are MCTS's budgets: add \"mcts\" to algorithms".to_string(),
-                ));
-            }
-            (_, false) => Vec::new(),
-            (None, true) => mcts_agents(&DEFAULT_ITERATIONS).map_err(|e| fail("algorithms", e))?,
-            (Some(list), true) => {
-                let budgets: Vec<u64> = list
-                    .iter()
-                    .map(|&n| u64::try_from(n).unwrap_or(0))
-                    .collect();
-                if budgets.is_empty() {
-                    return Err(fail("iterations", "give at least one budget".to_string()));
-                }
-                mcts_agents(&budgets).map_err(|e| fail("iterations", e))?
-            }
-        };
+        let Searches {
+            algorithms,
+            programs,
+            mcts,
+        } = searches(&file, registry, &fail)?;
         let mut depths = Vec::new();
         for &depth in &file.depths {
             if !(1..=i64::from(MAX_DEPTH)).contains(&depth) {
@@ -388,6 +351,71 @@ impl SearchExperiment {
         game.heuristic(&self.heuristic.name, &self.heuristic.params)
             .map_err(|e| InputError::in_file(&self.path, line, e.to_string()))
     }
+}
+
+/// The searches a comparison names.
+struct Searches {
+    /// arbiter's algorithms that search to a depth.
+    algorithms: Vec<Algorithm>,
+    /// External programs, by agent name.
+    programs: Vec<AgentSpec>,
+    /// MCTS at each iteration budget.
+    mcts: Vec<AgentSpec>,
+}
+
+/// The searches a comparison names: arbiter's algorithms that search to a depth, the
+/// external programs (by agent name), and MCTS at each iteration budget.
+fn searches(
+    file: &SearchFile,
+    registry: &AgentRegistry,
+    fail: &impl Fn(&str, String) -> InputError,
+) -> Result<Searches, InputError> {
+    let mut algorithms = Vec::new();
+    let mut programs = Vec::new();
+    let mut with_mcts = false;
+    for name in &file.algorithms {
+        match name.parse::<Algorithm>() {
+            Ok(algorithm) if algorithm.searches() => algorithms.push(algorithm),
+            Ok(Algorithm::Mcts) => with_mcts = true,
+            Ok(algorithm) => {
+                return Err(fail(
+                    "algorithms",
+                    format!(
+                        "{algorithm} does not search to a depth: compare minimax, the alphabeta variants, mcts and external programs"
+                    ),
+                ));
+            }
+            Err(_) => {
+                let spec = program(registry, name, "agents/").map_err(|e| fail("algorithms", e))?;
+                programs.push(spec);
+            }
+        }
+    }
+    let mcts = match (&file.iterations, with_mcts) {
+        (Some(_), false) => {
+            return Err(fail(
+                "iterations",
+                "iterations are MCTS's budgets: add \"mcts\" to algorithms".to_string(),
+            ));
+        }
+        (_, false) => Vec::new(),
+        (None, true) => mcts_agents(&DEFAULT_ITERATIONS).map_err(|e| fail("algorithms", e))?,
+        (Some(list), true) => {
+            let budgets: Vec<u64> = list
+                .iter()
+                .map(|&n| u64::try_from(n).unwrap_or(0))
+                .collect();
+            if budgets.is_empty() {
+                return Err(fail("iterations", "give at least one budget".to_string()));
+            }
+            mcts_agents(&budgets).map_err(|e| fail("iterations", e))?
+        }
+    };
+    Ok(Searches {
+        algorithms,
+        programs,
+        mcts,
+    })
 }
 
 #[cfg(test)]

@@ -190,49 +190,7 @@ impl TuneExperiment {
                     .to_string(),
             ));
         }
-        let mut parameters = Vec::new();
-        for param in &file.params {
-            let line = line_of_string(&source, &param.name);
-            let what = format!("param '{}'", param.name);
-            if parameters.iter().any(|p: &Parameter| p.name == param.name) {
-                return Err(fail(line, format!("{what} is given twice")));
-            }
-            let finite = [param.start, param.min, param.max, param.step]
-                .iter()
-                .all(|v| v.is_finite());
-            if !finite || param.min >= param.max {
-                return Err(fail(
-                    line,
-                    format!(
-                        "{what}: min ({}) must be below max ({})",
-                        param.min, param.max
-                    ),
-                ));
-            }
-            if !(param.min..=param.max).contains(&param.start) {
-                return Err(fail(
-                    line,
-                    format!(
-                        "{what}: start ({}) must be within min ({}) and max ({})",
-                        param.start, param.min, param.max
-                    ),
-                ));
-            }
-            if param.step <= 0.0 {
-                return Err(fail(
-                    line,
-                    format!("{what}: step ({}) must be above 0", param.step),
-                ));
-            }
-            parameters.push(Parameter {
-                name: param.name.clone(),
-                start: param.start,
-                min: param.min,
-                max: param.max,
-                step: param.step,
-                integer: param.integer,
-            });
-        }
+        let parameters = parameters(&file, &source, &fail)?;
         let mut opponents = Vec::new();
         let mut opponent_texts = Vec::new();
         let mut against_current = false;
@@ -399,6 +357,59 @@ impl TuneExperiment {
             .collect::<Vec<_>>()
             .join(",")
     }
+}
+
+/// The parameters to tune (`[[param]]`), each checked: a name given once, a start within
+/// its bounds, a step above 0.
+fn parameters(
+    file: &TuneFile,
+    source: &str,
+    fail: &impl Fn(Option<usize>, String) -> InputError,
+) -> Result<Vec<Parameter>, InputError> {
+    let mut parameters = Vec::new();
+    for param in &file.params {
+        let line = line_of_string(source, &param.name);
+        let what = format!("param '{}'", param.name);
+        if parameters.iter().any(|p: &Parameter| p.name == param.name) {
+            return Err(fail(line, format!("{what} is given twice")));
+        }
+        let finite = [param.start, param.min, param.max, param.step]
+            .iter()
+            .all(|v| v.is_finite());
+        if !finite || param.min >= param.max {
+            return Err(fail(
+                line,
+                format!(
+                    "{what}: min ({}) must be below max ({})",
+                    param.min, param.max
+                ),
+            ));
+        }
+        if !(param.min..=param.max).contains(&param.start) {
+            return Err(fail(
+                line,
+                format!(
+                    "{what}: start ({}) must be within min ({}) and max ({})",
+                    param.start, param.min, param.max
+                ),
+            ));
+        }
+        if param.step <= 0.0 {
+            return Err(fail(
+                line,
+                format!("{what}: step ({}) must be above 0", param.step),
+            ));
+        }
+        parameters.push(Parameter {
+            name: param.name.clone(),
+            start: param.start,
+            min: param.min,
+            max: param.max,
+            step: param.step,
+            integer: param.integer,
+        });
+    }
+    Ok(parameters)
 }
 
 /// A number as short as it reads: `3` rather than `3.0`, `-0.25`.
