@@ -134,8 +134,7 @@ pub fn execute(
         options.threads = scheduler_threads(options.threads);
     }
     // A shard task run again (a requeued Slurm task) continues its own folder.
-    let finished = if let (Some(folder), Some(shard)) =
-        (launch::earlier_shard(args.out.as_deref(), shard), shard)
+    let finished = if let Some((folder, shard)) = launch::earlier_shard(args.out.as_deref(), shard)
     {
         match launch::continue_shard(
             folder,

@@ -16,10 +16,10 @@ use std::path::PathBuf;
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
-    let folder = &data.folder;
+pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, String> {
+    let folder = &run.folder;
     let mut sections = Vec::new();
-    let agents = data.agents();
+    let agents = data.agents(run.meta.as_ref());
     let matrix = win_matrix(&agents, &data.pairings, false);
     let played = matrix.iter().flatten().any(|c| c.games > 0);
     if played && agents.len() >= 2 {
@@ -191,8 +191,8 @@ pub fn tournament_charts(data: &RunData) -> Result<Vec<Section>, String> {
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
-    let Some(meta) = &data.meta else {
+pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, String> {
+    let Some(meta) = &run.meta else {
         return Ok(Vec::new());
     };
     let mut sections = Vec::new();
@@ -224,7 +224,7 @@ pub fn sweep_sections(data: &RunData) -> Result<Vec<Section>, String> {
                 values: sweep.values.clone(),
                 lines,
             },
-            &data.folder,
+            &run.folder,
             &stem,
         )?;
         sections.push(Section {
@@ -246,7 +246,7 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
     let mut text = vec![
         "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
     ];
-    if let Some(sprt) = data.meta.as_ref().and_then(|m| m.sprt) {
+    if let Some(sprt) = run.meta.as_ref().and_then(|m| m.sprt) {
         text.push(format!(
             "SPRT (LLR): one sequential test per matchup, of its first agent against its second, shown on both rows: H1 says the first agent is about {} Elo stronger or more, H0 about {} or less ({} Elo); LLR bounds {:.2} and {:.2}.",
             sprt.elo1,
@@ -256,12 +256,12 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
             sprt.bounds().1,
         ));
     }
-    if let Some(meta) = data.meta.as_ref() {
+    if let Some(meta) = run.meta.as_ref() {
         text.extend(super::external_note(meta));
         text.extend(super::reading_notes(meta));
     }
     // A tournament in rounds: its standings first, and only the pairs it played.
-    let format = data.meta.as_ref().and_then(|m| m.format);
+    let format = run.meta.as_ref().and_then(|m| m.format);
     let played: Vec<_> = data
         .summary
         .iter()
@@ -293,7 +293,7 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
             charts: vec![],
         });
     }
-    if let Some(table) = data.meta.as_ref().and_then(left_out_table) {
+    if let Some(table) = run.meta.as_ref().and_then(left_out_table) {
         sections.push(Section {
             after: Vec::new(),
             title: "Submissions left out".to_string(),
@@ -327,7 +327,7 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
             charts: vec![],
         });
     }
-    if let Some(ratings) = ratings_table(data) {
+    if let Some(ratings) = ratings_table(run.meta.as_ref(), data) {
         sections.push(Section {
             after: Vec::new(),
             title: "Ratings".to_string(),
@@ -336,10 +336,10 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
             charts: vec![],
         });
     }
-    sections.extend(sweep_sections(data)?);
-    sections.extend(super::scaling::scaling_sections(data)?);
-    sections.extend(tournament_charts(data)?);
-    let title = data
+    sections.extend(sweep_sections(run, data)?);
+    sections.extend(super::scaling::scaling_sections(run, data)?);
+    sections.extend(tournament_charts(run, data)?);
+    let title = run
         .meta
         .as_ref()
         .map_or("arbiter results".to_string(), |m| {

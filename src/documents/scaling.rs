@@ -7,6 +7,7 @@ use super::charts::{self, SweepChart, SweepPoint};
 use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::load::RunData;
+use crate::records::loaded::LoadedRun;
 use crate::registry::spec::Spec;
 use crate::search::mcts::MctsConfig;
 use std::collections::BTreeMap;
@@ -81,8 +82,8 @@ type Lines = BTreeMap<(String, String), BTreeMap<u64, SweepPoint>>;
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn scaling_sections(data: &RunData) -> Result<Vec<Section>, String> {
-    let Some(meta) = &data.meta else {
+pub fn scaling_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, String> {
+    let Some(meta) = &run.meta else {
         return Ok(Vec::new());
     };
     let spec_of = |name: &str| -> String {
@@ -139,7 +140,7 @@ pub fn scaling_sections(data: &RunData) -> Result<Vec<Section>, String> {
                 values: budgets.iter().map(u64::to_string).collect(),
                 lines: series.clone(),
             },
-            &data.folder,
+            &run.folder,
             effort.stem(),
         )?;
         let mut headers = vec![match effort {

@@ -280,7 +280,7 @@ fn games_tables(run: &LoadedRun, data: &RunData) -> String {
         text.push('\n');
     }
     if data.games_read
-        && let Some(ratings) = ratings_table(data)
+        && let Some(ratings) = ratings_table(run.meta.as_ref(), data)
     {
         text.push_str("ratings (Bradley-Terry, Elo scale, all games):\n");
         text.push_str(&ratings.aligned());

@@ -60,10 +60,10 @@ pub fn draw_grid(data: &RunData) -> Option<Table> {
 /// first; `None` with fewer than three agents (the matchup table says it all then). One
 /// agent under two names (a sweep's variant equal to a registered agent: the same spec
 /// in meta.json) is one player, rated once and shown as `a = b`.
-pub fn ratings_table(data: &RunData) -> Option<Table> {
-    let names = data.agents();
+pub fn ratings_table(meta: Option<&Meta>, data: &RunData) -> Option<Table> {
+    let names = data.agents(meta);
     let spec_of = |name: &str| -> Option<String> {
-        let meta = data.meta.as_ref()?;
+        let meta = meta?;
         meta.agents
             .iter()
             .find(|(n, _)| n == name)

@@ -40,10 +40,12 @@ pub fn resume_unfinished(
     super::resume(folder, registry, options).map(Some)
 }
 
-/// The folder a shard task given `--out` continues when it already holds that shard (a
-/// task requeued by Slurm), if it does: `None` for a new or empty folder.
-pub fn earlier_shard(out: Option<&Path>, shard: Option<[u64; 2]>) -> Option<&Path> {
-    out.filter(|out| shard.is_some() && out.join("meta.json").is_file())
+/// The folder a shard task given `--out` continues, with its shard, when the folder
+/// already holds a run (a task requeued by Slurm): `None` for a new or empty folder, or
+/// a run that is no shard.
+pub fn earlier_shard(out: Option<&Path>, shard: Option<[u64; 2]>) -> Option<(&Path, [u64; 2])> {
+    let out = out.filter(|out| out.join("meta.json").is_file())?;
+    Some((out, shard?))
 }
 
 /// Continues shard `shard` in `folder`, its earlier run: refused when the folder holds

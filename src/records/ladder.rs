@@ -89,18 +89,19 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
     let unfinished = meta
         .as_ref()
         .is_some_and(|m| m.status == super::RunStatus::Running);
+    let mut run = RunGames {
+        folder: folder.to_path_buf(),
+        experiment: meta
+            .as_ref()
+            .map_or(String::new(), |m| m.experiment.clone()),
+        game: meta.as_ref().map_or(String::new(), |m| m.game.clone()),
+        started_unix: meta.as_ref().map_or(0, |m| m.started_unix),
+        unfinished,
+        ..RunGames::default()
+    };
     // A run that has just started: its games.csv is still empty, no header yet.
     if unfinished && std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
-        return Ok(RunGames {
-            folder: folder.to_path_buf(),
-            experiment: meta
-                .as_ref()
-                .map_or(String::new(), |m| m.experiment.clone()),
-            game: meta.as_ref().map_or(String::new(), |m| m.game.clone()),
-            started_unix: meta.as_ref().map_or(0, |m| m.started_unix),
-            unfinished,
-            ..RunGames::default()
-        });
+        return Ok(run);
     }
     let fail = |line: Option<u64>, why: String| match line {
         Some(line) => format!("{}: line {line}: {why}", path.display()),
@@ -130,16 +131,6 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
         column("winner")?,
         column("reason")?,
     ];
-    let mut run = RunGames {
-        folder: folder.to_path_buf(),
-        experiment: meta
-            .as_ref()
-            .map_or(String::new(), |m| m.experiment.clone()),
-        game: meta.as_ref().map_or(String::new(), |m| m.game.clone()),
-        started_unix: meta.as_ref().map_or(0, |m| m.started_unix),
-        unfinished,
-        ..RunGames::default()
-    };
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {

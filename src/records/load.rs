@@ -4,7 +4,7 @@
 use super::{Meta, SummaryRow, read_summary};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where the columns of games.csv a report takes stand, found once from the header: a
 /// row is then read field by field (matching every row's 30 fields to the header by
@@ -276,12 +276,7 @@ impl GamesTally {
 /// # Errors
 /// A missing or malformed file, naming it and the line.
 fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(), String> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
+    let (mut reader, headers) = byte_reader(path)?;
     let columns = GameColumns::of(&headers, path)?;
     let mut moves = moves.map(MoveRows::open).transpose()?;
     let mut tally = GamesTally::default();
@@ -338,12 +333,7 @@ struct MoveRows<'p> {
 
 impl<'p> MoveRows<'p> {
     fn open(path: &'p Path) -> Result<MoveRows<'p>, String> {
-        let mut reader = csv::Reader::from_path(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        let headers = reader
-            .byte_headers()
-            .map_err(|e| format!("{}: {e}", path.display()))?
-            .clone();
+        let (reader, headers) = byte_reader(path)?;
         Ok(MoveRows {
             reader,
             headers,
@@ -399,13 +389,10 @@ impl<'p> MoveRows<'p> {
     }
 }
 
-/// Everything a report is made from.
+/// A game run's tables: its summary and its games counted (the run's folder and
+/// meta.json are its [`super::loaded::LoadedRun`]'s).
 #[derive(Clone, Debug, Default)]
 pub struct RunData {
-    /// The run folder.
-    pub folder: PathBuf,
-    /// meta.json, if present.
-    pub meta: Option<Meta>,
     /// summary.csv.
     pub summary: Vec<SummaryRow>,
     /// Games in games.csv.
@@ -490,6 +477,21 @@ impl CsvCells {
     }
 }
 
+/// A CSV file opened to be read a row at a time, and its header: the errors name the
+/// file.
+///
+/// # Errors
+/// A file that cannot be opened, or a header that cannot be read.
+pub fn byte_reader(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::ByteRecord), String> {
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| format!("{}: {e}", path.display()))?
+        .clone();
+    Ok((reader, headers))
+}
+
 /// Every row of a CSV file with a header, as `T`.
 ///
 /// # Errors
@@ -505,27 +507,26 @@ pub fn csv_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, Str
 }
 
 impl RunData {
-    /// meta.json as read (`meta`) and summary.csv, no game yet.
+    /// summary.csv of the run in `folder` (its agents as `meta` gives them), no game yet.
     ///
     /// # Errors
     /// A summary.csv that is missing or malformed, named with its line.
     pub fn beside_games(folder: &Path, meta: Option<&Meta>) -> Result<RunData, String> {
         Ok(RunData {
-            folder: folder.to_path_buf(),
-            meta: meta.cloned(),
             summary: read_summary(folder, meta)?,
             ..RunData::default()
         })
     }
 
-    /// Reads games.csv, and moves.csv's times per move when `moves` and it was written.
+    /// Reads `folder`'s games.csv, and moves.csv's times per move when `moves` and it was
+    /// written.
     ///
     /// # Errors
     /// A games.csv (or moves.csv) that is missing or malformed, named with its line.
-    pub fn read_games(&mut self, moves: bool) -> Result<(), String> {
-        let moves_path = self.folder.join("moves.csv");
+    pub fn read_games(&mut self, folder: &Path, moves: bool) -> Result<(), String> {
+        let moves_path = folder.join("moves.csv");
         let moves = (moves && moves_path.is_file()).then_some(moves_path.as_path());
-        let games = self.folder.join("games.csv");
+        let games = folder.join("games.csv");
         read_games(self, &games, moves)?;
         self.games_read = true;
         Ok(())
@@ -538,10 +539,10 @@ impl RunData {
         self.games_read = true;
     }
 
-    /// Agent names in order of first appearance in the summary, a sweep's variants
-    /// together.
-    pub fn agents(&self) -> Vec<String> {
-        let sweeps = self.meta.as_ref().map_or(&[][..], |m| m.sweeps.as_slice());
+    /// Agent names in order of first appearance in the summary, a sweep's variants (from
+    /// `meta`) together.
+    pub fn agents(&self, meta: Option<&Meta>) -> Vec<String> {
+        let sweeps = meta.map_or(&[][..], |m| m.sweeps.as_slice());
         let mut names: Vec<String> = Vec::new();
         for row in &self.summary {
             for name in [&row.agent, &row.opponent] {

@@ -108,10 +108,10 @@ impl LoadedRun {
                 let mut data = RunData::beside_games(folder, meta.as_ref())?;
                 match (tally, reading) {
                     (Some(tally), _) => data.take_tally(tally),
-                    (None, Reading::Documents) => data.read_games(true)?,
+                    (None, Reading::Documents) => data.read_games(folder, true)?,
                     // The ratings only: a games.csv that cannot be read leaves them out.
                     (None, Reading::Tables) => {
-                        if data.read_games(false).is_err() {
+                        if data.read_games(folder, false).is_err() {
                             data = RunData::beside_games(folder, meta.as_ref())?;
                         }
                     }

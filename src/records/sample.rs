@@ -2,6 +2,7 @@
 //! moves.csv read a row at a time, since they may hold millions, and only the rows kept
 //! taken apart.
 
+use super::load::byte_reader;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,17 +41,12 @@ pub fn sample_games(
             first: 0,
         });
     }
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let (mut reader, headers) = byte_reader(&path)?;
     let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
     let mut shortest: Option<(u64, BTreeMap<String, String>)> = None;
     let mut longest: Option<(u64, BTreeMap<String, String>)> = None;
     let mut total = 0;
     // A row is taken apart only when it is kept: games.csv may hold millions.
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
     let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
     let (game_column, plies_column, id_column) =
         (column("game"), column("plies"), column("game_id"));
@@ -125,13 +121,8 @@ pub fn move_stats(folder: &Path, ids: &[String]) -> Result<BTreeMap<String, Vec<
     if !path.is_file() {
         return Ok(stats);
     }
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     // Only the sampled games' rows are taken apart: moves.csv has a row per move.
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
+    let (mut reader, headers) = byte_reader(&path)?;
     let Some(id_column) = headers.iter().position(|h| h == b"game_id") else {
         return Ok(stats);
     };
