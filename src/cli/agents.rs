@@ -1,7 +1,7 @@
 //! `arbiter serve-agent` (a built-in agent behind the protocol) and `arbiter check-agent`
 //! (a compliance check of a program).
 
-use super::parse_game;
+use crate::experiment::launch::parse_game;
 use crate::external::check::{CHECK_MOVE_MS, CheckTimes, GAME_MOVE_MS, check};
 use crate::external::{ExternalSpec, serve::serve};
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};

@@ -1,10 +1,10 @@
 //! `arbiter bench`: the speed figures docs/speed.md quotes, measured on this machine.
 
-use super::parse_game;
 use crate::core::Player;
 use crate::core::{Evaluator, SearchStats, seeds};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve};
+use crate::experiment::launch::parse_game;
 use crate::experiment::play_all;
 use crate::external::ExternalSpec;
 use crate::games::{perft, random_positions};
@@ -971,7 +971,7 @@ pub fn bench(args: BenchArgs) -> Result<()> {
     if args.games == 0 || args.positions == 0 {
         bail!("--games and --positions must be at least 1");
     }
-    let threads = super::resolve_threads(args.threads)?;
+    let threads = crate::experiment::launch::resolve_threads(args.threads)?;
     let flow = args.flow.clone();
     dispatch(spec, BenchTask { args, threads })?;
     flow_bench(&flow)

@@ -1,6 +1,7 @@
 //! `arbiter merge` and `arbiter emit slurm`: runs spread over machines.
 
-use super::{print_finished, resolve_threads};
+use super::print_finished;
+use crate::experiment::launch::resolve_threads;
 use crate::experiment::slurm::{SlurmJob, script};
 use crate::experiment::{self, Options};
 use crate::records::{unix_now, utc_stamp};

@@ -1,7 +1,7 @@
 //! `arbiter serve-game` (a game behind the game protocol) and `arbiter check-game` (a
 //! compliance check of a rules program).
 
-use super::parse_game;
+use crate::experiment::launch::parse_game;
 use crate::external::serve_game::{Served, serve_game};
 use crate::registry::{GameEntry, GameTask, dispatch, spec::Spec};
 use anyhow::{Result, anyhow};
@@ -298,7 +298,7 @@ impl GameTask for SolveGameTask {
                 self.time_limit.unwrap_or(0.0),
                 solver.visited()
             );
-            return Ok(super::PARTIAL);
+            return Ok(crate::experiment::launch::PARTIAL);
         };
         println!("value: {}", value_line(solved.value, solved.to_move));
         if let Some(best) = solved.best {

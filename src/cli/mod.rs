@@ -6,20 +6,17 @@ mod agents;
 mod bench;
 mod bench_bare;
 mod cluster;
-pub mod compare;
+mod compare;
 mod games;
 mod ladder;
-pub mod matchup;
+mod matchup;
 mod play;
-pub mod run;
-pub mod solve;
-pub mod tools;
+mod puzzle;
+mod run;
+mod tools;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
-
-/// The experiment `arbiter run` plays when given no file.
-pub const DEFAULT_EXPERIMENT: &str = "matchups/report000-part2.1.toml";
 
 /// arbiter: tournaments and benchmarks for game-playing search agents.
 ///
@@ -86,7 +83,7 @@ enum Command {
     #[command(
         after_help = "More: docs/games.md (the puzzle solvers) and docs/experiments.md ('Puzzle experiments')."
     )]
-    Solve(solve::SolveArgs),
+    Solve(puzzle::SolveArgs),
     /// Count the leaves of the legal-move tree: one line `perft(d) = n` per depth.
     Perft {
         /// The game, e.g. `breakthrough` or `breakthrough(rules=long)`.
@@ -201,96 +198,9 @@ pub fn load_agents(
     Ok(crate::registry::load_agents(given, experiment)?)
 }
 
-/// The worker threads to use: the option's value, or every core.
-///
-/// # Errors
-/// Zero threads.
-pub fn resolve_threads(option: Option<usize>) -> anyhow::Result<usize> {
-    match option {
-        Some(0) => anyhow::bail!("--threads 0: use at least one thread"),
-        Some(n) if n > MAX_THREADS => {
-            anyhow::bail!("--threads {n}: use at most {MAX_THREADS} threads")
-        }
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
-/// Sets the run's sandbox choice from `--sandbox` (`on`, `off`, or absent: as each agent
-/// file says) and checks, before any game, that a sandbox can start when one is wanted:
-/// by the flag, by an agent that `experiment` (the experiment's text) names, or by the
-/// experiment's own `sandbox` for its submissions.
-///
-/// # Errors
-/// A bad flag value, or a sandbox that is wanted and cannot start here (one line naming
-/// the agent or the flag, and what to install).
-pub fn set_sandbox(
-    flag: Option<&str>,
-    registry: &crate::registry::AgentRegistry,
-    experiment: &str,
-) -> anyhow::Result<()> {
-    use crate::external::sandbox;
-    let mode = match flag {
-        None => None,
-        Some("on") => Some(true),
-        Some("off") => Some(false),
-        Some(other) => anyhow::bail!("--sandbox={other}: expected on or off"),
-    };
-    sandbox::set_mode(mode);
-    let who = match mode {
-        Some(false) => return Ok(()),
-        Some(true) => "--sandbox:".to_string(),
-        None => {
-            let mut asking = registry.agents.iter().filter(|(name, agent)| {
-                agent
-                    .spec
-                    .external
-                    .as_ref()
-                    .is_some_and(|e| e.sandbox.is_some())
-                    && experiment.contains(&format!("\"{name}\""))
-            });
-            // The class file's sandbox for its submissions.
-            let for_submissions = experiment
-                .parse::<toml::Table>()
-                .ok()
-                .and_then(|table| table.get("sandbox").cloned())
-                .is_some_and(|value| value.as_bool() != Some(false));
-            match asking.next() {
-                Some((name, _)) => format!("agent '{name}' asks for a sandbox, but"),
-                None if for_submissions => {
-                    "the experiment's sandbox (for its submissions) is wanted, but".to_string()
-                }
-                None => return Ok(()),
-            }
-        }
-    };
-    match sandbox::available() {
-        Ok(()) => Ok(()),
-        Err(why) => {
-            anyhow::bail!("{who} {why}; or give --sandbox=off to run the agents unconfined")
-        }
-    }
-}
-
-/// A command's arguments from words (`["x.toml", "--games", "10"]`) as the command line
-/// reads them after the command's name: for a host program (the Python package).
-///
-/// # Errors
-/// Words the command line would refuse, in one line.
-pub fn parse_words<A: clap::Args + clap::FromArgMatches>(
-    command: &'static str,
-    words: &[String],
-) -> anyhow::Result<A> {
-    let parser = A::augment_args(clap::Command::new(command).no_binary_name(true));
-    let matches = parser
-        .try_get_matches_from(words)
-        .map_err(|e| anyhow::anyhow!(usage_message(&e)))?;
-    A::from_arg_matches(&matches).map_err(|e| anyhow::anyhow!(usage_message(&e)))
-}
-
 /// clap's message about bad arguments in one line: its first paragraph, with its
 /// "similar" suggestions.
-pub fn usage_message(error: &clap::Error) -> String {
+fn usage_message(error: &clap::Error) -> String {
     let text = error.render().to_string();
     let message: Vec<&str> = text
         .lines()
@@ -353,22 +263,6 @@ fn usage_error(error: &clap::Error) -> i32 {
     }
 }
 
-/// Parses a game spec given on the command line: a built-in game, or one `registry`'s
-/// agent files declare (its rules program is started and checked).
-pub fn parse_game(
-    text: &str,
-    registry: &crate::registry::AgentRegistry,
-) -> anyhow::Result<crate::registry::GameSpec> {
-    registry.game(text).map_err(|e| {
-        // A rules program's failure names the game already.
-        if e.starts_with("game '") {
-            anyhow::anyhow!(e)
-        } else {
-            anyhow::anyhow!("game '{text}': {e}")
-        }
-    })
-}
-
 /// Prints the end of a run (its tables, folder and documents unless `quiet`, and how to
 /// continue a stopped run) and returns the exit code: 130 after Ctrl-C, else 0.
 pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i32 {
@@ -384,7 +278,7 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
         }
     }
     let outcome = &finished.outcome;
-    let code = exit_code(finished);
+    let code = finished.exit_code();
     if !outcome.cancelled {
         // What the run had to leave out although it completed (a submission that failed
         // its check, in a tournament in rounds).
@@ -414,46 +308,6 @@ pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i3
     code
 }
 
-/// A run's exit code: 0 complete; 130 after Ctrl-C (141 when its output closed); 3 when
-/// an agent that could not start left games unplayed; 4 when stopped by --max-games or
-/// --time-limit (the files are sound but partial).
-pub fn exit_code(finished: &crate::experiment::Finished) -> i32 {
-    if !finished.outcome.cancelled {
-        0
-    } else if finished.interrupted && crate::records::output_closed() {
-        OUTPUT_CLOSED
-    } else if finished.interrupted {
-        130
-    } else if !finished.notes.is_empty() {
-        AGENT_STOPPED
-    } else {
-        PARTIAL
-    }
-}
-
-/// An error as the command line prints it after `error: `: its chain of causes on one
-/// line.
-pub fn error_line(error: &anyhow::Error) -> String {
-    let chain: Vec<String> = error.chain().map(|e| e.to_string()).collect();
-    crate::core::one_line(&chain.join(": "))
-}
-
-/// The exit code of a run that ended with games unplayed because an agent could not
-/// start (fix it, then resume).
-pub const AGENT_STOPPED: i32 = 3;
-
-/// The exit code of a run stopped because its output's reader went away (a closed pipe,
-/// `arbiter run ... 2>&1 | head`): 128 + SIGPIPE, as a shell reports a command SIGPIPE
-/// ended; the run stopped cleanly, as after Ctrl-C, and resumes.
-pub const OUTPUT_CLOSED: i32 = 141;
-
-/// The exit code of a run stopped by `--max-games` or `--time-limit` before all its work
-/// was done (resume it to finish): scripts can tell it from a complete run.
-pub const PARTIAL: i32 = 4;
-
-/// The most worker threads a run may ask for.
-pub const MAX_THREADS: usize = 1024;
-
 /// Runs the command line; returns the process exit code (0 success, 2 any error, after
 /// printing one line `error: ...` on standard error).
 pub fn main() -> i32 {
@@ -473,7 +327,7 @@ pub fn main() -> i32 {
         Command::Match(args) => matchup::play_match(args),
         Command::Ladder(args) => ladder::ladder(args).map(|()| 0),
         Command::Compare(args) => compare::compare(args),
-        Command::Solve(args) => solve::solve(args).map(|()| 0),
+        Command::Solve(args) => puzzle::solve(args).map(|()| 0),
         Command::Perft {
             game,
             depth,
@@ -509,7 +363,7 @@ pub fn main() -> i32 {
     match result {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {}", error_line(&error));
+            eprintln!("error: {}", crate::core::error_line(&*error));
             2
         }
     }

@@ -1,7 +1,7 @@
 //! `arbiter play`: a person against an agent in the terminal.
 
-use super::parse_game;
 use crate::core::{Agent, GameContext, Limits, MoveError, Outcome, Player, seeds};
+use crate::experiment::launch::parse_game;
 use crate::registry::{AgentFactory, AgentSpec, GameEntry, GameTask, dispatch};
 use anyhow::{Result, anyhow, bail};
 use std::io::{BufRead, Write};

@@ -1,12 +1,8 @@
 //! `arbiter run`.
 
-use super::DEFAULT_EXPERIMENT;
 use super::print_finished;
-use super::resolve_threads;
-use crate::core::time_limit;
-use crate::experiment::shard::parse_shard;
-use crate::experiment::{self, Options, Overrides, launch};
-use anyhow::{Result, bail};
+use crate::experiment::launch::{self, RunRequest};
+use anyhow::Result;
 use std::path::PathBuf;
 
 /// Arguments of `arbiter run`.
@@ -16,7 +12,7 @@ pub struct RunArgs {
     /// part 2.1 tables].
     experiment: Option<PathBuf>,
     /// Games per matchup, instead of the file's `games` (1 to 10,000,000).
-    #[arg(long, allow_hyphen_values = true, value_parser = games_per_matchup)]
+    #[arg(long, allow_hyphen_values = true, value_parser = launch::games_per_matchup)]
     games: Option<u64>,
     /// Experiment seed, instead of the file's `seed`.
     #[arg(long)]
@@ -71,144 +67,25 @@ pub struct RunArgs {
 /// Runs (or resumes) an experiment given on the command line; returns the exit code.
 ///
 /// # Errors
-/// As [`execute`].
+/// A bad argument, experiment or agent file, or a run that cannot be written.
 pub fn run(args: RunArgs) -> Result<i32> {
     let quiet = args.quiet;
-    Ok(execute(args, None)?.map_or(0, |finished| print_finished(&finished, quiet)))
-}
-
-/// Runs (or resumes) an experiment: the run's end, or `None` when there was nothing to
-/// do (a complete run or shard). `source`, when given, is the experiment's text in place
-/// of the file's (the file's path then only names it and anchors its relative paths).
-///
-/// # Errors
-/// A bad argument, experiment or agent file, or a run that cannot be written.
-pub fn execute(
-    args: RunArgs,
-    source: Option<String>,
-) -> Result<Option<crate::experiment::Finished>> {
-    let experiment_file = match (&args.resume, &args.experiment) {
-        (Some(_), _) => None,
-        (None, Some(path)) => Some(path.clone()),
-        (None, None) => Some(PathBuf::from(DEFAULT_EXPERIMENT)),
-    };
-    let (registry, _) = super::load_agents(args.agents.as_deref(), experiment_file.as_deref())?;
-    // The experiment's text, for the agents it names (a resume's is in its meta.json),
-    // and the sandbox choice: a resume keeps the one its run started with unless given.
-    let (text, recorded_sandbox) = match (&args.resume, &experiment_file) {
-        (Some(folder), _) => launch::recorded_choices(folder),
-        (None, Some(path)) => (
-            source
-                .clone()
-                .unwrap_or_else(|| crate::registry::read_input(path).unwrap_or_default()),
-            None,
-        ),
-        (None, None) => (String::new(), None),
-    };
-    let sandbox = args.sandbox.as_deref().or(recorded_sandbox);
-    super::set_sandbox(sandbox, &registry, &text)?;
-    let shard = match &args.shard {
-        Some(text) => {
-            Some(parse_shard(text, |name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?)
-        }
-        None => None,
-    };
-    let mut options = Options {
-        threads: resolve_threads(args.threads)?,
+    let request = RunRequest {
+        experiment: args.experiment,
+        source: None,
+        games: args.games,
+        seed: args.seed,
+        threads: args.threads,
+        out: args.out,
+        agents: args.agents,
         quiet: args.quiet,
-        out: args.out.clone(),
-        max_jobs: match args.max_games {
-            Some(0) => bail!("--max-games 0: allow at least one game"),
-            other => other,
-        },
-        time_limit: match args.time_limit {
-            Some(seconds) => {
-                Some(time_limit(seconds).map_err(|e| anyhow::anyhow!("--time-limit {e}"))?)
-            }
-            None => None,
-        },
-        shard,
+        resume: args.resume,
+        max_games: args.max_games,
+        no_moves: args.no_moves,
+        sandbox: args.sandbox,
+        time_limit: args.time_limit,
+        shard: args.shard,
         standings: args.standings,
     };
-    if shard.is_some() && args.threads.is_none() {
-        options.threads = scheduler_threads(options.threads);
-    }
-    // A shard task run again (a requeued Slurm task) continues its own folder.
-    let finished = if let Some((folder, shard)) = launch::earlier_shard(args.out.as_deref(), shard)
-    {
-        match launch::continue_shard(
-            folder,
-            shard,
-            args.experiment.as_deref(),
-            &registry,
-            &options,
-        )? {
-            Some(finished) => finished,
-            None => return Ok(None),
-        }
-    } else if let Some(folder) = &args.resume {
-        if args.experiment.is_some()
-            || args.games.is_some()
-            || args.seed.is_some()
-            || args.out.is_some()
-            || args.no_moves
-            || args.shard.is_some()
-        {
-            bail!(
-                "--resume {}: the run's experiment, games, seed, shard and files come from its meta.json; give no experiment file, --games, --seed, --out, --shard or --no-moves",
-                folder.display()
-            );
-        }
-        // A complete run has nothing left to do: say so and succeed, as a complete shard
-        // run again does.
-        match launch::resume_unfinished(folder, &registry, &options)? {
-            Some(finished) => finished,
-            None => return Ok(None),
-        }
-    } else {
-        let path = match &args.experiment {
-            Some(path) => path.clone(),
-            None => {
-                let default = PathBuf::from(DEFAULT_EXPERIMENT);
-                if !default.is_file() {
-                    bail!(
-                        "no experiment file given and {DEFAULT_EXPERIMENT} not found: run from the repository root or name a file"
-                    );
-                }
-                default
-            }
-        };
-        let overrides = Overrides {
-            games: args.games,
-            seed: args.seed,
-            no_moves: args.no_moves,
-        };
-        match source {
-            Some(text) => experiment::run_source(&path, text, &registry, overrides, &options)?,
-            None => experiment::run_file(&path, &registry, overrides, &options)?,
-        }
-    };
-    Ok(Some(finished))
-}
-
-/// The threads a scheduler gave this task: the CPUs it may run on (affinity and cgroup
-/// quota, which `available` already reflects), and no more than Slurm's
-/// SLURM_CPUS_PER_TASK when set.
-fn scheduler_threads(available: usize) -> usize {
-    std::env::var("SLURM_CPUS_PER_TASK")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .map_or(available, |n| n.min(available))
-}
-
-/// A number of games per matchup given on the command line: 1 to the most an experiment
-/// file allows.
-pub fn games_per_matchup(text: &str) -> Result<u64, String> {
-    let most = crate::registry::experiment::MAX_GAMES;
-    text.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|n| (1..=most).contains(n))
-        .ok_or_else(|| format!("'{text}' is not a number of games from 1 to {most}"))
+    Ok(launch::run(request)?.map_or(0, |finished| print_finished(&finished, quiet)))
 }

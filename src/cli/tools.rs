@@ -1,8 +1,8 @@
 //! `arbiter show`, `perft`, `replay` and `list`.
 
-use super::parse_game;
 use crate::core::read_moves;
 use crate::experiment::inspect;
+use crate::experiment::launch::parse_game;
 use crate::records::loaded::resolve_run_folder;
 use crate::records::pgn::{is_record_file, read_game_records};
 use crate::registry::{GAMES, GameEntry, GameTask, dispatch};

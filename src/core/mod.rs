@@ -44,6 +44,18 @@ pub fn one_line(text: &str) -> String {
     line
 }
 
+/// An error and its chain of causes as one printable line, `what: why: cause`: how the
+/// command line prints an error after `error: `, and how the Python package raises it.
+pub fn error_line(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut chain = vec![error.to_string()];
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        chain.push(next.to_string());
+        cause = next.source();
+    }
+    one_line(&chain.join(": "))
+}
+
 /// The number of single-character insertions, deletions and substitutions from `a` to `b`.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

@@ -44,6 +44,9 @@ pub enum Error {
     /// Bad input, naming the file and line.
     #[error(transparent)]
     Input(#[from] InputError),
+    /// A puzzle file that could not be read, naming the file and line.
+    #[error(transparent)]
+    Puzzle(#[from] crate::csp::PuzzleError),
     /// Anything else, as one line naming what failed.
     #[error("{0}")]
     Message(String),

@@ -4,7 +4,9 @@
 
 use super::reference::{ReferenceKind, checked_references};
 use super::spec::Spec;
-use super::{AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, line_of_key, toml_error};
+use super::{
+    AgentRegistry, AgentSpec, GameEntry, GameSpec, GameTask, InputError, line_of_key, toml_error,
+};
 use crate::search::{Algorithm, MAX_DEPTH};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -325,6 +327,21 @@ impl SearchExperiment {
                 list(iterations.iter().map(u64::to_string).collect())
             )
         }
+    }
+
+    /// Checks the heuristic against the game (before anything runs).
+    ///
+    /// # Errors
+    /// As [`SearchExperiment::heuristic_for`].
+    pub fn check_heuristic(&self) -> Result<(), InputError> {
+        struct Check<'a>(&'a SearchExperiment);
+        impl GameTask for Check<'_> {
+            type Output = Result<(), InputError>;
+            fn run<G: GameEntry>(self, start: G) -> Self::Output {
+                self.0.heuristic_for(&start).map(|_| ())
+            }
+        }
+        super::dispatch(self.game.clone(), Check(self))
     }
 
     /// The heuristic, checked against game `G`.

@@ -323,7 +323,7 @@ def test_bad_input_raises_the_command_lines_one_line_messages(tmp_path):
     message = str(error.value)
     assert "bad.toml" in message and "line 3" in message and "nobody" in message
     assert "\n" not in message
-    with pytest.raises(arbiter.ArbiterError, match="similar argument exists: '--games'"):
+    with pytest.raises(arbiter.ArbiterError, match=r"no option 'gamez' \(did you mean 'games'\?\)"):
         arbiter.run("matchups/quick.toml", gamez=3, progress=False)
     with pytest.raises(arbiter.ArbiterError, match="--threads 0"):
         arbiter.match("random", "random", threads=0, progress=False)

@@ -1,13 +1,14 @@
-//! `arbiter._native`: arbiter's own code called from Python. The commands take the
-//! command line's words (parsed by the command line's own parser, so every option has its
-//! name, default and message); their results cross as JSON text, which the Python half
-//! (`arbiter/__init__.py`) turns into objects and data frames.
+//! `arbiter._native`: arbiter's own code called from Python. The commands are the
+//! library's (`arbiter::experiment::launch`, which the command line calls too): their
+//! options cross as JSON text read into the library's typed requests (so every option has
+//! the command line's name, default and message), their results as JSON text, which the
+//! Python half (`arbiter/__init__.py`) turns into objects and data frames.
 //!
 //! Nothing here panics into Python: a panic in arbiter becomes an `ArbiterError`, and a
 //! run plays on a thread of its own while Python waits with the interpreter lock released
 //! (so Python agents can move, and Ctrl-C reaches the notebook).
 
-use arbiter::cli;
+use arbiter::experiment::launch::{self, request_from_json};
 use arbiter::experiment::{self, Finished};
 use arbiter::external::hosted::{self, Answer, Session};
 use pyo3::create_exception;
@@ -29,7 +30,7 @@ create_exception!(
 fn guarded<T>(work: impl FnOnce() -> anyhow::Result<T>) -> Result<T, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(error)) => Err(cli::error_line(&error)),
+        Ok(Err(error)) => Err(arbiter::core::error_line(&*error)),
         Err(panic) => Err(format!(
             "internal error (a bug in arbiter): {}",
             panic_text(&panic)
@@ -62,31 +63,20 @@ fn finished_json(finished: &Finished) -> Value {
         "unit": finished.unit,
         "tables": finished.tables,
         "notes": finished.notes,
-        "exit_code": cli::exit_code(finished),
+        "exit_code": finished.exit_code(),
     })
 }
 
-/// One command's work, given its words.
-fn command(name: &str, words: &[String], source: Option<String>) -> anyhow::Result<Value> {
-    match name {
-        "run" => {
-            let args = cli::parse_words::<cli::run::RunArgs>("run", words)?;
-            Ok(cli::run::execute(args, source)?.map_or(Value::Null, |f| finished_json(&f)))
-        }
-        "match" => {
-            let args = cli::parse_words::<cli::matchup::MatchArgs>("match", words)?;
-            Ok(finished_json(&cli::matchup::execute(args)?))
-        }
-        "compare" => {
-            let args = cli::parse_words::<cli::compare::CompareArgs>("compare", words)?;
-            Ok(finished_json(&cli::compare::execute(args)?))
-        }
-        "solve" => {
-            let args = cli::parse_words::<cli::solve::SolveArgs>("solve", words)?;
-            Ok(serde_json::to_value(cli::solve::execute(args)?)?)
-        }
+/// One command's work, given its options as a JSON object.
+fn command(name: &str, options: &str) -> anyhow::Result<Value> {
+    Ok(match name {
+        "run" => launch::run(request_from_json(name, options)?)?
+            .map_or(Value::Null, |f| finished_json(&f)),
+        "match" => finished_json(&launch::play_match(request_from_json(name, options)?)?),
+        "compare" => finished_json(&launch::compare(request_from_json(name, options)?)?),
+        "solve" => serde_json::to_value(launch::solve(request_from_json(name, options)?)?)?,
         other => anyhow::bail!("no command '{other}'"),
-    }
+    })
 }
 
 /// A command running on a thread of its own.
@@ -142,16 +132,16 @@ impl Job {
     }
 }
 
-/// Starts command `name` (`run`, `match`, `compare`, `solve`) with the command line's
-/// words; `source` is a run's experiment text in place of its file's.
+/// Starts command `name` (`run`, `match`, `compare`, `solve`) with its options as a
+/// JSON object (the command line's option names with `_` for `-`; a run's `source` is
+/// its experiment's text in place of its file's).
 #[pyfunction]
-#[pyo3(signature = (name, words, source=None))]
-fn start(name: String, words: Vec<String>, source: Option<String>) -> PyResult<Job> {
+fn start(name: String, options: String) -> PyResult<Job> {
     let thread = std::thread::Builder::new()
         .name(format!("arbiter-{name}"))
         // The command line's main thread has 8 MB; searches recurse.
         .stack_size(64 << 20)
-        .spawn(move || guarded(|| command(&name, &words, source)).map(|value| value.to_string()))
+        .spawn(move || guarded(|| command(&name, &options)).map(|value| value.to_string()))
         .map_err(|e| raise(format!("cannot start a thread: {e}")))?;
     Ok(Job {
         thread: Mutex::new(Some(thread)),

@@ -15,6 +15,7 @@ in this process; the docs are in docs/python.md.
 """
 
 import json
+import os
 import pathlib
 import re
 
@@ -45,25 +46,26 @@ def version():
     return _native.version()
 
 
-# --- the command line's options from keyword arguments --------------------------------
+# --- the commands' options from keyword arguments ----------------------------------------
 
-def _words(options):
-    """Keyword arguments as command-line words: `games=10` is `--games 10`, `quiet=True`
-    is `--quiet`, False and None leave the option out."""
-    words = []
-    for key, value in options.items():
-        flag = "--" + key.replace("_", "-")
-        if value is None or value is False:
+def _options(options, **given):
+    """Keyword arguments as a command's options (JSON): the command line's names with `_`
+    for `-` (`games=10` is `--games 10`); a list is comma-separated, a path a string,
+    `sandbox=True` is `on`; None leaves the option out."""
+    chosen = {}
+    for key, value in {**options, **given}.items():
+        if value is None:
             continue
-        if key == "sandbox":
-            words.append(f"--sandbox={'on' if value is True else value}")
-        elif value is True:
-            words.append(flag)
+        if key == "sandbox" and isinstance(value, bool):
+            value = "on" if value else None
+            if value is None:
+                continue
         elif isinstance(value, (list, tuple)):
-            words += [flag, ",".join(str(v) for v in value)]
-        else:
-            words += [flag, str(value)]
-    return words
+            value = ",".join(str(v) for v in value)
+        elif isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        chosen[key] = value
+    return json.dumps(chosen)
 
 
 _NAME = re.compile(r"[^A-Za-z0-9_.-]")
@@ -131,10 +133,10 @@ def _progress_bar(total, unit):
     return tqdm(total=total, unit=unit.rstrip("s") or "job", leave=True)
 
 
-def _start(command, words, source=None, python_agents=None, progress=True, unit="games"):
+def _start(command, options, python_agents=None, progress=True, unit="games"):
     hosted = _host(python_agents)
     try:
-        job = _native.start(command, words, source)
+        job = _native.start(command, options)
         outcome, interrupted = _wait(job, progress, unit)
     finally:
         for name in hosted:
@@ -173,8 +175,8 @@ def run(experiment=None, *, python_agents=None, progress=True, **options):
         source = _native.toml_text(json.dumps(experiment))
         name = str(experiment.get("name", "experiment"))
         experiment = f"{_NAME.sub('_', name) or 'experiment'}.toml"
-    words = ([] if experiment is None else [str(experiment)]) + _words(options) + ["--quiet"]
-    outcome, interrupted = _start("run", words, source, python_agents, progress)
+    chosen = _options(options, experiment=experiment, source=source, quiet=True)
+    outcome, interrupted = _start("run", chosen, python_agents, progress)
     return _finish(outcome, interrupted)
 
 
@@ -182,8 +184,8 @@ def resume(results_dir, *, python_agents=None, progress=True, **options):
     """Continues an interrupted run in its folder (`arbiter run --resume DIR`); the Python
     agents it played must be passed again. Returns the `Run`, or None when it was already
     complete."""
-    words = ["--resume", str(results_dir)] + _words(options) + ["--quiet"]
-    outcome, interrupted = _start("run", words, None, python_agents, progress)
+    chosen = _options(options, resume=results_dir, quiet=True)
+    outcome, interrupted = _start("run", chosen, python_agents, progress)
     if outcome is None:
         return load(results_dir)
     return _finish(outcome, interrupted)
@@ -207,8 +209,8 @@ def match(first, second, *, python_agents=None, progress=True, **options):
             name = f"{name}-2"
         hosted[name] = agent
         names.append(name)
-    words = names + _words(options) + ["--quiet"]
-    outcome, interrupted = _start("match", words, None, hosted, progress)
+    chosen = _options(options, first=names[0], second=names[1], quiet=True)
+    outcome, interrupted = _start("match", chosen, hosted, progress)
     return _finish(outcome, interrupted)
 
 
@@ -216,8 +218,8 @@ def compare(game, *, progress=True, **options):
     """Compares search algorithms on the same positions (`arbiter compare`): nodes, time,
     chosen moves. options: heuristic (required), algorithms="minimax,alphabeta" (or a
     list), depths="1..4", iterations, positions=100, seed=1, threads, out, agents."""
-    words = [str(game)] + _words(options) + ["--quiet"]
-    outcome, interrupted = _start("compare", words, None, None, progress, "positions")
+    chosen = _options(options, game=str(game), quiet=True)
+    outcome, interrupted = _start("compare", chosen, None, progress, "positions")
     return _finish(outcome, interrupted)
 
 
@@ -244,8 +246,7 @@ class Solution(dict):
 def solve(file, **options):
     """Solves a Flow Free puzzle, or a Word Sudoku grid with bank=FILE (`arbiter solve`).
     options: solver, bank, seed, max_nodes, time_limit."""
-    words = [str(file)] + _words(options)
-    outcome, _ = _start("solve", words, None, None, False)
+    outcome, _ = _start("solve", _options(options, file=file), None, False)
     return Solution(outcome)
 
 

@@ -1,37 +1,43 @@
-//! `arbiter solve`: one puzzle, one solver; the checked solution, the counters, the time.
+//! `solve`: one puzzle file, one solver; the checked solution, the counters, the time.
 
+use super::{Error, time_limit};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve as solve_flow};
-use anyhow::{Result, anyhow};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Arguments of `arbiter solve`.
-#[derive(clap::Args, Debug)]
-pub struct SolveArgs {
-    /// A Flow Free puzzle file (`_` or `.` for empty cells, a letter per source), or a Word
-    /// Sudoku grid file with --bank.
-    file: PathBuf,
-    /// Flow Free: brute (row-major), dumb (random order, seeded), smart (minimum remaining
-    /// values), smart-fc (plus forward checking), paths (path extension) or sat (clause
-    /// learning; the fastest) [default: sat]. Word Sudoku:
-    /// mrv-lcv (report 001's heuristics), plain (none), or fewest (the decoy input: as few
-    /// words as possible, branch and bound) [default: mrv-lcv, then fewest when no
-    /// placement holds every bank word (decoys), with a note saying so].
-    #[arg(long)]
-    solver: Option<String>,
-    /// The Word Sudoku word bank: makes FILE a Word Sudoku grid.
-    #[arg(long)]
-    bank: Option<PathBuf>,
+/// A puzzle to solve.
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SolveRequest {
+    /// A Flow Free puzzle file, or a Word Sudoku grid file with `bank`.
+    pub file: PathBuf,
+    /// The solver [default: sat for Flow Free; mrv-lcv, then fewest for Word Sudoku].
+    pub solver: Option<String>,
+    /// The Word Sudoku word bank: makes `file` a Word Sudoku grid.
+    pub bank: Option<PathBuf>,
     /// Seed of the dumb solver's random orders.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    pub seed: u64,
     /// Stop after this many search nodes (status `limit`).
-    #[arg(long)]
-    max_nodes: Option<u64>,
+    pub max_nodes: Option<u64>,
     /// Stop after this many seconds (status `limit`).
-    #[arg(long, value_name = "SECONDS")]
-    time_limit: Option<f64>,
+    pub time_limit: Option<f64>,
+}
+
+/// The seed of a solve when not told.
+pub const DEFAULT_SEED: u64 = 1;
+
+impl Default for SolveRequest {
+    fn default() -> SolveRequest {
+        SolveRequest {
+            file: PathBuf::new(),
+            solver: None,
+            bank: None,
+            seed: DEFAULT_SEED,
+            max_nodes: None,
+            time_limit: None,
+        }
+    }
 }
 
 /// A solve's outcome: what `arbiter solve` prints, and its parts.
@@ -61,26 +67,12 @@ pub struct Solved {
     pub text: String,
 }
 
-/// `arbiter solve`.
-///
-/// # Errors
-/// As [`execute`].
-pub fn solve(args: SolveArgs) -> Result<()> {
-    print!("{}", execute(args)?.text);
-    Ok(())
-}
-
 /// Solves the puzzle.
 ///
 /// # Errors
 /// A bad argument or puzzle file.
-pub fn execute(args: SolveArgs) -> Result<Solved> {
-    let max_time = match args.time_limit {
-        Some(s) => {
-            Some(crate::core::time_limit(s).map_err(|e| anyhow::anyhow!("--time-limit {e}"))?)
-        }
-        None => None,
-    };
+pub fn solve(args: SolveRequest) -> Result<Solved, Error> {
+    let max_time = time_limit(args.time_limit)?;
     let limits = Limits {
         max_nodes: args.max_nodes,
         max_time,
@@ -96,7 +88,7 @@ pub fn execute(args: SolveArgs) -> Result<Solved> {
         .as_deref()
         .unwrap_or("sat")
         .parse()
-        .map_err(|e: String| anyhow!("--solver: {e}"))?;
+        .map_err(|e: String| Error::Message(format!("--solver: {e}")))?;
     let puzzle = Puzzle::read(&args.file)?;
     let clock = Instant::now();
     // The solvers recurse once per cell: they get the stack they need.
@@ -104,9 +96,9 @@ pub fn execute(args: SolveArgs) -> Result<Solved> {
         std::thread::Builder::new()
             .stack_size(crate::csp::SOLVER_STACK_BYTES)
             .spawn_scoped(scope, || solve_flow(&puzzle, solver, args.seed, limits))
-            .map_err(|e| anyhow!("cannot start the solver: {e}"))?
+            .map_err(|e| Error::Message(format!("cannot start the solver: {e}")))?
             .join()
-            .map_err(|_| anyhow!("the solver failed"))
+            .map_err(|_| Error::Message("the solver failed".to_string()))
     })?;
     let ms = clock.elapsed().as_secs_f64() * 1e3;
     let solution = match &status {
@@ -173,7 +165,7 @@ fn solve_word_sudoku(
     solver: &str,
     chosen: bool,
     limits: Limits,
-) -> Result<Solved> {
+) -> Result<Solved, Error> {
     use crate::csp::flow::Status;
     use crate::csp::word_sudoku::{
         Puzzle as Words, Solver as WordSolver, solve as solve_words, solve_fewest_words,
@@ -183,9 +175,9 @@ fn solve_word_sudoku(
     let (mut status, mut solution, mut stats) = if solver == "fewest" {
         solve_fewest_words(&puzzle, limits)
     } else {
-        let solver: WordSolver = solver
-            .parse()
-            .map_err(|e: String| anyhow!("--solver: {e} (or fewest, for decoy inputs)"))?;
+        let solver: WordSolver = solver.parse().map_err(|e: String| {
+            Error::Message(format!("--solver: {e} (or fewest, for decoy inputs)"))
+        })?;
         solve_words(&puzzle, solver, limits)
     };
     let mut solver = solver.to_string();
