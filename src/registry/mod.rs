@@ -6,6 +6,7 @@
 
 mod agents;
 pub mod experiment;
+mod games;
 #[cfg(test)]
 mod oracle;
 pub mod puzzle_experiment;
@@ -22,6 +23,7 @@ pub use agents::{
     is_external_spec, load_agents,
 };
 pub use experiment::{Colours, Experiment, MatchupSpec, OpeningSpec, SweepInfo};
+pub use games::{BuiltIn, GAMES, GameSpec, NoParams, ProgramSpec, dispatch};
 pub use search_experiment::SearchExperiment;
 
 /// An experiment file of either kind.
@@ -112,19 +114,8 @@ impl AnyExperiment {
 
 use crate::core::{ActionEvaluator, Agent, Evaluator, Game, Player};
 use crate::evals::{self, HeuristicInfo, ParamError};
-use crate::external::rules::{ProgramGame, ProgramGameDef};
-use crate::external::rules_heuristics::{self, ProgramHeuristic};
-use crate::games::breakthrough::{Breakthrough, Rules};
-use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
-use crate::games::connect_four::{self as c4, ConnectFour};
-use crate::games::double_card::{self as dc, DoubleCard};
-use crate::games::othello::Othello;
-use crate::games::wights::Wights;
-use spec::Spec;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
-use std::sync::Arc;
 
 /// Something wrong with user input, with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -288,39 +279,6 @@ pub fn toml_error(file: &Path, text: &str, error: &toml::de::Error) -> InputErro
     InputError::in_file(file, line, format!("malformed TOML: {message}"))
 }
 
-/// A game chosen by name, with its parameters.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GameSpec {
-    /// Breakthrough with a rule set.
-    Breakthrough(Rules),
-    /// The Dragon Queen (Wights vs Dragons and Queen).
-    Wights,
-    /// Chinese Checkers, two-player diamond with special marbles.
-    ChineseCheckers(cc::Rules),
-    /// Double Card.
-    DoubleCard(dc::Params),
-    /// Connect Four, of a size.
-    ConnectFour(c4::Params),
-    /// Othello, 8x8.
-    Othello,
-    /// A game served by a rules program (`[[game]]` in an agent file), started and checked.
-    Program(ProgramSpec),
-}
-
-/// A rules program's game with its parameters, as a [`GameSpec`] holds it: two are equal
-/// when they name the same game with the same parameters and program.
-#[derive(Clone, Debug)]
-pub struct ProgramSpec(pub Arc<ProgramGameDef>);
-
-impl PartialEq for ProgramSpec {
-    fn eq(&self, other: &ProgramSpec) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-            || (self.0.to_string() == other.0.to_string() && self.0.spec == other.0.spec)
-    }
-}
-
-impl Eq for ProgramSpec {}
-
 /// A game as `list` shows it.
 pub struct GameInfo {
     /// Name in specs.
@@ -329,229 +287,6 @@ pub struct GameInfo {
     pub params: &'static str,
     /// Heuristics.
     pub heuristics: &'static [HeuristicInfo],
-}
-
-/// Every game arbiter knows.
-pub const GAMES: &[GameInfo] = &[
-    GameInfo {
-        name: "breakthrough",
-        params: "rules=standard|three-to-base|long|small (default standard; small: 5x5)",
-        heuristics: evals::breakthrough::HEURISTICS,
-    },
-    GameInfo {
-        name: "chinese-checkers",
-        params: "max_plies=200, home_plies=100, jumps=long|short, timeout=loss|random (the per-move time limit's forfeit rule)",
-        heuristics: evals::chinese_checkers::HEURISTICS,
-    },
-    GameInfo {
-        name: "connect-four",
-        params: "rows=4..8 (default 6), columns=4..9 (default 7); moves are column numbers from 1",
-        heuristics: evals::connect_four::HEURISTICS,
-    },
-    GameInfo {
-        name: "othello",
-        params: "no parameters; 8x8, black (P1) first, squares a1-h8 with row 1 at the top, pass when forced",
-        heuristics: evals::othello::HEURISTICS,
-    },
-    GameInfo {
-        name: "double-card",
-        params: "p1=dots|colors (default dots), cards=24, moves=60, neighbours_only=0|1 (placements touching a card only)",
-        heuristics: evals::double_card::HEURISTICS,
-    },
-    GameInfo {
-        name: "wights",
-        params: "no parameters; 5x5, P1 = Queen and Dragons, P2 = Wights (move first)",
-        heuristics: evals::wights::HEURISTICS,
-    },
-];
-
-impl FromStr for GameSpec {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<GameSpec, String> {
-        let mut spec: Spec = text.parse()?;
-        let game = match spec.name.as_str() {
-            "breakthrough" => {
-                let rules = match spec.take("rules") {
-                    Some(rules) => rules.parse::<Rules>()?,
-                    None => Rules::Standard,
-                };
-                GameSpec::Breakthrough(rules)
-            }
-            "wights" => GameSpec::Wights,
-            "chinese-checkers" => {
-                let mut rules = cc::Rules::default();
-                let plies = |key: &str, text: String| -> Result<u16, String> {
-                    text.parse::<u16>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                        format!("{key}={text}: expected a number of plies from 1 to 65535")
-                    })
-                };
-                if let Some(text) = spec.take("max_plies") {
-                    rules.max_plies = plies("max_plies", text)?;
-                }
-                if let Some(text) = spec.take("home_plies") {
-                    rules.home_plies = plies("home_plies", text)?;
-                }
-                if let Some(text) = spec.take("jumps") {
-                    rules.long_jumps = match text.as_str() {
-                        "long" => true,
-                        "short" => false,
-                        other => return Err(format!("jumps={other}: expected long or short")),
-                    };
-                }
-                if let Some(text) = spec.take("timeout") {
-                    rules.timeout = match text.as_str() {
-                        "loss" => cc::Timeout::Loss,
-                        "random" => cc::Timeout::Random,
-                        other => return Err(format!("timeout={other}: expected loss or random")),
-                    };
-                }
-                GameSpec::ChineseCheckers(rules)
-            }
-            "connect-four" => {
-                let mut params = c4::Params::default();
-                for (key, range, slot) in [
-                    ("rows", c4::ROWS, &mut params.rows),
-                    ("columns", c4::COLUMNS, &mut params.columns),
-                ] {
-                    if let Some(text) = spec.take(key) {
-                        *slot = text
-                            .parse::<u8>()
-                            .ok()
-                            .filter(|n| range.contains(n))
-                            .ok_or_else(|| {
-                                format!(
-                                    "{key}={text}: expected {} to {}",
-                                    range.start(),
-                                    range.end()
-                                )
-                            })?;
-                    }
-                }
-                GameSpec::ConnectFour(params)
-            }
-            "othello" => GameSpec::Othello,
-            "double-card" => {
-                let mut params = dc::Params::default();
-                if let Some(text) = spec.take("p1") {
-                    params.p1 = match text.as_str() {
-                        "colors" => dc::Role::Colors,
-                        "dots" => dc::Role::Dots,
-                        other => return Err(format!("p1={other}: expected colors or dots")),
-                    };
-                }
-                if let Some(text) = spec.take("cards") {
-                    params.cards = text
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|n| (1..=dc::MAX_CARDS as u8).contains(n))
-                        .ok_or_else(|| format!("cards={text}: expected 1 to {}", dc::MAX_CARDS))?;
-                }
-                if let Some(text) = spec.take("neighbours_only") {
-                    params.neighbours_only = match text.as_str() {
-                        "1" | "true" => true,
-                        "0" | "false" => false,
-                        other => return Err(format!("neighbours_only={other}: expected 0 or 1")),
-                    };
-                }
-                if let Some(text) = spec.take("moves") {
-                    params.move_limit = text
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|&n| n >= 1)
-                        .ok_or_else(|| format!("moves={text}: expected 1 to 255"))?;
-                }
-                GameSpec::DoubleCard(params)
-            }
-            other => {
-                let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-                return Err(format!(
-                    "unknown game '{other}' (known: {}; a game served by a program is declared as [[game]] in an agent file)",
-                    known.join(", ")
-                ));
-            }
-        };
-        if let Some((key, _)) = spec.params.first() {
-            let known = match game {
-                GameSpec::Breakthrough(_) => "rules",
-                GameSpec::Wights => "none",
-                GameSpec::ChineseCheckers(_) => "max_plies, home_plies, jumps, timeout",
-                GameSpec::DoubleCard(_) => "p1, cards, moves, neighbours_only",
-                GameSpec::ConnectFour(_) => "rows, columns",
-                GameSpec::Othello => "none",
-                GameSpec::Program(_) => "those of its program",
-            };
-            return Err(format!(
-                "unknown parameter '{key}' for game {} (known: {known})",
-                spec.name
-            ));
-        }
-        Ok(game)
-    }
-}
-
-impl fmt::Display for GameSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GameSpec::Breakthrough(rules) => write!(f, "breakthrough(rules={rules})"),
-            GameSpec::Wights => f.write_str("wights"),
-            GameSpec::ChineseCheckers(rules) => write!(f, "chinese-checkers({rules})"),
-            GameSpec::DoubleCard(params) => write!(f, "double-card({params})"),
-            GameSpec::ConnectFour(params) => write!(f, "connect-four({params})"),
-            GameSpec::Othello => f.write_str("othello"),
-            GameSpec::Program(program) => write!(f, "{}", program.0),
-        }
-    }
-}
-
-impl GameSpec {
-    /// The opponent `arbiter play` chooses when none is given: alpha-beta with the game's
-    /// own heuristic, as deep as answers within a blink.
-    pub fn default_opponent(&self) -> &'static str {
-        match self {
-            GameSpec::Breakthrough(_) => "alphabeta(heuristic=offensive2,depth=3)",
-            GameSpec::Wights => "alphabeta(heuristic=material,depth=4)",
-            GameSpec::ChineseCheckers(_) => "alphabeta(heuristic=distance,depth=3)",
-            GameSpec::DoubleCard(_) => "alphabeta(heuristic=lines,depth=2)",
-            GameSpec::ConnectFour(_) => "alphabeta-tt(heuristic=windows,depth=8)",
-            GameSpec::Othello => "alphabeta-tt(heuristic=squares,depth=6)",
-            GameSpec::Program(_) => "mcts(iterations=2000)",
-        }
-    }
-
-    /// For a game served by a program: its declared name and how to run it (recorded in
-    /// meta.json).
-    pub fn program(&self) -> Option<(String, crate::external::rules::RulesSpec)> {
-        match self {
-            GameSpec::Program(program) => Some((program.0.name.clone(), program.0.spec.clone())),
-            _ => None,
-        }
-    }
-
-    /// The rule-set or variant name written to games.csv.
-    pub fn variant(&self) -> String {
-        match self {
-            GameSpec::Breakthrough(rules) => rules.name().to_string(),
-            GameSpec::Wights => "default".to_string(),
-            GameSpec::ChineseCheckers(rules) => rules.to_string(),
-            GameSpec::DoubleCard(params) => params.to_string(),
-            GameSpec::ConnectFour(params) => format!("{}x{}", params.rows, params.columns),
-            GameSpec::Othello => "8x8".to_string(),
-            GameSpec::Program(program) => {
-                let params: Vec<String> = program
-                    .0
-                    .params
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                if params.is_empty() {
-                    "default".to_string()
-                } else {
-                    params.join(",")
-                }
-            }
-        }
-    }
 }
 
 /// A game as the registry sees it: how to build its heuristics by name.
@@ -603,292 +338,6 @@ pub trait GameEntry: Game {
     fn features_of(&self, side: Player) -> Vec<f64>;
 }
 
-impl GameEntry for Wights {
-    type Heuristic = evals::wights::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::wights::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::wights::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::wights::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::wights::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        evals::wights::features(self, side).to_vec()
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::Wights
-    }
-}
-
-impl GameEntry for ChineseCheckers {
-    type Heuristic = evals::chinese_checkers::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::chinese_checkers::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::chinese_checkers::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::chinese_checkers::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::chinese_checkers::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        evals::chinese_checkers::features(self, side, true).to_vec()
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::ChineseCheckers(self.rules())
-    }
-}
-
-impl GameEntry for DoubleCard {
-    type Heuristic = evals::double_card::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::double_card::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::double_card::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::double_card::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::double_card::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        let [own, _] = evals::double_card::features(self, side, true, true);
-        own.to_vec()
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::DoubleCard(self.params())
-    }
-}
-
-impl GameEntry for Breakthrough {
-    type Heuristic = evals::breakthrough::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::breakthrough::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::breakthrough::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::breakthrough::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::breakthrough::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        evals::breakthrough::features(self, side).to_vec()
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::Breakthrough(self.rules())
-    }
-}
-
-impl GameEntry for ConnectFour {
-    type Heuristic = evals::connect_four::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::connect_four::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::connect_four::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::connect_four::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::connect_four::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        evals::connect_four::features(self, side).to_vec()
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::ConnectFour(self.params())
-    }
-
-    fn render_json(&self) -> Option<serde_json::Value> {
-        let rows = grid_rows(&self.board_dump());
-        let columns: Vec<String> = (1..=self.params().columns).map(|c| c.to_string()).collect();
-        Some(serde_json::json!({
-            "rows": rows,
-            "colors": {"X": "#c0392b", "O": "#f1c40f"},
-            "column_labels": columns,
-            "legend": "X (red): P1, who moves first; O (yellow): P2.",
-        }))
-    }
-}
-
-impl GameEntry for Othello {
-    type Heuristic = evals::othello::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::othello::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::othello::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::othello::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::othello::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        evals::othello::features(self, side).to_vec()
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::Othello
-    }
-
-    fn render_json(&self) -> Option<serde_json::Value> {
-        Some(serde_json::json!({
-            "rows": grid_rows(&self.board_dump()),
-            "colors": {"X": "#222222", "O": "#f4f4f4"},
-            "row_labels": (1..=8).map(|r| r.to_string()).collect::<Vec<_>>(),
-            "column_labels": ["a", "b", "c", "d", "e", "f", "g", "h"],
-            "legend": "X (black): P1, who moves first; O (white): P2.",
-        }))
-    }
-}
-
-/// A board dump with cells separated by spaces as rows of symbols (`.` empty).
-fn grid_rows(dump: &str) -> Vec<Vec<String>> {
-    dump.lines()
-        .map(|line| {
-            line.split_whitespace()
-                .map(|c| {
-                    if c == "." {
-                        String::new()
-                    } else {
-                        c.to_string()
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
-impl GameEntry for ProgramGame {
-    type Heuristic = ProgramHeuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        rules_heuristics::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        ProgramHeuristic::new(self, name, params)
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        self.def().features.clone()
-    }
-
-    fn features_of(&self, side: Player) -> Vec<f64> {
-        self.features(side)
-            .map_or_else(|| vec![0.0; self.def().features.len()], |(own, _)| own)
-    }
-
-    fn game_spec(&self) -> GameSpec {
-        GameSpec::Program(ProgramSpec(Arc::clone(self.def())))
-    }
-
-    fn default_heuristic() -> Option<&'static str> {
-        Some("outcome")
-    }
-
-    fn render_json(&self) -> Option<serde_json::Value> {
-        self.render().map(|rendered| (*rendered).clone())
-    }
-}
-
 /// Builds an agent for game `G` from a validated spec with its seed.
 pub type AgentFactory<G> = Box<dyn Fn(u64) -> Box<dyn Agent<G>> + Send + Sync>;
 
@@ -901,22 +350,10 @@ pub trait GameTask {
     fn run<G: GameEntry>(self, start: G) -> Self::Output;
 }
 
-/// The one place a game name becomes a type.
-pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
-    match game {
-        GameSpec::Breakthrough(rules) => task.run(Breakthrough::new(rules)),
-        GameSpec::Wights => task.run(Wights::new()),
-        GameSpec::ChineseCheckers(rules) => task.run(ChineseCheckers::new(rules)),
-        GameSpec::DoubleCard(params) => task.run(DoubleCard::new(params)),
-        GameSpec::ConnectFour(params) => task.run(ConnectFour::new(params)),
-        GameSpec::Othello => task.run(Othello::new()),
-        GameSpec::Program(program) => task.run(program.0.start_position()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::breakthrough::Rules;
 
     /// Checks every game's `linear` forms against the named heuristics they stand for.
     struct LinearForms;
@@ -1004,7 +441,7 @@ mod tests {
         );
         assert_eq!(dc.to_string().parse::<GameSpec>(), Ok(dc));
         assert!(err("double-card(neighbours_only=2)").contains("expected 0 or 1"));
-        assert_eq!("wights".parse::<GameSpec>(), Ok(GameSpec::Wights));
+        assert_eq!("wights".parse::<GameSpec>(), Ok(GameSpec::Wights(NoParams)));
         assert!(err("wights(rules=long)").contains("unknown parameter 'rules' for game wights"));
         assert!(err("breakthrough(rules=huge)").contains("unknown rule set 'huge'"));
         assert!(err("breakthrough(size=9)").contains("unknown parameter 'size'"));

@@ -1,0 +1,103 @@
+//! Connect Four, of 4 to 8 rows and 4 to 9 columns.
+
+use super::{BuiltIn, GameSpec, grid_rows};
+use crate::core::{Game, Player};
+use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::games::connect_four::{self as c4, ConnectFour};
+use crate::registry::spec::Spec;
+use crate::registry::{GameEntry, GameInfo};
+
+impl BuiltIn for ConnectFour {
+    type Params = c4::Params;
+
+    const INFO: GameInfo = GameInfo {
+        name: "connect-four",
+        params: "rows=4..8 (default 6), columns=4..9 (default 7); moves are column numbers from 1",
+        heuristics: evals::connect_four::HEURISTICS,
+    };
+
+    const KEYS: &'static str = "rows, columns";
+
+    const DEFAULT_OPPONENT: &'static str = "alphabeta-tt(heuristic=windows,depth=8)";
+
+    fn params(spec: &mut Spec) -> Result<c4::Params, String> {
+        let mut params = c4::Params::default();
+        for (key, range, slot) in [
+            ("rows", c4::ROWS, &mut params.rows),
+            ("columns", c4::COLUMNS, &mut params.columns),
+        ] {
+            if let Some(text) = spec.take(key) {
+                *slot = text
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|n| range.contains(n))
+                    .ok_or_else(|| {
+                        format!(
+                            "{key}={text}: expected {} to {}",
+                            range.start(),
+                            range.end()
+                        )
+                    })?;
+            }
+        }
+        Ok(params)
+    }
+
+    fn start(params: &c4::Params) -> ConnectFour {
+        ConnectFour::new(*params)
+    }
+
+    fn spec_text(params: &c4::Params) -> String {
+        format!("connect-four({params})")
+    }
+
+    fn variant(params: &c4::Params) -> String {
+        format!("{}x{}", params.rows, params.columns)
+    }
+}
+
+impl GameEntry for ConnectFour {
+    type Heuristic = evals::connect_four::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::connect_four::HEURISTICS
+    }
+
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
+        evals::connect_four::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::connect_four::LINEAR_FORMS
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        evals::connect_four::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::connect_four::features(self, side).to_vec()
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::ConnectFour(self.params())
+    }
+
+    fn render_json(&self) -> Option<serde_json::Value> {
+        let rows = grid_rows(&self.board_dump());
+        let columns: Vec<String> = (1..=self.params().columns).map(|c| c.to_string()).collect();
+        Some(serde_json::json!({
+            "rows": rows,
+            "colors": {"X": "#c0392b", "O": "#f1c40f"},
+            "column_labels": columns,
+            "legend": "X (red): P1, who moves first; O (yellow): P2.",
+        }))
+    }
+}

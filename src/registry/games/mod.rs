@@ -1,0 +1,193 @@
+//! The built-in games, one file each: a game's name, parameters, `list` entry, default
+//! opponent and heuristics ([`BuiltIn`] and [`GameEntry`]). The list at the end of this
+//! file makes [`GameSpec`], the names' table and [`dispatch`] from them: adding a game is
+//! its file here and one line there.
+
+mod breakthrough;
+mod chinese_checkers;
+mod connect_four;
+mod double_card;
+mod othello;
+mod program;
+mod wights;
+
+pub use program::ProgramSpec;
+
+use super::spec::Spec;
+use super::{GameEntry, GameInfo, GameTask};
+use crate::games::breakthrough::Breakthrough;
+use crate::games::chinese_checkers::ChineseCheckers;
+use crate::games::connect_four::ConnectFour;
+use crate::games::double_card::DoubleCard;
+use crate::games::othello::Othello;
+use crate::games::wights::Wights;
+use std::fmt;
+
+/// A built-in game as the registry declares it: how its spec's parameters read, print
+/// and start a game.
+pub trait BuiltIn: GameEntry {
+    /// The game's parameters (a rule set, a size); [`NoParams`] for a game without any.
+    type Params: Clone + fmt::Debug + PartialEq + Eq;
+
+    /// The game as `list` shows it.
+    const INFO: GameInfo;
+
+    /// The parameters' keys, for the message about an unknown one (`none` without any).
+    const KEYS: &'static str;
+
+    /// The opponent `arbiter play` chooses when none is given: alpha-beta with the
+    /// game's own heuristic, as deep as answers within a blink.
+    const DEFAULT_OPPONENT: &'static str;
+
+    /// The parameters `spec` gives (each taken from it), the defaults for the others.
+    ///
+    /// # Errors
+    /// A value out of range, naming the key.
+    fn params(spec: &mut Spec) -> Result<Self::Params, String>;
+
+    /// The start position of the game with `params`.
+    fn start(params: &Self::Params) -> Self;
+
+    /// The spec's text, e.g. `breakthrough(rules=long)`.
+    fn spec_text(params: &Self::Params) -> String;
+
+    /// The rule-set or variant name written to games.csv.
+    fn variant(params: &Self::Params) -> String;
+}
+
+/// The parameters of a game that has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoParams;
+
+macro_rules! built_in_games {
+    ($($variant:ident: $game:ty),* $(,)?) => {
+        /// A game chosen by name, with its parameters.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum GameSpec {
+            $(
+                #[doc = concat!("The built-in game `", stringify!($game), "`, with its parameters.")]
+                $variant(<$game as BuiltIn>::Params),
+            )*
+            /// A game served by a rules program (`[[game]]` in an agent file), started and
+            /// checked.
+            Program(ProgramSpec),
+        }
+
+        /// Every built-in game, in the order `list` shows them.
+        pub const GAMES: &[GameInfo] = &[$(<$game as BuiltIn>::INFO),*];
+
+        impl GameSpec {
+            /// The built-in game called `name`, its parameters taken from `spec`; `None`
+            /// for no such game.
+            fn built_in(name: &str, spec: &mut Spec) -> Option<Result<GameSpec, String>> {
+                $(
+                    if name == <$game as BuiltIn>::INFO.name {
+                        return Some(<$game as BuiltIn>::params(spec).map(GameSpec::$variant));
+                    }
+                )*
+                None
+            }
+
+            /// The parameters' keys, for the message about an unknown one.
+            fn keys(&self) -> &'static str {
+                match self {
+                    $(GameSpec::$variant(_) => <$game as BuiltIn>::KEYS,)*
+                    GameSpec::Program(_) => "those of its program",
+                }
+            }
+
+            /// The opponent `arbiter play` chooses when none is given.
+            pub fn default_opponent(&self) -> &'static str {
+                match self {
+                    $(GameSpec::$variant(_) => <$game as BuiltIn>::DEFAULT_OPPONENT,)*
+                    GameSpec::Program(_) => "mcts(iterations=2000)",
+                }
+            }
+
+            /// The rule-set or variant name written to games.csv.
+            pub fn variant(&self) -> String {
+                match self {
+                    $(GameSpec::$variant(params) => <$game as BuiltIn>::variant(params),)*
+                    GameSpec::Program(program) => program.variant(),
+                }
+            }
+        }
+
+        impl fmt::Display for GameSpec {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self {
+                    $(GameSpec::$variant(params) => f.write_str(&<$game as BuiltIn>::spec_text(params)),)*
+                    GameSpec::Program(program) => write!(f, "{}", program.0),
+                }
+            }
+        }
+
+        /// The one place a game name becomes a type.
+        pub fn dispatch<T: GameTask>(game: GameSpec, task: T) -> T::Output {
+            match game {
+                $(GameSpec::$variant(params) => task.run(<$game as BuiltIn>::start(&params)),)*
+                GameSpec::Program(program) => task.run(program.0.start_position()),
+            }
+        }
+    };
+}
+
+built_in_games! {
+    Breakthrough: Breakthrough,
+    ChineseCheckers: ChineseCheckers,
+    ConnectFour: ConnectFour,
+    Othello: Othello,
+    DoubleCard: DoubleCard,
+    Wights: Wights,
+}
+
+impl std::str::FromStr for GameSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<GameSpec, String> {
+        let mut spec: Spec = text.parse()?;
+        let name = spec.name.clone();
+        let game = GameSpec::built_in(&name, &mut spec).unwrap_or_else(|| {
+            let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+            Err(format!(
+                "unknown game '{name}' (known: {}; a game served by a program is declared as [[game]] in an agent file)",
+                known.join(", ")
+            ))
+        })?;
+        if let Some((key, _)) = spec.params.first() {
+            return Err(format!(
+                "unknown parameter '{key}' for game {name} (known: {})",
+                game.keys()
+            ));
+        }
+        Ok(game)
+    }
+}
+
+impl GameSpec {
+    /// For a game served by a program: its declared name and how to run it (recorded in
+    /// meta.json).
+    pub fn program(&self) -> Option<(String, crate::external::rules::RulesSpec)> {
+        match self {
+            GameSpec::Program(program) => Some((program.0.name.clone(), program.0.spec.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// A board dump with cells separated by spaces as rows of symbols (`.` empty).
+fn grid_rows(dump: &str) -> Vec<Vec<String>> {
+    dump.lines()
+        .map(|line| {
+            line.split_whitespace()
+                .map(|c| {
+                    if c == "." {
+                        String::new()
+                    } else {
+                        c.to_string()
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}

@@ -1,0 +1,83 @@
+//! Othello, 8x8: black (P1) first, a pass when forced.
+
+use super::{BuiltIn, GameSpec, NoParams, grid_rows};
+use crate::core::{Game, Player};
+use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::games::othello::Othello;
+use crate::registry::spec::Spec;
+use crate::registry::{GameEntry, GameInfo};
+
+impl BuiltIn for Othello {
+    type Params = NoParams;
+
+    const INFO: GameInfo = GameInfo {
+        name: "othello",
+        params: "no parameters; 8x8, black (P1) first, squares a1-h8 with row 1 at the top, pass when forced",
+        heuristics: evals::othello::HEURISTICS,
+    };
+
+    const KEYS: &'static str = "none";
+
+    const DEFAULT_OPPONENT: &'static str = "alphabeta-tt(heuristic=squares,depth=6)";
+
+    fn params(_: &mut Spec) -> Result<NoParams, String> {
+        Ok(NoParams)
+    }
+
+    fn start(_: &NoParams) -> Othello {
+        Othello::new()
+    }
+
+    fn spec_text(_: &NoParams) -> String {
+        "othello".to_string()
+    }
+
+    fn variant(_: &NoParams) -> String {
+        "8x8".to_string()
+    }
+}
+
+impl GameEntry for Othello {
+    type Heuristic = evals::othello::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::othello::HEURISTICS
+    }
+
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
+        evals::othello::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::othello::LINEAR_FORMS
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        evals::othello::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::othello::features(self, side).to_vec()
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::Othello(NoParams)
+    }
+
+    fn render_json(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({
+            "rows": grid_rows(&self.board_dump()),
+            "colors": {"X": "#222222", "O": "#f4f4f4"},
+            "row_labels": (1..=8).map(|r| r.to_string()).collect::<Vec<_>>(),
+            "column_labels": ["a", "b", "c", "d", "e", "f", "g", "h"],
+            "legend": "X (black): P1, who moves first; O (white): P2.",
+        }))
+    }
+}

@@ -1,0 +1,73 @@
+//! The Dragon Queen (report 002): Wights against the Queen and her Dragons, 5x5.
+
+use super::{BuiltIn, GameSpec, NoParams};
+use crate::core::Player;
+use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::games::wights::Wights;
+use crate::registry::spec::Spec;
+use crate::registry::{GameEntry, GameInfo};
+
+impl BuiltIn for Wights {
+    type Params = NoParams;
+
+    const INFO: GameInfo = GameInfo {
+        name: "wights",
+        params: "no parameters; 5x5, P1 = Queen and Dragons, P2 = Wights (move first)",
+        heuristics: evals::wights::HEURISTICS,
+    };
+
+    const KEYS: &'static str = "none";
+
+    const DEFAULT_OPPONENT: &'static str = "alphabeta(heuristic=material,depth=4)";
+
+    fn params(_: &mut Spec) -> Result<NoParams, String> {
+        Ok(NoParams)
+    }
+
+    fn start(_: &NoParams) -> Wights {
+        Wights::new()
+    }
+
+    fn spec_text(_: &NoParams) -> String {
+        "wights".to_string()
+    }
+
+    fn variant(_: &NoParams) -> String {
+        "default".to_string()
+    }
+}
+
+impl GameEntry for Wights {
+    type Heuristic = evals::wights::Heuristic;
+
+    fn heuristics() -> &'static [HeuristicInfo] {
+        evals::wights::HEURISTICS
+    }
+
+    fn heuristic(
+        &self,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Result<Self::Heuristic, ParamError> {
+        evals::wights::Heuristic::from_spec(name, params)
+    }
+
+    fn linear_forms() -> &'static [evals::LinearForm] {
+        evals::wights::LINEAR_FORMS
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        evals::wights::FEATURES
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
+    }
+
+    fn features_of(&self, side: Player) -> Vec<f64> {
+        evals::wights::features(self, side).to_vec()
+    }
+
+    fn game_spec(&self) -> GameSpec {
+        GameSpec::Wights(NoParams)
+    }
+}
