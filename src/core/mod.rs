@@ -3,9 +3,9 @@
 
 pub mod json;
 pub mod seeds;
-mod stats;
+mod counters;
 
-pub use stats::{DecisionStats, MAX_LEVELS, SearchStats};
+pub use counters::{DecisionStats, MAX_LEVELS, SearchStats};
 
 use std::fmt;
 use std::ops::ControlFlow;

@@ -1,4 +1,6 @@
-//! Search statistics, counted the same way by every algorithm.
+//! Search counters (nodes expanded, evaluated, generated; memory; cache hits), counted
+//! the same way by every algorithm. Not the `stats` layer: that is the statistics of
+//! results (Elo, SPRT, intervals).
 
 use std::ops::AddAssign;
 
