@@ -1,9 +1,9 @@
 //! Vocabulary and contracts shared by every layer (players, the [`Game`] and [`Evaluator`]
 //! traits, agents and their decisions, search statistics, seeds); uses no other layer.
 
+mod counters;
 pub mod json;
 pub mod seeds;
-mod counters;
 
 pub use counters::{DecisionStats, MAX_LEVELS, SearchStats};
 

@@ -537,7 +537,6 @@ fn wait_for_pong(program: &mut Program, id: u64, ping_ms: u64) -> bool {
     }
 }
 
-
 impl<G: Game> Agent<G> for ExternalAgent<G> {
     fn start_game(&mut self, start: &G, game: &GameContext<'_>) {
         self.game_id = game.id;
