@@ -155,6 +155,17 @@ fn bad_numbers_are_one_line_naming_the_flag_or_line_and_write_nothing() {
 }
 
 #[test]
+fn a_resume_of_a_folder_that_is_no_run_says_so_and_leaves_nothing_in_it() {
+    let dir = tempfile::tempdir().expect("dir");
+    assert_input_error(
+        &run(&["run", "--resume", text(dir.path())]),
+        &["meta.json: cannot read: not a run folder (no meta.json)"],
+    );
+    let left: Vec<_> = fs::read_dir(dir.path()).expect("read").collect();
+    assert!(left.is_empty(), "left {left:?}");
+}
+
+#[test]
 fn names_cannot_leave_the_results_folder() {
     let dir = tempfile::tempdir().expect("dir");
     fs::write(dir.path().join("p.txt"), "a_b\n___\na_b\n").expect("puzzle");

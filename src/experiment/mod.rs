@@ -638,9 +638,16 @@ pub fn resume(
     registry: &AgentRegistry,
     options: &Options,
 ) -> Result<Finished, Error> {
-    Meta::read(folder)?;
+    // A folder that is no run is refused before a lock file is left in it.
+    let file = folder.join("meta.json");
+    if !file.is_file() {
+        return Err(Error::Message(format!(
+            "{}: cannot read: not a run folder (no meta.json)",
+            file.display()
+        )));
+    }
     let locked = RunFolder::lock(folder, options.quiet)?;
-    // Read again now that no other process can be changing it.
+    // Read now that no other process can be changing it.
     let meta = Meta::read(folder)?;
     meta.check_seal(folder)?;
     let journal_left = folder.join(crate::records::journal::JOURNAL).exists();

@@ -1,7 +1,7 @@
 //! The agent specs and agent files, against hand-written ones.
 use super::*;
-use crate::games::breakthrough::Breakthrough;
 use crate::external::OnFailure;
+use crate::games::breakthrough::Breakthrough;
 use crate::search::mcts::Rollout;
 
 #[test]
