@@ -179,101 +179,13 @@ impl AgentRegistry {
         sandbox: Option<&crate::external::sandbox::SandboxSpec>,
     ) -> Result<String, InputError> {
         let manifest = folder.join(MANIFEST);
-        let name = match folder.file_name().and_then(|n| n.to_str()) {
-            Some(name) if super::agents::is_name(name) => name.to_string(),
-            Some(name) => {
-                return Err(InputError::in_file(
-                    folder,
-                    None,
-                    format!(
-                        "the folder's name '{name}' cannot name an agent: rename it with letters, digits, '-', '_' and '.' only"
-                    ),
-                ));
-            }
-            None => {
-                return Err(InputError::in_file(
-                    folder,
-                    None,
-                    "the folder's name is not UTF-8 text and cannot name an agent: rename it with letters, digits, '-', '_' and '.' only",
-                ));
-            }
-        };
+        let name = submission_name(folder)?;
         // A resume plays the submissions as the run recorded them.
         if self.recorded && self.agents.contains_key(&name) {
             return Ok(name);
         }
-        if let Some(taken) = self.agents.get(&name) {
-            return Err(InputError::in_file(
-                folder,
-                None,
-                format!(
-                    "the folder's name '{name}' is already an agent's (defined in {}): rename the folder",
-                    taken.file.display()
-                ),
-            ));
-        }
-        if name.parse::<crate::search::Algorithm>().is_ok() {
-            return Err(InputError::in_file(
-                folder,
-                None,
-                format!(
-                    "the folder's name '{name}' is arbiter's built-in agent '{name}': rename the folder"
-                ),
-            ));
-        }
-        match std::fs::symlink_metadata(&manifest) {
-            Err(_) => {
-                return Err(InputError::in_file(
-                    folder,
-                    None,
-                    format!("no {MANIFEST} (a manifest naming the command that runs the agent)"),
-                ));
-            }
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(InputError::in_file(
-                    &manifest,
-                    None,
-                    "a symbolic link: the manifest must be a file of the submission's own",
-                ));
-            }
-            Ok(_) => {}
-        }
-        let text = super::read_input(&manifest)?;
-        let table: toml::Table =
-            toml::from_str(&text).map_err(|e| super::toml_error(&manifest, &text, &e))?;
-        if let Some(key) = table.keys().find(|k| !MANIFEST_KEYS.contains(&k.as_str())) {
-            return Err(InputError::in_file(
-                &manifest,
-                super::line_of_key(&text, key),
-                refused_key(key),
-            ));
-        }
-        if let Some(other) = table.get("name").filter(|v| !v.is_str()) {
-            return Err(InputError::in_file(
-                &manifest,
-                super::line_of_key(&text, "name"),
-                format!("name = {other}: expected a string"),
-            ));
-        }
-        match table.get("command") {
-            None => {
-                return Err(InputError::in_file(
-                    &manifest,
-                    None,
-                    "no command: give command = [\"python3\", \"agent.py\"] (the program and its arguments, run in this folder)",
-                ));
-            }
-            Some(toml::Value::Array(list)) if list.iter().all(toml::Value::is_str) => {}
-            Some(other) => {
-                return Err(InputError::in_file(
-                    &manifest,
-                    super::line_of_key(&text, "command"),
-                    format!(
-                        "command = {other}: expected a list of the program and its arguments, e.g. [\"python3\", \"agent.py\"]"
-                    ),
-                ));
-            }
-        }
+        self.check_name_free(&name, folder)?;
+        let (text, table) = read_manifest(folder, &manifest)?;
         let cwd = inside_folder(folder, table.get("cwd")).map_err(|why| {
             InputError::in_file(&manifest, super::line_of_key(&text, "cwd"), why.message)
         })?;
@@ -325,6 +237,114 @@ impl AgentRegistry {
         self.agents.insert(name.clone(), registered);
         Ok(name)
     }
+
+    /// Refuses a submission whose name is already an agent's or a built-in algorithm's.
+    fn check_name_free(&self, name: &str, folder: &Path) -> Result<(), InputError> {
+        if let Some(taken) = self.agents.get(name) {
+            return Err(InputError::in_file(
+                folder,
+                None,
+                format!(
+                    "the folder's name '{name}' is already an agent's (defined in {}): rename the folder",
+                    taken.file.display()
+                ),
+            ));
+        }
+        if name.parse::<crate::search::Algorithm>().is_ok() {
+            return Err(InputError::in_file(
+                folder,
+                None,
+                format!(
+                    "the folder's name '{name}' is arbiter's built-in agent '{name}': rename the folder"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The agent name a submission folder gives: its own name, when it can name an agent.
+fn submission_name(folder: &Path) -> Result<String, InputError> {
+    let name = match folder.file_name().and_then(|n| n.to_str()) {
+        Some(name) if super::agents::is_name(name) => name.to_string(),
+        Some(name) => {
+            return Err(InputError::in_file(
+                folder,
+                None,
+                format!(
+                    "the folder's name '{name}' cannot name an agent: rename it with letters, digits, '-', '_' and '.' only"
+                ),
+            ));
+        }
+        None => {
+            return Err(InputError::in_file(
+                folder,
+                None,
+                "the folder's name is not UTF-8 text and cannot name an agent: rename it with letters, digits, '-', '_' and '.' only",
+            ));
+        }
+    };
+    Ok(name)
+}
+
+/// The text and table of a submission's manifest, checked: a file of its own (no symbolic
+/// link), only the keys a submission may set, a name that is text, a command that is a
+/// list of words.
+fn read_manifest(folder: &Path, manifest: &Path) -> Result<(String, toml::Table), InputError> {
+    match std::fs::symlink_metadata(manifest) {
+        Err(_) => {
+            return Err(InputError::in_file(
+                folder,
+                None,
+                format!("no {MANIFEST} (a manifest naming the command that runs the agent)"),
+            ));
+        }
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return Err(InputError::in_file(
+                manifest,
+                None,
+                "a symbolic link: the manifest must be a file of the submission's own",
+            ));
+        }
+        Ok(_) => {}
+    }
+    let text = super::read_input(manifest)?;
+    let table: toml::Table =
+        toml::from_str(&text).map_err(|e| super::toml_error(manifest, &text, &e))?;
+    if let Some(key) = table.keys().find(|k| !MANIFEST_KEYS.contains(&k.as_str())) {
+        return Err(InputError::in_file(
+            manifest,
+            super::line_of_key(&text, key),
+            refused_key(key),
+        ));
+    }
+    if let Some(other) = table.get("name").filter(|v| !v.is_str()) {
+        return Err(InputError::in_file(
+            manifest,
+            super::line_of_key(&text, "name"),
+            format!("name = {other}: expected a string"),
+        ));
+    }
+    match table.get("command") {
+        None => {
+            return Err(InputError::in_file(
+                manifest,
+                None,
+                "no command: give command = [\"python3\", \"agent.py\"] (the program and its arguments, run in this folder)",
+            ));
+        }
+        Some(toml::Value::Array(list)) if list.iter().all(toml::Value::is_str) => {}
+        Some(other) => {
+            return Err(InputError::in_file(
+                manifest,
+                super::line_of_key(&text, "command"),
+                format!(
+                    "command = {other}: expected a list of the program and its arguments, e.g. [\"python3\", \"agent.py\"]"
+                ),
+            ));
+        }
+    }
+    Ok((text, table))
 }
 
 /// The folder a submission runs in: its own, or `cwd` when that is a folder inside it
