@@ -613,26 +613,7 @@ impl Chart for LogLines {
                     .iter()
                     .map(|(name, _)| (name, style::GREY, true)),
             );
-        for (row, (name, colour, dash)) in entries.enumerate() {
-            let y = 60 + 24 * row as i32;
-            let pieces: &[(i32, i32)] = if dash {
-                &[(5, 13), (18, 26)]
-            } else {
-                &[(5, 30)]
-            };
-            for &(from, to) in pieces {
-                legend
-                    .draw(&PathElement::new(
-                        vec![(from, y), (to, y)],
-                        colour.stroke_width(3),
-                    ))
-                    .map_err(fail)?;
-            }
-            legend
-                .draw(&Text::new(name.clone(), (38, y - 7), font(style::SMALL)))
-                .map_err(fail)?;
-        }
-        Ok(())
+        draw_legend(&legend, entries)
     }
 }
 
@@ -818,20 +799,38 @@ impl Chart for SweepChart {
                     .map_err(fail)?;
             }
         }
-        for (row, (name, _)) in self.lines.iter().enumerate() {
-            let y = 60 + 24 * row as i32;
+        let entries =
+            (self.lines.iter().enumerate()).map(|(i, (name, _))| (name, style::colour(i), false));
+        draw_legend(&legend, entries)
+    }
+}
+
+/// A legend beside a chart: per line its colour (dashed when asked) and its name, one row
+/// each from the top.
+fn draw_legend<'a, DB: DrawingBackend>(
+    legend: &DrawingArea<DB, Shift>,
+    entries: impl Iterator<Item = (&'a String, RGBColor, bool)>,
+) -> Result<(), String> {
+    for (row, (name, colour, dash)) in entries.enumerate() {
+        let y = 60 + 24 * row as i32;
+        let pieces: &[(i32, i32)] = if dash {
+            &[(5, 13), (18, 26)]
+        } else {
+            &[(5, 30)]
+        };
+        for &(from, to) in pieces {
             legend
                 .draw(&PathElement::new(
-                    vec![(5, y), (30, y)],
-                    style::colour(row).stroke_width(3),
+                    vec![(from, y), (to, y)],
+                    colour.stroke_width(3),
                 ))
                 .map_err(fail)?;
-            legend
-                .draw(&Text::new(name.clone(), (38, y - 7), font(style::SMALL)))
-                .map_err(fail)?;
         }
-        Ok(())
+        legend
+            .draw(&Text::new(name.clone(), (38, y - 7), font(style::SMALL)))
+            .map_err(fail)?;
     }
+    Ok(())
 }
 
 #[cfg(test)]
