@@ -20,45 +20,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     let folder = &run.folder;
     let mut sections = Vec::new();
     let agents = data.agents(run.meta.as_ref());
-    let matrix = win_matrix(&agents, &data.pairings, false);
-    let played = matrix.iter().flatten().any(|c| c.games > 0);
-    if played && agents.len() >= 2 {
-        let mut section = Section {
-            title: "Win rates".to_string(),
-            text: vec![
-                "Each cell: the row agent's share of games won against the column agent, both colours together, and how many games they played.".to_string(),
-            ],
-            ..Section::default()
-        };
-        for (stem, p1_only, title) in [
-            (
-                "winrate_matrix",
-                false,
-                "Win rate of row agent against column agent",
-            ),
-            (
-                "winrate_matrix_p1",
-                true,
-                "Win rate of row agent playing P1 against column agent",
-            ),
-        ] {
-            let cells = win_matrix(&agents, &data.pairings, p1_only)
-                .into_iter()
-                .map(|row| row.into_iter().map(|c| (c.wins, c.games)).collect())
-                .collect();
-            let svg = charts::save(
-                &WinMatrix {
-                    title: title.to_string(),
-                    agents: agents.clone(),
-                    cells,
-                },
-                folder,
-                stem,
-            )?;
-            section.charts.push(Figure::new(stem, title, svg));
-        }
-        sections.push(section);
-    }
+    sections.extend(win_rate_matrices(folder, data, &agents)?);
     let rows: Vec<Interval> = data
         .summary
         .chunks(2)
@@ -149,6 +111,64 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
             ..Section::default()
         });
     }
+    sections.extend(game_length_section(folder, data)?);
+    Ok(sections)
+}
+
+/// The win-rate matrices (both colours, and the row agent as P1) of a run of two agents
+/// or more that played.
+fn win_rate_matrices(
+    folder: &std::path::Path,
+    data: &RunData,
+    agents: &[String],
+) -> Result<Option<Section>, String> {
+    let matrix = win_matrix(agents, &data.pairings, false);
+    let played = matrix.iter().flatten().any(|c| c.games > 0);
+    if !played || agents.len() < 2 {
+        return Ok(None);
+    }
+    let mut section = Section {
+            title: "Win rates".to_string(),
+            text: vec![
+                "Each cell: the row agent's share of games won against the column agent, both colours together, and how many games they played.".to_string(),
+            ],
+            ..Section::default()
+        };
+    for (stem, p1_only, title) in [
+        (
+            "winrate_matrix",
+            false,
+            "Win rate of row agent against column agent",
+        ),
+        (
+            "winrate_matrix_p1",
+            true,
+            "Win rate of row agent playing P1 against column agent",
+        ),
+    ] {
+        let cells = win_matrix(agents, &data.pairings, p1_only)
+            .into_iter()
+            .map(|row| row.into_iter().map(|c| (c.wins, c.games)).collect())
+            .collect();
+        let svg = charts::save(
+            &WinMatrix {
+                title: title.to_string(),
+                agents: agents.to_vec(),
+                cells,
+            },
+            folder,
+            stem,
+        )?;
+        section.charts.push(Figure::new(stem, title, svg));
+    }
+    Ok(Some(section))
+}
+
+/// The box plot of game lengths per matchup.
+fn game_length_section(
+    folder: &std::path::Path,
+    data: &RunData,
+) -> Result<Option<Section>, String> {
     let labels: BTreeMap<usize, String> = data
         .summary
         .chunks(2)
@@ -166,24 +186,24 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
             plies.five_numbers().map(|f| (label, f))
         })
         .collect();
-    if !rows.is_empty() {
-        let svg = charts::save(
-            &BoxChart {
-                title: "Game length".to_string(),
-                x_desc: "plies per game; box: quartiles, bar: median, line: range".to_string(),
-                rows,
-                log: false,
-            },
-            folder,
-            "game_length",
-        )?;
-        sections.push(Section {
-            title: "Game length".to_string(),
-            charts: vec![Figure::new("game_length", "Game length", svg)],
-            ..Section::default()
-        });
+    if rows.is_empty() {
+        return Ok(None);
     }
-    Ok(sections)
+    let svg = charts::save(
+        &BoxChart {
+            title: "Game length".to_string(),
+            x_desc: "plies per game; box: quartiles, bar: median, line: range".to_string(),
+            rows,
+            log: false,
+        },
+        folder,
+        "game_length",
+    )?;
+    Ok(Some(Section {
+        title: "Game length".to_string(),
+        charts: vec![Figure::new("game_length", "Game length", svg)],
+        ..Section::default()
+    }))
 }
 
 /// One chart per parameter sweep (from meta.json): each opponent's line of the variants'
