@@ -190,62 +190,7 @@ pub fn check<G: Game>(
         Err(why) => steps.fail(&format!("ping: {why}"))?,
     }
 
-    let mut legal = Vec::new();
-    for (index, plies) in [0usize, 3, 8, 15, 30].into_iter().enumerate() {
-        let (state, history) = random_position(start, plies, 7 + index as u64);
-        state.legal_moves(&mut legal);
-        if legal.is_empty() {
-            continue;
-        }
-        let names: Vec<String> = legal.iter().map(|&m| state.format_move(m)).collect();
-        let request = json!({
-            "type": "move", "game_id": 0, "ply": history.len(),
-            "seat": state.to_move().label(), "position": state.position_json(),
-            "moves": history, "legal": names, "time_ms": move_ms,
-        });
-        let clock = Instant::now();
-        let what = format!("position after {} plies", history.len());
-        let cpu_before = program.cpu_nanos().filter(|_| times.cpu);
-        if let Err(e) = program.send(&request) {
-            steps.fail(&format!("{what}: cannot send the request ({e})"))?;
-            break;
-        }
-        let until = clock + Duration::from_millis(move_ms + spec.tolerance_ms + 1_000);
-        let budget = Duration::from_millis(move_ms + spec.tolerance_ms);
-        match read_line_on(
-            &mut program,
-            until,
-            cpu_before.map(|before| (before, budget)),
-        ) {
-            Err(why) => {
-                steps.fail(&format!("{what}: {why}"))?;
-                break;
-            }
-            Ok(reply) => {
-                // On CPU time, the move is judged by the CPU it used.
-                let ms = match (cpu_before, program.cpu_nanos()) {
-                    (Some(before), Some(after)) => {
-                        u128::from(after.saturating_sub(before) / 1_000_000)
-                    }
-                    _ => clock.elapsed().as_millis(),
-                };
-                match reply["move"].as_str() {
-                    _ if reply["type"] != "move" => steps.fail(&format!(
-                        "{what}: expected {{\"type\": \"move\", ...}}, got {}",
-                        clip(&reply.to_string())
-                    ))?,
-                    None => steps.fail(&format!("{what}: the reply has no \"move\" string"))?,
-                    Some(text) => match state.parse_move(text) {
-                        Err(e) => steps.fail(&format!("{what}: {e}"))?,
-                        Ok(_) if ms > u128::from(move_ms + spec.tolerance_ms) => steps.fail(
-                            &format!("{what}: '{text}' after {ms} ms, over the {move_ms} ms limit"),
-                        )?,
-                        Ok(_) => steps.ok(&format!("{what}: '{text}' in {ms} ms"))?,
-                    },
-                }
-            }
-        }
-    }
+    check_positions(&mut steps, &mut program, start, spec, times)?;
 
     // Malformed requests must not kill the program: it skips them and answers the next.
     let survived = program.send_raw("this line is not JSON").is_ok()
@@ -307,6 +252,71 @@ pub fn check<G: Game>(
         failures: steps.failures,
         warnings: steps.warnings,
     })
+}
+
+/// The moves of the program checked at five positions of a random playout (0 to 30 plies
+/// in): a legal move, within the time limit; a failure ends the check of positions.
+fn check_positions<G: Game>(
+    steps: &mut Steps<'_>,
+    program: &mut Program,
+    start: &G,
+    spec: &ExternalSpec,
+    times: CheckTimes,
+) -> io::Result<()> {
+    let move_ms = times.position_ms;
+    let mut legal = Vec::new();
+    for (index, plies) in [0usize, 3, 8, 15, 30].into_iter().enumerate() {
+        let (state, history) = random_position(start, plies, 7 + index as u64);
+        state.legal_moves(&mut legal);
+        if legal.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = legal.iter().map(|&m| state.format_move(m)).collect();
+        let request = json!({
+            "type": "move", "game_id": 0, "ply": history.len(),
+            "seat": state.to_move().label(), "position": state.position_json(),
+            "moves": history, "legal": names, "time_ms": move_ms,
+        });
+        let clock = Instant::now();
+        let what = format!("position after {} plies", history.len());
+        let cpu_before = program.cpu_nanos().filter(|_| times.cpu);
+        if let Err(e) = program.send(&request) {
+            steps.fail(&format!("{what}: cannot send the request ({e})"))?;
+            break;
+        }
+        let until = clock + Duration::from_millis(move_ms + spec.tolerance_ms + 1_000);
+        let budget = Duration::from_millis(move_ms + spec.tolerance_ms);
+        match read_line_on(program, until, cpu_before.map(|before| (before, budget))) {
+            Err(why) => {
+                steps.fail(&format!("{what}: {why}"))?;
+                break;
+            }
+            Ok(reply) => {
+                // On CPU time, the move is judged by the CPU it used.
+                let ms = match (cpu_before, program.cpu_nanos()) {
+                    (Some(before), Some(after)) => {
+                        u128::from(after.saturating_sub(before) / 1_000_000)
+                    }
+                    _ => clock.elapsed().as_millis(),
+                };
+                match reply["move"].as_str() {
+                    _ if reply["type"] != "move" => steps.fail(&format!(
+                        "{what}: expected {{\"type\": \"move\", ...}}, got {}",
+                        clip(&reply.to_string())
+                    ))?,
+                    None => steps.fail(&format!("{what}: the reply has no \"move\" string"))?,
+                    Some(text) => match state.parse_move(text) {
+                        Err(e) => steps.fail(&format!("{what}: {e}"))?,
+                        Ok(_) if ms > u128::from(move_ms + spec.tolerance_ms) => steps.fail(
+                            &format!("{what}: '{text}' after {ms} ms, over the {move_ms} ms limit"),
+                        )?,
+                        Ok(_) => steps.ok(&format!("{what}: '{text}' in {ms} ms"))?,
+                    },
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// [`check`]'s steps run on an agent before a tournament plays it: `None` when every step
