@@ -3,6 +3,7 @@
 //! font packages. Every axis says what it measures and in which unit; legends sit beside
 //! the plot, never on the data.
 
+use crate::registry::InputError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -61,7 +62,9 @@ fn register_font() {
     });
 }
 
-pub(super) fn fail(error: impl std::fmt::Display) -> String {
+/// plotters' error as what failed: the chart could not be drawn, in words (the file is
+/// named by [`save`], which knows it).
+pub(super) fn fail(error: impl std::fmt::Display) -> InputError {
     // One line in words: the backends wrap an I/O error's Debug text ("ImageError(IoError(Os
     // { .. message: \"No space left on device\" }))"); its message is what a reader needs.
     let text = error.to_string();
@@ -80,7 +83,7 @@ pub(super) fn fail(error: impl std::fmt::Display) -> String {
             .trim_start();
     }
     let words = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    format!("cannot draw the chart: {words}")
+    InputError::new(format!("cannot draw the chart: {words}"))
 }
 
 /// A chart that can draw itself on any plotters backend.
@@ -90,39 +93,39 @@ pub trait Chart {
     /// Draws on `root`.
     ///
     /// # Errors
-    /// A drawing error as text.
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+    /// A drawing error, without its file.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError>;
 }
 
 /// Writes `<stem>.svg` and `<stem>.png` into `folder`; returns the SVG's text (a page embeds it).
 ///
 /// # Errors
-/// A drawing or file error as text.
-pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<String, String> {
+/// A drawing or file error, naming the file.
+pub fn save<C: Chart>(chart: &C, folder: &Path, stem: &str) -> Result<String, InputError> {
     register_font();
     let svg_path = folder.join(format!("{stem}.svg"));
     let png = folder.join(format!("{stem}.png"));
     let mut svg = String::new();
-    (|| -> Result<(), String> {
+    (|| -> Result<(), InputError> {
         let root = SVGBackend::with_string(&mut svg, chart.size()).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         chart.draw(&root)?;
         root.present().map_err(fail)
     })()
-    .map_err(|e| format!("{}: {e}", svg_path.display()))?;
+    .map_err(|e| InputError::in_file(&svg_path, None, e.message))?;
     std::fs::write(&svg_path, &svg).map_err(|e| {
         // The error in words, without its number (as the PNG's says it).
         let text = e.to_string();
         let words = text.split(" (os error").next().unwrap_or(&text);
-        format!("{}: {}", svg_path.display(), fail(words))
+        InputError::in_file(&svg_path, None, fail(words).message)
     })?;
-    (|| -> Result<(), String> {
+    (|| -> Result<(), InputError> {
         let root = BitMapBackend::new(&png, chart.size()).into_drawing_area();
         root.fill(&WHITE).map_err(fail)?;
         chart.draw(&root)?;
         root.present().map_err(fail)
     })()
-    .map_err(|e| format!("{}: {e}", png.display()))?;
+    .map_err(|e| InputError::in_file(&png, None, e.message))?;
     Ok(svg)
 }
 
@@ -182,7 +185,7 @@ impl Chart for WinMatrix {
         ((label + 90 * n + 60).max(480), (70 * n + 160).max(320))
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         let n = self.agents.len() as i32;
         let label = text_width(self.agents.iter().map(|a| a.len() + 4));
         let mut chart = ChartBuilder::on(root)
@@ -287,7 +290,7 @@ impl Chart for IntervalChart {
         )
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         let n = self.rows.len() as i32;
         let labels: Vec<&str> = self.rows.iter().map(|r| r.label.as_str()).collect();
         let mut chart = ChartBuilder::on(root)
@@ -370,7 +373,7 @@ impl Chart for BoxChart {
         )
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         // A log axis is drawn as a linear axis of log10 values labelled with the values.
         let to_axis = |v: f64| if self.log { v.max(1e-4).log10() } else { v };
         let rows: Vec<[f64; 5]> = self.rows.iter().map(|r| r.1.map(to_axis)).collect();
@@ -498,7 +501,7 @@ impl Chart for LogLines {
         (style::WIDTH + 60, 560)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         let legend_width = text_width(
             self.series
                 .iter()
@@ -661,7 +664,7 @@ impl Chart for SweepChart {
         (style::WIDTH + 60, 520)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         let legend_width = text_width(self.lines.iter().map(|(name, _)| name.len()));
         let (plot, legend) = root.split_horizontally(self.size().0 - legend_width);
         let n = self.values.len();
@@ -810,7 +813,7 @@ impl Chart for SweepChart {
 fn draw_legend<'a, DB: DrawingBackend>(
     legend: &DrawingArea<DB, Shift>,
     entries: impl Iterator<Item = (&'a String, RGBColor, bool)>,
-) -> Result<(), String> {
+) -> Result<(), InputError> {
     for (row, (name, colour, dash)) in entries.enumerate() {
         let y = 60 + 24 * row as i32;
         let pieces: &[(i32, i32)] = if dash {
@@ -886,13 +889,15 @@ mod tests {
         assert_eq!(
             super::fail(
                 "backend error: Drawing backend error: No space left on device (os error 28)"
-            ),
+            )
+            .message,
             "cannot draw the chart: No space left on device (os error 28)"
         );
         assert_eq!(
             super::fail(
                 "ImageError(IoError(Os { code: 28, kind: StorageFull, message: \"No space left on device\" }))"
-            ),
+            )
+            .message,
             "cannot draw the chart: No space left on device"
         );
     }

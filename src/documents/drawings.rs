@@ -5,6 +5,7 @@
 
 use super::charts::{Chart, fail, font, style};
 use crate::records::rows::SolveRow;
+use crate::registry::InputError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -170,7 +171,7 @@ impl Chart for Solutions {
         (PANEL * PANELS_PER_ROW as u32 + 40, 50 + (PANEL + 30) * rows)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         let (title, body) = root.split_vertically(50);
         title
             .draw(&Text::new(
@@ -220,7 +221,7 @@ fn draw_flow<DB: DrawingBackend>(
     solution: &str,
     (left, top): (i32, i32),
     size: i32,
-) -> Result<(), String> {
+) -> Result<(), InputError> {
     let cells = flow_cells(solution);
     let (rows, cols) = (cells.len(), cells.first().map_or(1, Vec::len));
     let cell = (size / rows.max(cols) as i32).max(2);
@@ -284,7 +285,7 @@ fn draw_words<DB: DrawingBackend>(
     words: &str,
     (left, top): (i32, i32),
     size: i32,
-) -> Result<(), String> {
+) -> Result<(), InputError> {
     let rows: Vec<Vec<char>> = grid.split('/').map(|r| r.chars().collect()).collect();
     let n = rows.len().max(1) as i32;
     let cell = size / n;

@@ -9,6 +9,7 @@ use super::tables::{draw_grid, left_out_table, ratings_table, standings_table, s
 use crate::records::RoundsFormat;
 use crate::records::load::{RunData, win_matrix};
 use crate::records::loaded::LoadedRun;
+use crate::registry::InputError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -16,7 +17,7 @@ use std::path::PathBuf;
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, String> {
+pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, InputError> {
     let folder = &run.folder;
     let mut sections = Vec::new();
     let agents = data.agents(run.meta.as_ref());
@@ -121,7 +122,7 @@ fn win_rate_matrices(
     folder: &std::path::Path,
     data: &RunData,
     agents: &[String],
-) -> Result<Option<Section>, String> {
+) -> Result<Option<Section>, InputError> {
     let matrix = win_matrix(agents, &data.pairings, false);
     let played = matrix.iter().flatten().any(|c| c.games > 0);
     if !played || agents.len() < 2 {
@@ -168,7 +169,7 @@ fn win_rate_matrices(
 fn game_length_section(
     folder: &std::path::Path,
     data: &RunData,
-) -> Result<Option<Section>, String> {
+) -> Result<Option<Section>, InputError> {
     let labels: BTreeMap<usize, String> = data
         .summary
         .chunks(2)
@@ -211,7 +212,7 @@ fn game_length_section(
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, String> {
+pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, InputError> {
     let Some(meta) = &run.meta else {
         return Ok(Vec::new());
     };
@@ -262,7 +263,7 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, S
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written.
-pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>, String> {
+pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>, InputError> {
     let mut text = vec![
         "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
     ];
@@ -549,7 +550,8 @@ mod tests {
             .expect("write");
         let error = LoadedRun::read(folder.path(), Reading::Documents)
             .err()
-            .expect("refused");
+            .expect("refused")
+            .to_string();
         assert!(
             error.ends_with(&format!(
                 "moves.csv: line {}: game 999 is not in games.csv (or not in its order)",

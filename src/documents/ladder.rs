@@ -5,6 +5,7 @@ use super::summary::not_by_the_rules_text;
 use super::table::{Table, escape};
 use crate::records::ladder::RunGames;
 use crate::records::summary::{ENDINGS, endings_text};
+use crate::registry::InputError;
 use crate::stats::ratings::{Rating, Results, bradley_terry_anchored};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -120,7 +121,7 @@ impl Ladder {
     ///
     /// # Errors
     /// No games at all, or an anchor that played in none of the runs.
-    pub fn build(mut runs: Vec<RunGames>, anchor: Option<&str>) -> Result<Ladder, String> {
+    pub fn build(mut runs: Vec<RunGames>, anchor: Option<&str>) -> Result<Ladder, InputError> {
         runs.sort_by(|a, b| {
             a.started_unix
                 .cmp(&b.started_unix)
@@ -132,13 +133,13 @@ impl Ladder {
                 .iter()
                 .find(|r| !r.game.is_empty() && r.game != first.game)
         {
-            return Err(format!(
+            return Err(InputError::new(format!(
                 "{} played {} and {} played {}: a ladder rates the agents of one game",
                 first.folder.display(),
                 first.game,
                 other.folder.display(),
                 other.game
-            ));
+            )));
         }
         let mut agents: Vec<String> = runs
             .iter()
@@ -147,16 +148,16 @@ impl Ladder {
         agents.sort();
         agents.dedup();
         if agents.is_empty() {
-            return Err("the runs hold no games".to_string());
+            return Err(InputError::new("the runs hold no games"));
         }
         let anchor_index = match anchor {
             None => None,
             Some(name) => Some(agents.binary_search_by(|a| a.as_str().cmp(name)).map_err(
                 |_| {
-                    format!(
+                    InputError::new(format!(
                         "--anchor {name}: no such agent in the runs (they have {})",
                         agents.join(", ")
-                    )
+                    ))
                 },
             )?),
         };
@@ -371,19 +372,19 @@ impl Ladder {
     ///
     /// # Errors
     /// A file that cannot be written, naming it.
-    pub fn write(&self, folder: &Path) -> Result<Vec<PathBuf>, String> {
+    pub fn write(&self, folder: &Path) -> Result<Vec<PathBuf>, InputError> {
         let fail = |path: &Path, e: &dyn std::fmt::Display| {
-            format!(
-                "{}: cannot write: {}",
-                path.display(),
-                crate::core::one_line(&e.to_string())
+            InputError::in_file(
+                path,
+                None,
+                format!("cannot write: {}", crate::core::one_line(&e.to_string())),
             )
         };
         std::fs::create_dir_all(folder).map_err(|e| fail(folder, &e))?;
         let mut written = Vec::new();
         let csv_file = |name: &str,
                         write: &dyn Fn(&mut csv::Writer<std::fs::File>) -> csv::Result<()>|
-         -> Result<PathBuf, String> {
+         -> Result<PathBuf, InputError> {
             let path = folder.join(name);
             let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&path, &e))?;
             write(&mut writer).map_err(|e| fail(&path, &e))?;
@@ -540,7 +541,10 @@ mod tests {
             assert!((elo(&anchored, name).elo - gap).abs() < 0.2, "{name}");
         }
         let error = Ladder::build(simulated(1, 2, 1), Some("zed")).expect_err("no zed");
-        assert!(error.contains("--anchor zed: no such agent"), "{error}");
+        assert!(
+            error.message.contains("--anchor zed: no such agent"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::section::Section;
 use super::table::escape;
 use crate::records::RunKind;
 use crate::records::loaded::LoadedRun;
+use crate::registry::InputError;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -125,7 +126,7 @@ pub fn write_folder_documents(
     run: &LoadedRun,
     kind: &str,
     sections: &[Section],
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, InputError> {
     let title = run
         .meta
         .as_ref()
@@ -169,7 +170,7 @@ pub fn write_documents(
     run: &LoadedRun,
     title: &str,
     sections: &[Section],
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, InputError> {
     let folder = &run.folder;
     let header = header_lines(run);
     let mut markdown = format!("# {title}\n\n");
@@ -262,7 +263,8 @@ pub fn write_documents(
     let html = format!("{top}{nav}{html}");
     let report = folder.join("report.md");
     let index = folder.join("index.html");
-    std::fs::write(&report, markdown).map_err(|e| format!("{}: {e}", report.display()))?;
-    std::fs::write(&index, html).map_err(|e| format!("{}: {e}", index.display()))?;
+    std::fs::write(&report, markdown)
+        .map_err(|e| InputError::in_file(&report, None, e.to_string()))?;
+    std::fs::write(&index, html).map_err(|e| InputError::in_file(&index, None, e.to_string()))?;
     Ok(vec![report, index])
 }

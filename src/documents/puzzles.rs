@@ -9,6 +9,7 @@ use super::table::Table;
 use crate::records::load::five_numbers;
 use crate::records::loaded::LoadedRun;
 use crate::records::rows::SolveRow;
+use crate::registry::InputError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -121,7 +122,7 @@ pub fn per_puzzle_table(rows: &[SolveRow]) -> Table {
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
-pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<PathBuf>, String> {
+pub fn write_puzzle_report(run: &LoadedRun, rows: &[SolveRow]) -> Result<Vec<PathBuf>, InputError> {
     let folder = &run.folder;
     let mut by_solver: BTreeMap<&str, Vec<&SolveRow>> = BTreeMap::new();
     for row in rows {

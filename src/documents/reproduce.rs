@@ -18,6 +18,7 @@ use crate::records::RunKind;
 use crate::records::load::CsvCells;
 use crate::records::loaded::{LoadedRun, RunTables};
 use crate::records::rows::SolveRow;
+use crate::registry::InputError;
 use crate::registry::reference::{Measure, Reference, ReferenceKind, parse_references};
 use crate::stats::{Z95, fisher_exact, wilson_interval};
 use std::collections::BTreeMap;
@@ -161,7 +162,7 @@ pub fn check(reference: &Reference, observed: Result<Observed, String>) -> Check
 ///
 /// # Errors
 /// A summary file that cannot be read, or references that no longer parse.
-pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, String> {
+pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, InputError> {
     let folder = &run.folder;
     let Some(meta) = &run.meta else {
         return Ok(None);
@@ -173,13 +174,8 @@ pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, St
         RunKind::Tune => return Ok(None),
         RunKind::Tournament => ReferenceKind::Games,
     };
-    let references = parse_references(&meta.experiment_source, kind).map_err(|(line, e)| {
-        format!(
-            "{}: {}{e}",
-            meta.experiment_file,
-            line.map(|l| format!("line {l}: ")).unwrap_or_default()
-        )
-    })?;
+    let references = parse_references(&meta.experiment_source, kind)
+        .map_err(|(line, e)| InputError::in_file(&meta.experiment_file, line, e))?;
     if references.is_empty() {
         return Ok(None);
     }
@@ -189,7 +185,7 @@ pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, St
                 .summary_cells
                 .as_ref()
                 .map(CsvCells::maps)
-                .ok_or_else(|| format!("{}: no summary.csv", folder.display()))?;
+                .ok_or_else(|| InputError::in_file(folder, None, "no summary.csv"))?;
             references
                 .iter()
                 .map(|r| check(r, games_figure(&rows, r)))
@@ -448,7 +444,7 @@ const METHOD: &str = "Each number the experiment's reports published, beside arb
 ///
 /// # Errors
 /// A summary file that cannot be read.
-pub fn section(run: &LoadedRun) -> Result<Option<Section>, String> {
+pub fn section(run: &LoadedRun) -> Result<Option<Section>, InputError> {
     let Some((kind, checks)) = checks(run)? else {
         return Ok(None);
     };
@@ -465,7 +461,7 @@ pub fn section(run: &LoadedRun) -> Result<Option<Section>, String> {
 ///
 /// # Errors
 /// A summary file that cannot be read.
-pub fn text(run: &LoadedRun) -> Result<Option<String>, String> {
+pub fn text(run: &LoadedRun) -> Result<Option<String>, InputError> {
     let Some((kind, checks)) = checks(run)? else {
         return Ok(None);
     };
@@ -491,12 +487,12 @@ pub fn text(run: &LoadedRun) -> Result<Option<String>, String> {
 ///
 /// # Errors
 /// A file that cannot be read or written.
-pub fn write_csv(run: &LoadedRun) -> Result<Option<std::path::PathBuf>, String> {
+pub fn write_csv(run: &LoadedRun) -> Result<Option<std::path::PathBuf>, InputError> {
     let Some((kind, checks)) = checks(run)? else {
         return Ok(None);
     };
     let path = run.folder.join(REPRODUCTION);
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let fail = |e: &dyn std::fmt::Display| InputError::in_file(&path, None, e.to_string());
     let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
     let [a, b] = kind.selectors();
     writer

@@ -8,6 +8,7 @@ use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::load::RunData;
 use crate::records::loaded::LoadedRun;
+use crate::registry::InputError;
 use crate::registry::spec::Spec;
 use crate::search::mcts::MctsConfig;
 use std::collections::BTreeMap;
@@ -82,7 +83,7 @@ type Lines = BTreeMap<(String, String), BTreeMap<u64, SweepPoint>>;
 ///
 /// # Errors
 /// A chart that cannot be drawn or written.
-pub fn scaling_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, String> {
+pub fn scaling_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, InputError> {
     let Some(meta) = &run.meta else {
         return Ok(Vec::new());
     };

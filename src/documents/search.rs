@@ -7,13 +7,17 @@ use super::section::{Figure, Section};
 use super::table::Table;
 use crate::records::loaded::LoadedRun;
 use crate::records::search::{SearchRow, SearchSummaryRow, branching_factor, summarize};
+use crate::registry::InputError;
 use std::path::{Path, PathBuf};
 
 /// Chart, report.md and index.html of a search-comparison folder, from search.csv.
 ///
 /// # Errors
 /// A file that cannot be read, drawn or written, named in the message.
-pub fn write_search_report(run: &LoadedRun, rows: &[SearchRow]) -> Result<Vec<PathBuf>, String> {
+pub fn write_search_report(
+    run: &LoadedRun,
+    rows: &[SearchRow],
+) -> Result<Vec<PathBuf>, InputError> {
     let sections = search_sections(&run.folder, run.meta.as_ref(), rows)?;
     write_folder_documents(run, "search comparison", &sections)
 }
@@ -99,7 +103,7 @@ pub fn search_sections(
     folder: &Path,
     meta: Option<&crate::records::Meta>,
     rows: &[SearchRow],
-) -> Result<Vec<Section>, String> {
+) -> Result<Vec<Section>, InputError> {
     let summary = summarize(rows);
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     // MCTS has no depth axis: it is in the table only.

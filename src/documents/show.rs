@@ -9,6 +9,7 @@ use super::{Meta, format_summary};
 use crate::records::load::CsvCells;
 use crate::records::load::RunData;
 use crate::records::loaded::{LoadedRun, RunTables};
+use crate::registry::InputError;
 use std::path::PathBuf;
 
 /// Everything made from a run: summary.json, the published numbers beside arbiter's
@@ -17,13 +18,14 @@ use std::path::PathBuf;
 ///
 /// # Errors
 /// A file that cannot be drawn or written, named in the message.
-pub fn write_all(run: &LoadedRun) -> Result<Vec<PathBuf>, String> {
+pub fn write_all(run: &LoadedRun) -> Result<Vec<PathBuf>, InputError> {
     let folder = &run.folder;
     // summary.json first, so that the documents list it.
     let path = folder.join(SUMMARY_JSON);
     let text = serde_json::to_string_pretty(&summary_json(run)?)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    std::fs::write(&path, text + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| InputError::in_file(&path, None, e.to_string()))?;
+    std::fs::write(&path, text + "\n")
+        .map_err(|e| InputError::in_file(&path, None, e.to_string()))?;
     let reproduction = super::reproduce::write_csv(run)?;
     let mut written = match &run.tables {
         RunTables::Tune(values, games) => super::tune::write_tune_report(run, values, games)?,
@@ -119,7 +121,7 @@ fn cells_json(cells: &CsvCells) -> Vec<serde_json::Value> {
 ///
 /// # Errors
 /// A file that cannot be read.
-pub fn summary_json(run: &LoadedRun) -> Result<serde_json::Value, String> {
+pub fn summary_json(run: &LoadedRun) -> Result<serde_json::Value, InputError> {
     let folder = &run.folder;
     let rows = match &run.tables {
         RunTables::Puzzles(rows) => {
@@ -140,9 +142,11 @@ pub fn summary_json(run: &LoadedRun) -> Result<serde_json::Value, String> {
         }
         RunTables::Search(_) | RunTables::Tune(..) | RunTables::Games(_) => {
             let cells = run.summary_cells.as_ref().ok_or_else(|| {
-                format!(
-                    "{}: no summary file yet (the run is still going or stopped before its end)",
-                    folder.display()
+                InputError::in_file(
+                    folder,
+                    None,
+                    "no summary file yet (the run is still going or stopped before its end)"
+                        .to_string(),
                 )
             })?;
             cells_json(cells)
@@ -187,7 +191,7 @@ pub fn header_as(meta: &Meta, status: &str) -> String {
 ///
 /// # Errors
 /// A file that cannot be read, named in the message.
-pub fn tables(run: &LoadedRun) -> Result<String, String> {
+pub fn tables(run: &LoadedRun) -> Result<String, InputError> {
     let mut text = match &run.tables {
         RunTables::Tune(values, games) => super::tune::tables(run, values, games),
         RunTables::Puzzles(rows) => format!(

@@ -10,6 +10,7 @@ use crate::records::loaded::LoadedRun;
 use crate::records::tally::Tally;
 use crate::records::tune::{IterationRow, Stage, TuneGameRow, TuneValues};
 use crate::registry::AgentRegistry;
+use crate::registry::InputError;
 use crate::registry::tune_experiment::TuneExperiment;
 use crate::stats::elo::{EloEstimate, Sprt, SprtDecision, elo_pentanomial, elo_trinomial};
 use plotters::coord::Shift;
@@ -188,7 +189,7 @@ impl Chart for ParameterTraces {
         (style::WIDTH + 60, 50 + 260 * rows)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         let (title, body) = root.split_vertically(50);
         title
             .draw(&Text::new(
@@ -257,7 +258,7 @@ impl Chart for EloTrace {
         (style::WIDTH, 480)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), InputError> {
         // Unbounded values (every game won or lost) are drawn in a band beyond the
         // finite ones, labelled; unbounded interval ends reach the axis's edge.
         let finite = |v: f64| v.is_finite().then_some(v);
@@ -401,7 +402,7 @@ pub fn write_tune_report(
     run: &LoadedRun,
     values: &TuneValues,
     games: &[TuneGameRow],
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, InputError> {
     let folder = &run.folder;
     let experiment = experiment_of(run.meta.as_ref());
     let strengths = strengths(games);

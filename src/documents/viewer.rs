@@ -6,6 +6,7 @@
 //! board (as `arbiter replay --steps` prints it) that each ply changes.
 
 use crate::records::loaded::LoadedRun;
+use crate::registry::InputError;
 use crate::registry::{GameEntry, GameSpec, GameTask, dispatch};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -144,7 +145,7 @@ fn game_name(spec: &str) -> &str {
 ///
 /// # Errors
 /// games.csv or moves.csv cannot be read.
-pub fn html(run: &LoadedRun) -> Result<Option<String>, String> {
+pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
     let meta = run.meta.as_ref();
     if !moves_recorded(meta) {
         return Ok(None);
@@ -174,26 +175,31 @@ pub fn game_page(
     folder: &Path,
     meta: Option<&crate::records::Meta>,
     id: u64,
-) -> Result<std::path::PathBuf, String> {
+) -> Result<std::path::PathBuf, InputError> {
     let csv = folder.join("games.csv");
     if !csv.is_file() {
-        return Err(format!(
-            "{}: no games.csv: --game N shows a game of a game run",
-            folder.display()
+        return Err(InputError::in_file(
+            folder,
+            None,
+            "no games.csv: --game N shows a game of a game run",
         ));
     }
     if !moves_recorded(meta) {
-        return Err(format!(
-            "{}: the run was played with --no-moves: no moves were recorded to show",
-            folder.display()
+        return Err(InputError::in_file(
+            folder,
+            None,
+            "the run was played with --no-moves: no moves were recorded to show",
         ));
     }
     let (games, total, _) = sample(folder, meta, Some(id))?;
     if games.is_empty() {
-        return Err(format!(
-            "{}: no game {id} the viewer can draw (it holds {total} games of {}; ids count from 0)",
-            csv.display(),
-            DRAWN.join(", ")
+        return Err(InputError::in_file(
+            &csv,
+            None,
+            format!(
+                "no game {id} the viewer can draw (it holds {total} games of {}; ids count from 0)",
+                DRAWN.join(", ")
+            ),
         ));
     }
     let body = section(&games, &format!("Game {id} of the run."))?;
@@ -203,7 +209,7 @@ pub fn game_page(
         super::table::escape(&title)
     );
     let path = folder.join(format!("game-{id}.html"));
-    std::fs::write(&path, page).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, page).map_err(|e| InputError::in_file(&path, None, e.to_string()))?;
     Ok(path)
 }
 
@@ -213,9 +219,9 @@ fn moves_recorded(meta: Option<&crate::records::Meta>) -> bool {
 }
 
 /// The viewer's HTML for `games`, with `shown` saying which games they are.
-fn section(games: &[Value], shown: &str) -> Result<String, String> {
+fn section(games: &[Value], shown: &str) -> Result<String, InputError> {
     let data = serde_json::to_string(games)
-        .map_err(|e| format!("viewer: {e}"))?
+        .map_err(|e| InputError::new(format!("viewer: {e}")))?
         .replace("</", "<\\/");
     Ok(format!(
         "<h2 id=\"watch\">Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. Figures per move come from moves.csv.</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label>in <select id=\"viewer-order\"><option value=\"\">games.csv order</option><option value=\"shortest\">shortest first</option><option value=\"longest\">longest first</option></select></label> <label><select id=\"viewer-game\"></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
@@ -229,8 +235,9 @@ fn sample(
     folder: &Path,
     meta: Option<&crate::records::Meta>,
     only: Option<u64>,
-) -> Result<(Vec<Value>, usize, usize), String> {
+) -> Result<(Vec<Value>, usize, usize), InputError> {
     let path = folder.join("games.csv");
+    let in_game = |id: &str, e: String| InputError::in_file(&path, None, format!("game {id}: {e}"));
     // A game served by a program is drawn from its `render`: the program as the run
     // recorded it (meta.json) is started again to replay the games.
     let program = meta
@@ -272,7 +279,7 @@ fn sample(
     let stats = crate::records::sample::move_stats(folder, &ids)?;
     let games = kept
         .iter()
-        .map(|row| -> Result<Value, String> {
+        .map(|row| -> Result<Value, InputError> {
             let get = |k: &str| row.get(k).cloned().unwrap_or_default();
             let id = get("game_id");
             // The opening's moves (an experiment's `openings`) come first: the game was
@@ -297,11 +304,8 @@ fn sample(
                 && program.as_ref().is_none_or(|(n, _)| *n != name)
             {
                 // A built-in game drawn from its render.
-                let spec: GameSpec = get("game")
-                    .parse()
-                    .map_err(|e: String| format!("{}: game {id}: {e}", path.display()))?;
-                grid = dispatch(spec, Grids { moves: &moves })
-                    .map_err(|e| format!("{}: game {id}: {e}", path.display()))?;
+                let spec: GameSpec = get("game").parse().map_err(|e: String| in_game(&id, e))?;
+                grid = dispatch(spec, Grids { moves: &moves }).map_err(|e| in_game(&id, e))?;
                 Value::Null
             } else if let Some((_, registry)) = program.as_ref().filter(|(n, _)| *n == name) {
                 // A program that draws no board (or cannot be started now) leaves its games
@@ -315,11 +319,8 @@ fn sample(
                 }
                 Value::Null
             } else {
-                let spec: GameSpec = get("game")
-                    .parse()
-                    .map_err(|e: String| format!("{}: game {id}: {e}", path.display()))?;
-                dispatch(spec, Displays { moves: &moves })
-                    .map_err(|e| format!("{}: game {id}: {e}", path.display()))?
+                let spec: GameSpec = get("game").parse().map_err(|e: String| in_game(&id, e))?;
+                dispatch(spec, Displays { moves: &moves }).map_err(|e| in_game(&id, e))?
             };
             Ok(json!({
                 "id": id.parse::<u64>().unwrap_or(0),
@@ -338,7 +339,7 @@ fn sample(
                 "grid": grid,
             }))
         })
-        .collect::<Result<Vec<Value>, String>>()?;
+        .collect::<Result<Vec<Value>, InputError>>()?;
     let games: Vec<Value> = games.into_iter().filter(|g| !g.is_null()).collect();
     Ok((games, total, first))
 }

@@ -24,7 +24,9 @@ pub fn show_text(folder: &Path) -> Result<String, Error> {
 ///
 /// # Errors
 /// Not a results folder.
-pub fn header_and_run(folder: &Path) -> Result<(String, Result<LoadedRun, String>), Error> {
+pub fn header_and_run(
+    folder: &Path,
+) -> Result<(String, Result<LoadedRun, crate::registry::InputError>), Error> {
     let folder = resolve_run_folder(folder)?;
     let meta = read_meta(&folder);
     let header = meta

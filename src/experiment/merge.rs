@@ -37,7 +37,7 @@ pub fn merge(
     let metas = shards
         .iter()
         .map(|dir| Meta::read(dir).map(|meta| (dir, meta)))
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, crate::registry::InputError>>()?;
     let first = metas[0].1.clone();
     let mut given: BTreeMap<u64, (PathBuf, Meta)> = BTreeMap::new();
     let mut count = 0;

@@ -388,7 +388,7 @@ where
     drop(recorder);
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
-    let report_failed = |e: String| {
+    let report_failed = |e: InputError| {
         Error::Message(format!(
             "{}: the results are saved, but the report failed: {e}; `arbiter report {}` draws it again",
             folder.display(),

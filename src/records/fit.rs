@@ -8,6 +8,7 @@
 use super::Meta;
 use super::load::csv_rows;
 use crate::core::Player;
+use crate::registry::InputError;
 use crate::registry::{GameEntry, GameSpec, GameTask, dispatch};
 use crate::stats::logistic::{Fit, fit};
 use serde::Deserialize;
@@ -71,9 +72,9 @@ struct Fitting {
 }
 
 impl GameTask for Fitting {
-    type Output = Result<Fitted, String>;
+    type Output = Result<Fitted, InputError>;
 
-    fn run<G: GameEntry>(self, start: G) -> Result<Fitted, String> {
+    fn run<G: GameEntry>(self, start: G) -> Result<Fitted, InputError> {
         let (mut x, mut y) = (Vec::new(), Vec::new());
         for game in &self.games {
             let winner = match game.winner.as_str() {
@@ -95,9 +96,9 @@ impl GameTask for Fitting {
                         None => 0.5,
                     });
                 }
-                let mv = state
-                    .parse_move(text)
-                    .map_err(|e| format!("game {}: ply {}: {e}", game.game_id, ply + 1))?;
+                let mv = state.parse_move(text).map_err(|e| {
+                    InputError::new(format!("game {}: ply {}: {e}", game.game_id, ply + 1))
+                })?;
                 state.apply(mv);
             }
         }
@@ -127,19 +128,19 @@ impl GameTask for Fitting {
 ///
 /// # Errors
 /// Not a game run, unreadable files, a move that does not replay, or no positions.
-pub fn fit_run(folder: &Path, from_ply: usize, iterations: usize) -> Result<Fitted, String> {
+pub fn fit_run(folder: &Path, from_ply: usize, iterations: usize) -> Result<Fitted, InputError> {
     let games_csv = folder.join("games.csv");
     if !games_csv.is_file() {
-        return Err(format!(
-            "{}: no games.csv: fit reads the games of a game run",
-            folder.display()
+        return Err(InputError::in_file(
+            folder,
+            None,
+            "no games.csv: fit reads the games of a game run".to_string(),
         ));
     }
-    let meta = Meta::read(folder).map_err(|e| e.to_string())?;
-    let game: GameSpec = meta
-        .game
-        .parse()
-        .map_err(|e: String| format!("{}: game: {e}", folder.join("meta.json").display()))?;
+    let meta = Meta::read(folder)?;
+    let game: GameSpec = meta.game.parse().map_err(|e: String| {
+        InputError::in_file(folder.join("meta.json"), None, format!("game: {e}"))
+    })?;
     let games: Vec<Row> = csv_rows(&games_csv)?;
     let fitted = dispatch(
         game,
@@ -149,11 +150,12 @@ pub fn fit_run(folder: &Path, from_ply: usize, iterations: usize) -> Result<Fitt
             iterations,
         },
     )
-    .map_err(|e| format!("{}: {e}", games_csv.display()))?;
+    .map_err(|e| InputError::in_file(&games_csv, None, e.to_string()))?;
     if fitted.positions == 0 {
-        return Err(format!(
-            "{}: no positions from ply {from_ply} on (the games are shorter)",
-            games_csv.display()
+        return Err(InputError::in_file(
+            &games_csv,
+            None,
+            format!("no positions from ply {from_ply} on (the games are shorter)"),
         ));
     }
     Ok(fitted)
@@ -163,9 +165,9 @@ pub fn fit_run(folder: &Path, from_ply: usize, iterations: usize) -> Result<Fitt
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_fit(folder: &Path, fitted: &Fitted) -> Result<PathBuf, String> {
+pub fn write_fit(folder: &Path, fitted: &Fitted) -> Result<PathBuf, InputError> {
     let path = folder.join(FIT);
-    let fail = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let fail = |e: &dyn std::fmt::Display| InputError::in_file(&path, None, e.to_string());
     let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
     writer
         .write_record(["parameter", "weight"])

@@ -17,6 +17,7 @@
 //! with their moves.
 
 use super::{JobRecord, Reporter, RunOutcome};
+use crate::registry::InputError;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::marker::PhantomData;
@@ -210,7 +211,7 @@ impl<R: JobRecord> JournalIndex<R> {
     ///
     /// # Errors
     /// A message naming the file and line.
-    pub fn open(folder: &Path) -> Result<JournalIndex<R>, String> {
+    pub fn open(folder: &Path) -> Result<JournalIndex<R>, InputError> {
         let path = Journal::<R>::path(folder);
         let mut index = JournalIndex {
             stretches: Vec::new(),
@@ -224,7 +225,13 @@ impl<R: JobRecord> JournalIndex<R> {
         match File::open(&path) {
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(index),
-            Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+            Err(e) => {
+                return Err(InputError::in_file(
+                    &path,
+                    None,
+                    format!("cannot read: {e}"),
+                ));
+            }
         }
         let mut stretches = index.scan(true)?;
         stretches.sort_by_key(|s| s.first);
@@ -242,9 +249,10 @@ impl<R: JobRecord> JournalIndex<R> {
 
     /// Reads the journal through, checking every record, into stretches (`join`: as long
     /// as they go; else one a record), in the order written; sets `whole` and `torn`.
-    fn scan(&mut self, join: bool) -> Result<Vec<Stretch>, String> {
+    fn scan(&mut self, join: bool) -> Result<Vec<Stretch>, InputError> {
         let path = &self.path;
-        let file = File::open(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let file = File::open(path)
+            .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
         let mut reader = BufReader::with_capacity(1 << 16, file);
         let mut line = Vec::new();
         let (mut offset, mut number) = (0u64, 0usize);
@@ -258,7 +266,7 @@ impl<R: JobRecord> JournalIndex<R> {
             line.clear();
             let read = reader
                 .read_until(b'\n', &mut line)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(|e| InputError::in_file(path, None, e.to_string()))?;
             if read == 0 {
                 break;
             }
@@ -267,9 +275,10 @@ impl<R: JobRecord> JournalIndex<R> {
             let parsed = serde_json::from_slice::<R>(&line);
             match parsed {
                 Ok(_) if complete && !seal_holds(&line) => {
-                    return Err(format!(
-                        "{}: line {number}: edited since it was written (its checksum does not match): restore it, or delete the line to play that job again",
-                        path.display()
+                    return Err(InputError::in_file(
+                        path,
+                        Some(number),
+                        "edited since it was written (its checksum does not match): restore it, or delete the line to play that job again".to_string(),
                     ));
                 }
                 Ok(record) if complete => {
@@ -295,9 +304,10 @@ impl<R: JobRecord> JournalIndex<R> {
                 }
                 Err(_) if line.iter().all(u8::is_ascii_whitespace) && complete => {}
                 Err(e) if complete => {
-                    return Err(format!(
-                        "{}: line {number}: not a finished job of this run: {e}",
-                        path.display()
+                    return Err(InputError::in_file(
+                        path,
+                        Some(number),
+                        format!("not a finished job of this run: {e}"),
                     ));
                 }
                 // Torn by a crash: no newline yet.
@@ -380,7 +390,7 @@ impl<R: JobRecord> JournalIndex<R> {
     /// # Errors
     /// The file cannot be read or changed since it was indexed.
     pub fn record(&self, id: u64) -> io::Result<R> {
-        let broken = |what: String| io::Error::other(format!("{}: {what}", self.path.display()));
+        let broken = |what: String| io::Error::other(InputError::in_file(&self.path, None, what));
         let (at, nth) = self
             .find(id)
             .map_err(|_| broken(format!("job {id} is not recorded")))?;
@@ -572,7 +582,9 @@ mod tests {
             .err()
             .expect("refused");
         assert!(
-            error.contains("journal.jsonl: line 5: not a finished job of this run"),
+            error
+                .to_string()
+                .contains("journal.jsonl: line 5: not a finished job of this run"),
             "{error}"
         );
     }
@@ -614,7 +626,9 @@ mod tests {
             .err()
             .expect("refused");
         assert!(
-            error.contains("journal.jsonl: line 2: edited since it was written"),
+            error
+                .to_string()
+                .contains("journal.jsonl: line 2: edited since it was written"),
             "{error}"
         );
         // Deleting the line plays that job again: the rest still reads.

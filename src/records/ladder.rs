@@ -9,6 +9,7 @@
 //! fitted.
 
 use super::summary::{ENDINGS, ending_of};
+use crate::registry::InputError;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -51,13 +52,17 @@ impl RunGames {
         p2: &str,
         winner: &str,
         reason: &str,
-    ) -> Result<(), String> {
+    ) -> Result<(), InputError> {
         // Results of (p1, p2) from p1's side: 0 win, 1 loss, 2 draw.
         let p1_result = match winner {
             "P1" => 0,
             "P2" => 1,
             "draw" => 2,
-            other => return Err(format!("winner '{other}' is not P1, P2 or draw")),
+            other => {
+                return Err(InputError::new(format!(
+                    "winner '{other}' is not P1, P2 or draw"
+                )));
+            }
         };
         let p2_result = [1, 0, 2][p1_result];
         let ending = ending_of(reason);
@@ -83,7 +88,7 @@ impl RunGames {
 ///
 /// # Errors
 /// A games.csv that cannot be read or lacks its columns, naming the file and line.
-pub fn read_run(folder: &Path) -> Result<RunGames, String> {
+pub fn read_run(folder: &Path) -> Result<RunGames, InputError> {
     let path = folder.join("games.csv");
     let meta = super::loaded::read_meta(folder);
     let unfinished = meta
@@ -103,10 +108,8 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
     if unfinished && std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
         return Ok(run);
     }
-    let fail = |line: Option<u64>, why: String| match line {
-        Some(line) => format!("{}: line {line}: {why}", path.display()),
-        None => format!("{}: {why}", path.display()),
-    };
+    let fail =
+        |line: Option<u64>, why: String| InputError::in_file(&path, line.map(|l| l as usize), why);
     let mut reader = csv::Reader::from_path(&path).map_err(|e| {
         fail(
             None,
@@ -144,7 +147,7 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
         let line = record.position().map(|p| p.line());
         let field = |i: usize| record.get(i).unwrap_or("");
         run.add(field(p1), field(p2), field(winner), field(reason))
-            .map_err(|why| fail(line, why))?;
+            .map_err(|why| fail(line, why.message))?;
     }
     Ok(run)
 }
@@ -154,9 +157,13 @@ pub fn read_run(folder: &Path) -> Result<RunGames, String> {
 ///
 /// # Errors
 /// `path` does not exist, or holds no run.
-pub fn find_runs(path: &Path) -> Result<Vec<PathBuf>, String> {
+pub fn find_runs(path: &Path) -> Result<Vec<PathBuf>, InputError> {
     if !path.exists() {
-        return Err(format!("{}: no such folder", path.display()));
+        return Err(InputError::in_file(
+            path,
+            None,
+            "no such folder".to_string(),
+        ));
     }
     if path.join("games.csv").is_file() {
         return Ok(vec![path.to_path_buf()]);
@@ -186,9 +193,10 @@ pub fn find_runs(path: &Path) -> Result<Vec<PathBuf>, String> {
         }
     }
     if found.is_empty() {
-        return Err(format!(
-            "{}: no run in it (a folder with games.csv, or folders of them)",
-            path.display()
+        return Err(InputError::in_file(
+            path,
+            None,
+            "no run in it (a folder with games.csv, or folders of them)".to_string(),
         ));
     }
     Ok(found)

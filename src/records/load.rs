@@ -2,6 +2,7 @@
 //! alone (no rerun).
 
 use super::{Meta, SummaryRow, read_summary};
+use crate::registry::InputError;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -19,12 +20,12 @@ struct GameColumns {
 }
 
 impl GameColumns {
-    fn of(headers: &csv::ByteRecord, path: &Path) -> Result<GameColumns, String> {
+    fn of(headers: &csv::ByteRecord, path: &Path) -> Result<GameColumns, InputError> {
         let find = |name: &str| {
             headers
                 .iter()
                 .position(|h| h == name.as_bytes())
-                .ok_or_else(|| format!("{}: no '{name}' column", path.display()))
+                .ok_or_else(|| InputError::in_file(path, None, format!("no '{name}' column")))
         };
         Ok(GameColumns {
             game_id: find("game_id")?,
@@ -47,24 +48,24 @@ struct GamesRow<'r> {
 
 impl<'r> GamesRow<'r> {
     /// Field `index` (column `name`) as text.
-    fn text(&self, index: usize, name: &str) -> Result<&'r str, String> {
+    fn text(&self, index: usize, name: &str) -> Result<&'r str, InputError> {
         std::str::from_utf8(self.record.get(index).unwrap_or_default()).map_err(|_| {
-            format!(
-                "{}: line {}: {name} is not UTF-8 text",
-                self.path.display(),
-                self.line
+            InputError::in_file(
+                self.path,
+                Some(self.line),
+                format!("{name} is not UTF-8 text"),
             )
         })
     }
 
     /// Field `index` (column `name`) as a whole number.
-    fn number<T: std::str::FromStr>(&self, index: usize, name: &str) -> Result<T, String> {
+    fn number<T: std::str::FromStr>(&self, index: usize, name: &str) -> Result<T, InputError> {
         let text = self.text(index, name)?;
         text.parse().map_err(|_| {
-            format!(
-                "{}: line {}: {name} '{text}' is not a whole number",
-                self.path.display(),
-                self.line
+            InputError::in_file(
+                self.path,
+                Some(self.line),
+                format!("{name} '{text}' is not a whole number"),
             )
         })
     }
@@ -275,7 +276,7 @@ impl GamesTally {
 ///
 /// # Errors
 /// A missing or malformed file, naming it and the line.
-fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(), String> {
+fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(), InputError> {
     let (mut reader, headers) = byte_reader(path)?;
     let columns = GameColumns::of(&headers, path)?;
     let mut moves = moves.map(MoveRows::open).transpose()?;
@@ -287,7 +288,7 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
-            Err(e) => return Err(format!("{}: line {line}: {e}", path.display())),
+            Err(e) => return Err(InputError::in_file(path, Some(line), e.to_string())),
         }
         let row = GamesRow {
             record: &record,
@@ -309,11 +310,10 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
     }
     tally.into_data(data);
     match moves.and_then(|mut m| m.peek().transpose()) {
-        Some(Ok(row)) => Err(format!(
-            "{}: line {}: game {} is not in games.csv (or not in its order)",
-            row.1.display(),
-            row.2,
-            row.0
+        Some(Ok(row)) => Err(InputError::in_file(
+            row.1,
+            Some(row.2),
+            format!("game {} is not in games.csv (or not in its order)", row.0),
         )),
         Some(Err(e)) => Err(e),
         None => Ok(()),
@@ -332,7 +332,7 @@ struct MoveRows<'p> {
 }
 
 impl<'p> MoveRows<'p> {
-    fn open(path: &'p Path) -> Result<MoveRows<'p>, String> {
+    fn open(path: &'p Path) -> Result<MoveRows<'p>, InputError> {
         let (reader, headers) = byte_reader(path)?;
         Ok(MoveRows {
             reader,
@@ -345,10 +345,10 @@ impl<'p> MoveRows<'p> {
     }
 
     /// The next row's game id, file and line, without taking it.
-    fn peek(&mut self) -> Result<Option<(u64, &'p Path, usize)>, String> {
+    fn peek(&mut self) -> Result<Option<(u64, &'p Path, usize)>, InputError> {
         if self.next.is_none() {
             let failed = |line: usize, e: &dyn std::fmt::Display| {
-                format!("{}: line {line}: {e}", self.path.display())
+                InputError::in_file(self.path, Some(line), e.to_string())
             };
             match self.reader.read_byte_record(&mut self.record) {
                 Ok(false) => return Ok(None),
@@ -379,7 +379,7 @@ impl<'p> MoveRows<'p> {
         tally: &mut GamesTally,
         game_id: u64,
         seats: [&str; 2],
-    ) -> Result<(), String> {
+    ) -> Result<(), InputError> {
         while self.peek()?.is_some_and(|(id, _, _)| id == game_id) {
             let Some(row) = self.next.take() else { break };
             let agent = if row.p1 { seats[0] } else { seats[1] };
@@ -425,15 +425,15 @@ impl CsvCells {
     ///
     /// # Errors
     /// A file that cannot be read or is not CSV, named with the line.
-    pub fn read(path: &Path) -> Result<Option<CsvCells>, String> {
+    pub fn read(path: &Path) -> Result<Option<CsvCells>, InputError> {
         if !path.is_file() {
             return Ok(None);
         }
         let mut reader = csv::Reader::from_path(path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
         let headers = reader
             .headers()
-            .map_err(|e| format!("{}: {e}", path.display()))?
+            .map_err(|e| InputError::in_file(path, None, e.to_string()))?
             .iter()
             .map(str::to_string)
             .collect();
@@ -443,9 +443,9 @@ impl CsvCells {
             .map(|(i, record)| {
                 record
                     .map(|r| r.iter().map(str::to_string).collect())
-                    .map_err(|e| format!("{}: line {}: {e}", path.display(), i + 2))
+                    .map_err(|e| InputError::in_file(path, Some(i + 2), e.to_string()))
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, InputError>>()?;
         Ok(Some(CsvCells { headers, rows }))
     }
 
@@ -482,12 +482,14 @@ impl CsvCells {
 ///
 /// # Errors
 /// A file that cannot be opened, or a header that cannot be read.
-pub fn byte_reader(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::ByteRecord), String> {
+pub fn byte_reader(
+    path: &Path,
+) -> Result<(csv::Reader<std::fs::File>, csv::ByteRecord), InputError> {
     let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
     let headers = reader
         .byte_headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|e| InputError::in_file(path, None, e.to_string()))?
         .clone();
     Ok((reader, headers))
 }
@@ -496,13 +498,13 @@ pub fn byte_reader(path: &Path) -> Result<(csv::Reader<std::fs::File>, csv::Byte
 ///
 /// # Errors
 /// A message naming the file, and the line of a row that does not fit.
-pub fn csv_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, String> {
+pub fn csv_rows<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Vec<T>, InputError> {
     let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
     reader
         .deserialize()
         .enumerate()
-        .map(|(i, row)| row.map_err(|e| format!("{}: line {}: {e}", path.display(), i + 2)))
+        .map(|(i, row)| row.map_err(|e| InputError::in_file(path, Some(i + 2), e.to_string())))
         .collect()
 }
 
@@ -511,7 +513,7 @@ impl RunData {
     ///
     /// # Errors
     /// A summary.csv that is missing or malformed, named with its line.
-    pub fn beside_games(folder: &Path, meta: Option<&Meta>) -> Result<RunData, String> {
+    pub fn beside_games(folder: &Path, meta: Option<&Meta>) -> Result<RunData, InputError> {
         Ok(RunData {
             summary: read_summary(folder, meta)?,
             ..RunData::default()
@@ -523,7 +525,7 @@ impl RunData {
     ///
     /// # Errors
     /// A games.csv (or moves.csv) that is missing or malformed, named with its line.
-    pub fn read_games(&mut self, folder: &Path, moves: bool) -> Result<(), String> {
+    pub fn read_games(&mut self, folder: &Path, moves: bool) -> Result<(), InputError> {
         let moves_path = folder.join("moves.csv");
         let moves = (moves && moves_path.is_file()).then_some(moves_path.as_path());
         let games = folder.join("games.csv");
@@ -722,13 +724,17 @@ mod tests {
             "game_id,matchup,p1_agent,p2_agent,winner,plies\n0,0,a,b,P1,40\n1,0,a,b,P2,forty\n",
         )
         .expect("write");
-        let error = read_games(&mut RunData::default(), &path, None).expect_err("bad plies");
+        let error = read_games(&mut RunData::default(), &path, None)
+            .expect_err("bad plies")
+            .to_string();
         assert!(
             error.ends_with("games.csv: line 3: plies 'forty' is not a whole number"),
             "{error}"
         );
         std::fs::write(&path, "game_id,matchup,p1_agent,winner,plies\n").expect("write");
-        let error = read_games(&mut RunData::default(), &path, None).expect_err("no column");
+        let error = read_games(&mut RunData::default(), &path, None)
+            .expect_err("no column")
+            .to_string();
         assert!(
             error.ends_with("games.csv: no 'p2_agent' column"),
             "{error}"

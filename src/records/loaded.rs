@@ -7,6 +7,7 @@ use super::rows::{SOLVES, SolveRow};
 use super::search::{SEARCHES, SearchRow};
 use super::tune::{TUNE, TUNE_GAMES, TuneGameRow, TuneValues};
 use super::{Meta, RunKind};
+use crate::registry::InputError;
 use std::path::{Path, PathBuf};
 
 /// A run folder as read once.
@@ -58,7 +59,7 @@ impl LoadedRun {
     ///
     /// # Errors
     /// A file of the run's kind that is missing or malformed, named with its line.
-    pub fn read(folder: &Path, reading: Reading) -> Result<LoadedRun, String> {
+    pub fn read(folder: &Path, reading: Reading) -> Result<LoadedRun, InputError> {
         LoadedRun::read_with(folder, reading, None)
     }
 
@@ -72,7 +73,7 @@ impl LoadedRun {
         folder: &Path,
         reading: Reading,
         tally: Option<GamesTally>,
-    ) -> Result<LoadedRun, String> {
+    ) -> Result<LoadedRun, InputError> {
         LoadedRun::from_meta(folder, read_meta(folder), reading, tally)
     }
 
@@ -87,7 +88,7 @@ impl LoadedRun {
         meta: Option<Meta>,
         reading: Reading,
         tally: Option<GamesTally>,
-    ) -> Result<LoadedRun, String> {
+    ) -> Result<LoadedRun, InputError> {
         let kind = meta
             .as_ref()
             .map_or_else(|| kind_of_files(folder), |m| m.kind);
@@ -100,9 +101,11 @@ impl LoadedRun {
             RunKind::Puzzles => RunTables::Puzzles(csv_rows(&folder.join(SOLVES))?),
             RunKind::Tournament => {
                 if reading == Reading::Tables && !folder.join("summary.csv").is_file() {
-                    return Err(format!(
-                        "{}: no summary.csv yet (the run is still going or stopped before its end)",
-                        folder.display()
+                    return Err(InputError::in_file(
+                        folder,
+                        None,
+                        "no summary.csv yet (the run is still going or stopped before its end)"
+                            .to_string(),
                     ));
                 }
                 let mut data = RunData::beside_games(folder, meta.as_ref())?;
@@ -162,23 +165,28 @@ impl LoadedRun {
 ///
 /// # Errors
 /// A message when it is neither.
-pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, String> {
+pub fn resolve_run_folder(folder: &Path) -> Result<PathBuf, InputError> {
     if !folder.is_dir() {
-        return Err(format!("{}: no such results folder", folder.display()));
+        return Err(InputError::in_file(
+            folder,
+            None,
+            "no such results folder".to_string(),
+        ));
     }
     if folder.join("summary.csv").is_file() || folder.join("meta.json").is_file() {
         return Ok(folder.to_path_buf());
     }
     let mut runs: Vec<PathBuf> = std::fs::read_dir(folder)
-        .map_err(|e| format!("{}: {e}", folder.display()))?
+        .map_err(|e| InputError::in_file(folder, None, e.to_string()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.join("meta.json").is_file())
         .collect();
     runs.sort();
     runs.pop().ok_or_else(|| {
-        format!(
-            "{}: not a results folder (no summary.csv, meta.json or runs inside)",
-            folder.display()
+        InputError::in_file(
+            folder,
+            None,
+            "not a results folder (no summary.csv, meta.json or runs inside)".to_string(),
         )
     })
 }

@@ -1,6 +1,7 @@
 //! meta.json: what a run is (its kind, its status, its format, its sandbox mode, as enums
 //! written as the strings meta.json has always held), what it plays, where and when.
 
+use crate::registry::InputError;
 use serde::{Deserialize, Serialize};
 
 /// What a run does: the kind of its jobs and of its files.
@@ -354,7 +355,7 @@ impl Meta {
             let _ = std::fs::remove_file(&temporary);
             std::io::Error::new(
                 e.kind(),
-                format!("{}: cannot write meta.json: {e}", folder.display()),
+                InputError::in_file(folder, None, format!("cannot write meta.json: {e}")),
             )
         })
     }
@@ -431,11 +432,12 @@ impl Meta {
     ///
     /// # Errors
     /// A message naming the file when meta.json was edited.
-    pub fn check_seal(&self, folder: &std::path::Path) -> Result<(), String> {
+    pub fn check_seal(&self, folder: &std::path::Path) -> Result<(), InputError> {
         match &self.plan_checksum {
-            Some(sealed) if *sealed != self.plan_digest() => Err(format!(
-                "{}: edited since the run started (what it plays no longer matches its plan_checksum): restore it, or start a new run",
-                folder.join("meta.json").display()
+            Some(sealed) if *sealed != self.plan_digest() => Err(InputError::in_file(
+                folder.join("meta.json"),
+                None,
+                "edited since the run started (what it plays no longer matches its plan_checksum): restore it, or start a new run",
             )),
             _ => Ok(()),
         }
@@ -445,11 +447,11 @@ impl Meta {
     ///
     /// # Errors
     /// A message naming the file.
-    pub fn read(folder: &std::path::Path) -> Result<Meta, String> {
+    pub fn read(folder: &std::path::Path) -> Result<Meta, InputError> {
         let path = folder.join("meta.json");
         let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+            .map_err(|e| InputError::in_file(&path, None, format!("cannot read: {e}")))?;
         serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not arbiter's meta.json: {e}", path.display()))
+            .map_err(|e| InputError::in_file(&path, None, format!("not arbiter's meta.json: {e}")))
     }
 }

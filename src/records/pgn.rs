@@ -21,6 +21,7 @@
 //! game's figures are in games.csv), so the file is no larger than games.csv.
 
 use crate::core::{MOVE_SEPARATOR, read_moves};
+use crate::registry::InputError;
 use serde::Deserialize;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -79,17 +80,17 @@ fn push_moves(text: &mut String, moves: &str) {
 ///
 /// # Errors
 /// games.csv that cannot be read, or the file that cannot be written, named.
-pub fn write_game_records(folder: &Path, event: &str) -> Result<PathBuf, String> {
+pub fn write_game_records(folder: &Path, event: &str) -> Result<PathBuf, InputError> {
     let games = folder.join("games.csv");
     let path = folder.join(GAME_RECORDS);
-    let fail_read = |e: csv::Error| format!("{}: {e}", games.display());
-    let fail_write = |e: io::Error| format!("{}: {e}", path.display());
+    let fail_read = |e: csv::Error| InputError::in_file(&games, None, e.to_string());
+    let fail_write = |e: io::Error| InputError::in_file(&path, None, e.to_string());
     let mut reader = csv::Reader::from_path(&games).map_err(fail_read)?;
     let mut out = BufWriter::new(std::fs::File::create(&path).map_err(fail_write)?);
     let event = event.replace(['\n', '\r'], " ");
     let mut text = format!("# games of the run of {event} (arbiter)\n\n");
     for (index, row) in reader.deserialize::<Row>().enumerate() {
-        let row = row.map_err(|e| format!("{}: line {}: {e}", games.display(), index + 2))?;
+        let row = row.map_err(|e| InputError::in_file(&games, Some(index + 2), e.to_string()))?;
         text.push_str(&tag("Game", &row.game));
         text.push_str(&tag("GameId", &row.game_id.to_string()));
         text.push_str(&tag("Round", &(row.game_index + 1).to_string()));
@@ -155,17 +156,16 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
 ///
 /// # Errors
 /// A malformed tag line, with its line number.
-pub fn read_game_records(text: &str) -> Result<Vec<GameRecordText>, String> {
+pub fn read_game_records(text: &str) -> Result<Vec<GameRecordText>, InputError> {
     let mut games: Vec<GameRecordText> = Vec::new();
     let mut in_moves = false;
     for (index, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed.starts_with('[') {
-            let tag = parse_tag(trimmed).ok_or_else(|| {
-                format!(
-                    "line {}: malformed tag (expected [Name \"value\"])",
-                    index + 1
-                )
+            let tag = parse_tag(trimmed).ok_or_else(|| InputError {
+                file: None,
+                line: Some(index + 1),
+                message: "malformed tag (expected [Name \"value\"])".to_string(),
             })?;
             if in_moves || games.is_empty() {
                 games.push(GameRecordText::default());
@@ -223,7 +223,9 @@ mod tests {
             ]
         );
         assert_eq!(games[1].moves[1], (11, "1 3 2 3".to_string()));
-        let err = read_game_records("[Event x]\n").expect_err("bad tag");
+        let err = read_game_records("[Event x]\n")
+            .expect_err("bad tag")
+            .to_string();
         assert!(err.starts_with("line 1: malformed tag"), "{err}");
     }
 }

@@ -3,6 +3,7 @@
 //! taken apart.
 
 use super::load::byte_reader;
+use crate::registry::InputError;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -31,7 +32,7 @@ pub fn sample_games(
     first: usize,
     mut drawn: impl FnMut(&str) -> bool,
     first_for: impl Fn(&str, usize) -> usize,
-) -> Result<Sample, String> {
+) -> Result<Sample, InputError> {
     let path = folder.join("games.csv");
     let mut first = first;
     if !path.is_file() {
@@ -53,7 +54,7 @@ pub fn sample_games(
     let mut record = csv::ByteRecord::new();
     for index in 0.. {
         let failed =
-            |e: &dyn std::fmt::Display| format!("{}: line {}: {e}", path.display(), index + 2);
+            |e: &dyn std::fmt::Display| InputError::in_file(&path, Some(index + 2), e.to_string());
         match reader.read_byte_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
@@ -70,7 +71,7 @@ pub fn sample_games(
         }
         total += 1;
         let plies: u64 = field(plies_column).parse().unwrap_or(0);
-        let row = || -> Result<BTreeMap<String, String>, String> {
+        let row = || -> Result<BTreeMap<String, String>, InputError> {
             record.deserialize(Some(&headers)).map_err(|e| failed(&e))
         };
         if shortest.as_ref().is_none_or(|(s, _)| plies < *s) {
@@ -114,7 +115,10 @@ pub fn sample_games(
 ///
 /// # Errors
 /// A moves.csv that cannot be read, naming the line.
-pub fn move_stats(folder: &Path, ids: &[String]) -> Result<BTreeMap<String, Vec<Value>>, String> {
+pub fn move_stats(
+    folder: &Path,
+    ids: &[String],
+) -> Result<BTreeMap<String, Vec<Value>>, InputError> {
     let ids: std::collections::BTreeSet<&str> = ids.iter().map(String::as_str).collect();
     let path = folder.join("moves.csv");
     let mut stats: BTreeMap<String, Vec<Value>> = BTreeMap::new();
@@ -131,7 +135,7 @@ pub fn move_stats(folder: &Path, ids: &[String]) -> Result<BTreeMap<String, Vec<
         match reader.read_byte_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return Err(format!("{}: line {}: {e}", path.display(), index + 2)),
+            Err(e) => return Err(InputError::in_file(&path, Some(index + 2), e.to_string())),
         }
         let id = std::str::from_utf8(record.get(id_column).unwrap_or_default()).unwrap_or("");
         if !ids.contains(id) {
@@ -139,7 +143,7 @@ pub fn move_stats(folder: &Path, ids: &[String]) -> Result<BTreeMap<String, Vec<
         }
         let row: BTreeMap<String, String> = record
             .deserialize(Some(&headers))
-            .map_err(|e| format!("{}: line {}: {e}", path.display(), index + 2))?;
+            .map_err(|e| InputError::in_file(&path, Some(index + 2), e.to_string()))?;
         let Some(id) = row.get("game_id") else {
             continue;
         };

@@ -4,6 +4,7 @@
 
 use super::{JobRecord, Reporter, RunOutcome, millis};
 use crate::core::MAX_LEVELS;
+use crate::registry::InputError;
 use crate::tournament::compare::SearchRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -366,9 +367,9 @@ struct LevelRow<'a> {
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_search_levels(folder: &Path, rows: &[SearchRow]) -> Result<(), String> {
+pub fn write_search_levels(folder: &Path, rows: &[SearchRow]) -> Result<(), InputError> {
     let path = folder.join("search_levels.csv");
-    let fail = |e: csv::Error| format!("{}: {e}", path.display());
+    let fail = |e: csv::Error| InputError::in_file(&path, None, e.to_string());
     let mut writer = csv::Writer::from_path(&path).map_err(fail)?;
     for row in rows {
         for (level, nodes) in row.level_nodes().into_iter().enumerate() {
@@ -385,30 +386,30 @@ pub fn write_search_levels(folder: &Path, rows: &[SearchRow]) -> Result<(), Stri
     }
     writer
         .flush()
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| InputError::in_file(&path, None, e.to_string()))
 }
 
 /// Writes search_summary.csv into `folder`, from the rows of its search.csv.
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_search_summary(folder: &Path, rows: &[SearchRow]) -> Result<(), String> {
+pub fn write_search_summary(folder: &Path, rows: &[SearchRow]) -> Result<(), InputError> {
     let path = folder.join("search_summary.csv");
-    let fail = |e: csv::Error| format!("{}: {e}", path.display());
+    let fail = |e: csv::Error| InputError::in_file(&path, None, e.to_string());
     let mut writer = csv::Writer::from_path(&path).map_err(fail)?;
     for row in summarize(rows) {
         writer.serialize(row).map_err(fail)?;
     }
     writer
         .flush()
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| InputError::in_file(&path, None, e.to_string()))
 }
 
 /// Reads search.csv.
 ///
 /// # Errors
 /// A message naming the file.
-pub fn read_search_csv(folder: &Path) -> Result<Vec<SearchRow>, String> {
+pub fn read_search_csv(folder: &Path) -> Result<Vec<SearchRow>, InputError> {
     super::load::csv_rows(&folder.join(SEARCHES))
 }
 

@@ -3,6 +3,7 @@
 use super::tally::Tally;
 use super::{RunContext, millis};
 use crate::core::{Player, SearchStats};
+use crate::registry::InputError;
 use crate::stats::elo::{elo_pentanomial, elo_trinomial, likelihood_of_superiority};
 use crate::stats::{Z95, ratio, wilson_interval};
 use crate::tournament::GameRecord;
@@ -373,7 +374,10 @@ impl Summary {
 ///
 /// # Errors
 /// A message naming the file when it is missing or not a summary.
-pub fn read_summary(folder: &Path, meta: Option<&super::Meta>) -> Result<Vec<SummaryRow>, String> {
+pub fn read_summary(
+    folder: &Path,
+    meta: Option<&super::Meta>,
+) -> Result<Vec<SummaryRow>, InputError> {
     let mut rows: Vec<SummaryRow> = super::load::csv_rows(&folder.join("summary.csv"))?;
     if let Some(meta) = meta {
         let external = |name: &str| {

@@ -5,6 +5,7 @@
 //! Everything can be recomputed from the two CSV files and meta.json.
 
 use super::{JobRecord, Reporter, RunOutcome};
+use crate::registry::InputError;
 use crate::tournament::GameRecord;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -238,21 +239,21 @@ pub struct TuneValues {
 ///
 /// # Errors
 /// A missing or malformed file, naming it and the line.
-pub fn read_values(folder: &Path) -> Result<TuneValues, String> {
+pub fn read_values(folder: &Path) -> Result<TuneValues, InputError> {
     let path = folder.join(TUNE);
     let mut reader = csv::Reader::from_path(&path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        .map_err(|e| InputError::in_file(&path, None, format!("cannot read: {e}")))?;
     let headers = reader
         .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|e| InputError::in_file(&path, None, e.to_string()))?
         .clone();
     let names: Vec<String> = headers.iter().skip(3).map(str::to_string).collect();
     let mut rows = Vec::new();
     for (index, record) in reader.records().enumerate() {
         let line = index + 2;
-        let bad = |what: &str| format!("{}: line {line}: {what}", path.display());
+        let bad = |what: &str| InputError::in_file(&path, Some(line), what.to_string());
         let record = record.map_err(|e| bad(&e.to_string()))?;
-        let number = |i: usize| -> Result<f64, String> {
+        let number = |i: usize| -> Result<f64, InputError> {
             record
                 .get(i)
                 .unwrap_or("")

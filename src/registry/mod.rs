@@ -139,9 +139,13 @@ impl InputError {
     }
 
     /// An error in `file`, at `line` if known.
-    pub fn in_file(file: &Path, line: Option<usize>, message: impl Into<String>) -> InputError {
+    pub fn in_file(
+        file: impl AsRef<Path>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> InputError {
         InputError {
-            file: Some(file.to_path_buf()),
+            file: Some(file.as_ref().to_path_buf()),
             line,
             message: message.into(),
         }
@@ -157,6 +161,14 @@ impl fmt::Display for InputError {
             write!(f, "line {line}: ")?;
         }
         f.write_str(&self.message)
+    }
+}
+
+/// An error's line as the layers that still speak in text take it (the documents, the
+/// cli's printing): the same words as its `Display`.
+impl From<InputError> for String {
+    fn from(error: InputError) -> String {
+        error.to_string()
     }
 }
 
