@@ -304,7 +304,9 @@ fn sample(
                 && program.as_ref().is_none_or(|(n, _)| *n != name)
             {
                 // A built-in game drawn from its render.
-                let spec: GameSpec = get("game").parse().map_err(|e: String| in_game(&id, e))?;
+                let spec: GameSpec = get("game")
+                    .parse()
+                    .map_err(|e: crate::registry::spec::SpecError| in_game(&id, e.message))?;
                 grid = dispatch(spec, Grids { moves: &moves }).map_err(|e| in_game(&id, e))?;
                 Value::Null
             } else if let Some((_, registry)) = program.as_ref().filter(|(n, _)| *n == name) {
@@ -319,7 +321,9 @@ fn sample(
                 }
                 Value::Null
             } else {
-                let spec: GameSpec = get("game").parse().map_err(|e: String| in_game(&id, e))?;
+                let spec: GameSpec = get("game")
+                    .parse()
+                    .map_err(|e: crate::registry::spec::SpecError| in_game(&id, e.message))?;
                 dispatch(spec, Displays { moves: &moves }).map_err(|e| in_game(&id, e))?
             };
             Ok(json!({

@@ -265,7 +265,9 @@ impl GameTask for Task<'_, SearchExperiment> {
             programs.push(Program {
                 name: spec.name.clone(),
                 depth: None,
-                factory: spec.factory(&start_position).map_err(Error::Message)?,
+                factory: spec
+                    .factory(&start_position)
+                    .map_err(|e| Error::Message(e.message))?,
             });
         }
         let mut search = Search {

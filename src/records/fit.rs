@@ -138,9 +138,12 @@ pub fn fit_run(folder: &Path, from_ply: usize, iterations: usize) -> Result<Fitt
         ));
     }
     let meta = Meta::read(folder)?;
-    let game: GameSpec = meta.game.parse().map_err(|e: String| {
-        InputError::in_file(folder.join("meta.json"), None, format!("game: {e}"))
-    })?;
+    let game: GameSpec = meta
+        .game
+        .parse()
+        .map_err(|e: crate::registry::spec::SpecError| {
+            InputError::in_file(folder.join("meta.json"), None, format!("game: {e}"))
+        })?;
     let games: Vec<Row> = csv_rows(&games_csv)?;
     let fitted = dispatch(
         game,

@@ -431,7 +431,7 @@ mod tests {
         assert_eq!(long, GameSpec::Breakthrough(Rules::Long));
         assert_eq!(long.to_string(), "breakthrough(rules=long)");
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
-        let err = |t: &str| t.parse::<GameSpec>().expect_err(t);
+        let err = |t: &str| t.parse::<GameSpec>().expect_err(t).message;
         assert!(err("chess").contains(
             "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, othello, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
         ));

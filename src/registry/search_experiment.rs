@@ -3,7 +3,7 @@
 //! programs (told the depth in their `depth` option).
 
 use super::reference::{ReferenceKind, checked_references};
-use super::spec::Spec;
+use super::spec::{Spec, SpecError};
 use super::{
     AgentRegistry, AgentSpec, GameEntry, GameSpec, GameTask, InputError, line_of_key, toml_error,
 };
@@ -64,7 +64,7 @@ pub const DEFAULT_ITERATIONS: [u64; 1] = [1000];
 ///
 /// # Errors
 /// An iteration count out of range.
-pub fn mcts_agents(iterations: &[u64]) -> Result<Vec<AgentSpec>, String> {
+pub fn mcts_agents(iterations: &[u64]) -> Result<Vec<AgentSpec>, SpecError> {
     iterations
         .iter()
         .map(|n| format!("mcts(iterations={n})").parse::<AgentSpec>())
@@ -416,7 +416,9 @@ fn searches(
             ));
         }
         (_, false) => Vec::new(),
-        (None, true) => mcts_agents(&DEFAULT_ITERATIONS).map_err(|e| fail("algorithms", e))?,
+        (None, true) => {
+            mcts_agents(&DEFAULT_ITERATIONS).map_err(|e| fail("algorithms", e.message))?
+        }
         (Some(list), true) => {
             let budgets: Vec<u64> = list
                 .iter()
@@ -425,7 +427,7 @@ fn searches(
             if budgets.is_empty() {
                 return Err(fail("iterations", "give at least one budget".to_string()));
             }
-            mcts_agents(&budgets).map_err(|e| fail("iterations", e))?
+            mcts_agents(&budgets).map_err(|e| fail("iterations", e.message))?
         }
     };
     Ok(Searches {

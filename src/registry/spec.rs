@@ -3,6 +3,62 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// Something wrong with a spec or one of its settings, with the key it is about when
+/// there is one (`depth '0' must be ...` is about `depth`): a file's loader points at that
+/// key's line from the key, never from the words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct SpecError {
+    /// The key the error is about (`depth`, `heuristic`, a heuristic's parameter).
+    pub key: Option<String>,
+    /// What is wrong, in one line.
+    pub message: String,
+}
+
+impl SpecError {
+    /// An error about the spec as a whole (an unknown algorithm, a malformed text).
+    pub fn new(message: impl Into<String>) -> SpecError {
+        SpecError {
+            key: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about setting `key`.
+    pub fn at(key: impl Into<String>, message: impl Into<String>) -> SpecError {
+        SpecError {
+            key: Some(key.into()),
+            message: message.into(),
+        }
+    }
+}
+
+/// A message of a helper that knows no key (a spec's syntax, a name).
+impl From<String> for SpecError {
+    fn from(message: String) -> SpecError {
+        SpecError::new(message)
+    }
+}
+
+/// For the callers that print it.
+impl From<SpecError> for String {
+    fn from(error: SpecError) -> String {
+        error.message
+    }
+}
+
+/// A heuristic's parameter that does not fit is about that parameter, or the heuristic.
+impl From<crate::evals::ParamError> for SpecError {
+    fn from(error: crate::evals::ParamError) -> SpecError {
+        use crate::evals::ParamError;
+        let key = match &error {
+            ParamError::UnknownKey { key, .. } | ParamError::NotANumber { key, .. } => key.clone(),
+            ParamError::Unavailable { .. } => "heuristic".to_string(),
+        };
+        SpecError::at(key, error.to_string())
+    }
+}
+
 /// A parsed `name(key=value,...)` string. Keys are unique; order is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {

@@ -4,6 +4,7 @@
 
 use super::experiment::{OpeningsTable, SprtTable, openings_spec, sprt_spec};
 use super::spec::Spec;
+use super::spec::SpecError;
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, OpeningSpec};
 use super::{line_of_key, line_of_string, toml_error};
 use crate::stats::elo::{EloModel, Sprt};
@@ -268,10 +269,13 @@ impl TuneExperiment {
                 self.agent_with(&values)
                     .and_then(|agent| {
                         if agent.deepens_unbounded() {
-                            return Err(format!(
-                                "depth {} deepens until something stops it: a tuned agent needs a depth from 1 to {}, or time_ms or nodes",
-                                agent.depth,
-                                crate::search::MAX_DEPTH
+                            return Err(SpecError::at(
+                                "depth",
+                                format!(
+                                    "depth {} deepens until something stops it: a tuned agent needs a depth from 1 to {}, or time_ms or nodes",
+                                    agent.depth,
+                                    crate::search::MAX_DEPTH
+                                ),
                             ));
                         }
                         agent.factory(game).map(|_| ())
@@ -300,7 +304,7 @@ impl TuneExperiment {
     ///
     /// # Errors
     /// A value the agent does not take.
-    pub fn agent_with(&self, values: &[f64]) -> Result<AgentSpec, String> {
+    pub fn agent_with(&self, values: &[f64]) -> Result<AgentSpec, SpecError> {
         let mut spec = self.template.clone();
         for (param, &value) in self.spsa.parameters.iter().zip(values) {
             let text = format_value(param.used(value));

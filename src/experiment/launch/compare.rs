@@ -183,7 +183,8 @@ fn searchers(
         match name.parse::<Algorithm>() {
             Ok(algorithm) if algorithm.searches() => searchers.algorithms.push(algorithm),
             Ok(Algorithm::Mcts) => {
-                searchers.mcts = mcts_agents(iterations).map_err(|e| fail("iterations", e))?;
+                searchers.mcts =
+                    mcts_agents(iterations).map_err(|e| fail("iterations", e.message))?;
             }
             Ok(algorithm) => {
                 return Err(fail(

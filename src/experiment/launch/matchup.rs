@@ -124,7 +124,9 @@ pub fn play_match(request: MatchRequest) -> Result<Finished, Error> {
     set_sandbox(request.sandbox.as_deref(), &registry, &text)?;
     // Checked here so that a mistake names the agent, not a line of the text above.
     for agent in [&request.first, &request.second] {
-        let spec = registry.resolve(agent).map_err(Error::Message)?;
+        let spec = registry
+            .resolve(agent)
+            .map_err(|e| Error::Message(e.message))?;
         fits(&spec, game.clone())
             .map_err(|e| Error::Message(format!("agent '{agent}' in {}: {e}", request.game)))?;
     }

@@ -5,6 +5,7 @@
 mod program_entry;
 mod spec;
 
+use crate::registry::spec::SpecError;
 use program_entry::external_entry;
 pub(super) use program_entry::sandbox_entry;
 use program_entry::whole;
@@ -290,7 +291,7 @@ impl AgentRegistry {
                 ("request_ms", &entry.request_ms, &mut spec.request_ms),
             ] {
                 if let Some(value) = value {
-                    *target = whole(key, value, 1, most_ms).map_err(&fail)?;
+                    *target = whole(key, value, 1, most_ms).map_err(|e| fail(e.message))?;
                 }
             }
             self.games.insert(
@@ -318,6 +319,7 @@ impl AgentRegistry {
             Some(game) => ProgramGameDef::start(&spec.name, spec.params, game.spec.clone())
                 .map(|def| crate::registry::GameSpec::Program(crate::registry::ProgramSpec(def))),
             None => text.parse::<crate::registry::GameSpec>().map_err(|e| {
+                let e = e.message;
                 // The declared games matter when the name is unknown, not for a bad
                 // parameter of a built-in game.
                 if !e.starts_with("unknown game '") {
@@ -387,7 +389,7 @@ impl AgentRegistry {
                 Some(entry.base.clone()),
                 params.clone(),
             )
-            .map_err(&fail)?;
+            .map_err(|e| fail(e.message))?;
             match &entry.game {
                 // A program game is checked when an experiment names it (its program
                 // says which features it has).
@@ -396,10 +398,11 @@ impl AgentRegistry {
                         .parse::<Spec>()
                         .is_ok_and(|g| self.games.contains_key(&g.name)) => {}
                 Some(game) => {
-                    let game: crate::registry::GameSpec = game.parse().map_err(&fail)?;
-                    fits(&probe, game).map_err(&fail)?;
+                    let game: crate::registry::GameSpec =
+                        game.parse().map_err(|e: SpecError| fail(e.message))?;
+                    fits(&probe, game).map_err(|e| fail(e.message))?;
                 }
-                None => fits_a_game(&probe, !self.games.is_empty()).map_err(&fail)?,
+                None => fits_a_game(&probe, !self.games.is_empty()).map_err(|e| fail(e.message))?,
             }
             self.heuristics.insert(
                 entry.name.clone(),
@@ -474,9 +477,12 @@ impl AgentRegistry {
                 // A bad setting (`startup_ms = 0: ...`, `sandbox.memory: ...`) is blamed on
                 // its own line.
                 let external = external_entry(&entry, folder).map_err(|e| {
-                    let key = e.split([' ', '.', '=']).next().unwrap_or("");
-                    let at = setting_line(text, line, key).or(line);
-                    InputError::in_file(file, at, format!("agent '{}': {e}", entry.name))
+                    let at = e
+                        .key
+                        .as_deref()
+                        .and_then(|key| setting_line(text, line, key))
+                        .or(line);
+                    InputError::in_file(file, at, format!("agent '{}': {}", entry.name, e.message))
                 })?;
                 self.insert(
                     AgentSpec::external(Some(entry.name.clone()), external),
@@ -521,9 +527,17 @@ impl AgentRegistry {
             }
             // A mistake in a value is blamed on the line that holds it (the heuristic,
             // a `params = {...}` entry), else on the agent's name line.
-            let fail_at = |message: String| {
-                let at = blame_line(text, line, &message).or(line);
-                InputError::in_file(file, at, format!("agent '{}': {message}", entry.name))
+            let fail_at = |error: SpecError| {
+                let at = error
+                    .key
+                    .as_deref()
+                    .and_then(|key| key_line(text, line, key))
+                    .or(line);
+                InputError::in_file(
+                    file,
+                    at,
+                    format!("agent '{}': {}", entry.name, error.message),
+                )
             };
             // `params = { depth = 3 }` is the `depth` key too (every algorithm key may be
             // given either way).
@@ -531,9 +545,10 @@ impl AgentRegistry {
             if let Some(at) = params.iter().position(|(k, _)| k == "depth") {
                 let (_, value) = params.remove(at);
                 if depth.is_some() {
-                    return Err(fail_at(
-                        "'depth' given twice: as depth = and in params".into(),
-                    ));
+                    return Err(fail_at(SpecError::at(
+                        "depth",
+                        "'depth' given twice: as depth = and in params",
+                    )));
                 }
                 depth = Some(value);
             }
@@ -675,7 +690,7 @@ impl AgentRegistry {
     ///
     /// # Errors
     /// Neither a registered name nor a valid spec.
-    pub fn resolve(&self, text: &str) -> Result<AgentSpec, String> {
+    pub fn resolve(&self, text: &str) -> Result<AgentSpec, SpecError> {
         if let Some(agent) = self.agents.get(text.trim()) {
             return Ok(agent.spec.clone());
         }
@@ -702,18 +717,20 @@ impl AgentRegistry {
         }
         let name = text.trim();
         if let Some(known) = crate::core::closest(name, self.agents.keys().map(String::as_str)) {
-            return Err(format!("unknown agent '{name}': did you mean '{known}'?"));
+            return Err(SpecError::new(format!(
+                "unknown agent '{name}': did you mean '{known}'?"
+            )));
         }
         let mut names: Vec<&str> = self.agents.keys().map(String::as_str).collect();
         names.truncate(12);
-        Err(format!(
+        Err(SpecError::new(format!(
             "unknown agent '{name}': not a registered name ({}) nor an inline spec like alphabeta(heuristic=offensive2,depth=4)",
             if names.is_empty() {
                 "none registered: agent files are read from --agents DIR, $ARBITER_AGENTS, or agents/ beside the experiment or in the current folder".to_string()
             } else {
                 format!("e.g. {}", names.join(", "))
             }
-        ))
+        )))
     }
 }
 
@@ -721,11 +738,11 @@ impl AgentRegistry {
 ///
 /// # Errors
 /// Why not.
-pub fn fits(spec: &AgentSpec, game: crate::registry::GameSpec) -> Result<(), String> {
+pub fn fits(spec: &AgentSpec, game: crate::registry::GameSpec) -> Result<(), SpecError> {
     struct Fits<'a>(&'a AgentSpec);
     impl GameTask for Fits<'_> {
-        type Output = Result<(), String>;
-        fn run<G: GameEntry>(self, start: G) -> Result<(), String> {
+        type Output = Result<(), SpecError>;
+        fn run<G: GameEntry>(self, start: G) -> Result<(), SpecError> {
             self.0.factory(&start).map(|_| ())
         }
     }
@@ -742,7 +759,7 @@ pub fn fits(spec: &AgentSpec, game: crate::registry::GameSpec) -> Result<(), Str
 /// With `program_games` (the files declare games served by programs), a heuristic that
 /// program games have (`outcome`, `program`, `linear`), or none, is accepted here: it is
 /// checked against the game's program when an experiment names both.
-fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
+fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), SpecError> {
     let for_programs = match spec.heuristic.as_deref() {
         None => true,
         Some(name) => crate::external::rules_heuristics::HEURISTICS
@@ -760,14 +777,18 @@ fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
         }
     }
     let heuristic = spec.heuristic.as_deref().unwrap_or_default();
-    match reasons.iter().find(|r| !r.starts_with("unknown heuristic")) {
+    match reasons
+        .iter()
+        .find(|r| !r.message.starts_with("unknown heuristic"))
+    {
         Some(reason) => Err(reason.clone()),
         None => {
             let known: Vec<&str> = crate::registry::GAMES
                 .iter()
                 .flat_map(|g| g.heuristics.iter().map(|h| h.name))
                 .collect();
-            Err(
+            Err(SpecError::at(
+                "heuristic",
                 match crate::core::closest(heuristic, known.iter().copied()) {
                     Some(name) => {
                         format!("no game has a heuristic '{heuristic}': did you mean '{name}'?")
@@ -776,7 +797,7 @@ fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), String> {
                         "no game has a heuristic '{heuristic}' (see `arbiter list` for each game's)"
                     ),
                 },
-            )
+            ))
         }
     }
 }
@@ -866,16 +887,15 @@ fn setting_line(text: &str, name_line: Option<usize>, key: &str) -> Option<usize
         .map(|i| i + 1)
 }
 
-/// The line of an agent table that `message` is about, within the table holding line
-/// `name_line` (from its `[[agent]]` header to the next header): the line of the key
-/// named just before the message's first quoted word (`depth '0'`, `heuristic 'x'`), else
-/// the first line other than the name's that holds that word (`parameter 'bogus'`: the
-/// `params = {...}` line). None when there is no such word or line.
-fn blame_line(text: &str, name_line: Option<usize>, message: &str) -> Option<usize> {
+/// The line of an agent table that an error about `key` points at, within the table
+/// holding line `name_line` (from its `[[agent]]` header to the next header): the line
+/// setting `key`, else the first line other than the name's that holds the word (a key
+/// inside `params = {...}`). None when there is no such line.
+fn key_line(text: &str, name_line: Option<usize>, key: &str) -> Option<usize> {
     let name_line = name_line?;
-    let mut quoted = message.split('\'');
-    let key = quoted.next()?.split_whitespace().next_back().unwrap_or("");
-    let word = quoted.next().filter(|w| !w.is_empty())?;
+    if key.is_empty() {
+        return None;
+    }
     let lines: Vec<&str> = text.lines().collect();
     let is_header = |l: &&str| l.trim_start().starts_with('[');
     let start = lines[..name_line.min(lines.len())]
@@ -888,9 +908,9 @@ fn blame_line(text: &str, name_line: Option<usize>, message: &str) -> Option<usi
         .map_or(lines.len(), |i| i + name_line);
     let word_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     let holds = |line: &str| {
-        line.match_indices(word).any(|(at, _)| {
+        line.match_indices(key).any(|(at, _)| {
             let before = line[..at].chars().next_back();
-            let after = line[at + word.len()..].chars().next();
+            let after = line[at + key.len()..].chars().next();
             !before.is_some_and(word_char) && !after.is_some_and(word_char)
         })
     };
@@ -898,7 +918,7 @@ fn blame_line(text: &str, name_line: Option<usize>, message: &str) -> Option<usi
         lines[i]
             .trim_start()
             .strip_prefix(key)
-            .is_some_and(|rest| !key.is_empty() && rest.trim_start().starts_with('='))
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
     });
     key_line
         .or_else(|| {

@@ -4,6 +4,7 @@
 use super::AgentEntry;
 use crate::external::sandbox::SandboxSpec;
 use crate::external::{ExternalSpec, OnFailure};
+use crate::registry::spec::SpecError;
 use std::path::Path;
 
 /// A TOML value as JSON (for an external agent's `options`).
@@ -25,20 +26,28 @@ fn toml_to_json(value: &toml::Value) -> serde_json::Value {
 }
 
 /// A whole number of milliseconds (or bytes) from `low` to `high`, from an agent file.
-pub(super) fn whole(key: &str, value: &toml::Value, low: u64, high: u64) -> Result<u64, String> {
+pub(super) fn whole(key: &str, value: &toml::Value, low: u64, high: u64) -> Result<u64, SpecError> {
     value
         .as_integer()
         .and_then(|n| u64::try_from(n).ok())
         .filter(|n| (low..=high).contains(n))
-        .ok_or_else(|| format!("{key} = {value}: expected a whole number from {low} to {high}"))
+        .ok_or_else(|| {
+            SpecError::at(
+                key,
+                format!("{key} = {value}: expected a whole number from {low} to {high}"),
+            )
+        })
 }
 
 /// An external agent's spec from its agent-file entry; relative paths are relative to
 /// `folder`, the agent file's folder.
-pub(super) fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, String> {
+pub(super) fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<ExternalSpec, SpecError> {
     let command = entry.command.clone().unwrap_or_default();
     if command.is_empty() || command[0].trim().is_empty() {
-        return Err("command must list the program and its arguments, e.g. command = [\"python3\", \"bots/my_bot.py\"]".to_string());
+        return Err(SpecError::at(
+            "command",
+            "command must list the program and its arguments, e.g. command = [\"python3\", \"bots/my_bot.py\"]",
+        ));
     }
     let given = [
         ("algorithm", entry.algorithm.is_some()),
@@ -57,8 +66,11 @@ pub(super) fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<Extern
         ("epsilon", entry.epsilon.is_some()),
     ];
     if let Some((key, _)) = given.iter().find(|(_, set)| *set) {
-        return Err(format!(
-            "an external agent (command = ...) takes no {key}: its settings go in options = {{ ... }}"
+        return Err(SpecError::at(
+            *key,
+            format!(
+                "an external agent (command = ...) takes no {key}: its settings go in options = {{ ... }}"
+            ),
         ));
     }
     let cwd = folder.join(entry.cwd.as_deref().unwrap_or("."));
@@ -99,8 +111,9 @@ pub(super) fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<Extern
         None | Some("forfeit") => OnFailure::Forfeit,
         Some("random") => OnFailure::Random,
         Some(other) => {
-            return Err(format!(
-                "on_failure = '{other}': expected 'forfeit' or 'random'"
+            return Err(SpecError::at(
+                "on_failure",
+                format!("on_failure = '{other}': expected 'forfeit' or 'random'"),
             ));
         }
     };
@@ -116,13 +129,16 @@ pub(super) fn external_entry(entry: &AgentEntry, folder: &Path) -> Result<Extern
 pub(in crate::registry) fn sandbox_entry(
     value: &toml::Value,
     folder: &Path,
-) -> Result<Option<SandboxSpec>, String> {
+) -> Result<Option<SandboxSpec>, SpecError> {
     let table = match value {
         toml::Value::Boolean(on) => return Ok(on.then(SandboxSpec::default)),
         toml::Value::Table(table) => table,
         other => {
-            return Err(format!(
-                "sandbox = {other}: expected true, false or a table such as {{ memory_mb = 512 }}"
+            return Err(SpecError::at(
+                "sandbox",
+                format!(
+                    "sandbox = {other}: expected true, false or a table such as {{ memory_mb = 512 }}"
+                ),
             ));
         }
     };
@@ -137,7 +153,12 @@ pub(in crate::registry) fn sandbox_entry(
                 let folders = value
                     .as_array()
                     .filter(|list| list.iter().all(toml::Value::is_str))
-                    .ok_or_else(|| format!("sandbox.read = {value}: expected a list of folders"))?;
+                    .ok_or_else(|| {
+                        SpecError::at(
+                            "sandbox",
+                            format!("sandbox.read = {value}: expected a list of folders"),
+                        )
+                    })?;
                 spec.read = folders
                     .iter()
                     .filter_map(toml::Value::as_str)
@@ -146,12 +167,18 @@ pub(in crate::registry) fn sandbox_entry(
                 continue;
             }
             other => {
-                return Err(format!(
-                    "sandbox.{other}: unknown; expected memory_mb, processes, cpu_seconds, output_mb or read"
+                return Err(SpecError::at(
+                    "sandbox",
+                    format!(
+                        "sandbox.{other}: unknown; expected memory_mb, processes, cpu_seconds, output_mb or read"
+                    ),
                 ));
             }
         };
-        *target = whole(&format!("sandbox.{key}"), value, 1, 1 << 40)?;
+        *target = whole(&format!("sandbox.{key}"), value, 1, 1 << 40).map_err(|e| SpecError {
+            key: Some("sandbox".to_string()),
+            ..e
+        })?;
     }
     Ok(Some(spec))
 }

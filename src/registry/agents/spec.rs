@@ -3,6 +3,7 @@
 
 use crate::external::{ExternalSpec, Shared};
 use crate::registry::spec::Spec;
+use crate::registry::spec::SpecError;
 use crate::registry::{AgentFactory, GameEntry};
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
@@ -105,12 +106,15 @@ fn mcts_config(
     algorithm: Algorithm,
     keys: &[Option<String>; 5],
     timed: bool,
-) -> Result<MctsConfig, String> {
+) -> Result<MctsConfig, SpecError> {
     const NAMES: [&str; 5] = ["iterations", "c", "rollout", "rollout_plies", "epsilon"];
     let mut config = MctsConfig::default();
     if algorithm != Algorithm::Mcts {
         return match keys.iter().zip(NAMES).find(|(k, _)| k.is_some()) {
-            Some((_, name)) => Err(format!("{name} is mcts's parameter, not {algorithm}'s")),
+            Some((_, name)) => Err(SpecError::at(
+                name,
+                format!("{name} is mcts's parameter, not {algorithm}'s"),
+            )),
             None => Ok(config),
         };
     }
@@ -122,7 +126,7 @@ fn mcts_config(
             .ok()
             .filter(|&n| n <= 100_000_000 && (n > 0 || timed))
             .ok_or_else(|| {
-                format!("iterations '{text}' must be a whole number from 1 to 100000000 (0: as many as time_ms allows)")
+                SpecError::at("iterations", format!("iterations '{text}' must be a whole number from 1 to 100000000 (0: as many as time_ms allows)"))
             })?;
     } else if timed {
         config.iterations = 0;
@@ -133,13 +137,18 @@ fn mcts_config(
             .parse::<f64>()
             .ok()
             .filter(|c| c.is_finite() && *c >= 0.0)
-            .ok_or_else(|| format!("c '{text}' must be a number, 0 or more"))?;
+            .ok_or_else(|| SpecError::at("c", format!("c '{text}' must be a number, 0 or more")))?;
     }
     if let Some(text) = rollout {
         config.rollout = match text.trim() {
             "random" => Rollout::Random,
             "heuristic" => Rollout::Heuristic,
-            other => return Err(format!("rollout '{other}' must be random or heuristic")),
+            other => {
+                return Err(SpecError::at(
+                    "rollout",
+                    format!("rollout '{other}' must be random or heuristic"),
+                ));
+            }
         };
     }
     if let Some(text) = plies {
@@ -149,8 +158,11 @@ fn mcts_config(
             .ok()
             .filter(|&n| n <= 10_000)
             .ok_or_else(|| {
-                format!(
-                    "rollout_plies '{text}' must be a whole number from 0 (to the end) to 10000"
+                SpecError::at(
+                    "rollout_plies",
+                    format!(
+                        "rollout_plies '{text}' must be a whole number from 0 (to the end) to 10000"
+                    ),
                 )
             })?;
     }
@@ -160,7 +172,12 @@ fn mcts_config(
             .parse::<f64>()
             .ok()
             .filter(|e| (0.0..=1.0).contains(e))
-            .ok_or_else(|| format!("epsilon '{text}' must be a number from 0 to 1"))?;
+            .ok_or_else(|| {
+                SpecError::at(
+                    "epsilon",
+                    format!("epsilon '{text}' must be a number from 0 to 1"),
+                )
+            })?;
     }
     Ok(config)
 }
@@ -189,8 +206,10 @@ impl AgentSpec {
         depth: Option<String>,
         heuristic: Option<String>,
         mut params: Vec<(String, String)>,
-    ) -> Result<AgentSpec, String> {
-        let algorithm: Algorithm = algorithm.parse()?;
+    ) -> Result<AgentSpec, SpecError> {
+        let algorithm: Algorithm = algorithm
+            .parse()
+            .map_err(|e: String| SpecError::at("algorithm", e))?;
         let mut take = |key: &str| {
             params
                 .iter()
@@ -201,9 +220,9 @@ impl AgentSpec {
         let nodes = match take("nodes") {
             None => None,
             Some(_) if !algorithm.searches() => {
-                return Err(format!(
+                return Err(SpecError::at("nodes", format!(
                     "{algorithm} takes no nodes (a node budget is for minimax and the alphabeta variants; mcts counts iterations)"
-                ));
+                )));
             }
             Some(text) => Some(
                 text.trim()
@@ -211,17 +230,18 @@ impl AgentSpec {
                     .ok()
                     .filter(|n| (1..=MAX_NODE_BUDGET).contains(n))
                     .ok_or_else(|| {
-                        format!(
+                        SpecError::at("nodes", format!(
                             "nodes '{text}' must be a whole number of nodes from 1 to {MAX_NODE_BUDGET}"
-                        )
+                        ))
                     })?,
             ),
         };
         let tt_mb = match take("tt_mb") {
             None => DEFAULT_TT_MB,
             Some(_) if algorithm != Algorithm::AlphaBetaTt => {
-                return Err(format!(
-                    "tt_mb is alphabeta-tt's parameter, not {algorithm}'s"
+                return Err(SpecError::at(
+                    "tt_mb",
+                    format!("tt_mb is alphabeta-tt's parameter, not {algorithm}'s"),
                 ));
             }
             Some(text) => text
@@ -230,15 +250,20 @@ impl AgentSpec {
                 .ok()
                 .filter(|mb| (1..=65_536).contains(mb))
                 .ok_or_else(|| {
-                    format!("tt_mb '{text}' must be a whole number of megabytes from 1 to 65536")
+                    SpecError::at(
+                        "tt_mb",
+                        format!(
+                            "tt_mb '{text}' must be a whole number of megabytes from 1 to 65536"
+                        ),
+                    )
                 })?,
         };
         let aspiration = match take("aspiration") {
             None => 0.0,
             Some(_) if algorithm != Algorithm::AlphaBetaTt => {
-                return Err(format!(
+                return Err(SpecError::at("aspiration", format!(
                     "aspiration is alphabeta-tt's parameter, not {algorithm}'s"
-                ));
+                )));
             }
             Some(text) => text
                 .trim()
@@ -246,9 +271,9 @@ impl AgentSpec {
                 .ok()
                 .filter(|w| w.is_finite() && *w >= 0.0)
                 .ok_or_else(|| {
-                    format!(
+                    SpecError::at("aspiration", format!(
                         "aspiration '{text}' must be a half-width of at least 0 (0 turns it off)"
-                    )
+                    ))
                 })?,
         };
         let mcts_keys = [
@@ -263,9 +288,9 @@ impl AgentSpec {
         let time_ms = match time_ms {
             None => None,
             Some(_) if !deepens => {
-                return Err(format!(
+                return Err(SpecError::at("time_ms", format!(
                     "{algorithm} takes no time_ms (only minimax, the alphabeta variants, beam and mcts use a time budget)"
-                ));
+                )));
             }
             Some(text) => Some(
                 text.trim()
@@ -274,16 +299,17 @@ impl AgentSpec {
                     .filter(|&ms| crate::core::time_limit_ms(ms).is_ok())
                     .map(|ms| ms as u64)
                     .ok_or_else(|| {
-                        format!(
+                        SpecError::at("time_ms", format!(
                             "time_ms '{text}' must be a whole number of milliseconds from 1 to {}",
                             crate::core::MAX_SECONDS * 1000
-                        )
+                        ))
                     })?,
             ),
         };
         if algorithm != Algorithm::Beam && (k.is_some() || gamma.is_some()) {
-            return Err(format!(
-                "k and gamma are beam's parameters, not {algorithm}'s"
+            return Err(SpecError::at(
+                "k",
+                format!("k and gamma are beam's parameters, not {algorithm}'s"),
             ));
         }
         let beam_width = match &k {
@@ -293,7 +319,12 @@ impl AgentSpec {
                 .parse::<usize>()
                 .ok()
                 .filter(|k| (1..=100).contains(k))
-                .ok_or_else(|| format!("k '{text}' must be a whole number from 1 to 100"))?,
+                .ok_or_else(|| {
+                    SpecError::at(
+                        "k",
+                        format!("k '{text}' must be a whole number from 1 to 100"),
+                    )
+                })?,
         };
         let gamma = match &gamma {
             None => 1.0,
@@ -302,15 +333,21 @@ impl AgentSpec {
                 .parse::<f64>()
                 .ok()
                 .filter(|g| *g > 0.0 && *g <= 1.0)
-                .ok_or_else(|| format!("gamma '{text}' must be a number in (0, 1]"))?,
+                .ok_or_else(|| {
+                    SpecError::at(
+                        "gamma",
+                        format!("gamma '{text}' must be a number in (0, 1]"),
+                    )
+                })?,
         };
         let depth = match (algorithm, depth) {
             (Algorithm::Beam, None) => DEFAULT_DEPTH,
             (Algorithm::Beam, Some(text)) => match text.trim().parse::<u32>() {
                 Ok(d) if d <= MAX_DEPTH => d,
                 _ => {
-                    return Err(format!(
-                        "depth '{text}' must be a whole number from 0 to {MAX_DEPTH}"
+                    return Err(SpecError::at(
+                        "depth",
+                        format!("depth '{text}' must be a whole number from 0 to {MAX_DEPTH}"),
                     ));
                 }
             },
@@ -322,20 +359,26 @@ impl AgentSpec {
                 // time or node budget, or by a game clock (which the experiment checks).
                 Ok(d) if d <= MAX_DEEPENING => d,
                 _ => {
-                    return Err(format!(
-                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}, or up to {MAX_DEEPENING} (0: no limit) for iterative deepening on a time or node budget or a game clock"
+                    return Err(SpecError::at(
+                        "depth",
+                        format!(
+                            "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}, or up to {MAX_DEEPENING} (0: no limit) for iterative deepening on a time or node budget or a game clock"
+                        ),
                     ));
                 }
             },
             (Algorithm::Greedy, None) => 1,
             (Algorithm::Greedy, Some(text)) if text.trim() == "1" => 1,
             (Algorithm::Greedy, Some(text)) => {
-                return Err(format!(
-                    "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
+                return Err(SpecError::at(
+                    "depth",
+                    format!(
+                        "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
+                    ),
                 ));
             }
             (a, Some(_)) => {
-                return Err(format!("{a} takes no depth"));
+                return Err(SpecError::at("depth", format!("{a} takes no depth")));
             }
             (_, None) => 0,
         };
@@ -344,16 +387,19 @@ impl AgentSpec {
             && heuristic.is_none()
             && (mcts.rollout == Rollout::Heuristic || mcts.rollout_plies > 0)
         {
-            return Err(
-                "mcts with rollout=heuristic or rollout_plies needs a heuristic, e.g. mcts(heuristic=offensive2,rollout_plies=20)"
-                    .to_string(),
-            );
+            return Err(SpecError::at(
+                "heuristic",
+                "mcts with rollout=heuristic or rollout_plies needs a heuristic, e.g. mcts(heuristic=offensive2,rollout_plies=20)",
+            ));
         }
         let takes_heuristic = algorithm.uses_heuristic() || algorithm == Algorithm::Mcts;
         // A searching agent without a heuristic is refused for a game that has no default
         // one (every built-in game), when it meets the game: see `factory`.
         if !takes_heuristic && (heuristic.is_some() || !params.is_empty()) {
-            return Err(format!("{algorithm} takes no heuristic or parameters"));
+            return Err(SpecError::at(
+                "heuristic",
+                format!("{algorithm} takes no heuristic or parameters"),
+            ));
         }
         let mut spec = AgentSpec {
             name: String::new(),
@@ -471,11 +517,13 @@ impl AgentSpec {
     ///
     /// # Errors
     /// An unknown heuristic for this game, or a bad parameter.
-    pub fn factory<G: GameEntry>(&self, game: &G) -> Result<AgentFactory<G>, String> {
+    pub fn factory<G: GameEntry>(&self, game: &G) -> Result<AgentFactory<G>, SpecError> {
         if let Some(external) = &self.external {
             // A typo in `command` is found now, not after every game is lost to it.
             // (A Python callable: that it is hosted here, and not asked for a sandbox.)
-            external.check_program()?;
+            external
+                .check_program()
+                .map_err(|e| SpecError::at("command", e))?;
             let shared = Shared::<G>::new(
                 self.name.clone(),
                 external.clone(),
@@ -517,32 +565,37 @@ impl AgentSpec {
                     if let Some((key, known)) = self.params.iter().find_map(|(key, _)| {
                         crate::core::closest(key, KEYS).map(|known| (key, known))
                     }) {
-                        return Err(format!(
-                            "unknown parameter '{key}': did you mean '{known}'? ({algorithm} also needs a heuristic, e.g. {algorithm}(heuristic=offensive2))"
+                        return Err(SpecError::at(
+                            key.as_str(),
+                            format!(
+                                "unknown parameter '{key}': did you mean '{known}'? ({algorithm} also needs a heuristic, e.g. {algorithm}(heuristic=offensive2))"
+                            ),
                         ));
                     }
-                    return Err(format!(
-                        "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
+                    return Err(SpecError::at(
+                        "heuristic",
+                        format!(
+                            "{algorithm} needs a heuristic, e.g. {algorithm}(heuristic=offensive2)"
+                        ),
                     ));
                 };
-                game.heuristic(name, &self.params)
-                    .map_err(|e| e.to_string())?
+                game.heuristic(name, &self.params)?
             }
             Some(name) => {
                 if !G::heuristics().iter().any(|h| h.name == name) {
                     let known: Vec<&str> = G::heuristics().iter().map(|h| h.name).collect();
-                    return Err(format!(
-                        "unknown heuristic '{name}' for this game (known: {})",
-                        known.join(", ")
+                    return Err(SpecError::at(
+                        "heuristic",
+                        format!(
+                            "unknown heuristic '{name}' for this game (known: {})",
+                            known.join(", ")
+                        ),
                     ));
                 }
-                game.heuristic(name, &self.params)
-                    .map_err(|e| e.to_string())?
+                game.heuristic(name, &self.params)?
             }
             // Random never evaluates; any heuristic of the game will do as a placeholder.
-            None => game
-                .heuristic(G::heuristics()[0].name, &[])
-                .map_err(|e| e.to_string())?,
+            None => game.heuristic(G::heuristics()[0].name, &[])?,
         };
         if self.algorithm == Algorithm::Random {
             return Ok(Box::new(|seed| Box::new(RandomAgent::<G>::new(seed))));
@@ -584,19 +637,23 @@ pub fn test_factories<G: GameEntry>(start: &G, specs: &[&str]) -> Vec<AgentFacto
 }
 
 impl std::str::FromStr for AgentSpec {
-    type Err = String;
+    type Err = SpecError;
 
     /// Reads an inline spec such as `minimax(heuristic=defensive1,depth=3)`.
-    fn from_str(text: &str) -> Result<AgentSpec, String> {
+    fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
         if let Some(json) = text.trim().strip_prefix(EXTERNAL_PREFIX) {
             let external: ExternalSpec = serde_json::from_str(json)
-                .map_err(|e| format!("external agent '{}': {e}", text.trim()))?;
+                .map_err(|e| SpecError::new(format!("external agent '{}': {e}", text.trim())))?;
             return Ok(AgentSpec::external(None, external));
         }
         let mut spec: Spec = text.parse()?;
         let depth = spec.take("depth");
         let heuristic = spec.take("heuristic");
-        AgentSpec::from_parts(None, &spec.name, depth, heuristic, spec.params)
-            .map_err(|e| format!("agent '{}': {e}", text.trim()))
+        AgentSpec::from_parts(None, &spec.name, depth, heuristic, spec.params).map_err(|e| {
+            SpecError {
+                key: e.key,
+                message: format!("agent '{}': {}", text.trim(), e.message),
+            }
+        })
     }
 }

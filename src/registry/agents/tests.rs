@@ -57,7 +57,7 @@ fn mcts_and_table_specs_parse_print_and_refuse_what_does_not_fit() {
             ))
             .is_ok()
     );
-    let err = |t: &str| spec(t).expect_err(t);
+    let err = |t: &str| spec(t).expect_err(t).message;
     assert!(err("mcts(rollout=heuristic)").contains("needs a heuristic"));
     assert!(err("mcts(iterations=0)").contains("iterations '0'"));
     assert!(err("mcts(rollout=smart)").contains("random or heuristic"));
@@ -132,7 +132,7 @@ fn edit_distance_counts_single_character_changes() {
 
 #[test]
 fn bad_agent_specs_say_what_is_wrong() {
-    let err = |t: &str| t.parse::<AgentSpec>().expect_err(t);
+    let err = |t: &str| t.parse::<AgentSpec>().expect_err(t).message;
     assert!(err("uct(heuristic=x)").contains("unknown algorithm 'uct'"));
     assert!(err("minimax(heuristic=offense,depth=99)").contains("from 1 to 12"));
     assert!(err("minimax(heuristic=offense,depth=two)").contains("from 1 to 12"));
@@ -143,7 +143,8 @@ fn bad_agent_specs_say_what_is_wrong() {
             crate::games::breakthrough::Rules::Standard,
         ))
         .err()
-        .expect("refused for breakthrough");
+        .expect("refused for breakthrough")
+        .message;
     assert!(refused.contains("minimax needs a heuristic"), "{refused}");
     assert!(err("greedy(heuristic=offense,depth=3)").contains("exactly one ply"));
     assert!(err("random(heuristic=offense)").contains("no heuristic"));
@@ -153,17 +154,21 @@ fn bad_agent_specs_say_what_is_wrong() {
             crate::games::breakthrough::Rules::Standard,
         ))
         .err()
-        .expect("unknown heuristic");
+        .expect("unknown heuristic")
+        .message;
     assert!(message.contains("unknown heuristic 'chess'") && message.contains("offensive2"));
     let bad_key: AgentSpec = "minimax(heuristic=offense,wieght=1)"
         .parse()
         .expect("parses");
-    let message = bad_key
+    let error = bad_key
         .factory(&Breakthrough::new(
             crate::games::breakthrough::Rules::Standard,
         ))
         .err()
         .expect("unknown key");
+    // The error carries the key it is about: an agent file points at that key's line.
+    assert_eq!(error.key.as_deref(), Some("wieght"));
+    let message = error.message;
     assert!(message.contains("unknown parameter 'wieght'"), "{message}");
     // A misspelt key is named before the heuristic it seems to lack.
     let typo: AgentSpec = "alphabeta(depht=3)".parse().expect("parses");
@@ -172,7 +177,8 @@ fn bad_agent_specs_say_what_is_wrong() {
             crate::games::breakthrough::Rules::Standard,
         ))
         .err()
-        .expect("refused");
+        .expect("refused")
+        .message;
     assert!(
         said.contains("unknown parameter 'depht': did you mean 'depth'?"),
         "{said}"
@@ -193,7 +199,7 @@ fn registry_loads_files_and_resolves_names_before_specs() {
     assert_eq!(ab4.depth, 4);
     assert_eq!(ab4.params, vec![("almost_win".into(), "5000".into())]);
     assert!(registry.resolve("random").is_ok());
-    let err = registry.resolve("ab5").expect_err("unknown");
+    let err = registry.resolve("ab5").expect_err("unknown").message;
     assert!(
         err.contains("unknown agent 'ab5'") && err.contains("ab4"),
         "{err}"
@@ -327,7 +333,7 @@ fn external_agents_are_registered_checked_and_round_trip_through_meta() {
     let message = error("[[agent]]\nname = \"b\"\ncommand = [\"x\"]\nalgorithm = \"random\"\n");
     assert!(
         message.contains(
-            "ext.toml: line 2: agent 'b': an external agent (command = ...) takes no algorithm"
+            "ext.toml: line 4: agent 'b': an external agent (command = ...) takes no algorithm"
         ),
         "{message}"
     );

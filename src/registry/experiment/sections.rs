@@ -55,7 +55,7 @@ pub(super) fn submitted(
             let folder = here.join(dir);
             let sandbox = match &file.sandbox {
                 Some(value) => crate::registry::agents::sandbox_entry(value, here)
-                    .map_err(|e| at.fail(at.key("sandbox"), e))?,
+                    .map_err(|e| at.fail(at.key("sandbox"), e.message))?,
                 None => None,
             };
             let mut extended = registry.clone();
@@ -156,7 +156,7 @@ impl Roster<'_> {
         let spec = self
             .registry
             .resolve(text)
-            .map_err(|e| self.at.fail(self.at.line_of(text), e))?;
+            .map_err(|e| self.at.fail(self.at.line_of(text), e.message))?;
         self.texts.push(text.to_string());
         self.agents.push(spec);
         Ok(self.agents.len() - 1)

@@ -4,7 +4,7 @@ use super::{BuiltIn, GameSpec};
 use crate::core::Player;
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::breakthrough::{Breakthrough, Rules};
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
 
 impl BuiltIn for Breakthrough {
@@ -20,9 +20,10 @@ impl BuiltIn for Breakthrough {
 
     const DEFAULT_OPPONENT: &'static str = "alphabeta(heuristic=offensive2,depth=3)";
 
-    fn params(spec: &mut Spec) -> Result<Rules, String> {
+    fn params(spec: &mut Spec) -> Result<Rules, SpecError> {
         spec.take("rules")
             .map_or(Ok(Rules::Standard), |rules| rules.parse::<Rules>())
+            .map_err(|e| SpecError::at("rules", e))
     }
 
     fn start(rules: &Rules) -> Breakthrough {

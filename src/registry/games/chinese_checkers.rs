@@ -4,7 +4,7 @@ use super::{BuiltIn, GameSpec};
 use crate::core::Player;
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
 
 impl BuiltIn for ChineseCheckers {
@@ -20,13 +20,15 @@ impl BuiltIn for ChineseCheckers {
 
     const DEFAULT_OPPONENT: &'static str = "alphabeta(heuristic=distance,depth=3)";
 
-    fn params(spec: &mut Spec) -> Result<cc::Rules, String> {
+    fn params(spec: &mut Spec) -> Result<cc::Rules, SpecError> {
         let mut rules = cc::Rules::default();
-        let plies = |key: &str, text: String| -> Result<u16, String> {
-            text.parse::<u16>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("{key}={text}: expected a number of plies from 1 to 65535"))
+        let plies = |key: &str, text: String| -> Result<u16, SpecError> {
+            text.parse::<u16>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                SpecError::at(
+                    key,
+                    format!("{key}={text}: expected a number of plies from 1 to 65535"),
+                )
+            })
         };
         if let Some(text) = spec.take("max_plies") {
             rules.max_plies = plies("max_plies", text)?;
@@ -38,14 +40,24 @@ impl BuiltIn for ChineseCheckers {
             rules.long_jumps = match text.as_str() {
                 "long" => true,
                 "short" => false,
-                other => return Err(format!("jumps={other}: expected long or short")),
+                other => {
+                    return Err(SpecError::at(
+                        "jumps",
+                        format!("jumps={other}: expected long or short"),
+                    ));
+                }
             };
         }
         if let Some(text) = spec.take("timeout") {
             rules.timeout = match text.as_str() {
                 "loss" => cc::Timeout::Loss,
                 "random" => cc::Timeout::Random,
-                other => return Err(format!("timeout={other}: expected loss or random")),
+                other => {
+                    return Err(SpecError::at(
+                        "timeout",
+                        format!("timeout={other}: expected loss or random"),
+                    ));
+                }
             };
         }
         Ok(rules)

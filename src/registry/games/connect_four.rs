@@ -4,7 +4,7 @@ use super::{BuiltIn, GameSpec, grid_rows};
 use crate::core::{Game, Player};
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::connect_four::{self as c4, ConnectFour};
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
 
 impl BuiltIn for ConnectFour {
@@ -20,7 +20,7 @@ impl BuiltIn for ConnectFour {
 
     const DEFAULT_OPPONENT: &'static str = "alphabeta-tt(heuristic=windows,depth=8)";
 
-    fn params(spec: &mut Spec) -> Result<c4::Params, String> {
+    fn params(spec: &mut Spec) -> Result<c4::Params, SpecError> {
         let mut params = c4::Params::default();
         for (key, range, slot) in [
             ("rows", c4::ROWS, &mut params.rows),

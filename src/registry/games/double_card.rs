@@ -4,7 +4,7 @@ use super::{BuiltIn, GameSpec};
 use crate::core::Player;
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::double_card::{self as dc, DoubleCard};
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
 
 impl BuiltIn for DoubleCard {
@@ -20,13 +20,18 @@ impl BuiltIn for DoubleCard {
 
     const DEFAULT_OPPONENT: &'static str = "alphabeta(heuristic=lines,depth=2)";
 
-    fn params(spec: &mut Spec) -> Result<dc::Params, String> {
+    fn params(spec: &mut Spec) -> Result<dc::Params, SpecError> {
         let mut params = dc::Params::default();
         if let Some(text) = spec.take("p1") {
             params.p1 = match text.as_str() {
                 "colors" => dc::Role::Colors,
                 "dots" => dc::Role::Dots,
-                other => return Err(format!("p1={other}: expected colors or dots")),
+                other => {
+                    return Err(SpecError::at(
+                        "p1",
+                        format!("p1={other}: expected colors or dots"),
+                    ));
+                }
             };
         }
         if let Some(text) = spec.take("cards") {
@@ -34,21 +39,29 @@ impl BuiltIn for DoubleCard {
                 .parse::<u8>()
                 .ok()
                 .filter(|n| (1..=dc::MAX_CARDS as u8).contains(n))
-                .ok_or_else(|| format!("cards={text}: expected 1 to {}", dc::MAX_CARDS))?;
+                .ok_or_else(|| {
+                    SpecError::at(
+                        "cards",
+                        format!("cards={text}: expected 1 to {}", dc::MAX_CARDS),
+                    )
+                })?;
         }
         if let Some(text) = spec.take("neighbours_only") {
             params.neighbours_only = match text.as_str() {
                 "1" | "true" => true,
                 "0" | "false" => false,
-                other => return Err(format!("neighbours_only={other}: expected 0 or 1")),
+                other => {
+                    return Err(SpecError::at(
+                        "neighbours_only",
+                        format!("neighbours_only={other}: expected 0 or 1"),
+                    ));
+                }
             };
         }
         if let Some(text) = spec.take("moves") {
-            params.move_limit = text
-                .parse::<u8>()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| format!("moves={text}: expected 1 to 255"))?;
+            params.move_limit = text.parse::<u8>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                SpecError::at("moves", format!("moves={text}: expected 1 to 255"))
+            })?;
         }
         Ok(params)
     }

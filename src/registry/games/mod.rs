@@ -13,7 +13,7 @@ mod wights;
 
 pub use program::ProgramSpec;
 
-use super::spec::Spec;
+use super::spec::{Spec, SpecError};
 use super::{GameEntry, GameInfo, GameTask};
 use crate::games::breakthrough::Breakthrough;
 use crate::games::chinese_checkers::ChineseCheckers;
@@ -43,7 +43,7 @@ pub trait BuiltIn: GameEntry {
     ///
     /// # Errors
     /// A value out of range, naming the key.
-    fn params(spec: &mut Spec) -> Result<Self::Params, String>;
+    fn params(spec: &mut Spec) -> Result<Self::Params, SpecError>;
 
     /// The start position of the game with `params`.
     fn start(params: &Self::Params) -> Self;
@@ -79,7 +79,7 @@ macro_rules! built_in_games {
         impl GameSpec {
             /// The built-in game called `name`, its parameters taken from `spec`; `None`
             /// for no such game.
-            fn built_in(name: &str, spec: &mut Spec) -> Option<Result<GameSpec, String>> {
+            fn built_in(name: &str, spec: &mut Spec) -> Option<Result<GameSpec, SpecError>> {
                 $(
                     if name == <$game as BuiltIn>::INFO.name {
                         return Some(<$game as BuiltIn>::params(spec).map(GameSpec::$variant));
@@ -142,22 +142,25 @@ built_in_games! {
 }
 
 impl std::str::FromStr for GameSpec {
-    type Err = String;
+    type Err = SpecError;
 
-    fn from_str(text: &str) -> Result<GameSpec, String> {
+    fn from_str(text: &str) -> Result<GameSpec, SpecError> {
         let mut spec: Spec = text.parse()?;
         let name = spec.name.clone();
         let game = GameSpec::built_in(&name, &mut spec).unwrap_or_else(|| {
             let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-            Err(format!(
+            Err(SpecError::new(format!(
                 "unknown game '{name}' (known: {}; a game served by a program is declared as [[game]] in an agent file)",
                 known.join(", ")
-            ))
+            )))
         })?;
         if let Some((key, _)) = spec.params.first() {
-            return Err(format!(
-                "unknown parameter '{key}' for game {name} (known: {})",
-                game.keys()
+            return Err(SpecError::at(
+                key.as_str(),
+                format!(
+                    "unknown parameter '{key}' for game {name} (known: {})",
+                    game.keys()
+                ),
             ));
         }
         Ok(game)

@@ -4,7 +4,7 @@ use super::{BuiltIn, GameSpec, NoParams, grid_rows};
 use crate::core::{Game, Player};
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::othello::Othello;
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
 
 impl BuiltIn for Othello {
@@ -20,7 +20,7 @@ impl BuiltIn for Othello {
 
     const DEFAULT_OPPONENT: &'static str = "alphabeta-tt(heuristic=squares,depth=6)";
 
-    fn params(_: &mut Spec) -> Result<NoParams, String> {
+    fn params(_: &mut Spec) -> Result<NoParams, SpecError> {
         Ok(NoParams)
     }
 

@@ -4,7 +4,7 @@ use super::{BuiltIn, GameSpec, NoParams};
 use crate::core::Player;
 use crate::evals::{self, HeuristicInfo, ParamError};
 use crate::games::wights::Wights;
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
 
 impl BuiltIn for Wights {
@@ -20,7 +20,7 @@ impl BuiltIn for Wights {
 
     const DEFAULT_OPPONENT: &'static str = "alphabeta(heuristic=material,depth=4)";
 
-    fn params(_: &mut Spec) -> Result<NoParams, String> {
+    fn params(_: &mut Spec) -> Result<NoParams, SpecError> {
         Ok(NoParams)
     }
 
