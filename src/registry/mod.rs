@@ -114,6 +114,7 @@ impl AnyExperiment {
 
 use crate::core::{ActionEvaluator, Agent, Evaluator, Game, Player};
 use crate::evals::{self, HeuristicInfo, ParamError};
+use spec::SpecError;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -191,7 +192,11 @@ pub fn line_of_string(text: &str, needle: &str) -> Option<usize> {
 ///
 /// # Errors
 /// What is wrong with the name.
-pub(crate) fn run_name(name: Option<String>, path: &Path, default: &str) -> Result<String, String> {
+pub(crate) fn run_name(
+    name: Option<String>,
+    path: &Path,
+    default: &str,
+) -> Result<String, SpecError> {
     let name = name.unwrap_or_else(|| {
         path.file_stem()
             .map_or(default.to_string(), |s| s.to_string_lossy().into_owned())
@@ -200,8 +205,11 @@ pub(crate) fn run_name(name: Option<String>, path: &Path, default: &str) -> Resu
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
     if name.is_empty() || name.starts_with('.') || !allowed {
-        return Err(format!(
-            "name '{name}' must be letters, digits, '-', '_' or '.', not starting with '.' (it names the results folder)"
+        return Err(SpecError::at(
+            "name",
+            format!(
+                "name '{name}' must be letters, digits, '-', '_' or '.', not starting with '.' (it names the results folder)"
+            ),
         ));
     }
     Ok(name)

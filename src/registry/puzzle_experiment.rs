@@ -191,7 +191,8 @@ impl PuzzleExperiment {
             }
         })?;
         Ok(PuzzleExperiment {
-            name: super::run_name(file.name, path, "puzzles").map_err(|e| fail("name", e))?,
+            name: super::run_name(file.name, path, "puzzles")
+                .map_err(|e| fail("name", e.message))?,
             description: file.description.unwrap_or_default(),
             path: path.to_path_buf(),
             source,

@@ -3,6 +3,7 @@
 //! experiment's text when it is checked and again when a run's documents are written (the
 //! text is kept in meta.json), so a results folder carries its references with it.
 
+use super::spec::SpecError;
 use serde::Serialize;
 
 /// The kind of experiment a reference belongs to, which decides its keys.
@@ -185,7 +186,7 @@ pub fn parse_references(
         let Some(table) = item.as_table() else {
             return Err(fail("expected a table of keys".to_string()));
         };
-        references.push(parse_one(table, kind, line).map_err(fail)?);
+        references.push(parse_one(table, kind, line).map_err(|e| fail(e.message))?);
     }
     Ok(references)
 }
@@ -194,7 +195,7 @@ fn parse_one(
     table: &toml::Table,
     kind: ReferenceKind,
     line: Option<usize>,
-) -> Result<Reference, String> {
+) -> Result<Reference, SpecError> {
     let selectors = kind.selectors();
     let sample_key = kind.sample_key();
     let quantities = kind.quantities();
@@ -207,76 +208,91 @@ fn parse_one(
         }
         let Some(&(name, measure)) = quantities.iter().find(|(q, _)| q == key) else {
             let names: Vec<&str> = quantities.iter().map(|(q, _)| *q).collect();
-            return Err(format!(
-                "unknown key '{key}' (a reference takes {}, {}, one of {}, {sample_key} for counts, source, note, tolerance, comparable)",
-                selectors[0],
-                selectors[1],
-                names.join(", ")
+            return Err(SpecError::at(
+                key.as_str(),
+                format!(
+                    "unknown key '{key}' (a reference takes {}, {}, one of {}, {sample_key} for counts, source, note, tolerance, comparable)",
+                    selectors[0],
+                    selectors[1],
+                    names.join(", ")
+                ),
             ));
         };
         let number = value
             .as_float()
             .or_else(|| value.as_integer().map(|i| i as f64))
             .filter(|n| n.is_finite() && *n >= 0.0)
-            .ok_or_else(|| format!("{key} must be a number of at least 0, found {value}"))?;
+            .ok_or_else(|| {
+                SpecError::at(
+                    key.as_str(),
+                    format!("{key} must be a number of at least 0, found {value}"),
+                )
+            })?;
         if let Some((other, _, _)) = quantity {
-            return Err(format!(
+            return Err(SpecError::new(format!(
                 "gives both {other} and {key}: one published number per reference"
-            ));
+            )));
         }
         quantity = Some((name, measure, number));
     }
     let Some((name, measure, value)) = quantity else {
         let names: Vec<&str> = quantities.iter().map(|(q, _)| *q).collect();
-        return Err(format!(
+        return Err(SpecError::new(format!(
             "no published number: give one of {}",
             names.join(", ")
-        ));
+        )));
     };
-    let text = |key: &str| -> Result<Option<String>, String> {
+    let text = |key: &str| -> Result<Option<String>, SpecError> {
         match table.get(key) {
             None => Ok(None),
             Some(toml::Value::String(s)) => Ok(Some(s.clone())),
             Some(toml::Value::Integer(i)) => Ok(Some(i.to_string())),
-            Some(other) => Err(format!("{key} must be a string, found {other}")),
+            Some(other) => Err(SpecError::at(
+                key,
+                format!("{key} must be a string, found {other}"),
+            )),
         }
     };
     let mut row = [String::new(), String::new()];
     for (slot, key) in row.iter_mut().zip(selectors) {
-        *slot = text(key)?.ok_or_else(|| format!("{key} is missing (which row it is)"))?;
+        *slot = text(key)?
+            .ok_or_else(|| SpecError::new(format!("{key} is missing (which row it is)")))?;
     }
     if kind == ReferenceKind::Games && row[0].parse::<usize>().is_err() {
-        return Err(format!(
+        return Err(SpecError::new(format!(
             "matchup = {}: the matchup's position in the list, from 0",
             row[0]
-        ));
+        )));
     }
     let source = text("source")?
         .filter(|s| !s.trim().is_empty())
-        .ok_or("source is missing (where the number was published)")?;
+        .ok_or_else(|| {
+            SpecError::at(
+                "source",
+                "source is missing (where the number was published)",
+            )
+        })?;
     let note = text("note")?.unwrap_or_default();
-    let sample = match table.get(sample_key) {
-        None => None,
-        Some(v) => Some(
-            v.as_integer()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| format!("{sample_key} must be a whole number above 0"))?
-                as u64,
-        ),
-    };
+    let sample =
+        match table.get(sample_key) {
+            None => None,
+            Some(v) => Some(v.as_integer().filter(|&n| n > 0).ok_or_else(|| {
+                SpecError::new(format!("{sample_key} must be a whole number above 0"))
+            })? as u64),
+        };
     if measure == Measure::Rate {
         let Some(n) = sample else {
-            return Err(format!(
+            return Err(SpecError::new(format!(
                 "{name} = {value} needs {sample_key} (out of how many it was counted)"
-            ));
+            )));
         };
         if value.fract() != 0.0 || value > n as f64 {
-            return Err(format!(
+            return Err(SpecError::new(format!(
                 "{name} = {value} must be a whole number of at most {sample_key} = {n}"
-            ));
+            )));
         }
     } else if sample.is_some() {
-        return Err(format!(
+        return Err(SpecError::new(format!(
             "{sample_key} applies to counts out of a sample ({}), not to {name}",
             quantities
                 .iter()
@@ -284,7 +300,7 @@ fn parse_one(
                 .map(|(q, _)| *q)
                 .collect::<Vec<_>>()
                 .join(", ")
-        ));
+        )));
     }
     let tolerance = match table.get("tolerance") {
         None => None,
@@ -292,12 +308,19 @@ fn parse_one(
             v.as_float()
                 .or_else(|| v.as_integer().map(|i| i as f64))
                 .filter(|t| (0.0..=10.0).contains(t))
-                .ok_or("tolerance must be a relative difference from 0 to 10 (0.1 = 10%)")?,
+                .ok_or_else(|| {
+                    SpecError::at(
+                        "tolerance",
+                        "tolerance must be a relative difference from 0 to 10 (0.1 = 10%)",
+                    )
+                })?,
         ),
     };
     let comparable = match table.get("comparable") {
         None => true,
-        Some(v) => v.as_bool().ok_or("comparable must be true or false")?,
+        Some(v) => v
+            .as_bool()
+            .ok_or_else(|| SpecError::at("comparable", "comparable must be true or false"))?,
     };
     Ok(Reference {
         line,

@@ -98,23 +98,29 @@ struct SearchFile {
 ///
 /// # Errors
 /// A message when the text is not such a list of depths from 1 to the maximum.
-pub fn parse_depths(text: &str) -> Result<Vec<u32>, String> {
-    let number = |t: &str| -> Result<u32, String> {
+pub fn parse_depths(text: &str) -> Result<Vec<u32>, SpecError> {
+    let number = |t: &str| -> Result<u32, SpecError> {
         t.trim()
             .parse::<u32>()
             .ok()
             .filter(|d| (1..=MAX_DEPTH).contains(d))
             .ok_or_else(|| {
-                format!(
-                    "depth '{}' must be a whole number from 1 to {MAX_DEPTH}",
-                    t.trim()
+                SpecError::at(
+                    "depths",
+                    format!(
+                        "depth '{}' must be a whole number from 1 to {MAX_DEPTH}",
+                        t.trim()
+                    ),
                 )
             })
     };
     if let Some((low, high)) = text.split_once("..") {
         let (low, high) = (number(low)?, number(high.trim_start_matches('='))?);
         if low > high {
-            return Err(format!("depths '{text}': the range is empty"));
+            return Err(SpecError::at(
+                "depths",
+                format!("depths '{text}': the range is empty"),
+            ));
         }
         return Ok((low..=high).collect());
     }
@@ -176,7 +182,7 @@ impl SearchExperiment {
         let heuristic: Spec = file
             .heuristic
             .parse()
-            .map_err(|e: String| fail("heuristic", e))?;
+            .map_err(|e: SpecError| fail("heuristic", e.message))?;
         // A named heuristic of the agent files stands for its base and parameters.
         let heuristic = registry.expand_heuristic(&heuristic);
         let positions = file.positions.unwrap_or(100);
@@ -265,7 +271,8 @@ impl SearchExperiment {
                 (spec, depths)
             })
             .collect();
-        let name = super::run_name(file.name, path, "search").map_err(|e| fail("name", e))?;
+        let name =
+            super::run_name(file.name, path, "search").map_err(|e| fail("name", e.message))?;
         checked_references(path, &source, ReferenceKind::Search, |reference| {
             let [algorithm, depth] = &reference.row;
             if !file.algorithms.contains(algorithm) {

@@ -77,9 +77,9 @@ impl Spec {
 }
 
 impl FromStr for Spec {
-    type Err = String;
+    type Err = SpecError;
 
-    fn from_str(text: &str) -> Result<Spec, String> {
+    fn from_str(text: &str) -> Result<Spec, SpecError> {
         let text = text.trim();
         let (name, rest) = match text.find('(') {
             Some(open) => {
@@ -96,28 +96,33 @@ impl FromStr for Spec {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
         if !name_ok {
-            return Err(format!(
+            return Err(SpecError::new(format!(
                 "'{text}': expected a name of letters, digits, '-' or '_' before '('"
-            ));
+            )));
         }
         let mut params: Vec<(String, String)> = Vec::new();
         let parts = split_top_level(rest.unwrap_or("")).map_err(|e| format!("'{text}': {e}"))?;
         for part in parts {
             if part.trim().is_empty() {
                 if rest.is_some_and(|r| !r.trim().is_empty()) {
-                    return Err(format!("'{text}': empty item between commas"));
+                    return Err(SpecError::new(format!(
+                        "'{text}': empty item between commas"
+                    )));
                 }
                 continue;
             }
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| format!("'{text}': '{}' is not key=value", part.trim()))?;
+            let (key, value) = part.split_once('=').ok_or_else(|| {
+                SpecError::new(format!("'{text}': '{}' is not key=value", part.trim()))
+            })?;
             let (key, value) = (key.trim(), value.trim());
             if key.is_empty() || value.is_empty() {
-                return Err(format!("'{text}': '{}' is not key=value", part.trim()));
+                return Err(SpecError::new(format!(
+                    "'{text}': '{}' is not key=value",
+                    part.trim()
+                )));
             }
             if params.iter().any(|(k, _)| k == key) {
-                return Err(format!("'{text}': key '{key}' given twice"));
+                return Err(SpecError::new(format!("'{text}': key '{key}' given twice")));
             }
             params.push((key.to_string(), value.to_string()));
         }
@@ -132,15 +137,15 @@ impl FromStr for Spec {
 ///
 /// # Errors
 /// Brackets that do not pair up, or a list inside a list.
-fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
+fn split_top_level(text: &str) -> Result<Vec<&str>, SpecError> {
     const LIST: &str = "a sweep list is written key=[a,b,c]";
     let mut parts = Vec::new();
     let (mut open, mut start) = (false, 0usize);
     for (i, c) in text.char_indices() {
         match c {
-            '[' if open => return Err(format!("a '[' inside a list ({LIST})")),
+            '[' if open => return Err(SpecError::new(format!("a '[' inside a list ({LIST})"))),
             '[' => open = true,
-            ']' if !open => return Err(format!("a ']' without its '[' ({LIST})")),
+            ']' if !open => return Err(SpecError::new(format!("a ']' without its '[' ({LIST})"))),
             ']' => open = false,
             ',' if !open => {
                 parts.push(&text[start..i]);
@@ -150,7 +155,9 @@ fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
         }
     }
     if open {
-        return Err(format!("a '[' that is never closed ({LIST})"));
+        return Err(SpecError::new(format!(
+            "a '[' that is never closed ({LIST})"
+        )));
     }
     parts.push(&text[start..]);
     Ok(parts)
@@ -207,7 +214,7 @@ mod tests {
             ("ab(w=[0.5,[1,2]])", "a '[' inside a list"),
             ("ab(depth=[2,3,w=1)", "a '[' that is never closed"),
         ] {
-            let error = text.parse::<Spec>().expect_err(text);
+            let error = text.parse::<Spec>().expect_err(text).message;
             assert!(
                 error.starts_with(&format!("'{text}': {expected}"))
                     && error.contains("key=[a,b,c]"),
@@ -221,7 +228,7 @@ mod tests {
 
     #[test]
     fn rejects_malformed_specs_with_the_reason() {
-        let err = |t: &str| t.parse::<Spec>().expect_err(t);
+        let err = |t: &str| t.parse::<Spec>().expect_err(t).message;
         assert!(err("minimax(depth=3").contains("missing ')'"));
         assert!(err("minimax(depth)").contains("'depth' is not key=value"));
         assert!(err("minimax(depth=3,,x=1)").contains("empty item"));

@@ -152,10 +152,10 @@ impl TuneExperiment {
                 format!("learning_rate = {learning_rate}: must be above 0"),
             ));
         }
-        let openings =
-            openings_spec(file.openings.as_ref(), path).map_err(|e| fail(at_key("openings"), e))?;
+        let openings = openings_spec(file.openings.as_ref(), path)
+            .map_err(|e| fail(at_key("openings"), e.message))?;
         let verify = match &file.verify {
-            Some(table) => sprt_spec(table, 1000).map_err(|e| fail(at_key("verify"), e))?,
+            Some(table) => sprt_spec(table, 1000).map_err(|e| fail(at_key("verify"), e.message))?,
             None => (
                 Sprt {
                     elo0: 0.0,
@@ -183,7 +183,7 @@ impl TuneExperiment {
         let template: Spec = agent
             .canonical()
             .parse()
-            .map_err(|e: String| fail(agent_line, e))?;
+            .map_err(|e: SpecError| fail(agent_line, e.message))?;
         if file.params.is_empty() {
             return Err(fail(
                 None,
@@ -223,7 +223,7 @@ impl TuneExperiment {
             )),
         };
         let name = super::run_name(file.name.clone(), path, "tune experiment")
-            .map_err(|e| fail(at_key("name"), e))?;
+            .map_err(|e| fail(at_key("name"), e.message))?;
         Ok(TuneExperiment {
             name,
             description: file.description.unwrap_or_default(),

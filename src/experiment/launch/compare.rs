@@ -3,7 +3,7 @@
 
 use super::{Error, Finished, Options, parse_game, resolve_threads};
 use crate::registry::search_experiment::{PositionSource, mcts_agents, parse_depths, program};
-use crate::registry::spec::Spec;
+use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{AgentRegistry, SearchExperiment};
 use crate::search::Algorithm;
 use std::path::PathBuf;
@@ -92,10 +92,10 @@ pub fn compare(request: CompareRequest) -> Result<Finished, Error> {
             Error::Message("compare: name the heuristic (--heuristic, e.g. offensive2)".to_string())
         })?
         .parse()
-        .map_err(|e| fail("heuristic", e))?;
+        .map_err(|e: SpecError| fail("heuristic", e.message))?;
     // A named heuristic of the agent files stands for its base and parameters.
     let heuristic = registry.expand_heuristic(&heuristic);
-    let depths = parse_depths(&request.depths).map_err(|e| fail("depths", e))?;
+    let depths = parse_depths(&request.depths).map_err(|e| fail("depths", e.message))?;
     let iterations: Vec<u64> = request
         .iterations
         .split(',')

@@ -603,12 +603,12 @@ impl AgentRegistry {
     /// # Errors
     /// A hosted agent whose name an agent file defines too, or a name that is not letters,
     /// digits, '-', '_' or '.'.
-    pub fn add_hosted(&mut self) -> Result<(), String> {
+    pub fn add_hosted(&mut self) -> Result<(), SpecError> {
         for name in crate::external::hosted::names() {
             if !is_name(&name) {
-                return Err(format!(
+                return Err(SpecError::new(format!(
                     "Python agent name '{name}' must be letters, digits, '-', '_' or '.'"
-                ));
+                )));
             }
             if let Some(previous) = self.agents.get(&name) {
                 let theirs = previous
@@ -619,14 +619,14 @@ impl AgentRegistry {
                 if theirs == Some(&name) {
                     continue;
                 }
-                return Err(format!(
+                return Err(SpecError::new(format!(
                     "Python agent '{name}': {} defines an agent of that name too; pass it under another name",
                     previous.file.display()
-                ));
+                )));
             }
             let spec = AgentSpec::external(Some(name.clone()), ExternalSpec::hosted(&name));
             self.insert(spec, Path::new("<python>"), None)
-                .map_err(|e| e.message)?;
+                .map_err(|e| SpecError::new(e.message))?;
         }
         Ok(())
     }
@@ -833,14 +833,14 @@ pub fn agents_folders(
     given: Option<&Path>,
     from_env: Option<&Path>,
     experiment: Option<&Path>,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<PathBuf>, SpecError> {
     for (folder, what) in [(given, "--agents"), (from_env, "ARBITER_AGENTS")] {
         if let Some(folder) = folder {
             if !folder.is_dir() {
-                return Err(format!(
+                return Err(SpecError::new(format!(
                     "{what} {}: no such folder of agent files",
                     folder.display()
-                ));
+                )));
             }
             return Ok(vec![folder.to_path_buf()]);
         }

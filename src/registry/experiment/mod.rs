@@ -9,6 +9,7 @@ use super::submissions::Submissions;
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
 use crate::core::{Adjudication, ScoreRule, TimeControl};
+use crate::registry::spec::SpecError;
 use crate::stats::elo::{EloModel, Sprt};
 use sections::{
     Located, Roster, clocks, counts, listed_matchups, players, rounds, submitted, sweeps,
@@ -209,22 +210,24 @@ struct AdjudicateTable {
 }
 
 /// The rules of an `adjudicate` table: each rule needs its score and its moves.
-fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, String> {
+fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, SpecError> {
     let rule = |name: &str,
                 score: Option<f64>,
                 moves: Option<i64>|
-     -> Result<Option<ScoreRule>, String> {
+     -> Result<Option<ScoreRule>, SpecError> {
         match (score, moves) {
             (None, None) => Ok(None),
             (Some(score), Some(moves)) => {
                 if !score.is_finite() || score < 0.0 {
-                    return Err(format!(
-                        "adjudicate: {name}_score = {score}: give a score of 0 or more"
+                    return Err(SpecError::at(
+                        "adjudicate",
+                        format!("adjudicate: {name}_score = {score}: give a score of 0 or more"),
                     ));
                 }
                 if !(1..=100_000).contains(&moves) {
-                    return Err(format!(
-                        "adjudicate: {name}_moves = {moves}: give 1 to 100000 moves"
+                    return Err(SpecError::at(
+                        "adjudicate",
+                        format!("adjudicate: {name}_moves = {moves}: give 1 to 100000 moves"),
                     ));
                 }
                 Ok(Some(ScoreRule {
@@ -232,29 +235,41 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, String> {
                     moves: moves as u32,
                 }))
             }
-            (Some(_), None) => Err(format!(
-                "adjudicate: {name}_score needs {name}_moves (the moves in a row that must hold it)"
+            (Some(_), None) => Err(SpecError::at(
+                "adjudicate",
+                format!(
+                    "adjudicate: {name}_score needs {name}_moves (the moves in a row that must hold it)"
+                ),
             )),
-            (None, Some(_)) => Err(format!(
-                "adjudicate: {name}_moves needs {name}_score (the score to hold)"
+            (None, Some(_)) => Err(SpecError::at(
+                "adjudicate",
+                format!("adjudicate: {name}_moves needs {name}_score (the score to hold)"),
             )),
         }
     };
     let resign = rule("resign", table.resign_score, table.resign_moves)?;
     let draw = rule("draw", table.draw_score, table.draw_moves)?;
     if resign.is_some_and(|r| r.score == 0.0) {
-        return Err(
-            "adjudicate: resign_score = 0 would end every game at once: give a positive score"
-                .to_string(),
-        );
+        return Err(SpecError::at(
+            "adjudicate",
+            "adjudicate: resign_score = 0 would end every game at once: give a positive score",
+        ));
     }
     let draw_after_ply = match table.draw_after {
         None => 0,
         Some(_) if draw.is_none() => {
-            return Err("adjudicate: draw_after without draw_score and draw_moves".to_string());
+            return Err(SpecError::at(
+                "adjudicate",
+                "adjudicate: draw_after without draw_score and draw_moves",
+            ));
         }
         Some(ply) if (0..=1_000_000).contains(&ply) => ply as u32,
-        Some(ply) => return Err(format!("adjudicate: draw_after = {ply}: give a ply from 0")),
+        Some(ply) => {
+            return Err(SpecError::at(
+                "adjudicate",
+                format!("adjudicate: draw_after = {ply}: give a ply from 0"),
+            ));
+        }
     };
     let adjudication = Adjudication {
         resign,
@@ -262,7 +277,10 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, String> {
         draw_after_ply,
     };
     if adjudication.is_off() {
-        return Err("adjudicate: give resign_score and resign_moves, or draw_score and draw_moves (and draw_after)".to_string());
+        return Err(SpecError::at(
+            "adjudicate",
+            "adjudicate: give resign_score and resign_moves, or draw_score and draw_moves (and draw_after)",
+        ));
     }
     Ok(adjudication)
 }
@@ -307,7 +325,7 @@ pub(super) struct SprtTable {
 pub(super) fn openings_spec(
     table: Option<&OpeningsTable>,
     path: &Path,
-) -> Result<OpeningSpec, String> {
+) -> Result<OpeningSpec, SpecError> {
     match table {
         None => Ok(OpeningSpec::Start),
         Some(OpeningsTable {
@@ -330,34 +348,43 @@ pub(super) fn openings_spec(
             // Read once here, so that a missing or unreadable file is blamed on this
             // line; its moves are checked against the game when the run starts.
             if let Err(why) = super::read_input(&file) {
-                return Err(format!(
-                    "openings file '{}': {}",
-                    file.display(),
-                    why.message
+                return Err(SpecError::at(
+                    "openings",
+                    format!("openings file '{}': {}", file.display(), why.message),
                 ));
             }
             Ok(OpeningSpec::File(file))
         }
-        Some(_) => {
-            Err("openings: give random_plies = N (0-1000) or file = \"path\", not both".to_string())
-        }
+        Some(_) => Err(SpecError::at(
+            "openings",
+            "openings: give random_plies = N (0-1000) or file = \"path\", not both",
+        )),
     }
 }
 
 /// The game clocks of `time_control = "60+0.5"` (both agents) or `["60+0.5", "10+0.1"]`
 /// (the first and the second listed agent of each matchup).
-fn time_control_spec(value: &toml::Value) -> Result<[TimeControl; 2], String> {
-    let one = |value: &toml::Value| -> Result<TimeControl, String> {
+fn time_control_spec(value: &toml::Value) -> Result<[TimeControl; 2], SpecError> {
+    let one = |value: &toml::Value| -> Result<TimeControl, SpecError> {
         value
             .as_str()
-            .ok_or_else(|| format!("time_control = {value}: expected a string such as \"60+0.5\""))?
+            .ok_or_else(|| {
+                SpecError::at(
+                    "time_control",
+                    format!("time_control = {value}: expected a string such as \"60+0.5\""),
+                )
+            })?
             .parse()
+            .map_err(|e: String| SpecError::at("time_control", e))
     };
     match value {
         toml::Value::Array(list) if list.len() == 2 => Ok([one(&list[0])?, one(&list[1])?]),
-        toml::Value::Array(list) => Err(format!(
-            "time_control: a list gives the first and the second agent's clocks, so two of them, not {}",
-            list.len()
+        toml::Value::Array(list) => Err(SpecError::at(
+            "time_control",
+            format!(
+                "time_control: a list gives the first and the second agent's clocks, so two of them, not {}",
+                list.len()
+            ),
         )),
         other => one(other).map(|control| [control; 2]),
     }
@@ -365,13 +392,16 @@ fn time_control_spec(value: &toml::Value) -> Result<[TimeControl; 2], String> {
 
 /// A sequential test from an `sprt` table, with the games it may run at most
 /// (`default_games` unless `max_games` is given).
-pub(super) fn sprt_spec(table: &SprtTable, default_games: i64) -> Result<(Sprt, u64), String> {
+pub(super) fn sprt_spec(table: &SprtTable, default_games: i64) -> Result<(Sprt, u64), SpecError> {
     let model = match table.model.as_deref() {
         None | Some("logistic") => EloModel::Logistic,
         Some("normalized") => EloModel::Normalized,
         Some(other) => {
-            return Err(format!(
-                "sprt: model = '{other}': expected 'logistic' (the default) or 'normalized'"
+            return Err(SpecError::at(
+                "sprt",
+                format!(
+                    "sprt: model = '{other}': expected 'logistic' (the default) or 'normalized'"
+                ),
             ));
         }
     };
@@ -385,8 +415,9 @@ pub(super) fn sprt_spec(table: &SprtTable, default_games: i64) -> Result<(Sprt, 
     sprt.validate()?;
     let max_games = table.max_games.unwrap_or(default_games);
     if !(2..=MAX_GAMES as i64).contains(&max_games) {
-        return Err(format!(
-            "sprt: max_games = {max_games}: must be from 2 to {MAX_GAMES}"
+        return Err(SpecError::at(
+            "sprt",
+            format!("sprt: max_games = {max_games}: must be from 2 to {MAX_GAMES}"),
         ));
     }
     Ok((sprt, max_games as u64))

@@ -132,7 +132,7 @@ impl Located<'_> {
     }
 
     /// An error in the file, at `line` when known.
-    pub(super) fn fail(&self, line: Option<usize>, message: String) -> InputError {
+    pub(super) fn fail(&self, line: Option<usize>, message: impl Into<String>) -> InputError {
         InputError::in_file(self.path, line, message)
     }
 }
@@ -246,7 +246,7 @@ pub(super) fn sweeps(
         let template: Spec = sweep
             .agent
             .parse()
-            .map_err(|e: String| at.fail(line, format!("sweep: {e}")))?;
+            .map_err(|e: SpecError| at.fail(line, format!("sweep: {e}")))?;
         let lists: Vec<(usize, Vec<String>)> = template
             .params
             .iter()
