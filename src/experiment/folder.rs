@@ -4,27 +4,77 @@
 use crate::records::{unix_now, utc_stamp};
 use std::path::{Path, PathBuf};
 
+/// Why a run folder could not be made or taken, with the folder or file it is about.
+#[derive(Debug, thiserror::Error)]
+pub enum FolderError {
+    /// `--out` names something that cannot take a new run.
+    #[error("--out {}: {why}", .out.display())]
+    Out {
+        /// The folder given.
+        out: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A run folder that the system would not create.
+    #[error("cannot create {}: {error}", .folder.display())]
+    Create {
+        /// The folder.
+        folder: PathBuf,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// A lock file that the system refused.
+    #[error("{}: cannot {what}: {error}", .path.display())]
+    Io {
+        /// The folder or file.
+        path: PathBuf,
+        /// What was tried: `open` or `lock`.
+        what: &'static str,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// Another process writes the folder, or its lock file keeps changing.
+    #[error("{}: {why}", .path.display())]
+    Held {
+        /// The folder or its lock file.
+        path: PathBuf,
+        /// Who holds it, or why it cannot be taken.
+        why: String,
+    },
+}
+
+impl From<FolderError> for String {
+    fn from(error: FolderError) -> String {
+        error.to_string()
+    }
+}
+
 /// Creates the folder a new run writes: `out` (new or empty), else
 /// `results/<experiment>/<UTC time>`.
 ///
 /// # Errors
 /// A message naming the folder: it exists and is not empty, or cannot be created.
-pub fn create_run_folder(out: Option<&Path>, experiment: &str) -> Result<PathBuf, String> {
+pub fn create_run_folder(out: Option<&Path>, experiment: &str) -> Result<PathBuf, FolderError> {
+    let bad_out = |out: &Path, why: String| FolderError::Out {
+        out: out.to_path_buf(),
+        why,
+    };
     if let Some(out) = out {
         if out.exists() {
             // A lock file alone is left by a run killed before it wrote anything; the
             // lock itself then tells whether that run still goes.
             let empty = std::fs::read_dir(out)
-                .map_err(|e| format!("--out {}: {e}", out.display()))?
+                .map_err(|e| bad_out(out, e.to_string()))?
                 .all(|entry| entry.is_ok_and(|e| e.file_name() == LOCK));
             if !empty {
-                return Err(format!(
-                    "--out {}: the folder exists and is not empty (results are never overwritten)",
-                    out.display()
+                return Err(bad_out(
+                    out,
+                    "the folder exists and is not empty (results are never overwritten)"
+                        .to_string(),
                 ));
             }
         }
-        std::fs::create_dir_all(out).map_err(|e| format!("--out {}: {e}", out.display()))?;
+        std::fs::create_dir_all(out).map_err(|e| bad_out(out, e.to_string()))?;
         return Ok(out.to_path_buf());
     }
     let base = Path::new("results").join(experiment);
@@ -35,8 +85,10 @@ pub fn create_run_folder(out: Option<&Path>, experiment: &str) -> Result<PathBuf
         folder = base.join(format!("{stamp}-{n}"));
         n += 1;
     }
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    std::fs::create_dir_all(&folder).map_err(|error| FolderError::Create {
+        folder: folder.clone(),
+        error,
+    })?;
     Ok(folder)
 }
 
@@ -58,7 +110,7 @@ impl FolderLock {
     ///
     /// # Errors
     /// One line naming the folder and the process that holds it.
-    pub fn acquire(folder: &Path, quiet: bool) -> Result<FolderLock, String> {
+    pub fn acquire(folder: &Path, quiet: bool) -> Result<FolderLock, FolderError> {
         let path = folder.join(LOCK);
         // A lock file is removed by its holder when done; a process that opened it just
         // before may then lock a removed file, so the lock counts only on the file the
@@ -68,10 +120,10 @@ impl FolderLock {
                 return Ok(lock);
             }
         }
-        Err(format!(
-            "{}: cannot lock: the lock file keeps changing",
-            path.display()
-        ))
+        Err(FolderError::Held {
+            path,
+            why: "cannot lock: the lock file keeps changing".to_string(),
+        })
     }
 
     /// Whether a live process holds `folder`'s lock (a run is writing it). Changes nothing.
@@ -89,11 +141,18 @@ impl FolderLock {
         }
     }
 
-    fn try_once(folder: &Path, path: &Path, quiet: bool) -> Result<Option<FolderLock>, String> {
+    fn try_once(
+        folder: &Path,
+        path: &Path,
+        quiet: bool,
+    ) -> Result<Option<FolderLock>, FolderError> {
         use std::io::{Read, Seek, Write};
         use std::os::unix::fs::MetadataExt;
-        let cannot =
-            |what: &str, e: std::io::Error| format!("{}: cannot {what}: {e}", path.display());
+        let cannot = |what: &'static str, error: std::io::Error| FolderError::Io {
+            path: path.to_path_buf(),
+            what,
+            error,
+        };
         let mut file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -106,15 +165,17 @@ impl FolderLock {
             Err(std::fs::TryLockError::WouldBlock) => {
                 let holder = std::fs::read_to_string(path).unwrap_or_default();
                 let holder = holder.trim();
-                return Err(format!(
-                    "{}: another arbiter is writing this folder ({}); one writer per results folder",
-                    folder.display(),
-                    if holder.is_empty() {
-                        "holder unknown"
-                    } else {
-                        holder
-                    }
-                ));
+                return Err(FolderError::Held {
+                    path: folder.to_path_buf(),
+                    why: format!(
+                        "another arbiter is writing this folder ({}); one writer per results folder",
+                        if holder.is_empty() {
+                            "holder unknown"
+                        } else {
+                            holder
+                        }
+                    ),
+                });
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(cannot("lock", e)),
         }

@@ -18,7 +18,7 @@ mod tests;
 pub mod tools;
 mod tune;
 
-pub use folder::{FolderLock, LOCK, create_run_folder};
+pub use folder::{FolderError, FolderLock, LOCK, create_run_folder};
 pub use games::{play_all, read_openings};
 pub use pool::{Control, Earlier, Fresh, NoControl, Settings, Work};
 
@@ -47,6 +47,9 @@ pub enum Error {
     /// A puzzle file that could not be read, naming the file and line.
     #[error(transparent)]
     Puzzle(#[from] crate::csp::PuzzleError),
+    /// The run folder could not be made or taken.
+    #[error(transparent)]
+    Folder(#[from] folder::FolderError),
     /// Anything else, as one line naming what failed.
     #[error("{0}")]
     Message(String),
@@ -440,7 +443,7 @@ impl RunFolder {
     ///
     /// # Errors
     /// Another process holds it; the line names the folder and the holder.
-    pub fn lock(path: &Path, quiet: bool) -> Result<RunFolder, String> {
+    pub fn lock(path: &Path, quiet: bool) -> Result<RunFolder, folder::FolderError> {
         Ok(RunFolder {
             _lock: FolderLock::acquire(path, quiet)?,
             path: path.to_path_buf(),
