@@ -64,6 +64,23 @@ pub struct Observed {
     pub sample: Option<u64>,
 }
 
+/// Why arbiter has no figure for a reference (not played, no such row, never solved):
+/// shown in the table instead of a verdict; not an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unobserved(pub String);
+
+impl From<&str> for Unobserved {
+    fn from(why: &str) -> Unobserved {
+        Unobserved(why.to_string())
+    }
+}
+
+impl From<String> for Unobserved {
+    fn from(why: String) -> Unobserved {
+        Unobserved(why)
+    }
+}
+
 /// One published number checked.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Check {
@@ -84,7 +101,7 @@ pub struct Check {
 }
 
 /// The verdict on `reference` given arbiter's figure (or why there is none).
-pub fn check(reference: &Reference, observed: Result<Observed, String>) -> Check {
+pub fn check(reference: &Reference, observed: Result<Observed, Unobserved>) -> Check {
     let mut result = Check {
         reference: reference.clone(),
         observed: observed.as_ref().ok().copied(),
@@ -96,7 +113,7 @@ pub fn check(reference: &Reference, observed: Result<Observed, String>) -> Check
     };
     let observed = match observed {
         Ok(observed) => observed,
-        Err(why) => {
+        Err(Unobserved(why)) => {
             result.why = why;
             return result;
         }
@@ -223,14 +240,14 @@ fn number(row: &BTreeMap<String, String>, column: &str) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
-fn games_figure(rows: &[BTreeMap<String, String>], r: &Reference) -> Result<Observed, String> {
+fn games_figure(rows: &[BTreeMap<String, String>], r: &Reference) -> Result<Observed, Unobserved> {
     let row = rows
         .iter()
         .find(|row| row.get("matchup") == Some(&r.row[0]) && row.get("agent") == Some(&r.row[1]))
         .ok_or("no such row in summary.csv")?;
     let games = number(row, "games").unwrap_or(0.0);
     if games == 0.0 {
-        return Err("not played".to_string());
+        return Err("not played".into());
     }
     let value = number(row, &r.quantity).ok_or_else(|| format!("no {} figure", r.quantity))?;
     let sample = match r.measure {
@@ -243,7 +260,7 @@ fn games_figure(rows: &[BTreeMap<String, String>], r: &Reference) -> Result<Obse
     Ok(Observed { value, sample })
 }
 
-fn search_figure(rows: &[BTreeMap<String, String>], r: &Reference) -> Result<Observed, String> {
+fn search_figure(rows: &[BTreeMap<String, String>], r: &Reference) -> Result<Observed, Unobserved> {
     let row = rows
         .iter()
         .find(|row| row.get("algorithm") == Some(&r.row[0]) && row.get("depth") == Some(&r.row[1]))
@@ -255,13 +272,13 @@ fn search_figure(rows: &[BTreeMap<String, String>], r: &Reference) -> Result<Obs
     })
 }
 
-fn puzzle_figure(rows: &[SolveRow], r: &Reference) -> Result<Observed, String> {
+fn puzzle_figure(rows: &[SolveRow], r: &Reference) -> Result<Observed, Unobserved> {
     let runs: Vec<&SolveRow> = rows
         .iter()
         .filter(|row| row.puzzle == r.row[0] && row.solver == r.row[1])
         .collect();
     if runs.is_empty() {
-        return Err("not run".to_string());
+        return Err("not run".into());
     }
     let solved: Vec<&SolveRow> = runs
         .iter()
@@ -275,7 +292,7 @@ fn puzzle_figure(rows: &[SolveRow], r: &Reference) -> Result<Observed, String> {
         });
     }
     if solved.is_empty() {
-        return Err(format!("never solved ({})", runs[0].status));
+        return Err(format!("never solved ({})", runs[0].status).into());
     }
     let values: Vec<f64> = solved
         .iter()
@@ -560,14 +577,14 @@ mod tests {
         }
     }
 
-    fn rate(count: f64, sample: u64) -> Result<Observed, String> {
+    fn rate(count: f64, sample: u64) -> Result<Observed, Unobserved> {
         Ok(Observed {
             value: count,
             sample: Some(sample),
         })
     }
 
-    fn value(value: f64) -> Result<Observed, String> {
+    fn value(value: f64) -> Result<Observed, Unobserved> {
         Ok(Observed {
             value,
             sample: None,
@@ -633,7 +650,7 @@ mod tests {
     #[test]
     fn missing_figures_and_marked_numbers_are_not_comparable_and_counted_apart() {
         let nodes = reference("nodes", Measure::Count, 10.0, None);
-        let missing = check(&nodes, Err("not played".to_string()));
+        let missing = check(&nodes, Err("not played".into()));
         assert_eq!(
             (missing.verdict, missing.why.as_str()),
             (Verdict::NotComparable, "not played")

@@ -32,9 +32,9 @@ struct Displays<'a> {
 }
 
 impl GameTask for Displays<'_> {
-    type Output = Result<Value, String>;
+    type Output = Result<Value, InputError>;
 
-    fn run<G: GameEntry>(self, start: G) -> Result<Value, String> {
+    fn run<G: GameEntry>(self, start: G) -> Result<Value, InputError> {
         let first = start.board_display();
         let mut previous: Vec<String> = first.lines().map(str::to_string).collect();
         let mut state = start;
@@ -42,7 +42,7 @@ impl GameTask for Displays<'_> {
         for (index, text) in self.moves.iter().enumerate() {
             let mv = state
                 .parse_move(text)
-                .map_err(|e| format!("viewer: ply {}: {e}", index + 1))?;
+                .map_err(|e| InputError::new(format!("viewer: ply {}: {e}", index + 1)))?;
             state.apply(mv);
             let lines: Vec<String> = state.board_display().lines().map(str::to_string).collect();
             let changed: Vec<Value> = lines
@@ -65,12 +65,12 @@ struct Grids<'a> {
 }
 
 impl GameTask for Grids<'_> {
-    type Output = Result<Value, String>;
+    type Output = Result<Value, InputError>;
 
-    fn run<G: GameEntry>(self, start: G) -> Result<Value, String> {
-        let first = start
-            .render_json()
-            .ok_or("the game draws no board (its rules program offers no `render`)")?;
+    fn run<G: GameEntry>(self, start: G) -> Result<Value, InputError> {
+        let first = start.render_json().ok_or_else(|| {
+            InputError::new("the game draws no board (its rules program offers no `render`)")
+        })?;
         let rows = |rendered: &Value| -> Value {
             let rows = rendered["rows"].as_array().cloned().unwrap_or_default();
             Value::Array(
@@ -98,11 +98,11 @@ impl GameTask for Grids<'_> {
         for (index, text) in self.moves.iter().enumerate() {
             let mv = state
                 .parse_move(text)
-                .map_err(|e| format!("viewer: ply {}: {e}", index + 1))?;
+                .map_err(|e| InputError::new(format!("viewer: ply {}: {e}", index + 1)))?;
             state.apply(mv);
             let rendered = state
                 .render_json()
-                .ok_or_else(|| format!("viewer: ply {}: no board", index + 1))?;
+                .ok_or_else(|| InputError::new(format!("viewer: ply {}: no board", index + 1)))?;
             if let Some(more) = rendered["colors"].as_object() {
                 for (symbol, color) in more {
                     colors
@@ -307,14 +307,15 @@ fn sample(
                 let spec: GameSpec = get("game")
                     .parse()
                     .map_err(|e: crate::registry::spec::SpecError| in_game(&id, e.message))?;
-                grid = dispatch(spec, Grids { moves: &moves }).map_err(|e| in_game(&id, e))?;
+                grid =
+                    dispatch(spec, Grids { moves: &moves }).map_err(|e| in_game(&id, e.message))?;
                 Value::Null
             } else if let Some((_, registry)) = program.as_ref().filter(|(n, _)| *n == name) {
                 // A program that draws no board (or cannot be started now) leaves its games
                 // out of the viewer; the rest of the report stands.
                 grid = registry
                     .game(&get("game"))
-                    .and_then(|spec| dispatch(spec, Grids { moves: &moves }))
+                    .and_then(|spec| dispatch(spec, Grids { moves: &moves }).map_err(String::from))
                     .unwrap_or(Value::Null);
                 if grid.is_null() {
                     return Ok(Value::Null);
@@ -324,7 +325,7 @@ fn sample(
                 let spec: GameSpec = get("game")
                     .parse()
                     .map_err(|e: crate::registry::spec::SpecError| in_game(&id, e.message))?;
-                dispatch(spec, Displays { moves: &moves }).map_err(|e| in_game(&id, e))?
+                dispatch(spec, Displays { moves: &moves }).map_err(|e| in_game(&id, e.message))?
             };
             Ok(json!({
                 "id": id.parse::<u64>().unwrap_or(0),
