@@ -182,6 +182,126 @@ fn mcts_config(
     Ok(config)
 }
 
+/// The keys of the searching algorithms: a node budget (minimax and the alphabeta
+/// variants), and the transposition table's size and aspiration window (alphabeta-tt).
+fn search_keys(
+    algorithm: Algorithm,
+    nodes: Option<String>,
+    tt_mb: Option<String>,
+    aspiration: Option<String>,
+) -> Result<(Option<u64>, u32, f64), SpecError> {
+    let nodes = match nodes {
+        None => None,
+        Some(_) if !algorithm.searches() => {
+            return Err(SpecError::at("nodes", format!(
+                "{algorithm} takes no nodes (a node budget is for minimax and the alphabeta variants; mcts counts iterations)"
+            )));
+        }
+        Some(text) => Some(
+            text.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|n| (1..=MAX_NODE_BUDGET).contains(n))
+                .ok_or_else(|| {
+                    SpecError::at("nodes", format!(
+                        "nodes '{text}' must be a whole number of nodes from 1 to {MAX_NODE_BUDGET}"
+                    ))
+                })?,
+        ),
+    };
+    let tt_mb = match tt_mb {
+        None => DEFAULT_TT_MB,
+        Some(_) if algorithm != Algorithm::AlphaBetaTt => {
+            return Err(SpecError::at(
+                "tt_mb",
+                format!("tt_mb is alphabeta-tt's parameter, not {algorithm}'s"),
+            ));
+        }
+        Some(text) => text
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|mb| (1..=65_536).contains(mb))
+            .ok_or_else(|| {
+                SpecError::at(
+                    "tt_mb",
+                    format!("tt_mb '{text}' must be a whole number of megabytes from 1 to 65536"),
+                )
+            })?,
+    };
+    let aspiration = match aspiration {
+        None => 0.0,
+        Some(_) if algorithm != Algorithm::AlphaBetaTt => {
+            return Err(SpecError::at(
+                "aspiration",
+                format!("aspiration is alphabeta-tt's parameter, not {algorithm}'s"),
+            ));
+        }
+        Some(text) => text
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|w| w.is_finite() && *w >= 0.0)
+            .ok_or_else(|| {
+                SpecError::at(
+                    "aspiration",
+                    format!(
+                        "aspiration '{text}' must be a half-width of at least 0 (0 turns it off)"
+                    ),
+                )
+            })?,
+    };
+    Ok((nodes, tt_mb, aspiration))
+}
+
+/// The depth of an `algorithm` agent from its `depth` key: the default when not given
+/// (none when the search is `budgeted` by time or nodes), checked against what the
+/// algorithm searches.
+fn depth_of(algorithm: Algorithm, depth: Option<String>, budgeted: bool) -> Result<u32, SpecError> {
+    Ok(match (algorithm, depth) {
+        (Algorithm::Beam, None) => DEFAULT_DEPTH,
+        (Algorithm::Beam, Some(text)) => match text.trim().parse::<u32>() {
+            Ok(d) if d <= MAX_DEPTH => d,
+            _ => {
+                return Err(SpecError::at(
+                    "depth",
+                    format!("depth '{text}' must be a whole number from 0 to {MAX_DEPTH}"),
+                ));
+            }
+        },
+        (a, None) if a.searches() && budgeted => 0,
+        (a, None) if a.searches() => DEFAULT_DEPTH,
+        (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
+            Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
+            // No depth limit (0), or a maximum for iterative deepening: stopped by a
+            // time or node budget, or by a game clock (which the experiment checks).
+            Ok(d) if d <= MAX_DEEPENING => d,
+            _ => {
+                return Err(SpecError::at(
+                    "depth",
+                    format!(
+                        "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}, or up to {MAX_DEEPENING} (0: no limit) for iterative deepening on a time or node budget or a game clock"
+                    ),
+                ));
+            }
+        },
+        (Algorithm::Greedy, None) => 1,
+        (Algorithm::Greedy, Some(text)) if text.trim() == "1" => 1,
+        (Algorithm::Greedy, Some(text)) => {
+            return Err(SpecError::at(
+                "depth",
+                format!(
+                    "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
+                ),
+            ));
+        }
+        (a, Some(_)) => {
+            return Err(SpecError::at("depth", format!("{a} takes no depth")));
+        }
+        (_, None) => 0,
+    })
+}
+
 impl AgentSpec {
     /// Whether nothing of its own stops its search: a searching algorithm with no depth
     /// limit (0) or one past a fixed search's, and neither a time nor a node budget. Only
@@ -217,65 +337,8 @@ impl AgentSpec {
                 .map(|i| params.remove(i).1)
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
-        let nodes = match take("nodes") {
-            None => None,
-            Some(_) if !algorithm.searches() => {
-                return Err(SpecError::at("nodes", format!(
-                    "{algorithm} takes no nodes (a node budget is for minimax and the alphabeta variants; mcts counts iterations)"
-                )));
-            }
-            Some(text) => Some(
-                text.trim()
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|n| (1..=MAX_NODE_BUDGET).contains(n))
-                    .ok_or_else(|| {
-                        SpecError::at("nodes", format!(
-                            "nodes '{text}' must be a whole number of nodes from 1 to {MAX_NODE_BUDGET}"
-                        ))
-                    })?,
-            ),
-        };
-        let tt_mb = match take("tt_mb") {
-            None => DEFAULT_TT_MB,
-            Some(_) if algorithm != Algorithm::AlphaBetaTt => {
-                return Err(SpecError::at(
-                    "tt_mb",
-                    format!("tt_mb is alphabeta-tt's parameter, not {algorithm}'s"),
-                ));
-            }
-            Some(text) => text
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|mb| (1..=65_536).contains(mb))
-                .ok_or_else(|| {
-                    SpecError::at(
-                        "tt_mb",
-                        format!(
-                            "tt_mb '{text}' must be a whole number of megabytes from 1 to 65536"
-                        ),
-                    )
-                })?,
-        };
-        let aspiration = match take("aspiration") {
-            None => 0.0,
-            Some(_) if algorithm != Algorithm::AlphaBetaTt => {
-                return Err(SpecError::at("aspiration", format!(
-                    "aspiration is alphabeta-tt's parameter, not {algorithm}'s"
-                )));
-            }
-            Some(text) => text
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|w| w.is_finite() && *w >= 0.0)
-                .ok_or_else(|| {
-                    SpecError::at("aspiration", format!(
-                        "aspiration '{text}' must be a half-width of at least 0 (0 turns it off)"
-                    ))
-                })?,
-        };
+        let (nodes, tt_mb, aspiration) =
+            search_keys(algorithm, take("nodes"), take("tt_mb"), take("aspiration"))?;
         let mcts_keys = [
             take("iterations"),
             take("c"),
@@ -340,48 +403,7 @@ impl AgentSpec {
                     )
                 })?,
         };
-        let depth = match (algorithm, depth) {
-            (Algorithm::Beam, None) => DEFAULT_DEPTH,
-            (Algorithm::Beam, Some(text)) => match text.trim().parse::<u32>() {
-                Ok(d) if d <= MAX_DEPTH => d,
-                _ => {
-                    return Err(SpecError::at(
-                        "depth",
-                        format!("depth '{text}' must be a whole number from 0 to {MAX_DEPTH}"),
-                    ));
-                }
-            },
-            (a, None) if a.searches() && (time_ms.is_some() || nodes.is_some()) => 0,
-            (a, None) if a.searches() => DEFAULT_DEPTH,
-            (a, Some(text)) if a.searches() => match text.trim().parse::<u32>() {
-                Ok(d) if (1..=MAX_DEPTH).contains(&d) => d,
-                // No depth limit (0), or a maximum for iterative deepening: stopped by a
-                // time or node budget, or by a game clock (which the experiment checks).
-                Ok(d) if d <= MAX_DEEPENING => d,
-                _ => {
-                    return Err(SpecError::at(
-                        "depth",
-                        format!(
-                            "depth '{text}' must be a whole number from 1 to {MAX_DEPTH}, or up to {MAX_DEEPENING} (0: no limit) for iterative deepening on a time or node budget or a game clock"
-                        ),
-                    ));
-                }
-            },
-            (Algorithm::Greedy, None) => 1,
-            (Algorithm::Greedy, Some(text)) if text.trim() == "1" => 1,
-            (Algorithm::Greedy, Some(text)) => {
-                return Err(SpecError::at(
-                    "depth",
-                    format!(
-                        "greedy searches exactly one ply; depth '{text}' is not allowed (use alphabeta for deeper search)"
-                    ),
-                ));
-            }
-            (a, Some(_)) => {
-                return Err(SpecError::at("depth", format!("{a} takes no depth")));
-            }
-            (_, None) => 0,
-        };
+        let depth = depth_of(algorithm, depth, time_ms.is_some() || nodes.is_some())?;
         let mcts = mcts_config(algorithm, &mcts_keys, time_ms.is_some())?;
         if algorithm == Algorithm::Mcts
             && heuristic.is_none()
