@@ -254,6 +254,102 @@ impl Walker<'_> {
     }
 }
 
+/// Random playouts: every position's status and legal moves (twice), every legal move of
+/// the positions on the way applied (twice for the one played), the extras; one line of
+/// the report, or the first failure.
+fn random_playouts(
+    walker: &mut Walker<'_>,
+    initial: &str,
+    options: CheckGameOptions,
+    report: &mut Report<'_>,
+) -> io::Result<()> {
+    let mut rng = seeds::rng(options.seed);
+    let (mut positions, mut applied, mut longest) = (0u64, 0u64, 0u64);
+    let mut results = std::collections::BTreeMap::<String, u64>::new();
+    let mut failed = None;
+    'playouts: for playout in 0..options.playouts {
+        let mut position = initial.to_string();
+        let mut plies = 0u64;
+        let mut movers = Vec::new();
+        loop {
+            let facts = match walker.facts(&position) {
+                Ok(facts) => facts,
+                Err(why) => {
+                    failed = Some(why);
+                    break 'playouts;
+                }
+            };
+            positions += 1;
+            if let Err(why) = walker.extras(&position) {
+                failed = Some(why);
+                break 'playouts;
+            }
+            if let Some((winner, reason)) = &facts.over {
+                let result = format!("{} ({reason})", winner.map_or("draw", Player::label));
+                *results.entry(result).or_default() += 1;
+                break;
+            }
+            movers.push(facts.to_move);
+            if plies >= options.max_plies {
+                failed = Some(format!(
+                    "random playout {} did not end within {} plies (--max-plies): does the game always end?",
+                    playout + 1,
+                    options.max_plies
+                ));
+                break 'playouts;
+            }
+            // Every legal move applies: all of them near the start (a seeded sample of
+            // ALL_MOVES_AT_MOST in a position with more: a game of 100,000 moves a position
+            // took minutes), a sample of 8 later on.
+            let (all, most) = if plies < 2 {
+                (ALL_MOVES_AT_MOST, ALL_MOVES_AT_MOST)
+            } else {
+                (8, 8)
+            };
+            let sample: Vec<&String> = if facts.legal.len() <= all {
+                facts.legal.iter().collect()
+            } else {
+                (0..most)
+                    .map(|_| &facts.legal[seeds::below(&mut rng, facts.legal.len())])
+                    .collect()
+            };
+            for mv in sample {
+                if let Err(why) = walker.apply(&position, mv) {
+                    failed = Some(why);
+                    break 'playouts;
+                }
+                applied += 1;
+            }
+            let mv = facts.legal[seeds::below(&mut rng, facts.legal.len())].clone();
+            position = match walker.apply(&position, &mv) {
+                Ok(child) => child,
+                Err(why) => {
+                    failed = Some(why);
+                    break 'playouts;
+                }
+            };
+            plies += 1;
+        }
+        longest = longest.max(plies);
+        if playout == 0 && movers.windows(2).all(|w| w[0] == w[1]) && movers.len() > 1 {
+            report.warn("the same side moved at every ply of a playout: does `status` give \"to_move\" for the side to move?")?;
+        }
+    }
+    match failed {
+        Some(why) => report.fail(&why)?,
+        None => {
+            let results: Vec<String> = results.iter().map(|(r, n)| format!("{r} x{n}")).collect();
+            report.ok(&format!(
+                "{} random playouts (seed {}): {positions} positions, {applied} moves applied, every answer the same when asked twice; longest {longest} plies; results: {}",
+                options.playouts,
+                options.seed,
+                results.join(", ")
+            ))?;
+        }
+    }
+    Ok(())
+}
+
 /// Checks the rules program `spec` for game `name` with `params`, printing one line per
 /// step to `out`.
 ///
@@ -343,92 +439,7 @@ pub fn check_game(
         }
     };
 
-    // Random playouts: every position's status and legal moves (twice), every legal move of
-    // the positions on the way applied (twice for the one played), the extras.
-    let mut rng = seeds::rng(options.seed);
-    let (mut positions, mut applied, mut longest) = (0u64, 0u64, 0u64);
-    let mut results = std::collections::BTreeMap::<String, u64>::new();
-    let mut failed = None;
-    'playouts: for playout in 0..options.playouts {
-        let mut position = initial.clone();
-        let mut plies = 0u64;
-        let mut movers = Vec::new();
-        loop {
-            let facts = match walker.facts(&position) {
-                Ok(facts) => facts,
-                Err(why) => {
-                    failed = Some(why);
-                    break 'playouts;
-                }
-            };
-            positions += 1;
-            if let Err(why) = walker.extras(&position) {
-                failed = Some(why);
-                break 'playouts;
-            }
-            if let Some((winner, reason)) = &facts.over {
-                let result = format!("{} ({reason})", winner.map_or("draw", Player::label));
-                *results.entry(result).or_default() += 1;
-                break;
-            }
-            movers.push(facts.to_move);
-            if plies >= options.max_plies {
-                failed = Some(format!(
-                    "random playout {} did not end within {} plies (--max-plies): does the game always end?",
-                    playout + 1,
-                    options.max_plies
-                ));
-                break 'playouts;
-            }
-            // Every legal move applies: all of them near the start (a seeded sample of
-            // ALL_MOVES_AT_MOST in a position with more: a game of 100,000 moves a position
-            // took minutes), a sample of 8 later on.
-            let (all, most) = if plies < 2 {
-                (ALL_MOVES_AT_MOST, ALL_MOVES_AT_MOST)
-            } else {
-                (8, 8)
-            };
-            let sample: Vec<&String> = if facts.legal.len() <= all {
-                facts.legal.iter().collect()
-            } else {
-                (0..most)
-                    .map(|_| &facts.legal[seeds::below(&mut rng, facts.legal.len())])
-                    .collect()
-            };
-            for mv in sample {
-                if let Err(why) = walker.apply(&position, mv) {
-                    failed = Some(why);
-                    break 'playouts;
-                }
-                applied += 1;
-            }
-            let mv = facts.legal[seeds::below(&mut rng, facts.legal.len())].clone();
-            position = match walker.apply(&position, &mv) {
-                Ok(child) => child,
-                Err(why) => {
-                    failed = Some(why);
-                    break 'playouts;
-                }
-            };
-            plies += 1;
-        }
-        longest = longest.max(plies);
-        if playout == 0 && movers.windows(2).all(|w| w[0] == w[1]) && movers.len() > 1 {
-            report.warn("the same side moved at every ply of a playout: does `status` give \"to_move\" for the side to move?")?;
-        }
-    }
-    match failed {
-        Some(why) => report.fail(&why)?,
-        None => {
-            let results: Vec<String> = results.iter().map(|(r, n)| format!("{r} x{n}")).collect();
-            report.ok(&format!(
-                "{} random playouts (seed {}): {positions} positions, {applied} moves applied, every answer the same when asked twice; longest {longest} plies; results: {}",
-                options.playouts,
-                options.seed,
-                results.join(", ")
-            ))?;
-        }
-    }
+    random_playouts(&mut walker, &initial, options, &mut report)?;
     // A move that is not legal must be refused.
     match walker.session.ask(
         &json!({"type": "apply", "position": initial, "move": "no-such-move"}),
