@@ -194,6 +194,97 @@ impl Barrier {
     }
 }
 
+/// What the workers of [`execute`] share: the work, the settings, and the counters they
+/// take jobs and report progress by.
+struct Workers<'a, W: Work> {
+    work: &'a W,
+    settings: &'a Settings,
+    earlier: &'a dyn Earlier<W::Record>,
+    cancel: &'a AtomicBool,
+    total: u64,
+    decided: &'a [AtomicBool],
+    next_job: &'a AtomicU64,
+    started: &'a AtomicUsize,
+    reported: &'a Barrier,
+}
+
+/// One worker: takes the next job until none is left or the run stops, and sends what it
+/// finished to the writer in batches.
+fn worker<W: Work>(w: &Workers<'_, W>, sender: mpsc::SyncSender<Vec<(u64, Finished<W::Record>)>>) {
+    // Fast jobs travel in batches (one wake-up of the writer per batch); a
+    // batch is sent as soon as it is full or has waited BATCH_WAIT.
+    let mut batch = Vec::with_capacity(BATCH_JOBS);
+    let mut batch_started = Instant::now();
+    loop {
+        let out_of_time = w.settings.deadline.is_some_and(|d| Instant::now() >= d);
+        if w.cancel.load(Ordering::Relaxed) || out_of_time {
+            w.reported.stop();
+            break;
+        }
+        let id = w.next_job.fetch_add(1, Ordering::Relaxed);
+        if id >= w.total {
+            break;
+        }
+        if batch.is_empty() {
+            batch_started = Instant::now();
+        }
+        let finished = if w.earlier.contains(id) {
+            None
+        } else if w.decided[w.work.group(id)].load(Ordering::Relaxed) {
+            Some(Finished::Skipped)
+        } else if !w.work.runnable(id) {
+            None
+        } else {
+            if w.settings
+                .max_jobs
+                .is_some_and(|max| w.started.fetch_add(1, Ordering::Relaxed) as u64 >= max)
+            {
+                w.reported.stop();
+                break;
+            }
+            let barrier = w.work.barrier(id);
+            if barrier > 0 && !w.reported.reached(barrier) {
+                // The jobs it waits for may be in this worker's batch.
+                if !batch.is_empty() {
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_JOBS));
+                    if sender.send(full).is_err() {
+                        return;
+                    }
+                }
+                if !w.reported.wait(barrier, w.cancel, w.settings.deadline) {
+                    w.reported.stop();
+                    break;
+                }
+                batch_started = Instant::now();
+            }
+            if w.work.void(id) {
+                Some(Finished::Skipped)
+            } else {
+                match w.work.execute(id) {
+                    Some(record) => Some(Finished::Ran(Box::new(record))),
+                    // Abandoned: not finished, and nothing more is w.started.
+                    None => {
+                        w.reported.stop();
+                        break;
+                    }
+                }
+            }
+        };
+        if let Some(finished) = finished {
+            batch.push((id, finished));
+        }
+        if batch.len() >= BATCH_JOBS || batch_started.elapsed() >= BATCH_WAIT {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_JOBS));
+            if sender.send(full).is_err() {
+                return;
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = sender.send(batch);
+    }
+}
+
 /// Runs the jobs of `work` and reports them in plan order. Jobs in `earlier` (from an
 /// interrupted run) are replayed to the reporter, not run again. Setting `cancel` stops
 /// workers from starting new jobs; jobs in progress finish and are reported.
@@ -233,83 +324,20 @@ pub fn execute<W: Work>(
     let (mut position, mut played, mut skipped) = (0u64, 0usize, 0usize);
     let mut pending: BTreeMap<u64, Finished<W::Record>> = BTreeMap::new();
     let result = std::thread::scope(|scope| -> io::Result<()> {
-        let (next_job, started, decided, reported) = (&next_job, &started, &decided, &reported);
+        let shared = Workers {
+            work,
+            settings,
+            earlier,
+            cancel,
+            total,
+            decided: &decided,
+            next_job: &next_job,
+            started: &started,
+            reported: &reported,
+        };
+        let reported = &reported;
         scope.spawn(move || {
-            pool.broadcast(|_| {
-                let sender = sender.clone();
-                // Fast jobs travel in batches (one wake-up of the writer per batch); a
-                // batch is sent as soon as it is full or has waited BATCH_WAIT.
-                let mut batch = Vec::with_capacity(BATCH_JOBS);
-                let mut batch_started = Instant::now();
-                loop {
-                    let out_of_time = settings.deadline.is_some_and(|d| Instant::now() >= d);
-                    if cancel.load(Ordering::Relaxed) || out_of_time {
-                        reported.stop();
-                        break;
-                    }
-                    let id = next_job.fetch_add(1, Ordering::Relaxed);
-                    if id >= total {
-                        break;
-                    }
-                    if batch.is_empty() {
-                        batch_started = Instant::now();
-                    }
-                    let finished = if earlier.contains(id) {
-                        None
-                    } else if decided[work.group(id)].load(Ordering::Relaxed) {
-                        Some(Finished::Skipped)
-                    } else if !work.runnable(id) {
-                        None
-                    } else {
-                        if settings.max_jobs.is_some_and(|max| {
-                            started.fetch_add(1, Ordering::Relaxed) as u64 >= max
-                        }) {
-                            reported.stop();
-                            break;
-                        }
-                        let barrier = work.barrier(id);
-                        if barrier > 0 && !reported.reached(barrier) {
-                            // The jobs it waits for may be in this worker's batch.
-                            if !batch.is_empty() {
-                                let full =
-                                    std::mem::replace(&mut batch, Vec::with_capacity(BATCH_JOBS));
-                                if sender.send(full).is_err() {
-                                    return;
-                                }
-                            }
-                            if !reported.wait(barrier, cancel, settings.deadline) {
-                                reported.stop();
-                                break;
-                            }
-                            batch_started = Instant::now();
-                        }
-                        if work.void(id) {
-                            Some(Finished::Skipped)
-                        } else {
-                            match work.execute(id) {
-                                Some(record) => Some(Finished::Ran(Box::new(record))),
-                                // Abandoned: not finished, and nothing more is started.
-                                None => {
-                                    reported.stop();
-                                    break;
-                                }
-                            }
-                        }
-                    };
-                    if let Some(finished) = finished {
-                        batch.push((id, finished));
-                    }
-                    if batch.len() >= BATCH_JOBS || batch_started.elapsed() >= BATCH_WAIT {
-                        let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH_JOBS));
-                        if sender.send(full).is_err() {
-                            return;
-                        }
-                    }
-                }
-                if !batch.is_empty() {
-                    let _ = sender.send(batch);
-                }
-            });
+            pool.broadcast(|_| worker(&shared, sender.clone()));
         });
         // Reorder: report each job once every job planned before it is reported.
         let mut deliver = |id: u64, finished: Finished<W::Record>| -> io::Result<()> {
