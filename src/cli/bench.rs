@@ -221,42 +221,7 @@ fn kernel_comparison<G: GameEntry>(
     const SIMULATIONS: u64 = 20_000;
     const GAMES: u64 = 20_000;
     const CLOCK_READINGS: u64 = 2_000_000;
-    let on_threads = threads_text(threads);
-    let mut figures = [
-        Figure::new("perft(6), arbiter", "leaves/s"),
-        Figure::new("perft(6), bare kernel", "leaves/s"),
-        Figure::new("mcts, arbiter", "simulations/s"),
-        Figure::new("random playouts, bare kernel", "games/s"),
-        Figure::new(
-            "random games through the scheduler, games.csv only",
-            "games/s",
-        ),
-        Figure::new("alphabeta depth 4 material, arbiter", "nodes/s"),
-        Figure::new("alphabeta depth 4 material, bare kernel", "nodes/s"),
-        Figure::new(
-            "random playouts through the game's own moves (Game::random_playout), arbiter",
-            "games/s",
-        ),
-        Figure::new("move clock, one reading", "ns"),
-        Figure::new(
-            format!("random games through the scheduler on {on_threads}, games.csv only"),
-            "games/s",
-        ),
-    ];
-    let mut ratios = [
-        Figure::new("perft: arbiter / bare kernel", "x"),
-        Figure::new("mcts simulations / bare random playouts", "x"),
-        Figure::new("scheduler games (games.csv) / bare random playouts", "x"),
-        Figure::new("alpha-beta nodes/s: arbiter / bare kernel", "x"),
-        Figure::new("game's own random playouts / bare random playouts", "x"),
-        Figure::new("move clock reading / bare kernel ply", "x"),
-        Figure::new(
-            format!(
-                "scheduler games on {on_threads} (games.csv) / bare random playouts on 1 thread"
-            ),
-            "x",
-        ),
-    ];
+    let (mut figures, mut ratios) = kernel_figures(threads);
     let evaluator = start
         .heuristic(G::heuristics()[0].name, &[])
         .map_err(anyhow::Error::msg)?;
@@ -386,10 +351,63 @@ fn kernel_comparison<G: GameEntry>(
             ratio.values.push(value);
         }
     }
+    report_kernel_figures(&figures, &ratios, rounds, json)
+}
+
+/// The figures and ratios the kernel comparison measures, empty, in the order it prints
+/// them.
+fn kernel_figures(threads: usize) -> ([Figure; 10], [Figure; 7]) {
+    let on_threads = threads_text(threads);
+    let figures = [
+        Figure::new("perft(6), arbiter", "leaves/s"),
+        Figure::new("perft(6), bare kernel", "leaves/s"),
+        Figure::new("mcts, arbiter", "simulations/s"),
+        Figure::new("random playouts, bare kernel", "games/s"),
+        Figure::new(
+            "random games through the scheduler, games.csv only",
+            "games/s",
+        ),
+        Figure::new("alphabeta depth 4 material, arbiter", "nodes/s"),
+        Figure::new("alphabeta depth 4 material, bare kernel", "nodes/s"),
+        Figure::new(
+            "random playouts through the game's own moves (Game::random_playout), arbiter",
+            "games/s",
+        ),
+        Figure::new("move clock, one reading", "ns"),
+        Figure::new(
+            format!("random games through the scheduler on {on_threads}, games.csv only"),
+            "games/s",
+        ),
+    ];
+    let ratios = [
+        Figure::new("perft: arbiter / bare kernel", "x"),
+        Figure::new("mcts simulations / bare random playouts", "x"),
+        Figure::new("scheduler games (games.csv) / bare random playouts", "x"),
+        Figure::new("alpha-beta nodes/s: arbiter / bare kernel", "x"),
+        Figure::new("game's own random playouts / bare random playouts", "x"),
+        Figure::new("move clock reading / bare kernel ply", "x"),
+        Figure::new(
+            format!(
+                "scheduler games on {on_threads} (games.csv) / bare random playouts on 1 thread"
+            ),
+            "x",
+        ),
+    ];
+    (figures, ratios)
+}
+
+/// Prints the kernel comparison's figures and ratios, and writes them as JSON to `json`
+/// (`-`: standard output) when given.
+fn report_kernel_figures(
+    figures: &[Figure],
+    ratios: &[Figure],
+    rounds: u32,
+    json: Option<&Path>,
+) -> Result<()> {
     println!(
         "against the bare kernel ({rounds} rounds in turn; median [min .. max], 1 thread unless said):"
     );
-    for figure in figures.iter().chain(&ratios) {
+    for figure in figures.iter().chain(ratios) {
         println!("  {}", figure.line());
     }
     if let Some(path) = json {
@@ -521,74 +539,7 @@ impl GameTask for BenchTask {
             );
         }
 
-        // The table variant against the killer variant: nodes and nodes/s, same positions.
-        // The two search each position in turn (one searcher each, kept across positions
-        // as an agent keeps it across moves), so a machine that slows down or speeds up
-        // during the measurement weighs on both alike.
-        {
-            let evaluator = start
-                .heuristic(G::heuristics()[0].name, &[])
-                .map_err(anyhow::Error::msg)?;
-            let algorithms = [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt];
-            let mut searchers = algorithms.map(|_| Searcher::new(evaluator.clone(), 7));
-            let mut rngs = algorithms.map(|_| seeds::rng(7));
-            let (mut nodes, mut expanded, mut seconds) = ([0u64; 2], [0u64; 2], [0f64; 2]);
-            for (i, &algorithm) in algorithms.iter().enumerate() {
-                // Warm-up (the table is allocated once per agent, not per move).
-                let _ = searchers[i].search(&positions[0], algorithm, 1, &mut rngs[i]);
-            }
-            for position in &positions {
-                for (i, &algorithm) in algorithms.iter().enumerate() {
-                    let clock = Instant::now();
-                    let result = searchers[i].search(position, algorithm, args.depth, &mut rngs[i]);
-                    seconds[i] += clock.elapsed().as_secs_f64();
-                    if let Some(result) = result {
-                        nodes[i] += result.stats.nodes();
-                        expanded[i] += result.stats.expanded;
-                    }
-                }
-            }
-            for (i, algorithm) in algorithms.iter().enumerate() {
-                println!(
-                    "{algorithm} depth {} {}: {} nodes ({} expanded) on {} positions: {:.3} s, {} nodes/s (1 thread)",
-                    args.depth,
-                    G::heuristics()[0].name,
-                    nodes[i],
-                    expanded[i],
-                    positions.len(),
-                    seconds[i],
-                    per_second(nodes[i], seconds[i])
-                );
-            }
-            let rate = |i: usize| nodes[i] as f64 / seconds[i].max(1e-9);
-            println!(
-                "alphabeta-tt against alphabeta-killer: {:.2}x the nodes, {:.2}x the nodes/s, {:.2}x the time",
-                nodes[1] as f64 / nodes[0].max(1) as f64,
-                rate(1) / rate(0),
-                seconds[1] / seconds[0].max(1e-9)
-            );
-            // MCTS from the start position, random rollouts to the end: simulations/s.
-            let iterations = 20_000;
-            let mut mcts = Mcts::new(
-                MctsConfig {
-                    iterations,
-                    ..MctsConfig::default()
-                },
-                evaluator,
-                7,
-            );
-            let mut rng = seeds::rng(7);
-            // Warm-up: the node arena grows once.
-            let _ = mcts.search(&start, &crate::core::Limits::NONE, &mut rng);
-            let clock = Instant::now();
-            let result = mcts.search(&start, &crate::core::Limits::NONE, &mut rng);
-            let seconds = clock.elapsed().as_secs_f64();
-            println!(
-                "mcts from the start: {iterations} simulations (random rollouts to the end, tree depth {}): {seconds:.3} s, {} simulations/s (1 thread)",
-                result.map_or(0, |r| r.depth),
-                per_second(iterations, seconds)
-            );
-        }
+        table_killer_and_mcts(&start, &positions, args.depth)?;
 
         let self_play = random_self_play(&start, args.games)?;
         let folder = std::env::temp_dir().join(format!("arbiter-bench-{}", std::process::id()));
@@ -612,6 +563,76 @@ impl GameTask for BenchTask {
         super::bench_programs::external_bench(&start, &args.game, args.external_games)?;
         super::bench_programs::rules_bench(&args.game, args.rules_requests)
     }
+}
+
+/// The table variant against the killer variant: nodes and nodes/s on the same
+/// positions, each position searched by both in turn (one searcher each, kept across
+/// positions as an agent keeps it across moves), so a machine that slows down or speeds
+/// up weighs on both alike; then MCTS's simulations/s from the start.
+fn table_killer_and_mcts<G: GameEntry>(start: &G, positions: &[G], depth: u32) -> Result<()> {
+    let evaluator = start
+        .heuristic(G::heuristics()[0].name, &[])
+        .map_err(anyhow::Error::msg)?;
+    let algorithms = [Algorithm::AlphaBetaKiller, Algorithm::AlphaBetaTt];
+    let mut searchers = algorithms.map(|_| Searcher::new(evaluator.clone(), 7));
+    let mut rngs = algorithms.map(|_| seeds::rng(7));
+    let (mut nodes, mut expanded, mut seconds) = ([0u64; 2], [0u64; 2], [0f64; 2]);
+    for (i, &algorithm) in algorithms.iter().enumerate() {
+        // Warm-up (the table is allocated once per agent, not per move).
+        let _ = searchers[i].search(&positions[0], algorithm, 1, &mut rngs[i]);
+    }
+    for position in positions {
+        for (i, &algorithm) in algorithms.iter().enumerate() {
+            let clock = Instant::now();
+            let result = searchers[i].search(position, algorithm, depth, &mut rngs[i]);
+            seconds[i] += clock.elapsed().as_secs_f64();
+            if let Some(result) = result {
+                nodes[i] += result.stats.nodes();
+                expanded[i] += result.stats.expanded;
+            }
+        }
+    }
+    for (i, algorithm) in algorithms.iter().enumerate() {
+        println!(
+            "{algorithm} depth {} {}: {} nodes ({} expanded) on {} positions: {:.3} s, {} nodes/s (1 thread)",
+            depth,
+            G::heuristics()[0].name,
+            nodes[i],
+            expanded[i],
+            positions.len(),
+            seconds[i],
+            per_second(nodes[i], seconds[i])
+        );
+    }
+    let rate = |i: usize| nodes[i] as f64 / seconds[i].max(1e-9);
+    println!(
+        "alphabeta-tt against alphabeta-killer: {:.2}x the nodes, {:.2}x the nodes/s, {:.2}x the time",
+        nodes[1] as f64 / nodes[0].max(1) as f64,
+        rate(1) / rate(0),
+        seconds[1] / seconds[0].max(1e-9)
+    );
+    // MCTS from the start position, random rollouts to the end: simulations/s.
+    let iterations = 20_000;
+    let mut mcts = Mcts::new(
+        MctsConfig {
+            iterations,
+            ..MctsConfig::default()
+        },
+        evaluator,
+        7,
+    );
+    let mut rng = seeds::rng(7);
+    // Warm-up: the node arena grows once.
+    let _ = mcts.search(start, &crate::core::Limits::NONE, &mut rng);
+    let clock = Instant::now();
+    let result = mcts.search(start, &crate::core::Limits::NONE, &mut rng);
+    let seconds = clock.elapsed().as_secs_f64();
+    println!(
+        "mcts from the start: {iterations} simulations (random rollouts to the end, tree depth {}): {seconds:.3} s, {} simulations/s (1 thread)",
+        result.map_or(0, |r| r.depth),
+        per_second(iterations, seconds)
+    );
+    Ok(())
 }
 
 /// Plain alpha-beta to `depth` on each position in turn, one searcher (seed 7) and one
