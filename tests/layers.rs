@@ -120,3 +120,32 @@ fn no_document_reads_the_run_folder() {
     }
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
+
+#[test]
+fn csv_files_are_opened_only_in_records() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let records = src.join("records");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let opens = [
+        "csv::Reader::from",
+        "csv::ReaderBuilder",
+        "csv::Writer::from",
+        "csv::WriterBuilder",
+    ];
+    let mut violations = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(&records)) {
+        let text = fs::read_to_string(file).expect("utf8");
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (number, line) in code.lines().enumerate() {
+            if let Some(open) = opens.iter().find(|o| line.contains(*o)) {
+                violations.push(format!(
+                    "{}:{}: opens a CSV file ({open}): read or write it through records",
+                    file.display(),
+                    number + 1
+                ));
+            }
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+}

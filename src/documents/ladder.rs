@@ -386,9 +386,7 @@ impl Ladder {
                         write: &dyn Fn(&mut csv::Writer<std::fs::File>) -> csv::Result<()>|
          -> Result<PathBuf, InputError> {
             let path = folder.join(name);
-            let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&path, &e))?;
-            write(&mut writer).map_err(|e| fail(&path, &e))?;
-            writer.flush().map_err(|e| fail(&path, &e))?;
+            crate::records::write_table(&path, write)?;
             Ok(path)
         };
         written.push(csv_file("ladder.csv", &|w| {

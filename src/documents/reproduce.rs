@@ -509,11 +509,9 @@ pub fn write_csv(run: &LoadedRun) -> Result<Option<std::path::PathBuf>, InputErr
         return Ok(None);
     };
     let path = run.folder.join(REPRODUCTION);
-    let fail = |e: &dyn std::fmt::Display| InputError::in_file(&path, None, e.to_string());
-    let mut writer = csv::Writer::from_path(&path).map_err(|e| fail(&e))?;
-    let [a, b] = kind.selectors();
-    writer
-        .write_record([
+    crate::records::write_table(&path, |writer| {
+        let [a, b] = kind.selectors();
+        writer.write_record([
             a,
             b,
             "quantity",
@@ -528,13 +526,11 @@ pub fn write_csv(run: &LoadedRun) -> Result<Option<std::path::PathBuf>, InputErr
             "verdict",
             "source",
             "note",
-        ])
-        .map_err(|e| fail(&e))?;
-    let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
-    for c in &checks {
-        let r = &c.reference;
-        writer
-            .write_record([
+        ])?;
+        let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+        for c in &checks {
+            let r = &c.reference;
+            writer.write_record([
                 r.row[0].clone(),
                 r.row[1].clone(),
                 r.quantity.clone(),
@@ -551,10 +547,10 @@ pub fn write_csv(run: &LoadedRun) -> Result<Option<std::path::PathBuf>, InputErr
                 c.verdict.label().to_string(),
                 r.source.clone(),
                 r.note.clone(),
-            ])
-            .map_err(|e| fail(&e))?;
-    }
-    writer.flush().map_err(|e| fail(&e))?;
+            ])?;
+        }
+        Ok(())
+    })?;
     Ok(Some(path))
 }
 

@@ -343,77 +343,87 @@ impl Reporter<GameRecord> for RoundsFiles<'_> {
                 .name
                 .clone()
         };
-        let mut pairings = csv::Writer::from_path(self.folder.join(ROUNDS_CSV))?;
-        pairings.write_record([
-            "round",
-            "board",
-            "first",
-            "second",
-            "first_points",
-            "second_points",
-            "games",
-        ])?;
-        for BoardRow {
-            round,
-            board,
-            players: [a, b],
-            points: [pa, pb],
-            games,
-        } in self.rounds.table()
-        {
-            let board = board.map_or("bye".to_string(), |b| (b + 1).to_string());
-            let second = if a == b { String::new() } else { name(b) };
+        let table =
+            |name: &str, write: &dyn Fn(&mut csv::Writer<std::fs::File>) -> csv::Result<()>| {
+                crate::records::write_table(&self.folder.join(name), write)
+                    .map_err(io::Error::other)
+            };
+        table(ROUNDS_CSV, &|pairings| {
             pairings.write_record([
-                (round + 1).to_string(),
-                board,
-                name(a),
-                second,
-                pa.to_string(),
-                pb.to_string(),
-                games.to_string(),
+                "round",
+                "board",
+                "first",
+                "second",
+                "first_points",
+                "second_points",
+                "games",
             ])?;
-        }
-        pairings.flush()?;
+            for BoardRow {
+                round,
+                board,
+                players: [a, b],
+                points: [pa, pb],
+                games,
+            } in self.rounds.table()
+            {
+                let board = board.map_or("bye".to_string(), |b| (b + 1).to_string());
+                let second = if a == b { String::new() } else { name(b) };
+                pairings.write_record([
+                    (round + 1).to_string(),
+                    board,
+                    name(a),
+                    second,
+                    pa.to_string(),
+                    pb.to_string(),
+                    games.to_string(),
+                ])?;
+            }
+            Ok(())
+        })?;
+
         let format = self
             .experiment
             .rounds
             .as_ref()
             .map_or("swiss", |r| r.name());
-        let mut standings = csv::Writer::from_path(self.folder.join(STANDINGS_CSV))?;
-        let measure = if format == "swiss" {
-            "points"
-        } else {
-            "rounds_reached"
-        };
-        standings.write_record(["rank", "agent", measure, "buchholz", "left_out"])?;
-        let why = |agent: &str| {
-            self.left_out
-                .iter()
-                .find(|l| l.name == agent)
-                .map_or(String::new(), |l| l.short_reason().to_string())
-        };
-        let mut ranked = Vec::new();
-        for (place, (player, score, buchholz)) in self.rounds.standings().into_iter().enumerate() {
-            let agent = name(player);
-            let (score, reason) = if score.is_finite() {
-                (score.to_string(), String::new())
+        table(STANDINGS_CSV, &|standings| {
+            let measure = if format == "swiss" {
+                "points"
             } else {
-                ("left out".to_string(), why(&agent))
+                "rounds_reached"
             };
-            standings.write_record([
-                (place + 1).to_string(),
-                agent.clone(),
-                score,
-                buchholz.to_string(),
-                reason,
-            ])?;
-            ranked.push(agent);
-        }
-        // Submissions that never became players (their folder did not load): unranked.
-        for left in self.left_out.iter().filter(|l| !ranked.contains(&l.name)) {
-            standings.write_record(["", &left.name, "", "", left.short_reason()])?;
-        }
-        standings.flush()
+            standings.write_record(["rank", "agent", measure, "buchholz", "left_out"])?;
+            let why = |agent: &str| {
+                self.left_out
+                    .iter()
+                    .find(|l| l.name == agent)
+                    .map_or(String::new(), |l| l.short_reason().to_string())
+            };
+            let mut ranked = Vec::new();
+            for (place, (player, score, buchholz)) in
+                self.rounds.standings().into_iter().enumerate()
+            {
+                let agent = name(player);
+                let (score, reason) = if score.is_finite() {
+                    (score.to_string(), String::new())
+                } else {
+                    ("left out".to_string(), why(&agent))
+                };
+                standings.write_record([
+                    (place + 1).to_string(),
+                    agent.clone(),
+                    score,
+                    buchholz.to_string(),
+                    reason,
+                ])?;
+                ranked.push(agent);
+            }
+            // Submissions that never became players (their folder did not load): unranked.
+            for left in self.left_out.iter().filter(|l| !ranked.contains(&l.name)) {
+                standings.write_record(["", &left.name, "", "", left.short_reason()])?;
+            }
+            Ok(())
+        })
     }
 }
 

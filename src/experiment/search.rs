@@ -166,28 +166,10 @@ fn positions_from_games<G: GameEntry>(
     count: usize,
     seed: u64,
 ) -> Result<Vec<G>, String> {
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let headers = reader
-        .headers()
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .clone();
-    let column = headers.iter().position(|h| h == "moves").ok_or_else(|| {
-        format!(
-            "{}: no 'moves' column (not an arbiter games.csv)",
-            path.display()
-        )
-    })?;
-    let mut games: Vec<Vec<String>> = Vec::new();
-    for (line, record) in reader.records().enumerate() {
-        let record = record.map_err(|e| format!("{}: line {}: {e}", path.display(), line + 2))?;
-        games.push(
-            read_moves(record.get(column).unwrap_or(""))
-                .into_iter()
-                .map(|(_, m)| m)
-                .collect(),
-        );
-    }
+    let games: Vec<Vec<String>> = crate::records::read_column(path, "moves")?
+        .iter()
+        .map(|moves| read_moves(moves).into_iter().map(|(_, m)| m).collect())
+        .collect();
     if games.iter().all(|g| g.len() < 2) {
         return Err(format!(
             "{}: no game with moves to take positions from",

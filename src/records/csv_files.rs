@@ -463,6 +463,60 @@ impl Reporter<GameRecord> for CsvRecorder {
     }
 }
 
+/// Writes the CSV file `path` with `write` (its rows, header first) and flushes it: the
+/// one place a table file other than the run's sinks is opened, for the documents and the
+/// rounds' tables alike.
+///
+/// # Errors
+/// The file cannot be created or written: one line naming it.
+pub fn write_table(
+    path: &Path,
+    write: impl FnOnce(&mut csv::Writer<File>) -> csv::Result<()>,
+) -> Result<(), crate::registry::InputError> {
+    let fail = |e: &dyn std::fmt::Display| {
+        crate::registry::InputError::in_file(
+            path,
+            None,
+            format!("cannot write: {}", crate::core::one_line(&e.to_string())),
+        )
+    };
+    let mut writer = csv::Writer::from_path(path).map_err(|e| fail(&e))?;
+    write(&mut writer).map_err(|e| fail(&e))?;
+    writer.flush().map_err(|e| fail(&e))
+}
+
+/// One column of a CSV file with a header, every row's value in order (an earlier run's
+/// `moves` for positions to search).
+///
+/// # Errors
+/// A file that cannot be read, has no such column, or a row that is not CSV: one line
+/// naming the file (and the line).
+pub fn read_column(path: &Path, column: &str) -> Result<Vec<String>, crate::registry::InputError> {
+    use crate::registry::InputError;
+    let mut reader = csv::Reader::from_path(path)
+        .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::in_file(path, None, e.to_string()))?
+        .clone();
+    let index = headers.iter().position(|h| h == column).ok_or_else(|| {
+        InputError::in_file(
+            path,
+            None,
+            format!("no '{column}' column (not an arbiter games.csv)"),
+        )
+    })?;
+    reader
+        .records()
+        .enumerate()
+        .map(|(line, record)| {
+            record
+                .map(|r| r.get(index).unwrap_or("").to_string())
+                .map_err(|e| InputError::in_file(path, Some(line + 2), e.to_string()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
