@@ -1,6 +1,7 @@
 //! `arbiter bench`: the speed figures docs/speed.md quotes, measured on this machine.
 
-use crate::core::{Evaluator, SearchStats, seeds};
+use super::bench_measure::{alphabeta_each, alphabeta_on, per_second};
+use crate::core::{Evaluator, seeds};
 use crate::csp::Limits;
 use crate::csp::flow::{Puzzle, Solver, Status, solve};
 use crate::experiment::launch::parse_game;
@@ -434,11 +435,6 @@ fn threads_text(threads: usize) -> String {
     }
 }
 
-pub(super) fn per_second(count: u64, seconds: f64) -> String {
-    let rate = count as f64 / seconds.max(1e-9);
-    format!("{rate:.3e}")
-}
-
 /// Nanoseconds per call of `evaluator` over `positions` (about `calls` calls), the calls
 /// made, and whether a NaN was returned.
 fn evaluation_cost<G: GameEntry>(
@@ -635,29 +631,6 @@ fn table_killer_and_mcts<G: GameEntry>(start: &G, positions: &[G], depth: u32) -
     Ok(())
 }
 
-/// Plain alpha-beta to `depth` on each position in turn, one searcher (seed 7) and one
-/// root-order stream for them all; `each(index, counts, seconds)` is called after each
-/// search (no counts for a position without a move), with that search's time alone.
-fn alphabeta_each<G: GameEntry>(
-    positions: &[G],
-    evaluator: G::Heuristic,
-    depth: u32,
-    mut each: impl FnMut(usize, SearchStats, f64),
-) {
-    let mut searcher = Searcher::new(evaluator, 7);
-    let mut rng = seeds::rng(7);
-    for (index, position) in positions.iter().enumerate() {
-        let clock = Instant::now();
-        let result = searcher.search(position, Algorithm::AlphaBeta, depth, &mut rng);
-        let seconds = clock.elapsed().as_secs_f64();
-        each(
-            index,
-            result.map_or(SearchStats::ZERO, |r| r.stats),
-            seconds,
-        );
-    }
-}
-
 /// `arbiter bench`.
 pub fn bench(args: BenchArgs) -> Result<()> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
@@ -701,20 +674,4 @@ fn flow_bench(folder: &Path) -> Result<()> {
         slowest.1
     );
     Ok(())
-}
-
-/// Plain alpha-beta to `depth` on every position, one searcher (seed 7): nodes, nodes
-/// expanded and seconds.
-pub(super) fn alphabeta_on<G: GameEntry>(
-    positions: &[G],
-    evaluator: G::Heuristic,
-    depth: u32,
-) -> (u64, u64, f64) {
-    let (mut nodes, mut expanded, mut seconds) = (0, 0, 0.0);
-    alphabeta_each(positions, evaluator, depth, |_, stats, search_seconds| {
-        nodes += stats.nodes();
-        expanded += stats.expanded;
-        seconds += search_seconds;
-    });
-    (nodes, expanded, seconds)
 }

@@ -2,7 +2,7 @@
 //! the game protocol against a built-in game, a rules program's answers per second, and
 //! an external agent's moves per second.
 
-use super::bench::{alphabeta_on, per_second};
+use super::bench_measure::{alphabeta_on, per_second};
 use crate::core::{Player, seeds};
 use crate::external::ExternalSpec;
 use crate::games::random_positions;
