@@ -271,7 +271,7 @@ fn report(py: Python<'_>, folder: String, game: Option<u64>) -> PyResult<Vec<Str
 fn run_folder(folder: String) -> PyResult<String> {
     arbiter::records::loaded::resolve_run_folder(std::path::Path::new(&folder))
         .map(|p| p.display().to_string())
-        .map_err(raise)
+        .map_err(|e| raise(e.to_string()))
 }
 
 /// An experiment given as a Python dict (JSON text) as TOML text, for `run`.
