@@ -30,7 +30,9 @@ use crate::records::{
     unix_now,
 };
 use crate::registry::tune_experiment::TuneExperiment;
-use crate::registry::{AgentRegistry, AnyExperiment, Experiment, InputError, SearchExperiment};
+use crate::registry::{
+    AgentRegistry, AgentSpec, AnyExperiment, Experiment, InputError, SearchExperiment,
+};
 use crate::registry::{GameSpec, GameTask, dispatch, puzzle_experiment::PuzzleExperiment};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -506,12 +508,65 @@ pub fn run_source(
     run_experiment(experiment, path, overrides, options)
 }
 
+/// Checks, before anything is written, that a sandbox can start when the experiment's
+/// agents want one (as their agent files or the class file's `sandbox` ask, unless
+/// `--sandbox=off`).
+///
+/// # Errors
+/// A sandbox that is wanted and cannot start here: one line naming who wants it and what
+/// to install.
+fn check_sandbox(experiment: &AnyExperiment) -> Result<(), Error> {
+    match experiment {
+        AnyExperiment::Tournament(e) => check_sandbox_of(&e.agents, &e.submissions),
+        AnyExperiment::Search(e) => check_sandbox_of(e.programs.iter().map(|(spec, _)| spec), &[]),
+        AnyExperiment::Tune(e) => check_sandbox_of(tuned_opponents(e), &[]),
+        AnyExperiment::Puzzles(_) => Ok(()),
+    }
+}
+
+/// A tuning experiment's opponents and yardstick.
+fn tuned_opponents(experiment: &TuneExperiment) -> impl Iterator<Item = &AgentSpec> {
+    experiment
+        .opponents
+        .iter()
+        .chain(experiment.yardstick.iter().map(|(_, spec)| spec))
+}
+
+/// [`check_sandbox`] for `agents`, of which those named in `submissions` are a class's.
+fn check_sandbox_of<'a>(
+    agents: impl IntoIterator<Item = &'a AgentSpec>,
+    submissions: &[String],
+) -> Result<(), Error> {
+    use crate::external::sandbox;
+    if sandbox::mode().is_some() {
+        // Off, or on for every agent: `launch::set_sandbox` checked the flag already.
+        return Ok(());
+    }
+    let asking: Vec<&AgentSpec> = agents
+        .into_iter()
+        .filter(|a| a.external.as_ref().is_some_and(|e| e.sandbox.is_some()))
+        .collect();
+    let who = match asking.iter().find(|a| !submissions.contains(&a.name)) {
+        Some(agent) => format!("agent '{}' asks for a sandbox, but", agent.name),
+        None if !asking.is_empty() => {
+            "the experiment's sandbox (for its submissions) is wanted, but".to_string()
+        }
+        None => return Ok(()),
+    };
+    sandbox::available().map_err(|why| {
+        Error::Message(format!(
+            "{who} {why}; or give --sandbox=off to run the agents unconfined"
+        ))
+    })
+}
+
 fn run_experiment(
     experiment: AnyExperiment,
     path: &Path,
     overrides: Overrides,
     options: &Options,
 ) -> Result<Finished, Error> {
+    check_sandbox(&experiment)?;
     let start = Start::New(options.out.clone());
     match experiment {
         AnyExperiment::Tournament(mut experiment) => {
@@ -715,6 +770,7 @@ fn continue_run(
                 ));
             }
             let mut experiment = Experiment::parse(&path, source, &recorded)?;
+            check_sandbox_of(&experiment.agents, &experiment.submissions)?;
             experiment.games_per_matchup = meta.games_per_matchup;
             experiment.seed = seed;
             experiment.moves_csv = !meta.no_moves_csv;
@@ -735,6 +791,7 @@ fn continue_run(
                 .collect();
             let recorded = recorded_agents(&folder, &programs, &meta)?;
             let mut experiment = SearchExperiment::parse(&path, source, &recorded)?;
+            check_sandbox_of(experiment.programs.iter().map(|(spec, _)| spec), &[])?;
             experiment.seed = seed;
             // The heuristic as it ran (a named heuristic of the agent files expanded).
             if let Some(heuristic) = meta
@@ -755,6 +812,7 @@ fn continue_run(
         RunKind::Tune => {
             let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
             let mut experiment = TuneExperiment::parse(&path, source, &recorded)?;
+            check_sandbox_of(tuned_opponents(&experiment), &[])?;
             experiment.seed = seed;
             on_game(
                 experiment.game.clone(),

@@ -121,7 +121,7 @@ pub fn play_match(request: MatchRequest) -> Result<Finished, Error> {
             .map_err(|e| Error::Message(format!("--time-control: {e}")))?;
     }
     let text = experiment_text(&request);
-    set_sandbox(request.sandbox.as_deref(), &registry, &text)?;
+    set_sandbox(request.sandbox.as_deref())?;
     // Checked here so that a mistake names the agent, not a line of the text above.
     for agent in [&request.first, &request.second] {
         let spec = registry

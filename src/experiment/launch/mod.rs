@@ -22,13 +22,10 @@ use crate::records::{Meta, RunStatus, say};
 use crate::registry::{AgentRegistry, AnyExperiment, GameSpec};
 use std::path::Path;
 
-/// What a run folder's meta.json keeps that a resume needs before it starts: the
-/// experiment's text (for the agents it names) and `--sandbox` as the run was started
-/// (`None`: as each agent file says). Both empty for a folder without one.
-pub fn recorded_choices(folder: &Path) -> (String, Option<&'static str>) {
-    read_meta(folder).map_or((String::new(), None), |meta| {
-        (meta.experiment_source, meta.sandbox.flag())
-    })
+/// `--sandbox` as the run in `folder` was started (`None`: as each agent file says, or
+/// no such run).
+pub fn recorded_sandbox(folder: &Path) -> Option<&'static str> {
+    read_meta(folder).and_then(|meta| meta.sandbox.flag())
 }
 
 /// Continues the run in `folder` unless it is complete (then says so and returns
@@ -180,18 +177,14 @@ pub fn parse_game(text: &str, registry: &AgentRegistry) -> Result<GameSpec, Erro
 }
 
 /// Sets the run's sandbox choice from `--sandbox` (`on`, `off`, or absent: as each agent
-/// file says) and checks, before any game, that a sandbox can start when one is wanted:
-/// by the flag, by an agent that `experiment` (the experiment's text) names, or by the
-/// experiment's own `sandbox` for its submissions.
+/// file says) and checks, before any game, that a sandbox can start when the flag asks
+/// for one for every agent. The agents that ask for one themselves are checked once their
+/// experiment is read, before anything is written.
 ///
 /// # Errors
-/// A bad flag value, or a sandbox that is wanted and cannot start here (one line naming
-/// the agent or the flag, and what to install).
-pub fn set_sandbox(
-    flag: Option<&str>,
-    registry: &AgentRegistry,
-    experiment: &str,
-) -> Result<(), Error> {
+/// A bad flag value, or `--sandbox` where a sandbox cannot start (one line saying what to
+/// install).
+pub fn set_sandbox(flag: Option<&str>) -> Result<(), Error> {
     use crate::external::sandbox;
     let mode = match flag {
         None => None,
@@ -204,36 +197,12 @@ pub fn set_sandbox(
         }
     };
     sandbox::set_mode(mode);
-    let who = match mode {
-        Some(false) => return Ok(()),
-        Some(true) => "--sandbox:".to_string(),
-        None => {
-            let mut asking = registry.agents.iter().filter(|(name, agent)| {
-                agent
-                    .spec
-                    .external
-                    .as_ref()
-                    .is_some_and(|e| e.sandbox.is_some())
-                    && experiment.contains(&format!("\"{name}\""))
-            });
-            // The class file's sandbox for its submissions.
-            let for_submissions = experiment
-                .parse::<toml::Table>()
-                .ok()
-                .and_then(|table| table.get("sandbox").cloned())
-                .is_some_and(|value| value.as_bool() != Some(false));
-            match asking.next() {
-                Some((name, _)) => format!("agent '{name}' asks for a sandbox, but"),
-                None if for_submissions => {
-                    "the experiment's sandbox (for its submissions) is wanted, but".to_string()
-                }
-                None => return Ok(()),
-            }
-        }
-    };
+    if mode != Some(true) {
+        return Ok(());
+    }
     sandbox::available().map_err(|why| {
         Error::Message(format!(
-            "{who} {why}; or give --sandbox=off to run the agents unconfined"
+            "--sandbox: {why}; or give --sandbox=off to run the agents unconfined"
         ))
     })
 }

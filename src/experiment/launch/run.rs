@@ -58,24 +58,9 @@ pub fn run(request: RunRequest) -> Result<Option<Finished>, Error> {
     };
     let (registry, _) =
         crate::registry::load_agents(request.agents.as_deref(), experiment_file.as_deref())?;
-    // The experiment's text, for the agents it names (a resume's is in its meta.json),
-    // and the sandbox choice: a resume keeps the one its run started with unless given.
-    let (text, recorded_sandbox) = match (&request.resume, &experiment_file) {
-        (Some(folder), _) => super::recorded_choices(folder),
-        (None, Some(path)) => (
-            request
-                .source
-                .clone()
-                .unwrap_or_else(|| crate::registry::read_input(path).unwrap_or_default()),
-            None,
-        ),
-        (None, None) => (String::new(), None),
-    };
-    set_sandbox(
-        request.sandbox.as_deref().or(recorded_sandbox),
-        &registry,
-        &text,
-    )?;
+    // The sandbox choice: a resume keeps the one its run started with unless given.
+    let recorded_sandbox = request.resume.as_deref().and_then(super::recorded_sandbox);
+    set_sandbox(request.sandbox.as_deref().or(recorded_sandbox))?;
     let options = options(&request)?;
     // A shard task run again (a requeued Slurm task) continues its own folder.
     if let Some((folder, shard)) = super::earlier_shard(request.out.as_deref(), options.shard) {
