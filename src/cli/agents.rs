@@ -2,9 +2,8 @@
 //! (a compliance check of a program).
 
 use crate::experiment::launch::parse_game;
-use crate::external::check::{CHECK_MOVE_MS, CheckTimes, GAME_MOVE_MS, check};
-use crate::external::{ExternalSpec, serve::serve};
-use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
+use crate::external::ExternalSpec;
+use crate::external::check::{CHECK_MOVE_MS, CheckTimes, GAME_MOVE_MS};
 use anyhow::{Result, anyhow, bail};
 use std::path::PathBuf;
 
@@ -55,91 +54,19 @@ pub struct CheckArgs {
     tolerance_ms: Option<u64>,
 }
 
-struct ServeTask {
-    agent: AgentSpec,
-    game: String,
-}
-
-impl GameTask for ServeTask {
-    type Output = Result<()>;
-
-    fn run<G: GameEntry>(self, start: G) -> Result<()> {
-        let factory = self
-            .agent
-            .factory(&start)
-            .map_err(|e| anyhow!("agent '{}': {e}", self.agent.name))?;
-        let stdout = std::io::stdout();
-        serve(
-            &start,
-            &self.game,
-            &self.agent.name,
-            &|seed| factory(seed),
-            crate::external::looking_stdin(),
-            stdout.lock(),
-            &mut std::io::stderr(),
-        )?;
-        Ok(())
-    }
-}
-
 /// `arbiter serve-agent`.
 pub fn serve_agent(args: ServeArgs) -> Result<()> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
     let game = parse_game(&args.game, &registry)?;
     let agent = registry.resolve(&args.agent).map_err(|e| anyhow!(e))?;
-    if agent.external.is_some() {
-        bail!(
-            "agent '{}' is a program already; serve-agent serves arbiter's built-in agents",
-            agent.name
-        );
-    }
-    dispatch(
-        game.clone(),
-        ServeTask {
-            agent,
-            game: game.to_string(),
-        },
-    )
-}
-
-struct CheckTask {
-    name: String,
-    spec: ExternalSpec,
-    game: String,
-    times: CheckTimes,
-}
-
-impl GameTask for CheckTask {
-    type Output = Result<i32>;
-
-    fn run<G: GameEntry>(self, start: G) -> Result<i32> {
-        let logs = std::env::temp_dir().join(format!("arbiter-check-{}", std::process::id()));
-        let verdict = check(
-            &self.name,
-            &self.spec,
-            &start,
-            &self.game,
-            self.times,
-            &logs,
-            &mut std::io::stdout(),
-        )?;
-        println!(
-            "{}: {} failed, {} warnings",
-            if verdict.failures == 0 {
-                "passed"
-            } else {
-                "FAILED"
-            },
-            verdict.failures,
-            verdict.warnings
-        );
-        if verdict.failures == 0 {
-            let _ = std::fs::remove_dir_all(&logs);
-            Ok(0)
-        } else {
-            Ok(1)
-        }
-    }
+    let stdout = std::io::stdout();
+    Ok(crate::experiment::serve::serve_agent(
+        game,
+        agent,
+        crate::external::looking_stdin(),
+        stdout.lock(),
+        &mut std::io::stderr(),
+    )?)
 }
 
 /// `arbiter check-agent`: exit 0 when every step passed, 1 when one failed.
@@ -178,13 +105,29 @@ pub fn check_agent(args: CheckArgs) -> Result<i32> {
         game_ms: args.game_move_ms.or(spec.time_ms).unwrap_or(GAME_MOVE_MS),
         cpu: false,
     };
-    dispatch(
-        game.clone(),
-        CheckTask {
-            name,
-            spec,
-            game: game.to_string(),
-            times,
+    let logs = std::env::temp_dir().join(format!("arbiter-check-{}", std::process::id()));
+    let verdict = crate::experiment::serve::check_agent(
+        game,
+        &name,
+        &spec,
+        times,
+        &logs,
+        &mut std::io::stdout(),
+    )?;
+    println!(
+        "{}: {} failed, {} warnings",
+        if verdict.failures == 0 {
+            "passed"
+        } else {
+            "FAILED"
         },
-    )
+        verdict.failures,
+        verdict.warnings
+    );
+    if verdict.failures == 0 {
+        let _ = std::fs::remove_dir_all(&logs);
+        Ok(0)
+    } else {
+        Ok(1)
+    }
 }

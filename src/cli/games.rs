@@ -2,7 +2,6 @@
 //! compliance check of a rules program).
 
 use crate::experiment::launch::parse_game;
-use crate::external::serve_game::{Served, serve_game};
 use crate::registry::{GameEntry, GameTask, dispatch, spec::Spec};
 use anyhow::{Result, anyhow};
 use std::path::PathBuf;
@@ -21,35 +20,6 @@ pub struct ServeGameArgs {
     agents: Option<PathBuf>,
 }
 
-struct ServeGameTask {
-    name: String,
-    heuristic: Option<Spec>,
-}
-
-impl GameTask for ServeGameTask {
-    type Output = Result<()>;
-
-    fn run<G: GameEntry>(self, start: G) -> Result<()> {
-        let evaluator = match &self.heuristic {
-            Some(spec) => Some(
-                start
-                    .heuristic(&spec.name, &spec.params)
-                    .map_err(|e| anyhow!("--heuristic: {e}"))?,
-            ),
-            None => None,
-        };
-        let features = |state: &G, side| state.features_of(side);
-        let served = Served {
-            name: &self.name,
-            features: (start.feature_names(), &features),
-            evaluator: evaluator.as_ref(),
-        };
-        let stdin = crate::external::looking_stdin();
-        serve_game(&start, &served, stdin, std::io::stdout().lock())?;
-        Ok(())
-    }
-}
-
 /// `arbiter serve-game`.
 pub fn serve(args: ServeGameArgs) -> Result<()> {
     let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
@@ -59,13 +29,12 @@ pub fn serve(args: ServeGameArgs) -> Result<()> {
         .as_deref()
         .map(|h| h.parse::<Spec>().map_err(|e| anyhow!("--heuristic: {e}")))
         .transpose()?;
-    dispatch(
-        game.clone(),
-        ServeGameTask {
-            name: game.to_string(),
-            heuristic,
-        },
-    )
+    Ok(crate::experiment::serve::serve_game(
+        game,
+        heuristic,
+        crate::external::looking_stdin(),
+        std::io::stdout().lock(),
+    )?)
 }
 
 /// Arguments of `arbiter check-game`.

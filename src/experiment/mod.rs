@@ -11,6 +11,7 @@ pub mod merge;
 pub mod pool;
 mod puzzles;
 mod search;
+pub mod serve;
 pub mod shard;
 pub mod slurm;
 #[cfg(test)]
