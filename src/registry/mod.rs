@@ -452,6 +452,21 @@ mod tests {
         );
         assert_eq!(cc.to_string().parse::<GameSpec>(), Ok(cc));
         assert!(err("chinese-checkers(jumps=far)").contains("jumps=far"));
+        // A bad parameter's error carries its key, for a file's loader to point at it.
+        for (text, key) in [
+            ("connect-four(rows=99)", "rows"),
+            ("chinese-checkers(max_plies=0)", "max_plies"),
+            ("double-card(neighbours_only=2)", "neighbours_only"),
+            ("breakthrough(rules=huge)", "rules"),
+        ] {
+            let error = text.parse::<GameSpec>().expect_err(text);
+            assert_eq!(error.key.as_deref(), Some(key), "{text}: {error}");
+        }
+        assert_eq!(
+            err("connect-four(rows=99)"),
+            "rows=99: expected 4 to 8",
+            "the words as before"
+        );
         let dc: GameSpec = "double-card(p1=colors,neighbours_only=1)"
             .parse()
             .expect("valid");

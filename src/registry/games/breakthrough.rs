@@ -2,7 +2,7 @@
 
 use super::{BuiltIn, GameSpec};
 use crate::core::Player;
-use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::evals;
 use crate::games::breakthrough::{Breakthrough, Rules};
 use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
@@ -40,30 +40,7 @@ impl BuiltIn for Breakthrough {
 }
 
 impl GameEntry for Breakthrough {
-    type Heuristic = evals::breakthrough::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::breakthrough::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::breakthrough::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::breakthrough::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::breakthrough::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
+    heuristics_of!(breakthrough);
 
     fn features_of(&self, side: Player) -> Vec<f64> {
         evals::breakthrough::features(self, side).to_vec()

@@ -1,8 +1,8 @@
 //! Chinese Checkers (report 004): two players on a diamond, with special marbles.
 
-use super::{BuiltIn, GameSpec};
+use super::{BuiltIn, GameSpec, choice, number};
 use crate::core::Player;
-use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::evals;
 use crate::games::chinese_checkers::{self as cc, ChineseCheckers};
 use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
@@ -22,43 +22,20 @@ impl BuiltIn for ChineseCheckers {
 
     fn params(spec: &mut Spec) -> Result<cc::Rules, SpecError> {
         let mut rules = cc::Rules::default();
-        let plies = |key: &str, text: String| -> Result<u16, SpecError> {
-            text.parse::<u16>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                SpecError::at(
-                    key,
-                    format!("{key}={text}: expected a number of plies from 1 to 65535"),
-                )
-            })
-        };
-        if let Some(text) = spec.take("max_plies") {
-            rules.max_plies = plies("max_plies", text)?;
+        let plies = "a number of plies from 1 to 65535";
+        if let Some(n) = number(spec, "max_plies", 1..=u16::MAX, plies)? {
+            rules.max_plies = n;
         }
-        if let Some(text) = spec.take("home_plies") {
-            rules.home_plies = plies("home_plies", text)?;
+        if let Some(n) = number(spec, "home_plies", 1..=u16::MAX, plies)? {
+            rules.home_plies = n;
         }
-        if let Some(text) = spec.take("jumps") {
-            rules.long_jumps = match text.as_str() {
-                "long" => true,
-                "short" => false,
-                other => {
-                    return Err(SpecError::at(
-                        "jumps",
-                        format!("jumps={other}: expected long or short"),
-                    ));
-                }
-            };
+        let jumps = [("long", true), ("short", false)];
+        if let Some(long) = choice(spec, "jumps", &jumps, "long or short")? {
+            rules.long_jumps = long;
         }
-        if let Some(text) = spec.take("timeout") {
-            rules.timeout = match text.as_str() {
-                "loss" => cc::Timeout::Loss,
-                "random" => cc::Timeout::Random,
-                other => {
-                    return Err(SpecError::at(
-                        "timeout",
-                        format!("timeout={other}: expected loss or random"),
-                    ));
-                }
-            };
+        let timeouts = [("loss", cc::Timeout::Loss), ("random", cc::Timeout::Random)];
+        if let Some(timeout) = choice(spec, "timeout", &timeouts, "loss or random")? {
+            rules.timeout = timeout;
         }
         Ok(rules)
     }
@@ -77,30 +54,7 @@ impl BuiltIn for ChineseCheckers {
 }
 
 impl GameEntry for ChineseCheckers {
-    type Heuristic = evals::chinese_checkers::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::chinese_checkers::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::chinese_checkers::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::chinese_checkers::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::chinese_checkers::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
+    heuristics_of!(chinese_checkers);
 
     fn features_of(&self, side: Player) -> Vec<f64> {
         evals::chinese_checkers::features(self, side, true).to_vec()

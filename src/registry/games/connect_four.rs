@@ -1,8 +1,8 @@
 //! Connect Four, of 4 to 8 rows and 4 to 9 columns.
 
-use super::{BuiltIn, GameSpec, grid_rows};
+use super::{BuiltIn, GameSpec, grid_rows, number};
 use crate::core::{Game, Player};
-use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::evals;
 use crate::games::connect_four::{self as c4, ConnectFour};
 use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
@@ -26,18 +26,9 @@ impl BuiltIn for ConnectFour {
             ("rows", c4::ROWS, &mut params.rows),
             ("columns", c4::COLUMNS, &mut params.columns),
         ] {
-            if let Some(text) = spec.take(key) {
-                *slot = text
-                    .parse::<u8>()
-                    .ok()
-                    .filter(|n| range.contains(n))
-                    .ok_or_else(|| {
-                        format!(
-                            "{key}={text}: expected {} to {}",
-                            range.start(),
-                            range.end()
-                        )
-                    })?;
+            let expected = format!("{} to {}", range.start(), range.end());
+            if let Some(n) = number(spec, key, range, &expected)? {
+                *slot = n;
             }
         }
         Ok(params)
@@ -57,30 +48,7 @@ impl BuiltIn for ConnectFour {
 }
 
 impl GameEntry for ConnectFour {
-    type Heuristic = evals::connect_four::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::connect_four::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::connect_four::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::connect_four::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::connect_four::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
+    heuristics_of!(connect_four);
 
     fn features_of(&self, side: Player) -> Vec<f64> {
         evals::connect_four::features(self, side).to_vec()

@@ -1,8 +1,8 @@
 //! Double Card (report 003): cards of two colours and two dots on an 8x12 board.
 
-use super::{BuiltIn, GameSpec};
+use super::{BuiltIn, GameSpec, choice, number};
 use crate::core::Player;
-use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::evals;
 use crate::games::double_card::{self as dc, DoubleCard};
 use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
@@ -22,46 +22,20 @@ impl BuiltIn for DoubleCard {
 
     fn params(spec: &mut Spec) -> Result<dc::Params, SpecError> {
         let mut params = dc::Params::default();
-        if let Some(text) = spec.take("p1") {
-            params.p1 = match text.as_str() {
-                "colors" => dc::Role::Colors,
-                "dots" => dc::Role::Dots,
-                other => {
-                    return Err(SpecError::at(
-                        "p1",
-                        format!("p1={other}: expected colors or dots"),
-                    ));
-                }
-            };
+        let roles = [("colors", dc::Role::Colors), ("dots", dc::Role::Dots)];
+        if let Some(role) = choice(spec, "p1", &roles, "colors or dots")? {
+            params.p1 = role;
         }
-        if let Some(text) = spec.take("cards") {
-            params.cards = text
-                .parse::<u8>()
-                .ok()
-                .filter(|n| (1..=dc::MAX_CARDS as u8).contains(n))
-                .ok_or_else(|| {
-                    SpecError::at(
-                        "cards",
-                        format!("cards={text}: expected 1 to {}", dc::MAX_CARDS),
-                    )
-                })?;
+        let most = dc::MAX_CARDS as u8;
+        if let Some(n) = number(spec, "cards", 1..=most, &format!("1 to {most}"))? {
+            params.cards = n;
         }
-        if let Some(text) = spec.take("neighbours_only") {
-            params.neighbours_only = match text.as_str() {
-                "1" | "true" => true,
-                "0" | "false" => false,
-                other => {
-                    return Err(SpecError::at(
-                        "neighbours_only",
-                        format!("neighbours_only={other}: expected 0 or 1"),
-                    ));
-                }
-            };
+        let flags = [("1", true), ("true", true), ("0", false), ("false", false)];
+        if let Some(only) = choice(spec, "neighbours_only", &flags, "0 or 1")? {
+            params.neighbours_only = only;
         }
-        if let Some(text) = spec.take("moves") {
-            params.move_limit = text.parse::<u8>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                SpecError::at("moves", format!("moves={text}: expected 1 to 255"))
-            })?;
+        if let Some(n) = number(spec, "moves", 1..=u8::MAX, "1 to 255")? {
+            params.move_limit = n;
         }
         Ok(params)
     }
@@ -80,30 +54,7 @@ impl BuiltIn for DoubleCard {
 }
 
 impl GameEntry for DoubleCard {
-    type Heuristic = evals::double_card::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::double_card::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::double_card::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::double_card::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::double_card::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
+    heuristics_of!(double_card);
 
     fn features_of(&self, side: Player) -> Vec<f64> {
         let [own, _] = evals::double_card::features(self, side, true, true);

@@ -3,6 +3,37 @@
 //! file makes [`GameSpec`], the names' table and [`dispatch`] from them: adding a game is
 //! its file here and one line there.
 
+/// The `GameEntry` items every built-in game takes from its module of `evals`: its
+/// heuristic type, its heuristics by name, their linear forms and its features' names.
+macro_rules! heuristics_of {
+    ($evals:ident) => {
+        type Heuristic = crate::evals::$evals::Heuristic;
+
+        fn heuristics() -> &'static [crate::evals::HeuristicInfo] {
+            crate::evals::$evals::HEURISTICS
+        }
+
+        fn heuristic(
+            &self,
+            name: &str,
+            params: &[(String, String)],
+        ) -> Result<Self::Heuristic, crate::evals::ParamError> {
+            crate::evals::$evals::Heuristic::from_spec(name, params)
+        }
+
+        fn linear_forms() -> &'static [crate::evals::LinearForm] {
+            crate::evals::$evals::LINEAR_FORMS
+        }
+
+        fn feature_names(&self) -> Vec<String> {
+            crate::evals::$evals::FEATURES
+                .iter()
+                .map(|f| f.to_string())
+                .collect()
+        }
+    };
+}
+
 mod breakthrough;
 mod chinese_checkers;
 mod connect_four;
@@ -22,6 +53,8 @@ use crate::games::double_card::DoubleCard;
 use crate::games::othello::Othello;
 use crate::games::wights::Wights;
 use std::fmt;
+use std::ops::RangeInclusive;
+use std::str::FromStr;
 
 /// A built-in game as the registry declares it: how its spec's parameters read, print
 /// and start a game.
@@ -176,6 +209,43 @@ impl GameSpec {
             _ => None,
         }
     }
+}
+
+/// Parameter `key` of `spec` as a number in `range`, if given; `expected` ends the message
+/// about a value outside it (`key=text: expected 1 to 255`).
+fn number<T: FromStr + PartialOrd>(
+    spec: &mut Spec,
+    key: &str,
+    range: RangeInclusive<T>,
+    expected: &str,
+) -> Result<Option<T>, SpecError> {
+    spec.take(key)
+        .map(|text| {
+            text.parse::<T>()
+                .ok()
+                .filter(|n| range.contains(n))
+                .ok_or_else(|| SpecError::at(key, format!("{key}={text}: expected {expected}")))
+        })
+        .transpose()
+}
+
+/// Parameter `key` of `spec` as one of `choices` (its text and value), if given; `expected`
+/// ends the message about any other text.
+fn choice<T: Copy>(
+    spec: &mut Spec,
+    key: &str,
+    choices: &[(&str, T)],
+    expected: &str,
+) -> Result<Option<T>, SpecError> {
+    spec.take(key)
+        .map(|text| {
+            choices
+                .iter()
+                .find(|(name, _)| *name == text)
+                .map(|&(_, value)| value)
+                .ok_or_else(|| SpecError::at(key, format!("{key}={text}: expected {expected}")))
+        })
+        .transpose()
 }
 
 /// A board dump with cells separated by spaces as rows of symbols (`.` empty).

@@ -2,7 +2,7 @@
 
 use super::{BuiltIn, GameSpec, NoParams, grid_rows};
 use crate::core::{Game, Player};
-use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::evals;
 use crate::games::othello::Othello;
 use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
@@ -38,30 +38,7 @@ impl BuiltIn for Othello {
 }
 
 impl GameEntry for Othello {
-    type Heuristic = evals::othello::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::othello::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::othello::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::othello::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::othello::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
+    heuristics_of!(othello);
 
     fn features_of(&self, side: Player) -> Vec<f64> {
         evals::othello::features(self, side).to_vec()

@@ -2,7 +2,7 @@
 
 use super::{BuiltIn, GameSpec, NoParams};
 use crate::core::Player;
-use crate::evals::{self, HeuristicInfo, ParamError};
+use crate::evals;
 use crate::games::wights::Wights;
 use crate::registry::spec::{Spec, SpecError};
 use crate::registry::{GameEntry, GameInfo};
@@ -38,30 +38,7 @@ impl BuiltIn for Wights {
 }
 
 impl GameEntry for Wights {
-    type Heuristic = evals::wights::Heuristic;
-
-    fn heuristics() -> &'static [HeuristicInfo] {
-        evals::wights::HEURISTICS
-    }
-
-    fn heuristic(
-        &self,
-        name: &str,
-        params: &[(String, String)],
-    ) -> Result<Self::Heuristic, ParamError> {
-        evals::wights::Heuristic::from_spec(name, params)
-    }
-
-    fn linear_forms() -> &'static [evals::LinearForm] {
-        evals::wights::LINEAR_FORMS
-    }
-
-    fn feature_names(&self) -> Vec<String> {
-        evals::wights::FEATURES
-            .iter()
-            .map(|f| f.to_string())
-            .collect()
-    }
+    heuristics_of!(wights);
 
     fn features_of(&self, side: Player) -> Vec<f64> {
         evals::wights::features(self, side).to_vec()
