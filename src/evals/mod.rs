@@ -44,7 +44,7 @@ impl ParamSpec {
 
 /// The keys an agent spec's algorithm takes besides the heuristic's (`arbiter list` says
 /// which algorithm takes which), named in messages about an unknown key.
-pub const ALGORITHM_KEYS: [&str; 12] = [
+pub const ALGORITHM_KEYS: [&str; 13] = [
     "heuristic",
     "depth",
     "time_ms",
@@ -57,6 +57,7 @@ pub const ALGORITHM_KEYS: [&str; 12] = [
     "rollout_plies",
     "k",
     "gamma",
+    "epsilon",
 ];
 
 /// A heuristic parameter that could not be used.

@@ -569,23 +569,9 @@ impl AgentSpec {
                 let Some(name) = G::default_heuristic() else {
                     let algorithm = self.algorithm;
                     // A misspelt key first: `depht=3` is why `depth` seems missing.
-                    const KEYS: [&str; 13] = [
-                        "heuristic",
-                        "depth",
-                        "time_ms",
-                        "nodes",
-                        "tt_mb",
-                        "aspiration",
-                        "iterations",
-                        "c",
-                        "rollout",
-                        "rollout_plies",
-                        "k",
-                        "gamma",
-                        "epsilon",
-                    ];
                     if let Some((key, known)) = self.params.iter().find_map(|(key, _)| {
-                        crate::core::closest(key, KEYS).map(|known| (key, known))
+                        crate::core::closest(key, crate::evals::ALGORITHM_KEYS)
+                            .map(|known| (key, known))
                     }) {
                         return Err(SpecError::at(
                             key.as_str(),
