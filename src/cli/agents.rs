@@ -114,20 +114,9 @@ pub fn check_agent(args: CheckArgs) -> Result<i32> {
         &logs,
         &mut std::io::stdout(),
     )?;
-    println!(
-        "{}: {} failed, {} warnings",
-        if verdict.failures == 0 {
-            "passed"
-        } else {
-            "FAILED"
-        },
-        verdict.failures,
-        verdict.warnings
-    );
-    if verdict.failures == 0 {
+    let code = super::print_verdict(verdict.failures as u64, verdict.warnings as u64);
+    if code == 0 {
         let _ = std::fs::remove_dir_all(&logs);
-        Ok(0)
-    } else {
-        Ok(1)
     }
+    Ok(code)
 }

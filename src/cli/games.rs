@@ -106,17 +106,7 @@ pub fn check(args: CheckGameArgs) -> Result<i32> {
         seed: args.seed,
     };
     let verdict = check_game(&name, &params, &spec, options, &mut std::io::stdout())?;
-    println!(
-        "{}: {} failed, {} warnings",
-        if verdict.failures == 0 {
-            "passed"
-        } else {
-            "FAILED"
-        },
-        verdict.failures,
-        verdict.warnings
-    );
-    Ok(if verdict.failures == 0 { 0 } else { 1 })
+    Ok(super::print_verdict(verdict.failures, verdict.warnings))
 }
 
 /// Arguments of `arbiter solve-game`.

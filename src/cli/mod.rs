@@ -265,6 +265,16 @@ fn usage_error(error: &clap::Error) -> i32 {
     }
 }
 
+/// Prints a compliance check's verdict line (`passed: 0 failed, 2 warnings`) and returns
+/// its exit code: 0 when no step failed, else 1.
+fn print_verdict(failures: u64, warnings: u64) -> i32 {
+    println!(
+        "{}: {failures} failed, {warnings} warnings",
+        if failures == 0 { "passed" } else { "FAILED" }
+    );
+    i32::from(failures > 0)
+}
+
 /// Prints the end of a run (its tables, folder and documents unless `quiet`, and how to
 /// continue a stopped run) and returns the exit code: 130 after Ctrl-C, else 0.
 pub fn print_finished(finished: &crate::experiment::Finished, quiet: bool) -> i32 {
