@@ -43,12 +43,6 @@ pub enum FolderError {
     },
 }
 
-impl From<FolderError> for String {
-    fn from(error: FolderError) -> String {
-        error.to_string()
-    }
-}
-
 /// Creates the folder a new run writes: `out` (new or empty), else
 /// `results/<experiment>/<UTC time>`.
 ///

@@ -166,7 +166,7 @@ fn positions_from_games<G: GameEntry>(
     count: usize,
     seed: u64,
 ) -> Result<Vec<G>, String> {
-    let games: Vec<Vec<String>> = crate::records::read_column(path, "moves")?
+    let games: Vec<Vec<String>> = crate::records::games_csv_moves(path)?
         .iter()
         .map(|moves| read_moves(moves).into_iter().map(|(_, m)| m).collect())
         .collect();

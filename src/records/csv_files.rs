@@ -485,13 +485,14 @@ pub fn write_table(
     writer.flush().map_err(|e| fail(&e))
 }
 
-/// One column of a CSV file with a header, every row's value in order (an earlier run's
-/// `moves` for positions to search).
+/// The `moves` column of an earlier run's games.csv, a game a row in order (the positions
+/// a search experiment takes from it).
 ///
 /// # Errors
-/// A file that cannot be read, has no such column, or a row that is not CSV: one line
-/// naming the file (and the line).
-pub fn read_column(path: &Path, column: &str) -> Result<Vec<String>, crate::registry::InputError> {
+/// A file that cannot be read, is no games.csv, or a row that is not CSV: one line naming
+/// the file (and the line).
+pub fn games_csv_moves(path: &Path) -> Result<Vec<String>, crate::registry::InputError> {
+    let column = "moves";
     use crate::registry::InputError;
     let mut reader = csv::Reader::from_path(path)
         .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;

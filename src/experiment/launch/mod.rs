@@ -148,7 +148,14 @@ pub fn games_per_matchup(text: &str) -> Result<u64, String> {
 
 /// Checks a number of games per matchup given as a number (a request's).
 fn check_games(games: u64) -> Result<u64, Error> {
-    games_per_matchup(&games.to_string()).map_err(|e| Error::Message(format!("--games {e}")))
+    let most = crate::registry::experiment::MAX_GAMES;
+    if (1..=most).contains(&games) {
+        Ok(games)
+    } else {
+        Err(Error::Message(format!(
+            "--games '{games}' is not a number of games from 1 to {most}"
+        )))
+    }
 }
 
 /// A time limit given in seconds, as a duration.
