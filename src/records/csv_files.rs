@@ -485,39 +485,6 @@ pub fn write_table(
     writer.flush().map_err(|e| fail(&e))
 }
 
-/// The `moves` column of an earlier run's games.csv, a game a row in order (the positions
-/// a search experiment takes from it).
-///
-/// # Errors
-/// A file that cannot be read, is no games.csv, or a row that is not CSV: one line naming
-/// the file (and the line).
-pub fn games_csv_moves(path: &Path) -> Result<Vec<String>, crate::registry::InputError> {
-    let column = "moves";
-    use crate::registry::InputError;
-    let mut reader = csv::Reader::from_path(path)
-        .map_err(|e| InputError::in_file(path, None, format!("cannot read: {e}")))?;
-    let headers = reader
-        .headers()
-        .map_err(|e| InputError::in_file(path, None, e.to_string()))?
-        .clone();
-    let index = headers.iter().position(|h| h == column).ok_or_else(|| {
-        InputError::in_file(
-            path,
-            None,
-            format!("no '{column}' column (not an arbiter games.csv)"),
-        )
-    })?;
-    reader
-        .records()
-        .enumerate()
-        .map(|(line, record)| {
-            record
-                .map(|r| r.get(index).unwrap_or("").to_string())
-                .map_err(|e| InputError::in_file(path, Some(line + 2), e.to_string()))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

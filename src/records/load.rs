@@ -494,6 +494,32 @@ pub fn byte_reader(
     Ok((reader, headers))
 }
 
+/// The `moves` column of an earlier run's games.csv, a game a row in order (the positions
+/// a search experiment takes from it).
+///
+/// # Errors
+/// A file that cannot be read, is no games.csv, or a row that is not CSV: one line naming
+/// the file (and the line).
+pub fn games_csv_moves(path: &Path) -> Result<Vec<String>, InputError> {
+    let (mut reader, headers) = byte_reader(path)?;
+    let column = headers.iter().position(|h| h == b"moves").ok_or_else(|| {
+        InputError::in_file(path, None, "no 'moves' column (not an arbiter games.csv)")
+    })?;
+    let mut record = csv::ByteRecord::new();
+    let mut games = Vec::new();
+    for line in 2.. {
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => return Err(InputError::in_file(path, Some(line), e.to_string())),
+        }
+        let moves = std::str::from_utf8(record.get(column).unwrap_or_default())
+            .map_err(|_| InputError::in_file(path, Some(line), "moves is not UTF-8 text"))?;
+        games.push(moves.to_string());
+    }
+    Ok(games)
+}
+
 /// Every row of a CSV file with a header, as `T`.
 ///
 /// # Errors

@@ -23,7 +23,8 @@ pub mod summary;
 pub mod tally;
 pub mod tune;
 
-pub use csv_files::{CsvRecorder, TIMING_COLUMNS, games_csv_moves, write_table};
+pub use csv_files::{CsvRecorder, TIMING_COLUMNS, write_table};
+pub use load::games_csv_moves;
 pub use meta::{
     Meta, RoundsFormat, RunKind, RunStatus, SandboxMode, host_name, unix_now, utc_stamp, utc_time,
 };
