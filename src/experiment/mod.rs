@@ -554,7 +554,13 @@ fn check_sandbox_of<'a>(
         }
         None => return Ok(()),
     };
-    sandbox::available().map_err(|why| {
+    require_sandbox(&who)
+}
+
+/// Succeeds when a sandbox can start here; else one line saying `who` wants one, why it
+/// cannot start, and how to run without.
+pub(crate) fn require_sandbox(who: &str) -> Result<(), Error> {
+    crate::external::sandbox::available().map_err(|why| {
         Error::Message(format!(
             "{who} {why}; or give --sandbox=off to run the agents unconfined"
         ))

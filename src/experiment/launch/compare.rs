@@ -74,12 +74,17 @@ struct Searchers {
     names: Vec<String>,
 }
 
+/// What is wrong with option `option`, named as the command line names it.
+fn option_error(option: &str, e: String) -> Error {
+    Error::Message(format!("--{option}: {e}"))
+}
+
 /// Runs the comparison: the run's end.
 ///
 /// # Errors
 /// A bad option, or a run that cannot be written.
 pub fn compare(request: CompareRequest) -> Result<Finished, Error> {
-    let fail = |option: &str, e: String| Error::Message(format!("--{option}: {e}"));
+    let fail = option_error;
     if request.game.is_empty() {
         return Err(Error::Message("compare: name the game".to_string()));
     }
@@ -171,7 +176,7 @@ fn searchers(
     depths: &[u32],
     iterations: &[u64],
 ) -> Result<Searchers, Error> {
-    let fail = |option: &str, e: String| Error::Message(format!("--{option}: {e}"));
+    let fail = option_error;
     let mut searchers = Searchers {
         algorithms: Vec::new(),
         programs: Vec::new(),

@@ -207,11 +207,7 @@ pub fn set_sandbox(flag: Option<&str>) -> Result<(), Error> {
     if mode != Some(true) {
         return Ok(());
     }
-    sandbox::available().map_err(|why| {
-        Error::Message(format!(
-            "--sandbox: {why}; or give --sandbox=off to run the agents unconfined"
-        ))
-    })
+    super::require_sandbox("--sandbox:")
 }
 
 /// A request from the JSON object of its options (`{"games": 10, "quiet": true}`), as a
