@@ -2,7 +2,7 @@
 //! compliance check of a rules program).
 
 use crate::experiment::launch::parse_game;
-use crate::registry::{GameEntry, GameTask, dispatch, spec::Spec};
+use crate::registry::spec::Spec;
 use anyhow::{Result, anyhow};
 use std::path::PathBuf;
 
@@ -128,7 +128,7 @@ pub struct SolveGameArgs {
     #[arg(long)]
     no_distance: bool,
     /// The transposition table's size in MB (rounded down to a power of two of entries).
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    #[arg(long, default_value_t = crate::experiment::solve_game::DEFAULT_TT_MB, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     tt_mb: u64,
     /// Give up after this many seconds (exit 4, no value).
     #[arg(long, value_name = "SECONDS")]
@@ -138,183 +138,72 @@ pub struct SolveGameArgs {
     agents: Option<PathBuf>,
 }
 
-struct SolveGameTask {
-    position: Option<String>,
-    moves: bool,
-    distance: bool,
-    megabytes: usize,
-    limits: crate::core::Limits,
-    time_limit: Option<f64>,
-}
-
-/// The position after `moves` (a move list as `--position` takes it) from `start`.
-fn position_after<G: GameEntry>(start: G, moves: &str) -> Result<G> {
-    let mut state = start;
-    let mut ply = 0;
-    for (_, token) in crate::core::read_moves(moves) {
-        let parts = state.split_moves(&token).unwrap_or_else(|| vec![token]);
-        for text in parts {
-            ply += 1;
-            if let Some(outcome) = state.outcome() {
-                anyhow::bail!(
-                    "--position: ply {ply} ({text}): the game is already over ({}, {})",
-                    outcome.winner_label(),
-                    outcome.reason
-                );
-            }
-            let mv = state
-                .parse_move(&text)
-                .map_err(|e| anyhow!("--position: ply {ply}: {e}"))?;
-            state.apply(mv);
-        }
-    }
-    Ok(state)
-}
-
-fn plies_text(plies: u32) -> String {
-    if plies == 1 {
-        "1 ply".to_string()
-    } else {
-        format!("{plies} plies")
-    }
-}
-
-/// A value for its side: `P1 wins in 13 plies`.
-fn value_line(value: crate::search::solve::Value, side: crate::core::Player) -> String {
-    use crate::search::solve::Value;
-    match value {
-        Value::Win(Some(plies)) => {
-            format!("{} (to move) wins in {}", side.label(), plies_text(plies))
-        }
-        Value::Loss(Some(plies)) => {
-            format!("{} (to move) loses in {}", side.label(), plies_text(plies))
-        }
-        Value::Win(None) => format!("{} (to move) wins", side.label()),
-        Value::Loss(None) => format!("{} (to move) loses", side.label()),
-        Value::Draw => "draw".to_string(),
-    }
-}
-
-impl GameTask for SolveGameTask {
-    type Output = Result<i32>;
-
-    fn run<G: GameEntry>(self, start: G) -> Result<i32> {
-        use crate::search::solve::Solver;
-        let state = match &self.position {
-            Some(moves) => position_after(start, moves)?,
-            None => start,
-        };
-        print!("{}", state.board_display());
-        if let Some(outcome) = state.outcome() {
-            println!(
-                "the game is over: {} ({})",
-                outcome.winner_label(),
-                outcome.reason
-            );
-            return Ok(0);
-        }
-        let mut solver = Solver::<G>::new(self.megabytes, self.limits.clone());
-        if !self.distance {
-            solver = solver.value_only();
-        }
-        let watch = crate::records::Watch::start(solver.progress(), "positions");
-        let started = std::time::Instant::now();
-        let failures_before = state.rules_failures();
-        let solved = solver.solve(&state);
-        let mut legal = Vec::new();
-        state.legal_moves(&mut legal);
-        let mut move_values = Vec::new();
-        if self.moves && solved.is_some() {
-            for &mv in &legal {
-                let mut child = state.clone();
-                child.apply(mv);
-                // A finished child is solved at once: a loss (or draw) in 0 for its side.
-                let Some(value) = solver.solve(&child) else {
-                    break;
-                };
-                move_values.push((state.format_move(mv), value.value.before_move()));
-            }
-        }
-        let seconds = started.elapsed().as_secs_f64();
-        drop(watch);
-        let failures = state.rules_failures() - failures_before;
-        if failures > 0 {
-            anyhow::bail!(
-                "the game's rules program failed {failures} time{} while solving (see the warnings above): no value is given",
-                if failures == 1 { "" } else { "s" }
-            );
-        }
-        let Some(solved) = solved else {
-            if self.limits.stopped() {
-                println!(
-                    "interrupted (Ctrl-C): {} positions visited in {seconds:.1} s of search, no value",
-                    solver.visited()
-                );
-                return Ok(130);
-            }
-            println!(
-                "not solved within --time-limit {} s: {} positions visited in {seconds:.1} s of search",
-                self.time_limit.unwrap_or(0.0),
-                solver.visited()
-            );
-            return Ok(crate::experiment::launch::PARTIAL);
-        };
-        println!("value: {}", value_line(solved.value, solved.to_move));
-        if let Some(best) = solved.best {
-            println!("best move: {}", state.format_move(best));
-        }
-        if self.moves {
-            if move_values.len() < legal.len() {
-                println!("moves: stopped by --time-limit before every move was solved");
-            }
-            for (text, value) in &move_values {
-                println!("  {text:<8} {value}");
-            }
-        }
-        println!(
-            "nodes: {} expanded, {} visited ({:.3e} visited/s)",
-            solver.expanded(),
-            solver.visited(),
-            solver.visited() as f64 / seconds.max(1e-9)
-        );
-        println!("time: {seconds:.3} s");
-        println!(
-            "method: alpha-beta to the end of the game with a transposition table ({} MB, {} entries), {}",
-            self.megabytes,
-            solver.table_entries(),
-            if self.distance {
-                "wins scored by their distance to the end"
-            } else {
-                "every win scored alike (--no-distance)"
-            }
-        );
-        Ok(0)
-    }
-}
-
 /// `arbiter solve-game`: exit 0 with the value, 4 when `--time-limit` stopped it first.
 pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
-    let deadline = match args.time_limit {
-        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => {
-            Some(std::time::Instant::now() + std::time::Duration::from_secs_f64(s))
-        }
-        Some(s) => anyhow::bail!("--time-limit {s}: give a positive number of seconds"),
-        None => None,
+    use crate::experiment::solve_game::{SolveEnd, SolveGameRequest, solve_game};
+    let megabytes = usize::try_from(args.tt_mb).unwrap_or(usize::MAX);
+    let request = SolveGameRequest {
+        game: args.game,
+        position: args.position,
+        moves: args.moves,
+        distance: !args.no_distance,
+        megabytes,
+        time_limit: args.time_limit,
+        agents: args.agents,
     };
-    let (registry, _) = super::load_agents(args.agents.as_deref(), None)?;
-    let game = parse_game(&args.game, &registry)?;
-    dispatch(
-        game,
-        SolveGameTask {
-            position: args.position,
-            moves: args.moves,
-            distance: !args.no_distance,
-            megabytes: usize::try_from(args.tt_mb).unwrap_or(usize::MAX),
-            limits: crate::core::Limits {
-                deadline,
-                stop: Some(crate::experiment::ctrl_c_flag()),
-            },
-            time_limit: args.time_limit,
-        },
-    )
+    let (moves, distance) = (request.moves, request.distance);
+    let end = solve_game(request, &mut |board| print!("{board}"))?;
+    let proof = match end {
+        SolveEnd::Over(result) => {
+            println!("the game is over: {result}");
+            return Ok(0);
+        }
+        SolveEnd::Interrupted(effort) => {
+            println!(
+                "interrupted (Ctrl-C): {} positions visited in {:.1} s of search, no value",
+                effort.visited, effort.seconds
+            );
+            return Ok(130);
+        }
+        SolveEnd::TimedOut(effort) => {
+            println!(
+                "not solved within --time-limit {} s: {} positions visited in {:.1} s of search",
+                args.time_limit.unwrap_or(0.0),
+                effort.visited,
+                effort.seconds
+            );
+            return Ok(crate::experiment::launch::PARTIAL);
+        }
+        SolveEnd::Solved(proof) => proof,
+    };
+    println!("value: {}", proof.value);
+    if let Some(best) = &proof.best {
+        println!("best move: {best}");
+    }
+    if moves {
+        if !proof.every_move {
+            println!("moves: stopped by --time-limit before every move was solved");
+        }
+        for (text, value) in &proof.move_values {
+            println!("  {text:<8} {value}");
+        }
+    }
+    let effort = &proof.effort;
+    println!(
+        "nodes: {} expanded, {} visited ({:.3e} visited/s)",
+        effort.expanded,
+        effort.visited,
+        effort.visited as f64 / effort.seconds.max(1e-9)
+    );
+    println!("time: {:.3} s", effort.seconds);
+    println!(
+        "method: alpha-beta to the end of the game with a transposition table ({megabytes} MB, {} entries), {}",
+        proof.table_entries,
+        if distance {
+            "wins scored by their distance to the end"
+        } else {
+            "every win scored alike (--no-distance)"
+        }
+    );
+    Ok(0)
 }

@@ -4,9 +4,6 @@
 
 mod agents;
 mod bench;
-mod bench_bare;
-mod bench_measure;
-mod bench_programs;
 mod cluster;
 mod compare;
 mod games;

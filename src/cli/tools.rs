@@ -1,13 +1,11 @@
 //! `arbiter show`, `perft`, `replay` and `list`.
 
-use crate::core::read_moves;
 use crate::experiment::inspect;
 use crate::experiment::launch::parse_game;
 use crate::records::loaded::resolve_run_folder;
-use crate::records::pgn::{is_record_file, read_game_records};
-use crate::registry::{GAMES, GameEntry, GameTask, dispatch};
+use crate::registry::GAMES;
 use crate::search::Algorithm;
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use std::io::Read;
 use std::path::Path;
 
@@ -75,65 +73,6 @@ pub fn perft(game: &str, depth: u32, agents: Option<&Path>) -> Result<()> {
     Ok(())
 }
 
-struct ReplayTask {
-    source: String,
-    moves: Vec<(usize, String)>,
-    /// Print each position from this ply on (`None`: the final one only).
-    steps: Option<usize>,
-}
-
-impl GameTask for ReplayTask {
-    type Output = Result<()>;
-    fn run<G: GameEntry>(self, start: G) -> Result<()> {
-        // Moves written together (Connect Four's "4453") are taken one by one.
-        let mut this = self;
-        this.moves = this
-            .moves
-            .into_iter()
-            .flat_map(|(line, text)| match start.split_moves(&text) {
-                Some(parts) => parts.into_iter().map(|m| (line, m)).collect(),
-                None => vec![(line, text)],
-            })
-            .collect();
-        let this = this;
-        let mut state = start;
-        if let Some(from) = this.steps {
-            if from > this.moves.len() {
-                bail!(
-                    "--steps {from}: {} has {} moves",
-                    this.source,
-                    this.moves.len()
-                );
-            }
-            if from == 0 {
-                println!("ply 0 (start), {} to move", state.to_move().label());
-                print!("{}", state.board_display());
-            }
-        }
-        for (ply, (line, text)) in this.moves.iter().enumerate() {
-            let mover = state.to_move();
-            let mv = state
-                .parse_move(text)
-                .map_err(|e| anyhow!("{}: line {line}: ply {}: {e}", this.source, ply + 1))?;
-            state.apply(mv);
-            if this.steps.is_some_and(|from| ply + 1 >= from) {
-                println!("\nply {}: {} {text}", ply + 1, mover.label());
-                print!("{}", state.board_display());
-            }
-        }
-        if this.steps.is_none() {
-            print!("{}", state.board_display());
-        } else {
-            println!();
-        }
-        match state.outcome() {
-            Some(outcome) => println!("result: {} ({})", outcome.winner_label(), outcome.reason),
-            None => println!("result: unfinished"),
-        }
-        Ok(())
-    }
-}
-
 /// `arbiter replay`.
 pub fn replay(
     game: &str,
@@ -142,8 +81,6 @@ pub fn replay(
     id: Option<u64>,
     agents: Option<&Path>,
 ) -> Result<()> {
-    let (registry, _) = super::load_agents(agents, None)?;
-    let spec = parse_game(game, &registry)?;
     let (source, text) = if file == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
@@ -154,41 +91,28 @@ pub fn replay(
         let text = crate::registry::read_input(file)?;
         (file.display().to_string(), text)
     };
-    let moves = if is_record_file(&text) {
-        // A record file (a run's games.pgn): the game with --id, or its only game.
-        let games = read_game_records(&text).map_err(|e| anyhow!("{source}: {e}"))?;
-        let chosen = match id {
-            Some(id) => games
-                .into_iter()
-                .find(|g| g.tag("GameId") == Some(id.to_string().as_str()))
-                .ok_or_else(|| anyhow!("{source}: no game with GameId {id}"))?,
-            None if games.len() == 1 => games.into_iter().next().expect("one game"),
-            None => bail!(
-                "{source}: {} games in this record file: choose one with --id N (its GameId)",
-                games.len()
-            ),
-        };
-        if let Some(recorded) = chosen.tag("Game")
-            && let Ok(recorded_spec) = registry.game(recorded)
-            && recorded_spec != spec
-        {
-            bail!("{source}: the game was {recorded}, not {game}");
+    let replayed = crate::experiment::replay::replay(crate::experiment::replay::ReplayRequest {
+        game: game.to_string(),
+        source,
+        text,
+        steps,
+        id,
+        agents: agents.map(Path::to_path_buf),
+    })?;
+    for shown in &replayed.shown {
+        if shown.ply == 0 {
+            println!("ply 0 (start), {} to move", shown.mover);
+        } else {
+            println!("\nply {}: {} {}", shown.ply, shown.mover, shown.text);
         }
-        chosen.moves
-    } else {
-        if id.is_some() {
-            bail!("--id: {source} is a plain move list, not a record file (games.pgn)");
-        }
-        read_moves(&text)
-    };
-    dispatch(
-        spec,
-        ReplayTask {
-            moves,
-            source,
-            steps,
-        },
-    )
+        print!("{}", shown.board);
+    }
+    match &replayed.last {
+        Some(board) => print!("{board}"),
+        None => println!(),
+    }
+    println!("result: {}", replayed.result);
+    Ok(())
 }
 
 /// `arbiter list`, of every game or of one (`only`: its name, or a spec).

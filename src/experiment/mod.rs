@@ -3,17 +3,21 @@
 //! finished jobs, resume, Ctrl-C, limits, progress, then summaries and documents through
 //! `report`. A kind supplies only what differs ([`Kind`]). May use every layer but `cli`.
 
+pub mod bench;
 mod folder;
 mod games;
 pub mod inspect;
 pub mod launch;
 pub mod merge;
+pub mod play;
 pub mod pool;
 mod puzzles;
+pub mod replay;
 mod search;
 pub mod serve;
 pub mod shard;
 pub mod slurm;
+pub mod solve_game;
 #[cfg(test)]
 mod tests;
 pub mod tools;

@@ -284,7 +284,7 @@ mod tests {
         let material = positions[0]
             .heuristic("material", &[])
             .expect("material exists");
-        let (arbiter, _, _) = super::super::bench_measure::alphabeta_on(positions, material, depth);
+        let (arbiter, _, _) = super::super::measure::alphabeta_on(positions, material, depth);
         let bare = super::alphabeta_roots(positions)
             .iter()
             .map(|(own, opp, up, moves)| super::alphabeta(*own, *opp, *up, moves, depth))

@@ -2,21 +2,26 @@
 //! the game protocol against a built-in game, a rules program's answers per second, and
 //! an external agent's moves per second.
 
-use super::bench_measure::{alphabeta_on, per_second};
+use super::measure::{alphabeta_on, per_second};
+use super::{Result, Say};
 use crate::core::{Player, seeds};
 use crate::external::ExternalSpec;
 use crate::games::random_positions;
 use crate::registry::Colours;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
 use crate::tournament::{MatchupPlan, Schedule, play_game, seat_agents};
-use anyhow::{Result, anyhow};
 use std::path::Path;
 use std::time::Instant;
 /// The price of the game protocol: alpha-beta on the built-in game against the same game
 /// served by `arbiter serve-game` (a program game, its heuristic answering `evaluate`), on
 /// the same positions (the same seeded playouts: the served game lists its moves in the
 /// built-in order) and the same depth, side by side.
-pub(super) fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) -> Result<()> {
+pub(super) fn protocol_price<G: GameEntry>(
+    start: &G,
+    game: &str,
+    depth: u32,
+    say: Say,
+) -> Result<()> {
     let info = &G::heuristics()[0];
     let heuristic = info.name;
     // A heuristic's random tie-break noise would be drawn apart in the two processes.
@@ -31,7 +36,10 @@ pub(super) fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) ->
     } else {
         format!("{heuristic}(noise=0)")
     };
-    let exe = std::env::current_exe()?.display().to_string();
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("arbiter's own path: {e}"))?
+        .display()
+        .to_string();
     let mut registry = crate::registry::AgentRegistry::default();
     let command = vec![
         exe,
@@ -40,7 +48,7 @@ pub(super) fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) ->
         "--heuristic".into(),
         served_heuristic,
     ];
-    let here = std::env::current_dir()?;
+    let here = std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?;
     registry.record_game(
         "served",
         crate::external::rules::RulesSpec::new(command, here.clone()),
@@ -48,7 +56,7 @@ pub(super) fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) ->
     );
     let served = registry
         .game("served")
-        .map_err(|e| anyhow!("serve-game {game}: {e}"))?;
+        .map_err(|e| format!("serve-game {game}: {e}"))?;
     let positions = 10;
     let (built_in_nodes, built_in_seconds) = dispatch(
         start.game_spec(),
@@ -70,7 +78,7 @@ pub(super) fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) ->
     )?;
     let built_in_rate = built_in_nodes as f64 / built_in_seconds.max(1e-9);
     let served_rate = served_nodes as f64 / served_seconds.max(1e-9);
-    println!(
+    say(format!(
         "alphabeta depth {depth} {heuristic} through serve-game: {served_nodes} nodes on {positions} positions, {} nodes/s; built in {}: {:.0}x{} (1 thread)",
         per_second(served_nodes, served_seconds),
         per_second(built_in_nodes, built_in_seconds),
@@ -80,20 +88,23 @@ pub(super) fn protocol_price<G: GameEntry>(start: &G, game: &str, depth: u32) ->
         } else {
             ", NOT the same nodes"
         }
-    );
+    ));
     Ok(())
 }
 
 /// Requests per second answered by rules programs (the game protocol, nothing cached): a
 /// Rust one (`serve-game` of `game`) and the shipped Python examples, in seeded random
 /// playouts (`legal`, then `apply` of a random move, whose reply carries the status).
-pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
+pub(super) fn rules_bench(game: &str, requests: u64, say: Say) -> Result<()> {
     use crate::external::rules::{RulesSpec, Session, read_status};
     use serde_json::json;
     if requests == 0 {
         return Ok(());
     }
-    let exe = std::env::current_exe()?.display().to_string();
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("arbiter's own path: {e}"))?
+        .display()
+        .to_string();
     let mut programs = vec![(
         format!("serve-game {game} (Rust)"),
         vec![exe, "serve-game".into(), game.to_string()],
@@ -111,16 +122,19 @@ pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
         }
     }
     for (name, command) in programs {
-        let spec = RulesSpec::new(command, std::env::current_dir()?);
+        let spec = RulesSpec::new(
+            command,
+            std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?,
+        );
         let (mut session, _) =
-            Session::open(&spec, "bench", &[]).map_err(|e| anyhow!("{name}: {e}"))?;
+            Session::open(&spec, "bench", &[]).map_err(|e| format!("{name}: {e}"))?;
         let mut rng = seeds::rng(5);
         let (mut sent, mut playouts) = (0u64, 0u64);
         let clock = Instant::now();
         'playouts: while sent < requests {
             let mut position = session
                 .ask(&json!({"type": "initial"}), "position")
-                .map_err(|e| anyhow!("{name}: {e}"))?["position"]
+                .map_err(|e| format!("{name}: {e}"))?["position"]
                 .as_str()
                 .unwrap_or("")
                 .to_string();
@@ -129,7 +143,7 @@ pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
             while sent < requests {
                 let legal = session
                     .ask(&json!({"type": "legal", "position": position}), "legal")
-                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                    .map_err(|e| format!("{name}: {e}"))?;
                 sent += 1;
                 let moves = legal["moves"].as_array().cloned().unwrap_or_default();
                 if moves.is_empty() {
@@ -141,31 +155,31 @@ pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
                         &json!({"type": "apply", "position": position, "move": mv}),
                         "position",
                     )
-                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                    .map_err(|e| format!("{name}: {e}"))?;
                 sent += 1;
                 position = child["position"].as_str().unwrap_or("").to_string();
                 if child.get("status").is_none() {
                     let status = session
                         .ask(&json!({"type": "status", "position": position}), "status")
-                        .map_err(|e| anyhow!("{name}: {e}"))?;
+                        .map_err(|e| format!("{name}: {e}"))?;
                     sent += 1;
-                    read_status(&status).map_err(|e| anyhow!("{name}: {e}"))?;
+                    read_status(&status).map_err(|e| format!("{name}: {e}"))?;
                 }
             }
         }
         let seconds = clock.elapsed().as_secs_f64();
-        println!(
+        say(format!(
             "rules program {name}: {sent} requests one at a time in {playouts} random playouts, {} requests/s ({:.1} us a request; 1 thread)",
             per_second(sent, seconds),
             seconds * 1e6 / sent.max(1) as f64
-        );
+        ));
         // As a search asks (arbiter's client batches a position's children, and then the
         // children's legal moves): every child of each position on the playouts at once.
         let (mut sent, mut batches) = (0u64, 0u64);
         let clock = Instant::now();
         let initial = session
             .ask(&json!({"type": "initial"}), "position")
-            .map_err(|e| anyhow!("{name}: {e}"))?["position"]
+            .map_err(|e| format!("{name}: {e}"))?["position"]
             .as_str()
             .unwrap_or("")
             .to_string();
@@ -174,7 +188,7 @@ pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
             loop {
                 let legal = session
                     .ask(&json!({"type": "legal", "position": position}), "legal")
-                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                    .map_err(|e| format!("{name}: {e}"))?;
                 let moves = legal["moves"].as_array().cloned().unwrap_or_default();
                 sent += 1;
                 if moves.is_empty() || sent >= requests {
@@ -186,7 +200,7 @@ pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
                     .collect();
                 let children = session
                     .ask_many(&asks, "position")
-                    .map_err(|e| anyhow!("{name}: {e}"))?;
+                    .map_err(|e| format!("{name}: {e}"))?;
                 sent += children.len() as u64;
                 batches += 1;
                 let pick = &children[seeds::below(&mut rng, children.len())];
@@ -198,22 +212,30 @@ pub(super) fn rules_bench(game: &str, requests: u64) -> Result<()> {
         }
         let seconds = clock.elapsed().as_secs_f64();
         session.stop();
-        println!(
+        say(format!(
             "rules program {name}: {sent} requests as a search asks them ({batches} batches of a position's children), {} requests/s ({:.1} us a request; 1 thread)",
             per_second(sent, seconds),
             seconds * 1e6 / sent.max(1) as f64
-        );
+        ));
     }
     Ok(())
 }
 
 /// Moves per second of a random agent behind the protocol (the pipe, JSON both ways, the
 /// position and legal moves sent every move), one thread, against an in-process one.
-pub(super) fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) -> Result<()> {
+pub(super) fn external_bench<G: GameEntry>(
+    start: &G,
+    game: &str,
+    games: u64,
+    say: Say,
+) -> Result<()> {
     if games == 0 {
         return Ok(());
     }
-    let exe = std::env::current_exe()?.display().to_string();
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("arbiter's own path: {e}"))?
+        .display()
+        .to_string();
     let example = Path::new("clients/python/examples/random_agent.py");
     let mut programs = vec![(
         "serve-agent random (Rust)",
@@ -229,15 +251,18 @@ pub(super) fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) ->
         let path = example.display().to_string();
         programs.push(("python random example", vec!["python3".into(), path]));
     }
-    let random: AgentSpec = "random".parse().map_err(anyhow::Error::msg)?;
+    let random: AgentSpec = "random".parse::<AgentSpec>().map_err(|e| e.to_string())?;
     for (name, command) in programs {
         let external = AgentSpec::external(
             Some(name.to_string()),
-            ExternalSpec::new(command, std::env::current_dir()?),
+            ExternalSpec::new(
+                command,
+                std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?,
+            ),
         );
         let factories = vec![
-            external.factory(start).map_err(anyhow::Error::msg)?,
-            random.factory(start).map_err(anyhow::Error::msg)?,
+            external.factory(start).map_err(|e| e.to_string())?,
+            random.factory(start).map_err(|e| e.to_string())?,
         ];
         let schedule = Schedule::new(
             1,
@@ -273,11 +298,11 @@ pub(super) fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) ->
         // The program quits and is waited for.
         drop(factories);
         let cpu_after = thread_cpu();
-        println!(
+        say(format!(
             "{name}: {moves} moves in {games} games, {} moves/s through the pipe ({:.1} us a move; {wall:.2} s wall, {faults} failures; 1 thread)",
             per_second(moves, nanos as f64 / 1e9),
             nanos as f64 / 1e3 / moves.max(1) as f64
-        );
+        ));
         // Per CPU-second of both processes: what the protocol costs the machine, whatever
         // the cores' scheduling adds to the wall time of a round trip.
         if let (Some(before), Some(after), Some(children_before), Some(children_after)) =
@@ -286,12 +311,12 @@ pub(super) fn external_bench<G: GameEntry>(start: &G, game: &str, games: u64) ->
             let arbiter_cpu = after.saturating_sub(before);
             let program_cpu = children_after.saturating_sub(children_before);
             let cpu = (arbiter_cpu + program_cpu) as f64 / 1e9;
-            println!(
+            say(format!(
                 "{name}: {} agent moves per CPU-second ({:.1} us of arbiter's CPU + {:.1} us of the program's a move, its whole life)",
                 per_second(moves, cpu),
                 arbiter_cpu as f64 / 1e3 / moves.max(1) as f64,
                 program_cpu as f64 / 1e3 / moves.max(1) as f64
-            );
+            ));
         }
     }
     Ok(())
@@ -312,7 +337,7 @@ impl GameTask for AlphaBetaRate {
         let positions = random_positions(&start, self.positions, 10, 40, 2024);
         let evaluator = start
             .heuristic(&self.heuristic, &self.params)
-            .map_err(anyhow::Error::msg)?;
+            .map_err(|e| e.to_string())?;
         let (nodes, _, seconds) = alphabeta_on(&positions, evaluator, self.depth);
         Ok((nodes, seconds))
     }
