@@ -4,6 +4,7 @@
 
 use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR, Player};
+use crate::records::rounds::Standing;
 use crate::records::tally::Tally;
 use crate::records::{
     CsvRecorder, Meta, Reporter, RoundsFormat, RunContext, RunKind, RunOutcome, SandboxMode,
@@ -13,7 +14,7 @@ use crate::registry::experiment::DEFAULT_MAX_PLIES;
 use crate::registry::{AgentFactory, Experiment, GameEntry, GameTask, InputError, OpeningSpec};
 use crate::stats::elo::{Sprt, SprtDecision};
 use crate::tournament::rounds::Format;
-use crate::tournament::rounds::{BoardRow, Rounds};
+use crate::tournament::rounds::Rounds;
 use crate::tournament::{
     GameJob, GameRecord, MatchupPlan, Openings, PlayLimits, Schedule, play_from, seat_agents,
 };
@@ -343,94 +344,49 @@ impl Reporter<GameRecord> for RoundsFiles<'_> {
                 .name
                 .clone()
         };
-        let table =
-            |name: &str, write: &dyn Fn(&mut csv::Writer<std::fs::File>) -> csv::Result<()>| {
-                crate::records::write_table(&self.folder.join(name), write)
-                    .map_err(io::Error::other)
-            };
-        table(ROUNDS_CSV, &|pairings| {
-            pairings.write_record([
-                "round",
-                "board",
-                "first",
-                "second",
-                "first_points",
-                "second_points",
-                "games",
-            ])?;
-            for BoardRow {
-                round,
-                board,
-                players: [a, b],
-                points: [pa, pb],
-                games,
-            } in self.rounds.table()
-            {
-                let board = board.map_or("bye".to_string(), |b| (b + 1).to_string());
-                let second = if a == b { String::new() } else { name(b) };
-                pairings.write_record([
-                    (round + 1).to_string(),
-                    board,
-                    name(a),
-                    second,
-                    pa.to_string(),
-                    pb.to_string(),
-                    games.to_string(),
-                ])?;
-            }
-            Ok(())
-        })?;
-
+        let folder = &self.folder;
+        crate::records::rounds::write_rounds(folder, &self.rounds.table(), &name)?;
         let format = self
             .experiment
             .rounds
             .as_ref()
             .map_or("swiss", |r| r.name());
-        table(STANDINGS_CSV, &|standings| {
-            let measure = if format == "swiss" {
-                "points"
-            } else {
-                "rounds_reached"
-            };
-            standings.write_record(["rank", "agent", measure, "buchholz", "left_out"])?;
-            let why = |agent: &str| {
-                self.left_out
-                    .iter()
-                    .find(|l| l.name == agent)
-                    .map_or(String::new(), |l| l.short_reason().to_string())
-            };
-            let mut ranked = Vec::new();
-            for (place, (player, score, buchholz)) in
-                self.rounds.standings().into_iter().enumerate()
-            {
+        let measure = if format == "swiss" {
+            "points"
+        } else {
+            "rounds_reached"
+        };
+        let why = |agent: &str| {
+            self.left_out
+                .iter()
+                .find(|l| l.name == agent)
+                .map_or(String::new(), |l| l.short_reason().to_string())
+        };
+        let ranked: Vec<Standing> = self
+            .rounds
+            .standings()
+            .into_iter()
+            .map(|(player, score, buchholz)| {
                 let agent = name(player);
-                let (score, reason) = if score.is_finite() {
-                    (score.to_string(), String::new())
-                } else {
-                    ("left out".to_string(), why(&agent))
-                };
-                standings.write_record([
-                    (place + 1).to_string(),
-                    agent.clone(),
-                    score,
-                    buchholz.to_string(),
-                    reason,
-                ])?;
-                ranked.push(agent);
-            }
-            // Submissions that never became players (their folder did not load): unranked.
-            for left in self.left_out.iter().filter(|l| !ranked.contains(&l.name)) {
-                standings.write_record(["", &left.name, "", "", left.short_reason()])?;
-            }
-            Ok(())
-        })
+                let played = score.is_finite();
+                Standing {
+                    left_out: if played { String::new() } else { why(&agent) },
+                    agent,
+                    score: played.then_some(score),
+                    buchholz,
+                }
+            })
+            .collect();
+        // Submissions that never became players (their folder did not load): unranked.
+        let unplayed: Vec<(String, String)> = self
+            .left_out
+            .iter()
+            .filter(|l| !ranked.iter().any(|r| r.agent == l.name))
+            .map(|l| (l.name.clone(), l.short_reason().to_string()))
+            .collect();
+        crate::records::rounds::write_standings(folder, measure, &ranked, &unplayed)
     }
 }
-
-/// A tournament in rounds' pairings with their points.
-pub const ROUNDS_CSV: &str = "rounds.csv";
-/// A tournament in rounds' final ranking.
-pub const STANDINGS_CSV: &str = "standings.csv";
 
 /// Every game of `schedule` from the start position, with no openings, limits or early
 /// stopping: for benchmarks, tests and simple callers.

@@ -13,6 +13,7 @@ pub mod loaded;
 mod meta;
 pub mod pgn;
 mod progress;
+pub mod rounds;
 pub mod rows;
 pub mod sample;
 pub mod schema;

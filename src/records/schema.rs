@@ -65,8 +65,16 @@ pub const FILES: &[RunFile] = &[
         Some("reproduction"),
         "the published numbers beside arbiter's, with the check made and the verdict",
     ),
-    file("rounds.csv", Some("rounds"), ""),
-    file("standings.csv", Some("standings"), ""),
+    file(
+        "rounds.csv",
+        Some("rounds"),
+        "one row per board of each round (the two players, their points, games played)",
+    ),
+    file(
+        "standings.csv",
+        Some("standings"),
+        "the final ranking (points or rounds reached, Buchholz, why a player was left out)",
+    ),
     file(
         "tune.csv",
         Some("tune"),
