@@ -202,6 +202,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_file_says_what_it_holds() {
+        let silent: Vec<&str> = FILES
+            .iter()
+            .filter(|f| f.holds.trim().is_empty())
+            .map(|f| f.name)
+            .collect();
+        assert!(silent.is_empty(), "no description: {silent:?}");
+    }
+
+    #[test]
     fn every_file_is_listed_once_and_every_column_has_one_kind() {
         for (i, f) in FILES.iter().enumerate() {
             assert!(
