@@ -736,3 +736,89 @@ fn check_game_samples_the_moves_of_a_very_wide_game() {
         stdout(&output)
     );
 }
+
+/// The chance outcomes of a games.csv `moves` cell, in order: the placements and rolls.
+fn chance_moves(moves: &str) -> Vec<&str> {
+    moves
+        .split(';')
+        .filter(|m| m.starts_with("setup") || m.starts_with("roll"))
+        .collect()
+}
+
+#[test]
+fn a_dice_game_replays_from_its_seed_on_any_threads_and_pairs_share_their_dice() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "dice.toml",
+        "game = \"einstein\"\ngames = 20\nseed = 9\nmatchups = [[\"expectimax(heuristic=race,depth=2)\", \"mcts(iterations=200)\"], [\"random\", \"greedy(heuristic=race)\"]]\n",
+    );
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    for (out, threads) in [(&one, "1"), (&two, "2")] {
+        let output = run_experiment(&experiment, out, &["--threads", threads]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    assert_same_csv(&one.join("games.csv"), &two.join("games.csv"), "games.csv");
+    assert_same_csv(&one.join("moves.csv"), &two.join("moves.csv"), "moves.csv");
+
+    let rows = games(&one);
+    assert_eq!(rows.len(), 40);
+    // moves.csv has a row per agent's move only: chance's plies are left out.
+    let (header, moves) = read_csv(&one.join("moves.csv"));
+    let column = header
+        .iter()
+        .position(|c| c == "move")
+        .expect("move column");
+    assert!(moves.iter().all(|m| !m[column].starts_with("roll")));
+    let agent_moves: usize = rows
+        .iter()
+        .map(|r| r["moves"].split(';').count() - chance_moves(&r["moves"]).len())
+        .sum();
+    assert_eq!(moves.len(), agent_moves);
+    for pair in rows.chunks(2) {
+        // The two games of a pair, colours swapped, get the same placements and dice
+        // as far as both go.
+        let (a, b) = (
+            chance_moves(&pair[0]["moves"]),
+            chance_moves(&pair[1]["moves"]),
+        );
+        let shared = a.len().min(b.len());
+        assert!(shared >= 3, "{a:?}");
+        assert_eq!(
+            a[..shared],
+            b[..shared],
+            "games {} and {}",
+            pair[0]["game_id"],
+            pair[1]["game_id"]
+        );
+        assert_eq!(pair[0]["p1_agent"], pair[1]["p2_agent"]);
+    }
+    // A game's moves, chance's included, replay to its result.
+    for row in rows.iter().step_by(7) {
+        let file = dir.path().join("game.txt");
+        fs::write(&file, &row["moves"]).expect("write");
+        let replayed = run(&["replay", "einstein", text(&file)]);
+        assert!(replayed.status.success(), "{}", stderr(&replayed));
+        let said = stdout(&replayed);
+        assert!(
+            said.contains(&format!("result: {} ({})", row["winner"], row["reason"])),
+            "{said}"
+        );
+    }
+
+    // Searches that assume no chance are refused, naming the agent and what to use.
+    let refused = write_experiment(
+        dir.path(),
+        "refused.toml",
+        "game = \"einstein\"\ngames = 2\nmatchups = [[\"random\", \"alphabeta(heuristic=race,depth=3)\"]]\n",
+    );
+    let output = run_experiment(&refused, &dir.path().join("refused"), &[]);
+    assert_input_error(
+        &output,
+        &[
+            "refused.toml: line 3",
+            "alphabeta needs a game without chance; use expectimax or mcts for 'einstein'",
+        ],
+    );
+    assert!(!dir.path().join("refused").join("games.csv").exists());
+}

@@ -1,7 +1,8 @@
 //! OpenSpiel's games through the game protocol (clients/python/openspiel_game.py) and its
 //! bots as agents (openspiel_bots.py), proven against OpenSpiel itself: perft through the
 //! bridge equals OpenSpiel's own counts, and its Breakthrough, Connect Four and Othello agree with
-//! arbiter's on perft and on 100 seeded random games each way.
+//! arbiter's on perft and on 100 seeded random games each way; its EinStein wurfelt nicht!
+//! lists the same moves and chance outcomes as arbiter's at every position of 300 games.
 //!
 //! Needs a Python with OpenSpiel: `$ARBITER_OPENSPIEL_PYTHON` (what `.ci/run` sets, to the
 //! virtual environment it makes), else `python3` if it imports pyspiel; otherwise skipped,
@@ -292,4 +293,31 @@ fn openspiels_bots_play_arbiters_agents_reproducibly_and_other_games_are_refused
         &refused,
         &["OpenSpiel's hex has no parameter 'size'", "board_size"],
     );
+}
+
+#[test]
+fn openspiels_einstein_agrees_with_arbiters_at_every_position_of_300_random_games() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/einstein_openspiel.py");
+    let output = Command::new(&python)
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["300", "17"])
+        .output()
+        .expect("python runs");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        said.lines().filter(|l| l.starts_with("game ")).count(),
+        300,
+        "{said}"
+    );
+    // Both ways a game ends are met (a side takes the other's last cube now and then).
+    assert!(said.contains("reason corner"), "{said}");
 }

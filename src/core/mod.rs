@@ -228,7 +228,18 @@ pub fn pick_move_playout<G: Game>(
     mut pick: impl FnMut(usize) -> usize,
     max_plies: u32,
 ) -> Playout {
+    let mut outcomes = Vec::new();
     for plies in 0..max_plies {
+        if G::CHANCE && state.is_chance() {
+            // Chance by its probabilities: a draw of 30 bits as a number in [0, 1).
+            state.chance_outcomes(&mut outcomes);
+            let u = pick(1 << 30) as f64 / f64::from(1u32 << 30);
+            match chance_outcome(&outcomes, u) {
+                Some(mv) => state.apply(mv),
+                None => return Playout { plies, ended: true },
+            }
+            continue;
+        }
         match state.pick_move(scratch, &mut pick) {
             Some(mv) => state.apply(mv),
             None => return Playout { plies, ended: true },
@@ -238,6 +249,21 @@ pub fn pick_move_playout<G: Game>(
         plies: max_plies,
         ended: false,
     }
+}
+
+/// Chance's outcome for a uniform draw `u` in [0, 1): the first whose cumulative
+/// probability passes `u` (the last when rounding leaves `u` past them all); `None` when
+/// there is none.
+#[inline]
+pub fn chance_outcome<M: Copy>(outcomes: &[(M, f64)], u: f64) -> Option<M> {
+    let mut sum = 0.0;
+    for &(mv, p) in outcomes {
+        sum += p;
+        if u < sum {
+            return Some(mv);
+        }
+    }
+    outcomes.last().map(|&(mv, _)| mv)
 }
 
 /// Why no agent can be asked to move in `state`: a game whose rules broke
@@ -250,7 +276,8 @@ pub fn stuck<G: Game>(state: &G) -> Option<&'static str> {
     (state.outcome().is_none() && state.count_moves() == 0).then_some(reason)
 }
 
-/// The rules of a two-player, perfect-information, turn-based game.
+/// The rules of a two-player, perfect-information, turn-based game, where chance may
+/// act between the players' moves ([`Game::CHANCE`]).
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so
 /// implementations keep it compact (bitboards). Games know nothing of search or files.
@@ -258,11 +285,37 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// One move; small and `Copy`.
     type Move: Copy + Eq + std::hash::Hash + fmt::Debug + Send + Sync + 'static;
 
-    /// The side to move.
+    /// The side to move (at a chance position, the side that moves once chance has
+    /// acted).
     fn to_move(&self) -> Player;
 
+    /// Whether chance ever acts in this game (a die rolled, cards dealt): `false` for the
+    /// deterministic games, so that every check of [`Game::is_chance`] compiles to nothing
+    /// for them. Searches that assume no chance (minimax, alpha-beta, the solver) refuse
+    /// a game that sets it.
+    const CHANCE: bool = false;
+
+    /// Whether chance acts in this position: its legal moves are then chance's outcomes
+    /// (a die's faces), chosen by whoever plays the game (the scheduler from the game's
+    /// seed, a search by their probabilities), never by an agent.
+    #[inline]
+    fn is_chance(&self) -> bool {
+        false
+    }
+
+    /// Clears `out` and fills it with chance's outcomes here and their probabilities
+    /// (summing to 1), in `legal_moves`' order. The default: every legal move alike.
+    fn chance_outcomes(&self, out: &mut Vec<(Self::Move, f64)>) {
+        let mut moves = Vec::new();
+        self.legal_moves(&mut moves);
+        let p = 1.0 / moves.len().max(1) as f64;
+        out.clear();
+        out.extend(moves.into_iter().map(|mv| (mv, p)));
+    }
+
     /// Clears `out` and fills it with every legal move, in a fixed order that depends only
-    /// on the position. A finished game has no legal moves.
+    /// on the position. A finished game has no legal moves; at a chance position, the
+    /// moves are chance's outcomes.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
     /// Whether `mv` is one of `legal_moves` here. Override when it can be told without

@@ -5,6 +5,7 @@ pub mod breakthrough;
 pub mod chinese_checkers;
 pub mod connect_four;
 pub mod double_card;
+pub mod einstein;
 pub mod othello;
 #[cfg(test)]
 pub mod testing;

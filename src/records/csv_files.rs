@@ -390,12 +390,14 @@ impl Reporter<GameRecord> for CsvRecorder {
 
         if let Some(moves) = &mut self.moves {
             let mut row = moves.row(&mut self.scratch);
-            for (ply, (mv, text)) in record
-                .moves
-                .iter()
-                .zip(record.move_text.split(MOVE_SEPARATOR))
+            // The agents' moves, each beside its ply's text (chance's plies have no row).
+            let mut chance = record.chance.iter().peekable();
+            let agents_plies = record
+                .move_text
+                .split(MOVE_SEPARATOR)
                 .enumerate()
-            {
+                .filter(|&(ply, _)| chance.next_if(|&&c| c as usize == ply).is_none());
+            for (mv, (ply, text)) in record.moves.iter().zip(agents_plies) {
                 row.number(job.id)?;
                 row.number(job.matchup as u64)?;
                 row.number(ply as u64 + 1)?;

@@ -126,6 +126,7 @@ pub(crate) mod tests {
             plies: 1,
             sides: Default::default(),
             moves: Vec::new(),
+            chance: Vec::new(),
             move_text: String::new(),
         }
     }

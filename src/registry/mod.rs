@@ -441,7 +441,7 @@ mod tests {
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t).message;
         assert!(err("chess").contains(
-            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, othello, double-card, wights; a game served by a program is declared as [[game]] in an agent file)"
+            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, othello, double-card, wights, einstein; a game served by a program is declared as [[game]] in an agent file)"
         ));
         let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
             .parse()

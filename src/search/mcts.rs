@@ -138,6 +138,8 @@ pub struct Mcts<G: Game, E> {
     path: Vec<u32>,
     moves: Vec<G::Move>,
     scratch: Vec<G::Move>,
+    /// Chance's outcomes with their probabilities (games with chance only).
+    outcomes: Vec<(G::Move, f64)>,
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
@@ -152,6 +154,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             path: Vec::new(),
             moves: Vec::new(),
             scratch: Vec::new(),
+            outcomes: Vec::new(),
         }
     }
 
@@ -222,7 +225,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.path.push(node);
         // Selection: down through expanded nodes.
         while self.nodes[node as usize].expanded() && self.nodes[node as usize].children > 0 {
-            node = self.select(node);
+            node = if G::CHANCE && state.is_chance() {
+                self.sample_chance(node, &state, rng)
+            } else {
+                self.select(node)
+            };
             state.apply(self.nodes[node as usize].mv.expect("a child has a move"));
             self.path.push(node);
         }
@@ -243,7 +250,11 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             leaf.first_child = first_child;
             leaf.children = self.moves.len() as u32;
             if leaf.children > 0 {
-                node = first_child;
+                node = if G::CHANCE && state.is_chance() {
+                    self.sample_chance(node, &state, rng)
+                } else {
+                    first_child
+                };
                 state.apply(self.nodes[node as usize].mv.expect("a child has a move"));
                 self.path.push(node);
             }
@@ -264,6 +275,19 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             };
         }
         level as u32
+    }
+
+    /// The child of `node`, a chance position (`state`), that chance gives: drawn by the
+    /// outcomes' probabilities, not by their statistics.
+    fn sample_chance(&mut self, node: u32, state: &G, rng: &mut GameRng) -> u32 {
+        state.chance_outcomes(&mut self.outcomes);
+        let drawn = crate::core::chance_outcome(&self.outcomes, seeds::unit(rng));
+        let parent = self.nodes[node as usize];
+        let children = parent.first_child..parent.first_child + parent.children;
+        children
+            .clone()
+            .find(|&i| self.nodes[i as usize].mv == drawn)
+            .unwrap_or(children.start)
     }
 
     /// The child of `node` to descend to.
@@ -306,6 +330,14 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         for _ in 0..cap {
             if let Some(outcome) = state.outcome() {
                 return reward(outcome, Player::P1);
+            }
+            if G::CHANCE && state.is_chance() {
+                state.chance_outcomes(&mut self.outcomes);
+                match crate::core::chance_outcome(&self.outcomes, seeds::unit(rng)) {
+                    Some(mv) => state.apply(mv),
+                    None => return DRAW,
+                }
+                continue;
             }
             state.legal_moves(&mut self.scratch);
             if self.scratch.is_empty() {

@@ -83,11 +83,14 @@ pub enum Algorithm {
     SimpleGreedy,
     /// Monte Carlo tree search with UCT and random (or heuristic) rollouts ([`mcts`]).
     Mcts,
+    /// Minimax where chance acts: a chance position is worth its outcomes' values weighed
+    /// by their probabilities; chance does not use up depth (the players' moves do).
+    Expectimax,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 12] = [
+    pub const ALL: [Algorithm; 13] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
@@ -95,6 +98,7 @@ impl Algorithm {
         Algorithm::AlphaBetaSorted,
         Algorithm::AlphaBetaCached,
         Algorithm::AlphaBetaTt,
+        Algorithm::Expectimax,
         Algorithm::Greedy,
         Algorithm::Beam,
         Algorithm::Mcts,
@@ -117,6 +121,7 @@ impl Algorithm {
             Algorithm::Beam => "beam",
             Algorithm::SimpleGreedy => "simple-greedy",
             Algorithm::Mcts => "mcts",
+            Algorithm::Expectimax => "expectimax",
         }
     }
 
@@ -147,7 +152,10 @@ impl Algorithm {
             }
             Algorithm::SimpleGreedy => "random among the moves with the best move-order score",
             Algorithm::Mcts => {
-                "Monte Carlo tree search (UCT), random or heuristic rollouts; the most visited move"
+                "Monte Carlo tree search (UCT), random or heuristic rollouts, chance sampled; the most visited move"
+            }
+            Algorithm::Expectimax => {
+                "minimax to `depth` moves with chance's outcomes averaged by their probabilities (dice games); minimax where there is no chance"
             }
         }
     }
@@ -163,6 +171,21 @@ impl Algorithm {
                 | Algorithm::AlphaBetaSorted
                 | Algorithm::AlphaBetaCached
                 | Algorithm::AlphaBetaTt
+                | Algorithm::Expectimax
+        )
+    }
+
+    /// Whether the algorithm plays games where chance acts ([`crate::core::Game::CHANCE`]):
+    /// those that average over chance's outcomes or sample them, and those that look no
+    /// further than the next position.
+    pub fn handles_chance(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Expectimax
+                | Algorithm::Mcts
+                | Algorithm::Greedy
+                | Algorithm::Random
+                | Algorithm::SimpleGreedy
         )
     }
 
@@ -279,6 +302,8 @@ pub struct Searcher<G: Game, E> {
     root: Player,
     stats: SearchStats,
     buffers: Vec<Vec<G::Move>>,
+    /// Chance's outcomes with their probabilities, one buffer per level (expectimax only).
+    outcomes: Vec<Vec<(G::Move, f64)>>,
     /// Move-ordering scores, one buffer per level (ordered variants only).
     scores: Vec<Vec<f64>>,
     /// Order moves by the static evaluation of their positions.
@@ -340,6 +365,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             root: Player::P1,
             stats: SearchStats::default(),
             buffers: Vec::new(),
+            outcomes: Vec::new(),
             scores: Vec::new(),
             killers: Vec::new(),
             eval_order: false,
@@ -410,8 +436,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         } else {
             depth.max(1)
         } as usize;
-        while self.buffers.len() <= depth {
+        // Chance's positions take a level each between the players' moves.
+        let levels = if G::CHANCE { 2 * depth + 2 } else { depth };
+        while self.buffers.len() <= levels {
             self.buffers.push(Vec::with_capacity(64));
+            self.outcomes.push(Vec::new());
             self.scores.push(Vec::with_capacity(64));
             self.killers.push([None; 2]);
         }
@@ -447,7 +476,9 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         for &mv in &moves {
             let mut child = state.clone();
             child.apply(mv);
-            let value = if algorithm.prunes() {
+            let value = if algorithm == Algorithm::Expectimax {
+                self.expectimax(&child, depth - 1, 1)
+            } else if algorithm.prunes() {
                 let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
                 self.alphabeta(&child, depth - 1, 1, alpha, f64::INFINITY)
             } else {
@@ -841,6 +872,45 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             narrow(maximizing, value, best, &mut alpha, &mut beta);
             cutoff(alpha, beta)
         })
+    }
+
+    /// Expectimax: minimax at the players' positions, the probability-weighted mean of
+    /// the outcomes' values at chance's (counted as expanded, and not using up depth).
+    fn expectimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
+        if G::CHANCE && state.is_chance() && state.outcome().is_none() {
+            if self.out_of_time() {
+                return 0.0;
+            }
+            self.stats.count_expanded(level);
+            let mut outcomes = std::mem::take(&mut self.outcomes[level]);
+            state.chance_outcomes(&mut outcomes);
+            self.stats.generated += outcomes.len() as u64;
+            let mut mean = 0.0;
+            for &(mv, p) in &outcomes {
+                let mut child = state.clone();
+                child.apply(mv);
+                mean += p * self.expectimax(&child, depth, level + 1);
+            }
+            self.outcomes[level] = outcomes;
+            return mean;
+        }
+        if let Some(value) = self.leaf_value(state, depth, level) {
+            return value;
+        }
+        let (moves, maximizing) = self.expand(state, level);
+        let mut best = worst(maximizing);
+        for &mv in &moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            let value = self.expectimax(&child, depth - 1, level + 1);
+            best = if maximizing {
+                best.max(value)
+            } else {
+                best.min(value)
+            };
+        }
+        self.buffers[level] = moves;
+        best
     }
 
     fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {

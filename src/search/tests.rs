@@ -582,3 +582,116 @@ fn alphabeta_matches_minimax_on_othello() {
     ];
     check_alphabeta_matches_minimax(&Othello::new(), &heuristics, 100, &[1, 2, 3], 5, 13);
 }
+
+/// Expectimax by brute force: every position of the tree to `depth` players' moves, chance
+/// averaged; also counts the inner positions (expanded) and the leaves (evaluated).
+fn brute_expectimax(
+    state: &crate::games::einstein::Einstein,
+    depth: u32,
+    root: Player,
+    heuristic: &crate::evals::einstein::Heuristic,
+    counts: &mut (u64, u64),
+) -> f64 {
+    if let Some(outcome) = state.outcome() {
+        counts.1 += 1;
+        return terminal_score(outcome, root);
+    }
+    if state.is_chance() {
+        counts.0 += 1;
+        let mut outcomes = Vec::new();
+        state.chance_outcomes(&mut outcomes);
+        return outcomes
+            .iter()
+            .map(|&(mv, p)| {
+                let mut child = *state;
+                child.apply(mv);
+                p * brute_expectimax(&child, depth, root, heuristic, counts)
+            })
+            .sum();
+    }
+    if depth == 0 {
+        counts.1 += 1;
+        return heuristic.evaluate(state, root, 0);
+    }
+    counts.0 += 1;
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let values = moves.iter().map(|&mv| {
+        let mut child = *state;
+        child.apply(mv);
+        brute_expectimax(&child, depth - 1, root, heuristic, counts)
+    });
+    let values: Vec<f64> = values.collect();
+    if state.to_move() == root {
+        values.into_iter().fold(f64::NEG_INFINITY, f64::max)
+    } else {
+        values.into_iter().fold(f64::INFINITY, f64::min)
+    }
+}
+
+#[test]
+fn expectimax_equals_the_brute_force_expectation_and_counts_every_position() {
+    use crate::games::einstein::Einstein;
+    let heuristic = crate::evals::einstein::Heuristic::from_spec("race", &[]).expect("race");
+    let mut outcomes = Vec::new();
+    let mut moves = Vec::new();
+    let mut tested = 0;
+    for game in 0..12u64 {
+        // A position some random plies into a game, with the die rolled.
+        let mut rng = seeds::rng(seeds::derive(41, &[game]));
+        let mut state = Einstein::new();
+        let plies = 3 + seeds::below(&mut rng, 20);
+        for _ in 0..plies {
+            if state.outcome().is_some() {
+                break;
+            }
+            if state.is_chance() {
+                state.chance_outcomes(&mut outcomes);
+                let mv = crate::core::chance_outcome(&outcomes, seeds::unit(&mut rng));
+                state.apply(mv.expect("outcome"));
+            } else {
+                state.legal_moves(&mut moves);
+                state.apply(moves[seeds::below(&mut rng, moves.len())]);
+            }
+        }
+        if state.outcome().is_some() || state.is_chance() {
+            continue;
+        }
+        tested += 1;
+        for depth in 1..=3 {
+            let mut counts = (0, 0);
+            let expected =
+                brute_expectimax(&state, depth, state.to_move(), &heuristic, &mut counts);
+            let mut searcher = Searcher::new(heuristic, 7);
+            let result = searcher
+                .search(&state, Algorithm::Expectimax, depth, &mut seeds::rng(7))
+                .expect("moves");
+            assert!(
+                (result.value - expected).abs() < 1e-9 * expected.abs().max(1.0),
+                "game {game} depth {depth}: {} against {expected}",
+                result.value
+            );
+            assert_eq!(
+                (result.stats.expanded, result.stats.evaluated),
+                counts,
+                "game {game} depth {depth}"
+            );
+        }
+    }
+    assert!(tested >= 4, "only {tested} positions tested");
+}
+
+#[test]
+fn expectimax_without_chance_is_minimax() {
+    let start = Breakthrough::new(Rules::Small);
+    let heuristic =
+        Heuristic::from_spec("offensive2", &[("noise".into(), "0".into())]).expect("offensive2");
+    for depth in 1..=3 {
+        let a = search(&start, Algorithm::Expectimax, depth, heuristic, 3);
+        let b = search(&start, Algorithm::Minimax, depth, heuristic, 3);
+        assert_eq!(
+            (a.best, a.value, a.stats.nodes()),
+            (b.best, b.value, b.stats.nodes())
+        );
+    }
+}

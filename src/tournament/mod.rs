@@ -478,9 +478,14 @@ pub struct GameRecord {
     pub plies: u32,
     /// Per-side totals.
     pub sides: ByPlayer<SideRecord>,
-    /// Per-move records, in order (none when the run writes no moves.csv).
+    /// Per-move records of the agents' moves, in order (none when the run writes no
+    /// moves.csv).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<MoveRecord>,
+    /// The plies (from 0, in `move_text`) that were chance's outcomes, not an agent's
+    /// move: none in a game without chance.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chance: Vec<u32>,
     /// The moves in the game's notation, separated by [`MOVE_SEPARATOR`] (none with
     /// `--no-moves`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -669,6 +674,10 @@ pub fn play_from<G: Game>(
     let mut last_reading = clock_source.raw();
     // The game's end, tested once a ply (after each move).
     let mut ended = state.outcome();
+    // Chance's stream and outcomes, made at its first act (never for most games).
+    let mut chance_rng = None;
+    let mut outcomes = Vec::new();
+    let mut chance = Vec::new();
     let (winner, reason) = loop {
         if let Some(outcome) = ended {
             break (outcome.winner, Cow::Borrowed(outcome.reason));
@@ -680,6 +689,36 @@ pub fn play_from<G: Game>(
         // no moves. Nothing is checked for the built-in games.
         if let Some(reason) = crate::core::stuck(&state) {
             break (None, Cow::Borrowed(reason));
+        }
+        if G::CHANCE && state.is_chance() {
+            // Chance acts from the game's own stream: the same seed (the two games of a
+            // pair with colours swapped share it) gives the same outcomes.
+            let rng = chance_rng
+                .get_or_insert_with(|| seeds::rng(seeds::derive(job.seed, &[CHANCE_STREAM])));
+            state.chance_outcomes(&mut outcomes);
+            let Some(mv) = crate::core::chance_outcome(&outcomes, seeds::unit(rng)) else {
+                break (None, Cow::Borrowed("no-chance-outcome"));
+            };
+            if write_moves {
+                ply_text.clear();
+                state.write_move(mv, &mut ply_text);
+            }
+            if record_moves {
+                if !move_text.is_empty() {
+                    move_text.push(MOVE_SEPARATOR);
+                }
+                move_text.push_str(&ply_text);
+                chance.push(plies);
+            }
+            state.apply(mv);
+            plies += 1;
+            if write_moves {
+                for seat in Player::BOTH {
+                    seats[seat].observe(&ply_text);
+                }
+            }
+            ended = state.outcome();
+            continue;
         }
         let side = state.to_move();
         let opponent_pieces = state.piece_count(side.opponent());
@@ -816,6 +855,10 @@ pub fn play_from<G: Game>(
         plies,
         sides,
         moves,
+        chance,
         move_text,
     })
 }
+
+/// The key of chance's stream among a game's seeds.
+const CHANCE_STREAM: u64 = 0x6368_616e_6365;

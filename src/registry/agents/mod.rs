@@ -777,9 +777,13 @@ fn fits_a_game(spec: &AgentSpec, program_games: bool) -> Result<(), SpecError> {
         }
     }
     let heuristic = spec.heuristic.as_deref().unwrap_or_default();
+    // A refusal of chance games says the algorithm fits the others: told only when no
+    // game had a better reason.
+    let refuses_chance = |r: &&SpecError| r.key.as_deref() == Some("algorithm");
     match reasons
         .iter()
-        .find(|r| !r.message.starts_with("unknown heuristic"))
+        .find(|r| !r.message.starts_with("unknown heuristic") && !refuses_chance(r))
+        .or_else(|| reasons.iter().find(refuses_chance))
     {
         Some(reason) => Err(reason.clone()),
         None => {

@@ -605,6 +605,17 @@ impl AgentSpec {
             // Random never evaluates; any heuristic of the game will do as a placeholder.
             None => game.heuristic(G::heuristics()[0].name, &[])?,
         };
+        // After the heuristic: a heuristic no game with chance has is the telling mistake.
+        if G::CHANCE && !self.algorithm.handles_chance() {
+            return Err(SpecError::at(
+                "algorithm",
+                format!(
+                    "{} needs a game without chance; use expectimax or mcts for '{}'",
+                    self.algorithm,
+                    game.game_spec()
+                ),
+            ));
+        }
         if self.algorithm == Algorithm::Random {
             return Ok(Box::new(|seed| Box::new(RandomAgent::<G>::new(seed))));
         }

@@ -38,6 +38,7 @@ mod breakthrough;
 mod chinese_checkers;
 mod connect_four;
 mod double_card;
+mod einstein;
 mod othello;
 mod program;
 mod wights;
@@ -50,6 +51,7 @@ use crate::games::breakthrough::Breakthrough;
 use crate::games::chinese_checkers::ChineseCheckers;
 use crate::games::connect_four::ConnectFour;
 use crate::games::double_card::DoubleCard;
+use crate::games::einstein::Einstein;
 use crate::games::othello::Othello;
 use crate::games::wights::Wights;
 use std::fmt;
@@ -172,6 +174,7 @@ built_in_games! {
     Othello: Othello,
     DoubleCard: DoubleCard,
     Wights: Wights,
+    Einstein: Einstein,
 }
 
 impl std::str::FromStr for GameSpec {
