@@ -806,6 +806,30 @@ fn a_dice_game_replays_from_its_seed_on_any_threads_and_pairs_share_their_dice()
         );
     }
 
+    // The viewer puts each agent's figures at its own ply, chance's plies between them.
+    let page = run(&["report", text(&one), "--game", "4"]);
+    assert!(page.status.success(), "{}", stderr(&page));
+    let html = fs::read_to_string(one.join("game-4.html")).expect("page");
+    let data = html
+        .split("window.ARBITER_GAMES = ")
+        .nth(1)
+        .and_then(|rest| rest.split(";</script>").next())
+        .expect("embedded games");
+    let embedded: serde_json::Value = serde_json::from_str(data).expect("json");
+    let game = &embedded[0];
+    let plies: Vec<&str> = rows[4]["moves"].split(';').collect();
+    let stats = game["stats"].as_array().expect("stats");
+    assert_eq!(stats.len(), plies.len());
+    for (ply, (text, stat)) in plies.iter().zip(stats).enumerate() {
+        let chance = text.starts_with("setup") || text.starts_with("roll");
+        assert_eq!(
+            stat["agent"] == "chance",
+            chance,
+            "ply {}: {text} {stat}",
+            ply + 1
+        );
+    }
+
     // Searches that assume no chance are refused, naming the agent and what to use.
     let refused = write_experiment(
         dir.path(),

@@ -232,9 +232,8 @@ pub fn pick_move_playout<G: Game>(
     for plies in 0..max_plies {
         if G::CHANCE && state.is_chance() {
             // Chance by its probabilities: a draw of 30 bits as a number in [0, 1).
-            state.chance_outcomes(&mut outcomes);
             let u = pick(1 << 30) as f64 / f64::from(1u32 << 30);
-            match chance_outcome(&outcomes, u) {
+            match state.chance_move(u, &mut outcomes) {
                 Some(mv) => state.apply(mv),
                 None => return Playout { plies, ended: true },
             }
@@ -311,6 +310,15 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         let p = 1.0 / moves.len().max(1) as f64;
         out.clear();
         out.extend(moves.into_iter().map(|mv| (mv, p)));
+    }
+
+    /// Chance's outcome here for a uniform draw `u` in [0, 1): the first whose cumulative
+    /// probability passes `u` ([`chance_outcome`]), `scratch` holding the outcomes. A game
+    /// whose outcomes are alike (a die) overrides it to pick without listing them.
+    #[inline]
+    fn chance_move(&self, u: f64, scratch: &mut Vec<(Self::Move, f64)>) -> Option<Self::Move> {
+        self.chance_outcomes(scratch);
+        chance_outcome(scratch, u)
     }
 
     /// Clears `out` and fills it with every legal move, in a fixed order that depends only

@@ -110,8 +110,9 @@ pub fn sample_games(
     })
 }
 
-/// Per game id of `ids`, each move's agent, ms, nodes expanded and root value (from
-/// moves.csv; none without it).
+/// Per game id of `ids`, each ply's agent, ms, nodes expanded and root value (from
+/// moves.csv; none without it); a ply of chance's, which moves.csv leaves out, has the
+/// agent `chance` and no figures.
 ///
 /// # Errors
 /// A moves.csv that cannot be read, naming the line.
@@ -153,7 +154,13 @@ pub fn move_stats(
                 .filter(|v| v.is_finite())
                 .map_or(Value::Null, Value::from)
         };
-        stats.entry(id.clone()).or_default().push(json!({
+        let moves = stats.entry(id.clone()).or_default();
+        // At its ply: the plies between two agents' moves were chance's (a die rolled).
+        let ply = row.get("ply").and_then(|p| p.parse::<usize>().ok());
+        if let Some(ply) = ply.filter(|&p| p > moves.len() + 1) {
+            moves.resize(ply - 1, json!({"agent": "chance"}));
+        }
+        moves.push(json!({
             "agent": row.get("agent").cloned().unwrap_or_default(),
             "ms": number("ms"),
             "expanded": number("expanded"),

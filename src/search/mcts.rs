@@ -280,8 +280,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// The child of `node`, a chance position (`state`), that chance gives: drawn by the
     /// outcomes' probabilities, not by their statistics.
     fn sample_chance(&mut self, node: u32, state: &G, rng: &mut GameRng) -> u32 {
-        state.chance_outcomes(&mut self.outcomes);
-        let drawn = crate::core::chance_outcome(&self.outcomes, seeds::unit(rng));
+        let drawn = state.chance_move(seeds::unit(rng), &mut self.outcomes);
         let parent = self.nodes[node as usize];
         let children = parent.first_child..parent.first_child + parent.children;
         children
@@ -332,8 +331,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
                 return reward(outcome, Player::P1);
             }
             if G::CHANCE && state.is_chance() {
-                state.chance_outcomes(&mut self.outcomes);
-                match crate::core::chance_outcome(&self.outcomes, seeds::unit(rng)) {
+                match state.chance_move(seeds::unit(rng), &mut self.outcomes) {
                     Some(mv) => state.apply(mv),
                     None => return DRAW,
                 }

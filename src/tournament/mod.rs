@@ -695,8 +695,7 @@ pub fn play_from<G: Game>(
             // pair with colours swapped share it) gives the same outcomes.
             let rng = chance_rng
                 .get_or_insert_with(|| seeds::rng(seeds::derive(job.seed, &[CHANCE_STREAM])));
-            state.chance_outcomes(&mut outcomes);
-            let Some(mv) = crate::core::chance_outcome(&outcomes, seeds::unit(rng)) else {
+            let Some(mv) = state.chance_move(seeds::unit(rng), &mut outcomes) else {
                 break (None, Cow::Borrowed("no-chance-outcome"));
             };
             if write_moves {

@@ -2,6 +2,7 @@
 //! by line as they are measured.
 
 mod bare;
+mod bare_einstein;
 mod measure;
 mod programs;
 
@@ -393,6 +394,39 @@ fn kernel_figures(threads: usize) -> ([Figure; 10], [Figure; 7]) {
     (figures, ratios)
 }
 
+/// EinStein's random playouts through the game's own moves (chance included) against the
+/// bare kernel's (`bare_einstein.rs`), `rounds` times in turn: games/s each and the ratio,
+/// median [min .. max].
+fn dice_comparison<G: GameEntry>(start: &G, rounds: u32, say: Say) {
+    const PLAYOUTS: u64 = 100_000;
+    let mut figures = [
+        Figure::new(
+            "random playouts through the game's own moves, arbiter",
+            "games/s",
+        ),
+        Figure::new("random playouts, bare kernel", "games/s"),
+    ];
+    let mut ratio = Figure::new("game's own random playouts / bare random playouts", "x");
+    for round in 0..rounds {
+        let seed = 11 + u64::from(round);
+        let clock = Instant::now();
+        std::hint::black_box(crate::games::random_playouts(start, PLAYOUTS, seed));
+        let game = PLAYOUTS as f64 / clock.elapsed().as_secs_f64().max(1e-9);
+        let clock = Instant::now();
+        std::hint::black_box(bare_einstein::random_playouts(PLAYOUTS, seed));
+        let bare = PLAYOUTS as f64 / clock.elapsed().as_secs_f64().max(1e-9);
+        figures[0].values.push(game);
+        figures[1].values.push(bare);
+        ratio.values.push(game / bare);
+    }
+    say(format!(
+        "against a bare kernel of the dice game ({rounds} rounds in turn; median [min .. max], 1 thread):"
+    ));
+    for figure in figures.iter().chain([&ratio]) {
+        say(format!("  {}", figure.line()));
+    }
+}
+
 /// Prints the kernel comparison's figures and ratios, and writes them as JSON to `json`
 /// (`-`: standard output) when given.
 fn report_kernel_figures(
@@ -463,6 +497,9 @@ impl GameTask for BenchTask<'_> {
             == crate::registry::GameSpec::Breakthrough(crate::games::breakthrough::Rules::Standard)
         {
             kernel_comparison(&start, args.rounds, self.threads, args.json.as_deref(), say)?;
+        }
+        if start.game_spec() == crate::registry::GameSpec::Einstein(crate::registry::NoParams) {
+            dice_comparison(&start, args.rounds, say);
         }
 
         let clock = Instant::now();

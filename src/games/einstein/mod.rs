@@ -47,8 +47,10 @@ enum Phase {
 pub struct Einstein {
     /// The cell of each side's cube numbered `n` at index `n - 1` ([`GONE`] once removed).
     at: [[u8; 6]; 2],
-    /// Each side's cells, as bits.
-    cells: [u32; 2],
+    /// What stands on each cell: 0 nothing, `8 * side + n` side's cube numbered `n`.
+    board: [u8; 25],
+    /// Each side's cubes on the board.
+    left: [u8; 2],
     phase: Phase,
     /// The die rolled (1 to 6) in [`Phase::Move`], else 0.
     die: u8,
@@ -62,19 +64,90 @@ pub struct Einstein {
 /// The placement numbered `index` (0 to 719, in lexicographic order of the cubes' numbers
 /// listed from the side's highest home cell to its lowest, as OpenSpiel numbers its
 /// placements): the number on each home cell, in [`HOMES`]' order.
+#[inline]
 fn placement(index: u16) -> [u8; 6] {
-    let mut left: Vec<u8> = (1..=6).collect();
-    let mut k = usize::from(index);
-    let mut listed = [0u8; 6];
-    for (i, slot) in listed.iter_mut().enumerate() {
-        let block = (1..=5 - i).product::<usize>();
-        *slot = left.remove(k / block);
-        k %= block;
-    }
-    // Listed from the last home cell to the first.
-    listed.reverse();
-    listed
+    PLACEMENT_TABLE[usize::from(index)]
 }
+
+/// Every placement, made at compile time (a setup is played in every random playout).
+static PLACEMENT_TABLE: [[u8; 6]; 720] = {
+    let mut table = [[0u8; 6]; 720];
+    let mut index = 0;
+    while index < 720 {
+        let mut left = [1u8, 2, 3, 4, 5, 6];
+        let mut remaining = 6;
+        let mut k = index;
+        let mut listed = [0u8; 6];
+        let mut i = 0;
+        while i < 6 {
+            let mut block = 1;
+            let mut f = 2;
+            while f <= 5 - i {
+                block *= f;
+                f += 1;
+            }
+            let pick = k / block;
+            k %= block;
+            listed[i] = left[pick];
+            // Close the gap the pick left.
+            let mut j = pick;
+            while j + 1 < remaining {
+                left[j] = left[j + 1];
+                j += 1;
+            }
+            remaining -= 1;
+            i += 1;
+        }
+        // Listed from the last home cell to the first.
+        let mut cell = 0;
+        while cell < 6 {
+            table[index][cell] = listed[5 - cell];
+            cell += 1;
+        }
+        index += 1;
+    }
+    table
+};
+
+/// The cells a cube of each side can step to from each cell, in the order right (left for
+/// P2), up (down), diagonal, and how many.
+static STEPS: [[([u8; 3], u8); 25]; 2] = {
+    let mut table = [[([0u8; 3], 0u8); 25]; 2];
+    let mut cell = 0;
+    while cell < 25 {
+        let (row, column) = (cell / 5, cell % 5);
+        let (mut to, mut n) = ([0u8; 3], 0);
+        if column < 4 {
+            to[n] = (cell + 1) as u8;
+            n += 1;
+        }
+        if row < 4 {
+            to[n] = (cell + 5) as u8;
+            n += 1;
+        }
+        if row < 4 && column < 4 {
+            to[n] = (cell + 6) as u8;
+            n += 1;
+        }
+        table[0][cell] = (to, n as u8);
+        let (mut to, mut n) = ([0u8; 3], 0);
+        if column > 0 {
+            to[n] = (cell - 1) as u8;
+            n += 1;
+        }
+        if row > 0 {
+            to[n] = (cell - 5) as u8;
+            n += 1;
+        }
+        if row > 0 && column > 0 {
+            to[n] = (cell - 6) as u8;
+            n += 1;
+        }
+        table[1][cell] = (to, n as u8);
+        cell += 1;
+    }
+    table
+};
 
 /// The index of the placement putting `numbers` on the home cells in [`HOMES`]' order,
 /// if they are 1 to 6 once each.
@@ -116,7 +189,8 @@ impl Einstein {
     pub fn new() -> Einstein {
         Einstein {
             at: [[GONE; 6]; 2],
-            cells: [0; 2],
+            board: [0; 25],
+            left: [0; 2],
             phase: Phase::SetupP1,
             die: 0,
             mover: 0,
@@ -126,13 +200,10 @@ impl Einstein {
 
     /// The cube on `cell`: its side and number.
     pub fn cube(&self, cell: u8) -> Option<(Player, u8)> {
-        for (side, player) in Player::BOTH.into_iter().enumerate() {
-            if self.cells[side] & (1 << cell) != 0 {
-                let n = self.at[side].iter().position(|&c| c == cell)?;
-                return Some((player, n as u8 + 1));
-            }
+        match self.board[usize::from(cell)] {
+            0 => None,
+            code => Some((Player::BOTH[usize::from(code / 8)], code % 8)),
         }
-        None
     }
 
     /// The cell of each of `player`'s cubes, numbered 1 to 6 at indices 0 to 5 (`None`:
@@ -153,6 +224,7 @@ impl Einstein {
 
     /// The cubes the die lets the side to move move: the one numbered as the die, else
     /// the next lower and the next higher it still has (their numbers, lower first).
+    #[inline]
     fn movable(&self) -> ([u8; 2], usize) {
         let own = &self.at[usize::from(self.mover)];
         let die = self.die;
@@ -172,35 +244,33 @@ impl Einstein {
         (found, count)
     }
 
-    /// The cells a cube of side `side` on `cell` can step to, in the order right (left
-    /// for P2), up (down), diagonal.
-    fn steps(side: u8, cell: u8) -> impl Iterator<Item = u8> {
-        let (row, column) = (cell / 5, cell % 5);
-        let forward = if side == 0 {
-            [
-                (column < 4).then(|| cell + 1),
-                (row < 4).then(|| cell + 5),
-                (row < 4 && column < 4).then(|| cell + 6),
-            ]
-        } else {
-            [
-                (column > 0).then(|| cell - 1),
-                (row > 0).then(|| cell - 5),
-                (row > 0 && column > 0).then(|| cell - 6),
-            ]
-        };
-        forward.into_iter().flatten()
+    /// The steps the die allows, written into `out` in `legal_moves`' order; their number.
+    #[inline]
+    fn steps_into(&self, out: &mut [Move; 6]) -> usize {
+        let side = self.mover;
+        let (cubes, count) = self.movable();
+        let mut n = 0;
+        for &cube in &cubes[..count] {
+            let from = self.at[usize::from(side)][usize::from(cube - 1)];
+            let (to, steps) = &STEPS[usize::from(side)][usize::from(from)];
+            for &to in &to[..usize::from(*steps)] {
+                out[n] = u16::from(from) * 32 + u16::from(to);
+                n += 1;
+            }
+        }
+        n
     }
 
     fn place(&mut self, side: usize, index: u16) {
         for (cell, n) in HOMES[side].iter().zip(placement(index)) {
             self.at[side][usize::from(n - 1)] = *cell;
-            self.cells[side] |= 1 << cell;
+            self.board[usize::from(*cell)] = 8 * side as u8 + n;
         }
+        self.left[side] = 6;
     }
 
     fn cubes_left(&self, side: usize) -> u32 {
-        self.cells[side].count_ones()
+        u32::from(self.left[side])
     }
 }
 
@@ -236,6 +306,18 @@ impl Game for Einstein {
         }
     }
 
+    /// Every outcome alike: the draw picks one without listing them.
+    #[inline]
+    fn chance_move(&self, u: f64, _: &mut Vec<(Move, f64)>) -> Option<Move> {
+        let pick = |n: u16| ((u * f64::from(n)) as u16).min(n - 1);
+        match self.phase {
+            _ if self.result != 0 => None,
+            Phase::SetupP1 | Phase::SetupP2 => Some(pick(PLACEMENTS)),
+            Phase::Roll => Some(1 + pick(6)),
+            Phase::Move => None,
+        }
+    }
+
     fn legal_moves(&self, out: &mut Vec<Move>) {
         out.clear();
         if self.result != 0 {
@@ -245,14 +327,30 @@ impl Game for Einstein {
             Phase::SetupP1 | Phase::SetupP2 => out.extend(0..PLACEMENTS),
             Phase::Roll => out.extend(1..=6),
             Phase::Move => {
-                let side = self.mover;
-                let (cubes, count) = self.movable();
-                for &n in &cubes[..count] {
-                    let from = self.at[usize::from(side)][usize::from(n - 1)];
-                    for to in Einstein::steps(side, from) {
-                        out.push(u16::from(from) * 32 + u16::from(to));
-                    }
-                }
+                let mut steps = [0; 6];
+                let n = self.steps_into(&mut steps);
+                out.extend_from_slice(&steps[..n]);
+            }
+        }
+    }
+
+    /// The move at `pick(n)` of `legal_moves`' order, found without a list.
+    #[inline]
+    fn pick_move(
+        &self,
+        _scratch: &mut Vec<Move>,
+        mut pick: impl FnMut(usize) -> usize,
+    ) -> Option<Move> {
+        if self.result != 0 {
+            return None;
+        }
+        match self.phase {
+            Phase::SetupP1 | Phase::SetupP2 => Some(pick(usize::from(PLACEMENTS)) as Move),
+            Phase::Roll => Some(1 + pick(6) as Move),
+            Phase::Move => {
+                let mut steps = [0; 6];
+                let n = self.steps_into(&mut steps);
+                Some(steps[pick(n)])
             }
         }
     }
@@ -270,7 +368,7 @@ impl Game for Einstein {
                     .iter()
                     .map(|&n| {
                         let from = self.at[usize::from(self.mover)][usize::from(n - 1)];
-                        Einstein::steps(self.mover, from).count() as u64
+                        u64::from(STEPS[usize::from(self.mover)][usize::from(from)].1)
                     })
                     .sum()
             }
@@ -287,12 +385,14 @@ impl Game for Einstein {
         if to == GOALS[side] {
             return 100;
         }
-        if self.cells[1 - side] & (1 << to) != 0 {
+        let taken = self.board[usize::from(to)];
+        if taken != 0 && usize::from(taken / 8) != side {
             return 10;
         }
         0
     }
 
+    #[inline]
     fn apply(&mut self, mv: Move) {
         match self.phase {
             Phase::SetupP1 => {
@@ -310,18 +410,16 @@ impl Game for Einstein {
             Phase::Move => {
                 let side = usize::from(self.mover);
                 let (from, to) = ((mv / 32) as u8, (mv % 32) as u8);
-                for owner in 0..2 {
-                    if self.cells[owner] & (1 << to) != 0 {
-                        self.cells[owner] &= !(1 << to);
-                        if let Some(gone) = self.at[owner].iter_mut().find(|c| **c == to) {
-                            *gone = GONE;
-                        }
-                    }
+                let taken = self.board[usize::from(to)];
+                if taken != 0 {
+                    let owner = usize::from(taken / 8);
+                    self.at[owner][usize::from(taken % 8 - 1)] = GONE;
+                    self.left[owner] -= 1;
                 }
-                if let Some(cube) = self.at[side].iter_mut().find(|c| **c == from) {
-                    *cube = to;
-                }
-                self.cells[side] = (self.cells[side] & !(1 << from)) | (1 << to);
+                let cube = self.board[usize::from(from)];
+                self.at[side][usize::from(cube % 8 - 1)] = to;
+                self.board[usize::from(to)] = cube;
+                self.board[usize::from(from)] = 0;
                 if to == GOALS[side] {
                     self.result = 1 + side as u8;
                 } else if self.cubes_left(1 - side) == 0 {

@@ -147,3 +147,22 @@ fn the_board_shows_the_cubes_and_what_comes_next() {
     assert_eq!(json["board"][6], 1);
     assert_eq!(json["board"][24], -6);
 }
+
+#[test]
+fn a_draw_picks_the_outcome_the_listed_probabilities_give() {
+    // The game's own pick (every outcome alike) and the generic walk over the outcomes
+    // agree on draws spread over [0, 1).
+    let mut scratch = Vec::new();
+    for state in [Einstein::new(), after("setup123456;setup654321")] {
+        for k in 0..7200 {
+            let u = (f64::from(k) + 0.5) / 7200.0;
+            let mut outcomes = Vec::new();
+            state.chance_outcomes(&mut outcomes);
+            assert_eq!(
+                state.chance_move(u, &mut scratch),
+                crate::core::chance_outcome(&outcomes, u),
+                "u = {u}"
+            );
+        }
+    }
+}

@@ -18,7 +18,7 @@ impl BuiltIn for Einstein {
 
     const KEYS: &'static str = "none";
 
-    const DEFAULT_OPPONENT: &'static str = "mcts(iterations=2000)";
+    const DEFAULT_OPPONENT: &'static str = "expectimax(heuristic=race,depth=3)";
 
     fn params(_: &mut Spec) -> Result<NoParams, SpecError> {
         Ok(NoParams)
