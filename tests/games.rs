@@ -339,6 +339,7 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
         broken("b-huge", "huge", &marker, python, ""),
         broken("b-stall", "stall", &marker, python, "request_ms = 300"),
         broken("b-slowstart", "slowstart", &marker, python, ""),
+        broken("b-badchance", "badchance", &marker, python, ""),
     ]
     .concat();
     let agents = agents_folder(dir.path(), &entries);
@@ -367,7 +368,7 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
     );
     refused(
         "nonesuch",
-        &["unknown game 'nonesuch'", "declared: b-crash"],
+        &["unknown game 'nonesuch'", "declared: b-badchance, b-crash"],
     );
 
     let check = |game: &str, extra: &[&str]| -> String {
@@ -455,6 +456,11 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
             "b-huge",
             ["alphabeta(depth=2)", "random"],
             "answered `legal` with a line longer than 1 MiB",
+        ),
+        (
+            "b-badchance",
+            ["random", "expectimax(depth=2)"],
+            "`legal` gave chance probabilities that sum to 0.9, not 1",
         ),
     ] {
         let out = dir.path().join(format!("{game}-match"));

@@ -272,8 +272,8 @@ fn openspiels_bots_play_arbiters_agents_reproducibly_and_other_games_are_refused
         &refused,
         &[
             "game 'openspiel(name=kuhn_poker)'",
-            "it has chance events",
-            "two-player, zero-sum, deterministic",
+            "its information is imperfect",
+            "two-player, zero-sum games of perfect information",
         ],
     );
     let refused = run(&[
@@ -320,4 +320,66 @@ fn openspiels_einstein_agrees_with_arbiters_at_every_position_of_300_random_game
     );
     // Both ways a game ends are met (a side takes the other's last cube now and then).
     assert!(said.contains("reason corner"), "{said}");
+}
+
+#[test]
+fn openspiels_dice_games_play_through_the_bridge_with_chance_drawn_from_the_seed() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    let experiment = write_experiment(
+        dir.path(),
+        "pig.toml",
+        "game = \"openspiel(name=pig,winscore=20)\"\ngames = 6\nseed = 8\nmatchups = [[\"random\", \"random\"], [\"expectimax(heuristic=outcome,depth=1)\", \"mcts(iterations=20)\"]]\n",
+    );
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    for (out, threads) in [(&one, "1"), (&two, "2")] {
+        let output = run_experiment(
+            &experiment,
+            out,
+            &["--agents", text(&agents), "--threads", threads],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    assert_same_csv(&one.join("games.csv"), &two.join("games.csv"), "games.csv");
+    let (header, rows) = read_csv(&one.join("games.csv"));
+    let column = |name: &str| header.iter().position(|c| c == name).expect("column");
+    assert_eq!(rows.len(), 12);
+    for row in &rows {
+        // The die's faces are moves of the record, so the game replays exactly.
+        assert!(row[column("moves")].contains("Roll "), "{row:?}");
+        assert_ne!(row[column("reason")], "rules_failure", "{row:?}");
+    }
+    // The pairs share their dice as far as both games go.
+    let rolls = |row: &Vec<String>| -> Vec<String> {
+        row[column("moves")]
+            .split(';')
+            .filter(|m| m.starts_with("Roll "))
+            .map(String::from)
+            .collect()
+    };
+    for pair in rows[..6].chunks(2) {
+        let (a, b) = (rolls(&pair[0]), rolls(&pair[1]));
+        let shared = a.len().min(b.len());
+        assert_eq!(a[..shared], b[..shared]);
+    }
+    // A search that assumes no chance is refused, naming the game.
+    let refused = write_experiment(
+        dir.path(),
+        "refused.toml",
+        "game = \"openspiel(name=pig,winscore=20)\"\ngames = 2\nmatchups = [[\"random\", \"alphabeta(heuristic=outcome,depth=2)\"]]\n",
+    );
+    let output = run_experiment(
+        &refused,
+        &dir.path().join("refused"),
+        &["--agents", text(&agents)],
+    );
+    assert_input_error(
+        &output,
+        &[
+            "alphabeta needs a game without chance; use expectimax or mcts for 'openspiel(name=pig,winscore=20)'",
+        ],
+    );
 }

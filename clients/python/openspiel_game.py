@@ -1,5 +1,6 @@
-"""Every two-player, zero-sum, deterministic, perfect-information OpenSpiel game as an
-arbiter rules program (docs/game-protocol.md).
+"""Every two-player, zero-sum, perfect-information OpenSpiel game of turns as an arbiter
+rules program (docs/game-protocol.md), chance's outcomes included (dice: pig, backgammon,
+einstein_wurfelt_nicht) with their probabilities.
 
 Needs OpenSpiel's Python package (`pip install open_spiel`, best in a virtual environment:
 README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, so that
@@ -59,15 +60,16 @@ class Bridge:
             why = "it has %d players" % self.game.num_players()
         elif kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             why = "its players move simultaneously"
-        elif kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC:
-            why = "it has chance events"
+        elif kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
+            why = "its chance events are sampled, not listed with their probabilities"
         elif kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
             why = "its information is imperfect"
         elif kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
             why = "it is not zero-sum"
         if why:
-            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player, zero-sum, "
-                             "deterministic games of perfect information)" % (name, why))
+            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player, zero-sum "
+                             "games of perfect information)" % (name, why))
+        self.chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
         if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name not in ARBITER_NOTATION):
             raise ValueError("notation is openspiel, or arbiter for %s (got %s)" % (", ".join(ARBITER_NOTATION), self.notation))
         self.name = name
@@ -113,11 +115,13 @@ class Bridge:
         return pairs
 
     def moves(self, state):
-        """The legal moves as (text, action), in OpenSpiel's order; texts made unique."""
+        """The legal moves as (text, action), in OpenSpiel's order (chance's outcomes at a
+        chance node); texts made unique."""
         if state.is_terminal():
             return []
         pairs, seen = [], set()
-        for action in state.legal_actions():
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        for action in actions:
             text = self.move_text(state, action)
             if text in seen:
                 text = "%s#%d" % (text, action)
@@ -130,6 +134,8 @@ class Bridge:
             returns = state.returns()
             winner = None if returns[0] == returns[1] else ("P1" if returns[0] > returns[1] else "P2")
             return {"type": "status", "over": True, "winner": winner, "reason": "win" if winner else "draw"}
+        if state.is_chance_node():
+            return {"type": "status", "chance": True}
         return {"type": "status", "to_move": "P%d" % (state.current_player() + 1)}
 
     def render(self, state):
@@ -164,7 +170,10 @@ def answer(bridge, request):
     if kind == "status":
         return bridge.status(state)
     if kind == "legal":
-        return {"type": "legal", "moves": [text for text, _ in bridge.moves_at(position)]}
+        reply = {"type": "legal", "moves": [text for text, _ in bridge.moves_at(position)]}
+        if state.is_chance_node():
+            reply["chance"] = [p for _, p in state.chance_outcomes()]
+        return reply
     if kind == "apply":
         for text, action in bridge.moves_at(position):
             if text == request["move"]:
@@ -190,7 +199,7 @@ def main():
             if kind == "hello":
                 bridge = Bridge(request.get("params", {}))
                 reply = {"type": "ready", "protocol": 1, "name": "openspiel " + str(bridge.game),
-                         "players": 2, "render": True, "view": True}
+                         "players": 2, "render": True, "view": True, "chance": bridge.chance}
             elif bridge is None:
                 raise ValueError("hello first")
             else:

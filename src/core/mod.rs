@@ -294,6 +294,12 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// a game that sets it.
     const CHANCE: bool = false;
 
+    /// Whether chance acts in this game: [`Game::CHANCE`] for a game whose rules are
+    /// known here; a game served by a program says so when it starts.
+    fn has_chance(&self) -> bool {
+        Self::CHANCE
+    }
+
     /// Whether chance acts in this position: its legal moves are then chance's outcomes
     /// (a die's faces), chosen by whoever plays the game (the scheduler from the game's
     /// seed, a search by their probabilities), never by an agent.

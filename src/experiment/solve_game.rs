@@ -164,6 +164,12 @@ impl GameTask for SolveGameTask<'_> {
             Some(moves) => position_after(start, moves)?,
             None => start,
         };
+        if state.has_chance() {
+            return Err(Error::Message(format!(
+                "solve-game proves games without chance; {} has chance events (play it with expectimax or mcts)",
+                request.game
+            )));
+        }
         (self.shown)(&state.board_display());
         if let Some(outcome) = state.outcome() {
             return Ok(SolveEnd::Over(format!(

@@ -84,6 +84,8 @@ impl RulesSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Status {
     to_move: Player,
+    /// Whether chance acts here (`"chance": true`): the legal moves are its outcomes.
+    chance: bool,
     /// `Some((winner, reason))` once the game is over (`winner`: `None` for a draw).
     over: Option<(Option<Player>, &'static str)>,
 }
@@ -109,6 +111,8 @@ pub struct ProgramGameDef {
     pub evaluate: bool,
     /// Whether it answers `view` (a JSON form of a position for agents).
     pub view: bool,
+    /// Whether chance acts in its positions (`"chance": true` in `ready`).
+    pub chance: bool,
     initial: Arc<str>,
     initial_status: Status,
     /// Failures of its programs so far (all threads), for the messages.
@@ -188,9 +192,11 @@ impl ProgramGameDef {
             render: false,
             evaluate: false,
             view: false,
+            chance: false,
             initial: Arc::from(""),
             initial_status: Status {
                 to_move: Player::P1,
+                chance: false,
                 over: None,
             },
             failures: AtomicU64::new(0),
@@ -226,6 +232,7 @@ impl ProgramGameDef {
         }
         let flag = |key: &str| ready[key].as_bool().unwrap_or(false);
         (def.render, def.evaluate, def.view) = (flag("render"), flag("evaluate"), flag("view"));
+        def.chance = flag("chance");
         let reply = connection
             .ask(&json!({"type": "initial"}), "position", def.spec.request_ms)
             .map_err(|e| format!("{who}: {e}"))?;
@@ -292,9 +299,23 @@ fn position_of(reply: &Value, request: &str) -> Result<Arc<str>, String> {
 /// A status reply read: `{"to_move": "P1"}` or `{"over": true, "winner": "P2" | null,
 /// "reason": "..."}`; reasons are kept (interned) in `reasons`.
 fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, String> {
+    let chance = reply["chance"].as_bool() == Some(true) && reply["over"].as_bool() != Some(true);
+    if chance {
+        // Chance acts: the side to move after it, if the program says, else P1.
+        let to_move = match reply["to_move"].as_str() {
+            Some("P2") => Player::P2,
+            _ => Player::P1,
+        };
+        return Ok(Status {
+            to_move,
+            chance,
+            over: None,
+        });
+    }
     let (to_move, over) = parse_status(reply)?;
     Ok(Status {
         to_move,
+        chance,
         over: over.map(|(winner, reason)| (winner, intern(reason, reasons))),
     })
 }
@@ -328,6 +349,36 @@ fn parse_status(reply: &Value) -> Result<StatusReply<'_>, String> {
         )
     })?;
     Ok((to_move, None))
+}
+
+/// Chance's probabilities from a `legal` reply's `"chance"`: one number a move, none
+/// negative, summing to 1.
+///
+/// # Errors
+/// What is wrong with them.
+fn chance_probabilities(given: &Value, moves: usize) -> Result<Vec<f64>, String> {
+    let numbers: Option<Vec<f64>> = given
+        .as_array()
+        .and_then(|list| list.iter().map(Value::as_f64).collect());
+    let Some(numbers) = numbers.filter(|n| n.len() == moves) else {
+        return Err(format!(
+            "answered `legal` with \"chance\": {} (expected a list of {moves} probabilities, one per move)",
+            clip(&given.to_string())
+        ));
+    };
+    if numbers.iter().any(|p| !p.is_finite() || *p < 0.0) {
+        return Err(format!(
+            "`legal` gave chance probabilities {} (each must be a number from 0 to 1)",
+            clip(&given.to_string())
+        ));
+    }
+    let total: f64 = numbers.iter().sum();
+    if (total - 1.0).abs() > 1e-6 {
+        return Err(format!(
+            "`legal` gave chance probabilities that sum to {total}, not 1"
+        ));
+    }
+    Ok(numbers)
 }
 
 /// `reason` as a `&'static str`: program reasons are few, each kept once per client
@@ -604,6 +655,8 @@ struct Child {
 struct Entry {
     position: Option<Arc<str>>,
     legal: Option<Arc<[Box<str>]>>,
+    /// Chance's probabilities of the legal moves, at a chance position.
+    probabilities: Option<Arc<[f64]>>,
     children: Vec<Option<Child>>,
     features: Option<Arc<[f64]>>,
     values: [Option<f64>; 2],
@@ -688,6 +741,10 @@ impl Ask {
                             .to_string(),
                     );
                 }
+                entry.probabilities = match &reply["chance"] {
+                    Value::Null => None,
+                    given => Some(chance_probabilities(given, moves.len())?.into()),
+                };
                 entry.children = vec![None; moves.len()];
                 entry.legal = Some(moves.into());
             }
@@ -969,6 +1026,11 @@ impl Client {
         self.fetch(state, Ask::Legal)?.legal.clone()
     }
 
+    /// Chance's probabilities of `state`'s legal moves, if the program gave them.
+    fn probabilities(&mut self, state: &ProgramGame) -> Option<Arc<[f64]>> {
+        self.fetch(state, Ask::Legal)?.probabilities.clone()
+    }
+
     /// The position after legal move `index` of `state`, with its status. Once a second
     /// child of a position is wanted (a search, not a playout), every child not known yet
     /// is asked for at once: one round trip instead of one per move.
@@ -1204,6 +1266,35 @@ impl Game for ProgramGame {
     type Move = u16;
 
     const BROKEN_REASON: Option<&'static str> = Some(RULES_FAILURE);
+
+    /// A program may declare chance (`"chance": true` in `ready`); [`Game::has_chance`]
+    /// says whether this one did.
+    const CHANCE: bool = true;
+
+    fn has_chance(&self) -> bool {
+        self.def.chance
+    }
+
+    #[inline]
+    fn is_chance(&self) -> bool {
+        self.status.chance && self.status.over.is_none() && !self.is_failed()
+    }
+
+    fn chance_outcomes(&self, out: &mut Vec<(u16, f64)>) {
+        out.clear();
+        let Some(legal) = self.legal() else {
+            return;
+        };
+        match with_client(&self.def, |client| client.probabilities(self)) {
+            Some(probabilities) => {
+                out.extend((0..legal.len() as u16).zip(probabilities.iter().copied()))
+            }
+            None => {
+                let p = 1.0 / legal.len().max(1) as f64;
+                out.extend((0..legal.len() as u16).map(|mv| (mv, p)));
+            }
+        }
+    }
 
     fn rules_failures(&self) -> u64 {
         self.def.failures()

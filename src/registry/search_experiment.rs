@@ -345,6 +345,19 @@ impl SearchExperiment {
         impl GameTask for Check<'_> {
             type Output = Result<(), InputError>;
             fn run<G: GameEntry>(self, start: G) -> Self::Output {
+                if start.has_chance()
+                    && let Some((algorithm, _)) =
+                        self.0.runs.iter().find(|(a, _)| !a.handles_chance())
+                {
+                    return Err(InputError::in_file(
+                        &self.0.path,
+                        line_of_key(&self.0.source, "algorithms"),
+                        format!(
+                            "{algorithm} needs a game without chance; use expectimax or mcts for '{}'",
+                            self.0.game
+                        ),
+                    ));
+                }
                 self.0.heuristic_for(&start).map(|_| ())
             }
         }

@@ -9,7 +9,9 @@ position that is never over), flicker (its `apply` replies carry no status, and 
 and `legal` of one position change from call to call: a side to move, then the game over,
 then no legal move), many (70,000 legal moves in the start position), huge (a 200 MB line
 in answer to its 30th `legal`), stall (never answers its 20th `apply`), slowstart (takes
-1 s to start, then plays well). MARKER only makes the processes findable.
+1 s to start, then plays well), badchance (declares chance: a coin tossed before the
+game, whose two sides' probabilities sum to 0.9). MARKER only makes the processes
+findable.
 """
 
 import json
@@ -52,6 +54,18 @@ def answer(request):
         legals += 1
         if legals == 30:
             return {"type": "legal", "moves": game.legal(request["position"]), "pad": "x" * (200 << 20)}
+    if mode == "badchance":
+        if kind == "hello":
+            return dict(game.answer(request), chance=True)
+        if kind == "initial":
+            return {"type": "position", "position": "coin"}
+        if request.get("position") == "coin":
+            if kind == "status":
+                return {"type": "status", "chance": True}
+            if kind == "legal":
+                return {"type": "legal", "moves": ["heads", "tails"], "chance": [0.5, 0.4]}
+            if kind == "apply":
+                return {"type": "position", "position": "......... X", "status": {"type": "status", "to_move": "P1"}}
     if kind == "hello" and mode == "garbage":
         return {"type": "hello-to-you-too"}
     if kind == "hello" and mode == "silent":

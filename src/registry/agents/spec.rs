@@ -606,7 +606,7 @@ impl AgentSpec {
             None => game.heuristic(G::heuristics()[0].name, &[])?,
         };
         // After the heuristic: a heuristic no game with chance has is the telling mistake.
-        if G::CHANCE && !self.algorithm.handles_chance() {
+        if game.has_chance() && !self.algorithm.handles_chance() {
             return Err(SpecError::at(
                 "algorithm",
                 format!(
