@@ -767,6 +767,21 @@ fn a_dice_game_replays_from_its_seed_on_any_threads_and_pairs_share_their_dice()
     assert_same_csv(&one.join("games.csv"), &two.join("games.csv"), "games.csv");
     assert_same_csv(&one.join("moves.csv"), &two.join("moves.csv"), "moves.csv");
 
+    // Stopped after 13 games and resumed: the same files (chance's plies kept apart in the
+    // journal too).
+    let parts = dir.path().join("parts");
+    let output = run_experiment(
+        &experiment,
+        &parts,
+        &["--max-games", "13", "--threads", "1"],
+    );
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    let output = run(&["run", "--resume", text(&parts), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in ["games.csv", "moves.csv", "summary.csv"] {
+        assert_same_csv(&one.join(file), &parts.join(file), file);
+    }
+
     let rows = games(&one);
     assert_eq!(rows.len(), 40);
     // moves.csv has a row per agent's move only: chance's plies are left out.

@@ -272,6 +272,16 @@ impl crate::records::JobRecord for crate::tournament::GameRecord {
             }
             out.push(b']');
         }
+        if !self.chance.is_empty() {
+            out.extend_from_slice(b",\"chance\":[");
+            for (i, ply) in self.chance.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                json::push_u64(out, u64::from(*ply));
+            }
+            out.push(b']');
+        }
         if !self.move_text.is_empty() {
             out.extend_from_slice(b",\"move_text\":");
             json::push_str(out, &self.move_text);
@@ -401,6 +411,8 @@ mod tests {
             first.value = Some(-0.1);
         }
         odd.sides = ByPlayer([odd.sides[Player::P2], odd.sides[Player::P1]]);
+        // A game where chance acted at some plies.
+        odd.chance = vec![0, 3, 7];
         records.push(odd);
         let mut counted = 0;
         for record in &records {
