@@ -894,29 +894,27 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             self.outcomes[level] = outcomes;
             return mean;
         }
-        if let Some(value) = self.leaf_value(state, depth, level) {
-            return value;
-        }
-        let (moves, maximizing) = self.expand(state, level);
-        let mut best = worst(maximizing);
-        for &mv in &moves {
-            let mut child = state.clone();
-            child.apply(mv);
-            let value = self.expectimax(&child, depth - 1, level + 1);
-            best = if maximizing {
-                best.max(value)
-            } else {
-                best.min(value)
-            };
-        }
-        self.buffers[level] = moves;
-        best
+        self.best_child(state, depth, level, Self::expectimax)
     }
 
     fn minimax(&mut self, state: &G, depth: usize, level: usize) -> f64 {
         if self.in_listed_order() {
             return self.minimax_listed(state, depth, level);
         }
+        self.best_child(state, depth, level, Self::minimax)
+    }
+
+    /// A players' position to `depth`: its leaf value, or the best of its children for
+    /// the side moving there, each valued by `value` one ply deeper (minimax's recursion
+    /// or expectimax's).
+    #[inline]
+    fn best_child(
+        &mut self,
+        state: &G,
+        depth: usize,
+        level: usize,
+        value: impl Fn(&mut Self, &G, usize, usize) -> f64 + Copy,
+    ) -> f64 {
         if let Some(value) = self.leaf_value(state, depth, level) {
             return value;
         }
@@ -925,7 +923,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         for &mv in &moves {
             let mut child = state.clone();
             child.apply(mv);
-            let value = self.minimax(&child, depth - 1, level + 1);
+            let value = value(self, &child, depth - 1, level + 1);
             best = if maximizing {
                 best.max(value)
             } else {

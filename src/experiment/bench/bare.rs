@@ -217,16 +217,21 @@ pub fn perft(depth: u32) -> u64 {
     }
 }
 
-/// Plays `games` random games from the start (moves drawn uniformly by a xorshift
-/// generator seeded with `seed`); returns the plies played in all.
-pub fn random_playouts(games: u64, seed: u64) -> u64 {
+/// The bare kernels' generator: xorshift64 seeded with `seed`, the cheapest there is.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
     let mut state = seed | 1;
-    let mut next = move || {
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+/// Plays `games` random games from the start (moves drawn uniformly by a xorshift
+/// generator seeded with `seed`); returns the plies played in all.
+pub fn random_playouts(games: u64, seed: u64) -> u64 {
+    let mut next = xorshift(seed);
     let mut plies = 0;
     for _ in 0..games {
         let mut board = Board::start();

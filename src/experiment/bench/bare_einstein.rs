@@ -11,13 +11,7 @@ const GONE: u8 = 25;
 /// the dice and the steps); returns P1's wins and the plies played in all, counted as the
 /// game counts them (the two placements, every roll and every step).
 pub fn random_playouts(games: u64, seed: u64) -> (u64, u64) {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = super::bare::xorshift(seed);
     const HOMES: [[u8; 6]; 2] = [[0, 1, 2, 5, 6, 10], [14, 18, 19, 22, 23, 24]];
     let (mut wins, mut plies) = (0, 0);
     for _ in 0..games {
