@@ -383,3 +383,37 @@ fn openspiels_dice_games_play_through_the_bridge_with_chance_drawn_from_the_seed
         ],
     );
 }
+
+#[test]
+fn the_coverage_table_in_the_docs_is_the_bridges_own() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let output = Command::new(&python)
+        .arg(clients().join("openspiel_coverage.py"))
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let table = String::from_utf8_lossy(&output.stdout);
+    let docs = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/games.md"))
+        .expect("docs/games.md");
+    assert!(
+        docs.contains(table.trim_end()),
+        "docs/games.md's OpenSpiel table is stale: put in the output of clients/python/openspiel_coverage.py:\n{table}"
+    );
+    // The dice games are served; a poker game is refused with its reason.
+    for served in ["pig", "backgammon", "einstein_wurfelt_nicht"] {
+        assert!(
+            table.contains(&format!("| `{served}` | served |")),
+            "{table}"
+        );
+    }
+    assert!(
+        table.contains("| `kuhn_poker` | its information is imperfect |"),
+        "{table}"
+    );
+}

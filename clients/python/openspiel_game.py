@@ -57,7 +57,8 @@ class Bridge:
         kind = self.game.get_type()
         why = None
         if self.game.num_players() != 2:
-            why = "it has %d players" % self.game.num_players()
+            players = self.game.num_players()
+            why = "it has %d player%s" % (players, "" if players == 1 else "s")
         elif kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             why = "its players move simultaneously"
         elif kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
