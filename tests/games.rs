@@ -814,6 +814,19 @@ fn a_dice_game_replays_from_its_seed_on_any_threads_and_pairs_share_their_dice()
         );
         assert_eq!(pair[0]["p1_agent"], pair[1]["p2_agent"]);
     }
+    // With duplicate = false each game has its own dice.
+    let own = write_experiment(
+        dir.path(),
+        "own.toml",
+        "game = \"einstein\"\ngames = 8\nseed = 9\nduplicate = false\nmatchups = [[\"random\", \"greedy(heuristic=race)\"]]\n",
+    );
+    let output = run_experiment(&own, &dir.path().join("own"), &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let own_rows = games(&dir.path().join("own"));
+    assert!(own_rows.chunks(2).all(|pair| {
+        chance_moves(&pair[0]["moves"])[..2] != chance_moves(&pair[1]["moves"])[..2]
+    }));
+
     // A game's moves, chance's included, replay to its result.
     for row in rows.iter().step_by(7) {
         let file = dir.path().join("game.txt");

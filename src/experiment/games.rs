@@ -511,6 +511,7 @@ impl GameTask for Task<'_, Experiment> {
                 cpu_clock: experiment.cpu_clock,
                 adjudication: experiment.adjudication,
                 no_moves: !experiment.moves_csv,
+                independent_chance: !experiment.duplicate,
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {

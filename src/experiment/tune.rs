@@ -391,6 +391,7 @@ impl GameTask for Task<'_, TuneExperiment> {
                 // Its games keep their move text (tune.csv); the per-move records are
                 // dropped after each game.
                 no_moves: false,
+                independent_chance: false,
             },
             blocks,
             iteration_ends,

@@ -526,6 +526,8 @@ pub struct PlayLimits {
     /// `move_text` stay empty, and a move is written in notation only for an agent that
     /// is told the moves ([`Agent::observes`]).
     pub no_moves: bool,
+    /// Chance's stream per game instead of per pair: no duplicate play.
+    pub independent_chance: bool,
 }
 
 /// The reason of a game won by the resign rule of [`Adjudication`].
@@ -692,9 +694,15 @@ pub fn play_from<G: Game>(
         }
         if G::CHANCE && state.is_chance() {
             // Chance acts from the game's own stream: the same seed (the two games of a
-            // pair with colours swapped share it) gives the same outcomes.
-            let rng = chance_rng
-                .get_or_insert_with(|| seeds::rng(seeds::derive(job.seed, &[CHANCE_STREAM])));
+            // pair with colours swapped share it) gives the same outcomes, unless each game
+            // is to have its own.
+            let rng = chance_rng.get_or_insert_with(|| {
+                seeds::rng(if limits.independent_chance {
+                    seeds::derive(job.seed, &[CHANCE_STREAM, job.game_index])
+                } else {
+                    seeds::derive(job.seed, &[CHANCE_STREAM])
+                })
+            });
             let Some(mv) = state.chance_move(seeds::unit(rng), &mut outcomes) else {
                 break (None, Cow::Borrowed("no-chance-outcome"));
             };

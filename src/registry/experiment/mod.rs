@@ -197,6 +197,9 @@ pub struct Experiment {
     pub left_out: Vec<super::submissions::LeftOut>,
     /// Whether to write moves.csv (a row per move; most of a big run's bytes).
     pub moves_csv: bool,
+    /// Duplicate play (the default): in a game with chance, the two games of a pair, colours
+    /// swapped, get the same chance outcomes; `false`: each game its own.
+    pub duplicate: bool,
 }
 
 #[derive(Deserialize)]
@@ -451,6 +454,7 @@ struct ExperimentFile {
     clock: Option<String>,
     adjudicate: Option<AdjudicateTable>,
     moves_csv: Option<bool>,
+    duplicate: Option<bool>,
     /// Published values, read by [`super::reference::parse_references`].
     #[serde(default, rename = "reference")]
     _reference: Vec<toml::Table>,
@@ -590,6 +594,7 @@ impl Experiment {
             rounds,
             left_out: submissions.left_out,
             moves_csv: file.moves_csv.unwrap_or(true),
+            duplicate: file.duplicate.unwrap_or(true),
         })
     }
 
