@@ -776,6 +776,23 @@ fn play_has_an_opponent_for_every_game_and_takes_back_saves_and_ends_in_words() 
         );
         assert!(!text.contains("illegal"), "{game}: {text}");
     }
+    // A dice game: chance places the cubes and rolls the die itself, in words; the
+    // person chooses among the steps the die allows, never among chance's outcomes.
+    let output = run_with_input(&["play", "einstein", "--seed", "3"], b"moves\nquit\n");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("against expectimax(heuristic=race"), "{text}");
+    assert_eq!(text.matches("chance: setup").count(), 2, "{text}");
+    assert!(text.contains("chance: roll"), "{text}");
+    let legal = text
+        .lines()
+        .find(|l| l.starts_with("P1 to move; legal: "))
+        .expect("the person's turn");
+    assert!(
+        !legal.contains("setup") && !legal.contains("roll"),
+        "{legal}"
+    );
+
     let dir = tempfile::tempdir().expect("temp dir");
     let saved = dir.path().join("game.txt");
     let input = format!("C2-D3\nundo\nundo\nh2-h3\nsave {}\nquit\n", saved.display());

@@ -67,6 +67,10 @@ pub fn play(args: PlayArgs) -> Result<()> {
                 }
                 continue;
             }
+            Turn::Chance(text) => {
+                println!("chance: {text}");
+                continue;
+            }
             Turn::Person(listed) => listed,
         };
         println!("{} to move; legal: {}", game.person(), listed.join(", "));

@@ -27,6 +27,8 @@ pub enum Turn {
     Person(Vec<String>),
     /// The agent's: call [`Session::agent_moves`].
     Agent,
+    /// Chance acted (a die rolled), drawn from the game's seed: its outcome, as written.
+    Chance(String),
     /// Over: the result in words from the person's side (`You win (reason).`).
     Over(String),
 }
@@ -123,11 +125,16 @@ impl GameTask for Start {
             spec: self.agent,
             person: self.person,
             seed: self.seed,
+            chance: seeds::rng(seeds::derive(self.seed, &[CHANCE_STREAM])),
+            outcomes: Vec::new(),
             game: self.game,
             ended: false,
         }))
     }
 }
+
+/// The key of chance's stream among the seeds of a game played by a person.
+const CHANCE_STREAM: u64 = 0x6368_616e_6365;
 
 /// A fresh agent for `seat` that has seen `history` played from `start`.
 fn fresh_agent<G: GameEntry>(
@@ -179,6 +186,9 @@ struct Game<G: GameEntry> {
     game: String,
     /// Whether the agent was told the game ended.
     ended: bool,
+    /// Chance's stream (a game with dice), and its outcomes' buffer.
+    chance: crate::core::seeds::GameRng,
+    outcomes: Vec<(G::Move, f64)>,
 }
 
 impl<G: GameEntry> Game<G> {
@@ -227,6 +237,16 @@ impl<G: GameEntry> Session for Game<G> {
                 "The game's rules program failed: the game ends as {reason}."
             ));
         }
+        if self.state.is_chance() {
+            let u = seeds::unit(&mut self.chance);
+            if let Some(mv) = self.state.chance_move(u, &mut self.outcomes) {
+                let text = self.state.format_move(mv);
+                self.agent.observe(&text);
+                self.state.apply(mv);
+                self.history.push(mv);
+                return Turn::Chance(text);
+            }
+        }
         if self.state.to_move() != self.person {
             return Turn::Agent;
         }
@@ -266,9 +286,10 @@ impl<G: GameEntry> Session for Game<G> {
 
     fn undo(&mut self) -> Option<usize> {
         // Back to the person's previous turn: their move and the reply.
-        let keep = (0..self.history.len())
-            .rev()
-            .find(|&keep| after(&self.start, &self.history[..keep]).to_move() == self.person)?;
+        let keep = (0..self.history.len()).rev().find(|&keep| {
+            let then = after(&self.start, &self.history[..keep]);
+            then.to_move() == self.person && !then.is_chance()
+        })?;
         self.history.truncate(keep);
         self.agent.end_game(None, "undone");
         self.agent = fresh_agent(
