@@ -351,32 +351,37 @@ fn parse_status(reply: &Value) -> Result<StatusReply<'_>, String> {
     Ok((to_move, None))
 }
 
+/// What is wrong with chance's probabilities in a `legal` reply.
+#[derive(Debug, thiserror::Error)]
+enum ChanceError {
+    /// Not a list of one number a move.
+    #[error(
+        "answered `legal` with \"chance\": {0} (expected a list of {1} probabilities, one per move)"
+    )]
+    Shape(String, usize),
+    /// A number below 0 or not finite.
+    #[error("`legal` gave chance probabilities {0} (each must be a number from 0 to 1)")]
+    Range(String),
+    /// Numbers that do not sum to 1.
+    #[error("`legal` gave chance probabilities that sum to {0}, not 1")]
+    Sum(f64),
+}
+
 /// Chance's probabilities from a `legal` reply's `"chance"`: one number a move, none
 /// negative, summing to 1.
-///
-/// # Errors
-/// What is wrong with them.
-fn chance_probabilities(given: &Value, moves: usize) -> Result<Vec<f64>, String> {
+fn chance_probabilities(given: &Value, moves: usize) -> Result<Vec<f64>, ChanceError> {
     let numbers: Option<Vec<f64>> = given
         .as_array()
         .and_then(|list| list.iter().map(Value::as_f64).collect());
     let Some(numbers) = numbers.filter(|n| n.len() == moves) else {
-        return Err(format!(
-            "answered `legal` with \"chance\": {} (expected a list of {moves} probabilities, one per move)",
-            clip(&given.to_string())
-        ));
+        return Err(ChanceError::Shape(clip(&given.to_string()), moves));
     };
     if numbers.iter().any(|p| !p.is_finite() || *p < 0.0) {
-        return Err(format!(
-            "`legal` gave chance probabilities {} (each must be a number from 0 to 1)",
-            clip(&given.to_string())
-        ));
+        return Err(ChanceError::Range(clip(&given.to_string())));
     }
     let total: f64 = numbers.iter().sum();
     if (total - 1.0).abs() > 1e-6 {
-        return Err(format!(
-            "`legal` gave chance probabilities that sum to {total}, not 1"
-        ));
+        return Err(ChanceError::Sum(total));
     }
     Ok(numbers)
 }
@@ -743,7 +748,11 @@ impl Ask {
                 }
                 entry.probabilities = match &reply["chance"] {
                     Value::Null => None,
-                    given => Some(chance_probabilities(given, moves.len())?.into()),
+                    given => Some(
+                        chance_probabilities(given, moves.len())
+                            .map_err(|e| e.to_string())?
+                            .into(),
+                    ),
                 };
                 entry.children = vec![None; moves.len()];
                 entry.legal = Some(moves.into());
