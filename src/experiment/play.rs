@@ -125,16 +125,16 @@ impl GameTask for Start {
             spec: self.agent,
             person: self.person,
             seed: self.seed,
-            chance: seeds::rng(seeds::derive(self.seed, &[CHANCE_STREAM])),
+            chance: seeds::rng(seeds::derive(
+                self.seed,
+                &[crate::tournament::CHANCE_STREAM],
+            )),
             outcomes: Vec::new(),
             game: self.game,
             ended: false,
         }))
     }
 }
-
-/// The key of chance's stream among the seeds of a game played by a person.
-const CHANCE_STREAM: u64 = 0x6368_616e_6365;
 
 /// A fresh agent for `seat` that has seen `history` played from `start`.
 fn fresh_agent<G: GameEntry>(

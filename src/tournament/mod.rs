@@ -633,13 +633,19 @@ pub fn play_from<G: Game>(
     let mut sides = ByPlayer([SideRecord::default(); 2]);
     state.begin_game();
     let record_moves = !limits.no_moves;
-    let (mut moves, mut move_text) = if record_moves {
+    let (mut moves, move_text) = if record_moves {
         (Vec::with_capacity(128), String::with_capacity(1024))
     } else {
         (Vec::new(), String::new())
     };
-    // The move in notation is needed for the record or for an agent told the moves.
-    let write_moves = record_moves || Player::BOTH.iter().any(|&seat| seats[seat].observes());
+    // The move in notation is needed for the record or for an agent told the moves; the
+    // last one grows at its first move written, if any is.
+    let mut texts = MoveTexts {
+        write: record_moves || Player::BOTH.iter().any(|&seat| seats[seat].observes()),
+        record: record_moves,
+        last: String::new(),
+        moves: move_text,
+    };
     let mut plies = 0u32;
     for seat in Player::BOTH {
         let context = GameContext {
@@ -652,8 +658,6 @@ pub fn play_from<G: Game>(
         };
         seats[seat].start_game(&state, &context);
     }
-    // Grows at its first move written, if any is.
-    let mut ply_text = String::new();
     let mut clock = limits.time_control.map(|controls| {
         let control = |seat: Player| controls[job.slot(seat)];
         Clock {
@@ -706,24 +710,11 @@ pub fn play_from<G: Game>(
             let Some(mv) = state.chance_move(seeds::unit(rng), &mut outcomes) else {
                 break (None, Cow::Borrowed("no-chance-outcome"));
             };
-            if write_moves {
-                ply_text.clear();
-                state.write_move(mv, &mut ply_text);
-            }
             if record_moves {
-                if !move_text.is_empty() {
-                    move_text.push(MOVE_SEPARATOR);
-                }
-                move_text.push_str(&ply_text);
                 chance.push(plies);
             }
-            state.apply(mv);
+            play_move(&mut state, mv, &mut texts, seats);
             plies += 1;
-            if write_moves {
-                for seat in Player::BOTH {
-                    seats[seat].observe(&ply_text);
-                }
-            }
             ended = state.outcome();
             continue;
         }
@@ -803,23 +794,8 @@ pub fn play_from<G: Game>(
             decision.mv = legal[seeds::below(&mut rng, legal.len())];
             decision.value = None;
         }
-        if write_moves {
-            ply_text.clear();
-            state.write_move(decision.mv, &mut ply_text);
-        }
-        if record_moves {
-            if !move_text.is_empty() {
-                move_text.push(MOVE_SEPARATOR);
-            }
-            move_text.push_str(&ply_text);
-        }
-        state.apply(decision.mv);
+        play_move(&mut state, decision.mv, &mut texts, seats);
         plies += 1;
-        if write_moves {
-            for seat in Player::BOTH {
-                seats[seat].observe(&ply_text);
-            }
-        }
         let record = &mut sides[side];
         record.moves += 1;
         record.stats += &decision.stats;
@@ -863,9 +839,49 @@ pub fn play_from<G: Game>(
         sides,
         moves,
         chance,
-        move_text,
+        move_text: texts.moves,
     })
 }
 
-/// The key of chance's stream among a game's seeds.
-const CHANCE_STREAM: u64 = 0x6368_616e_6365;
+/// A game's moves in notation: the last one, and all of them when recorded.
+struct MoveTexts {
+    /// Whether a move is written at all (for the record, or for an agent told the moves).
+    write: bool,
+    /// Whether the moves are recorded (`moves`).
+    record: bool,
+    /// The last move written.
+    last: String,
+    /// Every move, separated by [`MOVE_SEPARATOR`].
+    moves: String,
+}
+
+/// Plays `mv` (an agent's or chance's): written in notation where needed, recorded, then
+/// told to both seats.
+#[inline]
+fn play_move<G: Game>(
+    state: &mut G,
+    mv: G::Move,
+    texts: &mut MoveTexts,
+    seats: &mut ByPlayer<Box<dyn Agent<G>>>,
+) {
+    if texts.write {
+        texts.last.clear();
+        state.write_move(mv, &mut texts.last);
+    }
+    if texts.record {
+        if !texts.moves.is_empty() {
+            texts.moves.push(MOVE_SEPARATOR);
+        }
+        texts.moves.push_str(&texts.last);
+    }
+    state.apply(mv);
+    if texts.write {
+        for seat in Player::BOTH {
+            seats[seat].observe(&texts.last);
+        }
+    }
+}
+
+/// The key of chance's stream among a game's seeds (a game played by a person draws its
+/// chance with it too).
+pub const CHANCE_STREAM: u64 = 0x6368_616e_6365;
