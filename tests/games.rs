@@ -880,3 +880,167 @@ fn a_dice_game_replays_from_its_seed_on_any_threads_and_pairs_share_their_dice()
     );
     assert!(!dir.path().join("refused").join("games.csv").exists());
 }
+
+/// The agents file of the secret card game (tests/games/secret_game.py) and of the agent
+/// that looks for what the game hides (tests/agents/peek.py).
+fn secret_folder(dir: &Path, python: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (game, peek) = (
+        root.join("tests/games/secret_game.py"),
+        root.join("tests/agents/peek.py"),
+    );
+    agents_folder(
+        dir,
+        &format!(
+            "[[game]]\nname = \"secret\"\ncommand = [\"{python}\", \"{}\"]\n\n[[agent]]\nname = \"peek\"\ncommand = [\"{python}\", \"{}\"]\n",
+            game.display(),
+            peek.display()
+        ),
+    )
+}
+
+#[test]
+fn a_hidden_card_never_reaches_the_agent_it_is_hidden_from() {
+    let Some(python) = python3() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = secret_folder(dir.path(), python);
+    let play = |game: &str, out: &str| {
+        let out = dir.path().join(out);
+        let output = run(&[
+            "match",
+            "peek",
+            "random",
+            "--game",
+            game,
+            "--games",
+            "30",
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&out),
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        games(&out)
+    };
+    // Told only its own card: it folds below 5 and raises or calls from 5, never an
+    // illegal move (what it answers when it sees a secret, or no card).
+    let rows = play("secret", "hidden");
+    assert!(
+        rows.iter().all(|r| r["reason"] != "illegal_move"),
+        "{rows:?}"
+    );
+    for row in &rows {
+        let moves: Vec<&str> = row["moves"].split(';').collect();
+        let seat = if row["p1_agent"] == "peek" { 0 } else { 1 };
+        let card: u32 = moves[seat][4..].parse().expect("a card");
+        let peek_moved = moves.get(2 + seat).copied();
+        if let Some(mv) = peek_moved {
+            assert_eq!(mv == "fold", card < 5, "{row:?}");
+        }
+    }
+    // The same game declared without hidden information sends the position, and the
+    // agent finds the secret in it: the check above can fail.
+    let rows = play("secret(hidden=false)", "open");
+    let caught = rows
+        .iter()
+        .filter(|r| r["reason"] == "illegal_move")
+        .count();
+    assert!(caught >= 10, "{rows:?}");
+}
+
+#[test]
+fn ismcts_plays_a_hidden_card_game_and_the_searches_that_would_peek_are_refused() {
+    let Some(python) = python3() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = secret_folder(dir.path(), python);
+    let experiment = write_experiment(
+        dir.path(),
+        "cards.toml",
+        "game = \"secret\"\ngames = 40\nseed = 5\nmatchups = [[\"ismcts(iterations=300)\", \"random\"]]\n",
+    );
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    for (out, threads) in [(&one, "1"), (&two, "2")] {
+        let output = run_experiment(
+            &experiment,
+            out,
+            &["--threads", threads, "--agents", text(&agents)],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    assert_same_csv(&one.join("games.csv"), &two.join("games.csv"), "games.csv");
+    let rows = games(&one);
+    let wins = rows
+        .iter()
+        .filter(|r| r["winner_agent"] == "ismcts(iterations=300)")
+        .count();
+    let losses = rows
+        .iter()
+        .filter(|r| r["winner_agent"] == "random")
+        .count();
+    assert!(wins >= 2 * losses, "{wins} wins, {losses} losses");
+    // Pairs share their deal.
+    for pair in rows.chunks(2) {
+        let deal = |row: &BTreeMap<String, String>| {
+            row["moves"]
+                .split(';')
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(";")
+        };
+        assert_eq!(deal(&pair[0]), deal(&pair[1]));
+    }
+    for (agent, names) in [
+        ("mcts", "mcts reads the whole position"),
+        (
+            "alphabeta(heuristic=outcome,depth=2)",
+            "alphabeta reads the whole position",
+        ),
+        (
+            "greedy(heuristic=outcome)",
+            "greedy reads the whole position",
+        ),
+    ] {
+        let output = run(&[
+            "match",
+            agent,
+            "random",
+            "--game",
+            "secret",
+            "--games",
+            "2",
+            "--agents",
+            text(&agents),
+            "--out",
+            text(&dir.path().join("refused")),
+        ]);
+        assert_input_error(
+            &output,
+            &[
+                names,
+                "hidden from a player in 'secret'; use ismcts or random",
+            ],
+        );
+    }
+    assert!(!dir.path().join("refused").join("games.csv").exists());
+}
+
+#[test]
+fn check_game_finds_an_observation_that_shows_what_is_hidden() {
+    let Some(python) = python3() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = secret_folder(dir.path(), python);
+    let output = run(&["check-game", "secret", "--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains("offers chance, hidden information, sample"));
+    let output = run(&["check-game", "secret(leak=true)", "--agents", text(&agents)]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let said = stdout(&output);
+    let fail: Vec<&str> = said.lines().filter(|l| l.starts_with("FAIL  ")).collect();
+    assert_eq!(fail.len(), 1, "{said}");
+    assert!(
+        fail[0].contains("hidden information leaks:")
+            && fail[0].contains("which `sample` drew as a position"),
+        "{said}"
+    );
+}

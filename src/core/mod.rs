@@ -275,8 +275,9 @@ pub fn stuck<G: Game>(state: &G) -> Option<&'static str> {
     (state.outcome().is_none() && state.count_moves() == 0).then_some(reason)
 }
 
-/// The rules of a two-player, perfect-information, turn-based game, where chance may
-/// act between the players' moves ([`Game::CHANCE`]).
+/// The rules of a two-player, turn-based game, where chance may act between the players'
+/// moves ([`Game::CHANCE`]) and some of a position may be hidden from a player
+/// ([`Game::HIDDEN`]).
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so
 /// implementations keep it compact (bitboards). Games know nothing of search or files.
@@ -325,6 +326,53 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn chance_move(&self, u: f64, scratch: &mut Vec<(Self::Move, f64)>) -> Option<Self::Move> {
         self.chance_outcomes(scratch);
         chance_outcome(scratch, u)
+    }
+
+    /// Whether some of a position is hidden from a player (cards in a hand, a die under a
+    /// cup): `false` for the games of perfect information, so that the searches that see
+    /// the whole position may play them. A game that sets it tells each player only
+    /// [`Game::observation`], and can draw the positions a player cannot tell apart
+    /// ([`Game::determinize`]).
+    const HIDDEN: bool = false;
+
+    /// Whether some of this game's positions are hidden from a player: [`Game::HIDDEN`] for
+    /// a game whose rules are known here; a game served by a program says so when it
+    /// starts.
+    fn has_hidden(&self) -> bool {
+        Self::HIDDEN
+    }
+
+    /// What `player` knows of this position, as text: in a game with hidden information,
+    /// everything that player has seen so far and nothing else (what an external agent is
+    /// sent instead of the position). The default, for a game of perfect information:
+    /// the board.
+    fn observation(&self, _player: Player) -> String {
+        self.board_dump()
+    }
+
+    /// A position `player` cannot tell apart from this one (the same observation),
+    /// drawn from `seed`: the same seed gives the same position. The hidden part is
+    /// guessed, never read: what information-set searches sample. `None` when the game
+    /// cannot draw one. The default, for a game of perfect information: this position.
+    fn determinize(&self, _player: Player, _seed: u64) -> Option<Self> {
+        Some(self.clone())
+    }
+
+    /// Whether [`Game::determinize`] can draw positions here (a game served by a program
+    /// says so when it starts).
+    fn can_determinize(&self) -> bool {
+        true
+    }
+
+    /// A key of `mv` that means the same move in every position of a game where it is
+    /// legal: what an information-set search matches moves by across the positions it
+    /// draws. The default hashes the move itself; a game whose moves are indices into a
+    /// position's list keys them by their text.
+    fn move_key(&self, mv: Self::Move) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        mv.hash(&mut hasher);
+        hasher.finish()
     }
 
     /// Clears `out` and fills it with every legal move, in a fixed order that depends only
@@ -495,6 +543,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The position as JSON, in the game's documented form (docs/protocol.md): what an
     /// external agent is sent with every move request.
     fn position_json(&self) -> serde_json::Value;
+
+    /// Appends what `player` may see of the position as JSON (an external agent's
+    /// `position`): the whole position ([`Game::write_position_json`]) in a game of perfect
+    /// information; a game with hidden information writes that player's view only.
+    fn write_view_json(&self, _player: Player, out: &mut Vec<u8>) {
+        self.write_position_json(out);
+    }
 
     /// Appends [`Game::position_json`] as serde_json writes it (into a move request,
     /// every ply). Override to write the same bytes without building a JSON tree first.

@@ -29,6 +29,12 @@ pub fn rng(seed: u64) -> GameRng {
     GameRng::seed_from_u64(seed)
 }
 
+/// The generator's next 64 bits: a seed for something drawn from it.
+#[inline]
+pub fn next_u64(rng: &mut GameRng) -> u64 {
+    rng.next_u64()
+}
+
 /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-shift (bias below 2^-32
 /// for the small `n` used here).
 #[inline]

@@ -7,6 +7,9 @@ use crate::core::{Agent, GameContext, Limits, MoveError, Outcome, Player, seeds}
 use crate::registry::{AgentFactory, AgentSpec, GameEntry, GameTask, dispatch, load_agents};
 use std::path::PathBuf;
 
+/// How a move hidden from the person is shown (a game with hidden information).
+pub const HIDDEN_MOVE: &str = "(hidden)";
+
 /// A game to play.
 pub struct PlayRequest {
     /// The game, as a spec (`breakthrough(rules=long)`).
@@ -201,6 +204,16 @@ impl<G: GameEntry> Game<G> {
         }
     }
 
+    /// A move as the person is told it: in a game with hidden information, not at all
+    /// (what they may know of it is in what they see).
+    fn shown(&self, text: String) -> String {
+        if self.state.has_hidden() {
+            HIDDEN_MOVE.to_string()
+        } else {
+            text
+        }
+    }
+
     fn end(&mut self, winner: Option<Player>, reason: &'static str) {
         if !self.ended {
             self.agent.end_game(winner, reason);
@@ -223,6 +236,10 @@ impl<G: GameEntry> Session for Game<G> {
     }
 
     fn board(&self) -> String {
+        // What is hidden from the person stays hidden until the game is over.
+        if self.state.has_hidden() && self.state.outcome().is_none() {
+            return format!("what you see: {}\n", self.state.observation(self.person));
+        }
         self.state.board_display()
     }
 
@@ -244,7 +261,7 @@ impl<G: GameEntry> Session for Game<G> {
                 self.agent.observe(&text);
                 self.state.apply(mv);
                 self.history.push(mv);
-                return Turn::Chance(text);
+                return Turn::Chance(self.shown(text));
             }
         }
         if self.state.to_move() != self.person {
@@ -265,7 +282,7 @@ impl<G: GameEntry> Session for Game<G> {
         self.history.push(decision.mv);
         self.agent.observe(&text);
         Reply::Played {
-            text,
+            text: self.shown(text),
             expanded: decision.stats.expanded,
         }
     }

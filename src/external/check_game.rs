@@ -56,6 +56,8 @@ impl Report<'_> {
 /// One position's facts, each asked twice.
 struct Facts {
     to_move: Player,
+    /// Whether chance acts here (its legal moves are chance's outcomes).
+    chance: bool,
     over: Option<(Option<Player>, String)>,
     legal: Vec<String>,
 }
@@ -68,6 +70,10 @@ struct Walker<'a> {
     features: usize,
     evaluate: bool,
     render: bool,
+    /// Whether `ready` says some of a position is hidden (`observation` is then asked).
+    hidden: bool,
+    /// Whether it answers `sample`.
+    sample: bool,
 }
 
 impl Walker<'_> {
@@ -83,6 +89,7 @@ impl Walker<'_> {
     fn facts(&mut self, position: &str) -> Result<Facts, Found> {
         let about = format!("of position '{}'", clip(position));
         let mut seen = Vec::new();
+        let mut chance = false;
         for _ in 0..2 {
             let status = self.ask(
                 json!({"type": "status", "position": position}),
@@ -91,6 +98,7 @@ impl Walker<'_> {
             )?;
             let (to_move, over) =
                 read_status(&status).map_err(|e| format!("`status` {about}: {e}"))?;
+            chance = status["chance"].as_bool() == Some(true) && over.is_none();
             let reply = self.ask(
                 json!({"type": "legal", "position": position}),
                 "legal",
@@ -148,6 +156,7 @@ impl Walker<'_> {
             )),
             _ => Ok(Facts {
                 to_move,
+                chance,
                 over,
                 legal,
             }),
@@ -187,6 +196,69 @@ impl Walker<'_> {
             ));
         }
         Ok(children.swap_remove(0))
+    }
+
+    /// `player`'s observation of `position`, asked twice.
+    fn observation(&mut self, position: &str, player: Player) -> Result<String, Found> {
+        let about = format!("of position '{}' for {player}", clip(position));
+        let mut seen = Vec::new();
+        for _ in 0..2 {
+            let reply = self.ask(
+                json!({"type": "observation", "position": position, "player": player.label()}),
+                "observation",
+                &about,
+            )?;
+            let text = reply["observation"].as_str().ok_or_else(|| {
+                format!(
+                    "`observation` {about}: answered {} (no \"observation\" string)",
+                    clip(&reply.to_string())
+                )
+            })?;
+            seen.push(text.to_string());
+        }
+        if seen[0] != seen[1] {
+            return Err(format!(
+                "`observation` {about} is not deterministic: asked twice, it answered differently"
+            ));
+        }
+        Ok(seen.swap_remove(0))
+    }
+
+    /// In a game with hidden information: each player's observation of `position`, and
+    /// that of two positions `sample` draws as ones the player cannot tell from it, which
+    /// must be the same (else the observation shows something hidden: it leaks).
+    fn hidden(&mut self, position: &str, over: bool) -> Result<(), Found> {
+        for player in Player::BOTH {
+            let seen = self.observation(position, player)?;
+            if !self.sample || over {
+                continue;
+            }
+            for seed in [1u64, 2] {
+                let about = format!("of position '{}' for {player}", clip(position));
+                let reply = self.ask(
+                    json!({"type": "sample", "position": position, "player": player.label(), "seed": seed}),
+                    "position",
+                    &about,
+                )?;
+                let drawn = reply["position"].as_str().ok_or_else(|| {
+                    format!(
+                        "`sample` {about}: answered {} (no \"position\" string)",
+                        clip(&reply.to_string())
+                    )
+                })?;
+                let theirs = self.observation(drawn, player)?;
+                if theirs != seen {
+                    return Err(format!(
+                        "hidden information leaks: {player} observes '{}' in position '{}' but '{}' in '{}', which `sample` drew as a position {player} cannot tell from it (an observation holds only what its player knows)",
+                        clip(&seen),
+                        clip(position),
+                        clip(&theirs),
+                        clip(drawn)
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The optional requests the program offers, on `position`.
@@ -284,12 +356,20 @@ fn random_playouts(
                 failed = Some(why);
                 break 'playouts;
             }
+            if walker.hidden
+                && let Err(why) = walker.hidden(&position, facts.over.is_some())
+            {
+                failed = Some(why);
+                break 'playouts;
+            }
             if let Some((winner, reason)) = &facts.over {
                 let result = format!("{} ({reason})", winner.map_or("draw", Player::label));
                 *results.entry(result).or_default() += 1;
                 break;
             }
-            movers.push(facts.to_move);
+            if !facts.chance {
+                movers.push(facts.to_move);
+            }
             if plies >= options.max_plies {
                 failed = Some(format!(
                     "random playout {} did not end within {} plies (--max-plies): does the game always end?",
@@ -388,6 +468,9 @@ pub fn check_game(
         flag("evaluate").then(|| "evaluate".to_string()),
         flag("render").then(|| "render".to_string()),
         flag("view").then(|| "view".to_string()),
+        flag("chance").then(|| "chance".to_string()),
+        flag("hidden").then(|| "hidden information".to_string()),
+        flag("sample").then(|| "sample".to_string()),
     ]
     .into_iter()
     .flatten()
@@ -410,6 +493,8 @@ pub fn check_game(
         features,
         evaluate: flag("evaluate"),
         render: flag("render"),
+        hidden: flag("hidden"),
+        sample: flag("sample"),
     };
     let initial = (|| -> Result<String, Found> {
         let mut starts = Vec::new();

@@ -3,8 +3,8 @@
 //! the quick way when it is a plain move, as a JSON tree otherwise.
 
 use super::clip;
-use crate::core::Game;
 use crate::core::json;
+use crate::core::{Game, Player};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -139,7 +139,7 @@ pub(super) struct MoveRequest<'a, G> {
     pub(super) moves: &'a [u8],
     pub(super) ply: usize,
     pub(super) position: &'a G,
-    pub(super) seat: &'static str,
+    pub(super) seat: Player,
     pub(super) time_ms: Option<u64>,
 }
 
@@ -160,9 +160,9 @@ impl<G: Game> MoveRequest<'_, G> {
         out.extend_from_slice(b"],\"ply\":");
         json::push_u64(out, self.ply as u64);
         out.extend_from_slice(b",\"position\":");
-        self.position.write_position_json(out);
+        self.position.write_view_json(self.seat, out);
         out.extend_from_slice(b",\"seat\":");
-        json::push_str(out, self.seat);
+        json::push_str(out, self.seat.label());
         out.extend_from_slice(b",\"time_ms\":");
         json::push_opt_u64(out, self.time_ms);
         out.extend_from_slice(b",\"type\":\"move\"}");
@@ -282,7 +282,7 @@ mod tests {
                 moves: moves_json,
                 ply: moves,
                 position: &state,
-                seat: "P1",
+                seat: Player::P1,
                 time_ms,
             };
             let object = serde_json::json!({

@@ -259,6 +259,7 @@ impl<G: Game> Shared<G> {
             clean: false,
             history: Vec::new(),
             history_json: Vec::new(),
+            hidden: false,
             game_id: 0,
             seat: Player::P1,
             legal: Vec::new(),
@@ -399,6 +400,9 @@ pub struct ExternalAgent<G: Game> {
     /// The same moves as the inside of a JSON list, each written once (a move request
     /// carries them all).
     history_json: Vec<u8>,
+    /// Whether the game hides some of a position from a player: the program is then sent
+    /// its seat's observation, never the position or the moves (`game_over` tells them).
+    hidden: bool,
     game_id: u64,
     seat: Player,
     legal: Vec<G::Move>,
@@ -546,6 +550,7 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             .into_iter()
             .map(|(_, mv)| mv)
             .collect();
+        self.hidden = start.has_hidden();
         self.history_json.clear();
         json::push_strings(
             &mut self.history_json,
@@ -589,8 +594,8 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             "game_id": game.id,
             "seat": game.seat.label(),
             "seed": game.seed,
-            "position": start.position_json(),
-            "opening": self.history,
+            "position": view_json(start, game.seat),
+            "opening": if self.hidden { &[][..] } else { &self.history[..] },
             "time": {
                 "move_ms": deadline_ms(game.move_time, self.spec().time_ms),
                 "margin_ms": self.spec().tolerance_ms,
@@ -636,10 +641,11 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             clock: self.clock.take().map(|clock| clock_json(&clock)),
             game_id: self.game_id,
             legal: &self.legal_texts,
-            moves: &self.history_json,
+            // A game with hidden information tells its moves through the observation only.
+            moves: if self.hidden { b"" } else { &self.history_json },
             ply: self.history.len(),
             position: state,
-            seat: state.to_move().label(),
+            seat: state.to_move(),
             time_ms: deadline.map(|d| d.saturating_duration_since(asked).as_millis() as u64),
         };
         let margin = Duration::from_millis(self.spec().tolerance_ms);
@@ -853,6 +859,13 @@ impl<G: Game> Drop for ExternalAgent<G> {
             }
         }
     }
+}
+
+/// What `player` may see of `state` as a JSON value (a `new_game`'s `position`).
+fn view_json<G: Game>(state: &G, player: Player) -> Value {
+    let mut bytes = Vec::new();
+    state.write_view_json(player, &mut bytes);
+    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
 }
 
 fn write_note(log: Option<&Path>, text: &str) {

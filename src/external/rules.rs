@@ -31,7 +31,10 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
 /// The version of the game protocol this arbiter speaks.
-pub const GAME_PROTOCOL_VERSION: u64 = 1;
+pub const GAME_PROTOCOL_VERSION: u64 = 2;
+
+/// The bits of a `sample` request's seed: 53, so that any JSON reader holds it exactly.
+const SEED_MASK: u64 = (1 << 53) - 1;
 
 /// The reason recorded for a game whose rules program failed.
 pub const RULES_FAILURE: &str = "rules_failure";
@@ -113,6 +116,12 @@ pub struct ProgramGameDef {
     pub view: bool,
     /// Whether chance acts in its positions (`"chance": true` in `ready`).
     pub chance: bool,
+    /// Whether some of a position is hidden from a player (`"hidden": true` in `ready`):
+    /// agents are then sent its `observation` only.
+    pub hidden: bool,
+    /// Whether it answers `sample` (a position a player cannot tell from another, for
+    /// information-set searches).
+    pub sample: bool,
     initial: Arc<str>,
     initial_status: Status,
     /// Failures of its programs so far (all threads), for the messages.
@@ -193,6 +202,8 @@ impl ProgramGameDef {
             evaluate: false,
             view: false,
             chance: false,
+            hidden: false,
+            sample: false,
             initial: Arc::from(""),
             initial_status: Status {
                 to_move: Player::P1,
@@ -233,6 +244,7 @@ impl ProgramGameDef {
         let flag = |key: &str| ready[key].as_bool().unwrap_or(false);
         (def.render, def.evaluate, def.view) = (flag("render"), flag("evaluate"), flag("view"));
         def.chance = flag("chance");
+        (def.hidden, def.sample) = (flag("hidden"), flag("sample"));
         let reply = connection
             .ask(&json!({"type": "initial"}), "position", def.spec.request_ms)
             .map_err(|e| format!("{who}: {e}"))?;
@@ -301,11 +313,7 @@ fn position_of(reply: &Value, request: &str) -> Result<Arc<str>, String> {
 fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, String> {
     let chance = reply["chance"].as_bool() == Some(true) && reply["over"].as_bool() != Some(true);
     if chance {
-        // Chance acts: the side to move after it, if the program says, else P1.
-        let to_move = match reply["to_move"].as_str() {
-            Some("P2") => Player::P2,
-            _ => Player::P1,
-        };
+        let (to_move, _) = read_status(reply)?;
         return Ok(Status {
             to_move,
             chance,
@@ -640,6 +648,14 @@ pub type ReadStatus = (Player, Option<(Option<Player>, String)>);
 /// # Errors
 /// A reply that is neither.
 pub fn read_status(reply: &Value) -> Result<ReadStatus, String> {
+    if reply["chance"].as_bool() == Some(true) && reply["over"].as_bool() != Some(true) {
+        // Chance acts: the side that moves after it, if the program says.
+        let to_move = match reply["to_move"].as_str() {
+            Some("P2") => Player::P2,
+            _ => Player::P1,
+        };
+        return Ok((to_move, None));
+    }
     let (to_move, over) = parse_status(reply)?;
     Ok((
         to_move,
@@ -666,6 +682,8 @@ struct Entry {
     features: Option<Arc<[f64]>>,
     values: [Option<f64>; 2],
     rendered: Option<Arc<Value>>,
+    /// Each player's observation (games with hidden information).
+    observations: [Option<Arc<str>>; 2],
 }
 
 /// A thread's program for one definition, with its cache.
@@ -1163,6 +1181,42 @@ impl Client {
         self.fetch(state, Ask::Value(player))?.values[player.index()]
     }
 
+    /// What `player` observes of `state` (`observation`), asked once.
+    fn observation(&mut self, state: &ProgramGame, player: Player) -> Option<Arc<str>> {
+        if let Some(known) = &self.entry(state).observations[player.index()] {
+            return Some(Arc::clone(known));
+        }
+        let about = format!("position '{}'", clip(&state.position));
+        let reply = self.ask(
+            json!({"type": "observation", "position": &*state.position, "player": player.label()}),
+            "observation",
+            &about,
+        )?;
+        let Some(text) = reply["observation"].as_str() else {
+            self.fail(&format!(
+                "answered `observation` with {} (no \"observation\" string) ({about})",
+                clip(&reply.to_string())
+            ));
+            return None;
+        };
+        let text: Arc<str> = Arc::from(text);
+        self.entry(state).observations[player.index()] = Some(Arc::clone(&text));
+        Some(text)
+    }
+
+    /// A position `player` cannot tell from `state`, drawn by the program from `seed`
+    /// (`sample`); not kept, since each seed gives another.
+    fn sample(&mut self, state: &ProgramGame, player: Player, seed: u64) -> Option<Child> {
+        let about = format!("`sample` of position '{}'", clip(&state.position));
+        let reply = self.ask(
+            json!({"type": "sample", "position": &*state.position, "player": player.label(),
+                   "seed": seed & SEED_MASK}),
+            "position",
+            &about,
+        )?;
+        self.child_of(reply, &about)
+    }
+
     /// Any other request about `state` whose whole reply is wanted (`render`, `view`),
     /// kept for `render`.
     fn reply(&mut self, state: &ProgramGame, request: &str) -> Option<Arc<Value>> {
@@ -1263,6 +1317,11 @@ impl ProgramGame {
         with_client(&self.def, |client| client.reply(self, "render"))
     }
 
+    /// The legal moves' texts, for a move's key.
+    fn legal_text(&self, mv: u16) -> Option<Box<str>> {
+        self.legal()?.get(usize::from(mv)).cloned()
+    }
+
     fn fail(&mut self) {
         self.failed = true;
         self.status.over = Some((None, RULES_FAILURE));
@@ -1307,6 +1366,62 @@ impl Game for ProgramGame {
 
     fn rules_failures(&self) -> u64 {
         self.def.failures()
+    }
+
+    /// A program may declare hidden information (`"hidden": true` in `ready`);
+    /// [`Game::has_hidden`] says whether this one did.
+    const HIDDEN: bool = true;
+
+    fn has_hidden(&self) -> bool {
+        self.def.hidden
+    }
+
+    fn observation(&self, player: Player) -> String {
+        if !self.def.hidden {
+            return self.board_dump();
+        }
+        if self.is_failed() {
+            return String::new();
+        }
+        with_client(&self.def, |client| client.observation(self, player))
+            .map_or_else(String::new, |text| text.to_string())
+    }
+
+    fn determinize(&self, player: Player, seed: u64) -> Option<ProgramGame> {
+        if !self.def.hidden || self.status.over.is_some() {
+            return Some(self.clone());
+        }
+        if !self.def.sample || self.is_failed() {
+            return None;
+        }
+        let child = with_client(&self.def, |client| client.sample(self, player, seed))?;
+        Some(ProgramGame {
+            position: child.position,
+            hash: child.hash,
+            status: child.status,
+            ..self.clone()
+        })
+    }
+
+    fn can_determinize(&self) -> bool {
+        !self.def.hidden || self.def.sample
+    }
+
+    fn move_key(&self, mv: u16) -> u64 {
+        self.legal_text(mv)
+            .map_or(u64::from(mv), |text| hash_of(&text))
+    }
+
+    fn write_view_json(&self, player: Player, out: &mut Vec<u8>) {
+        if !self.def.hidden {
+            self.write_position_json(out);
+            return;
+        }
+        let view = json!({
+            "to_move": self.status.to_move.label(),
+            "observation": self.observation(player),
+        });
+        let _ = serde_json::to_writer(out, &view);
     }
 
     fn begin_game(&mut self) {

@@ -345,6 +345,16 @@ impl SearchExperiment {
         impl GameTask for Check<'_> {
             type Output = Result<(), InputError>;
             fn run<G: GameEntry>(self, start: G) -> Self::Output {
+                if start.has_hidden() {
+                    return Err(InputError::in_file(
+                        &self.0.path,
+                        line_of_key(&self.0.source, "game"),
+                        format!(
+                            "a search comparison reads whole positions, and some of '{}' is hidden from a player; play it in a game experiment with ismcts",
+                            self.0.game
+                        ),
+                    ));
+                }
                 if start.has_chance()
                     && let Some((algorithm, _)) =
                         self.0.runs.iter().find(|(a, _)| !a.handles_chance())

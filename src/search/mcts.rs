@@ -132,14 +132,21 @@ pub struct MctsResult<M> {
 /// move to move, so a search allocates only when the tree outgrows them.
 pub struct Mcts<G: Game, E> {
     config: MctsConfig,
-    evaluator: E,
-    noise_seed: u64,
+    rollouts: Rollouts<G, E>,
     nodes: Vec<Node<G::Move>>,
     path: Vec<u32>,
     moves: Vec<G::Move>,
-    scratch: Vec<G::Move>,
+}
+
+/// What plays rollouts: the parameters, the heuristic and the buffers a rollout uses
+/// (shared by MCTS and information-set MCTS).
+pub(super) struct Rollouts<G: Game, E> {
+    config: MctsConfig,
+    evaluator: E,
+    noise_seed: u64,
+    pub(super) scratch: Vec<G::Move>,
     /// Chance's outcomes with their probabilities (games with chance only).
-    outcomes: Vec<(G::Move, f64)>,
+    pub(super) outcomes: Vec<(G::Move, f64)>,
 }
 
 impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
@@ -148,13 +155,10 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     pub fn new(config: MctsConfig, evaluator: E, noise_seed: u64) -> Self {
         Mcts {
             config,
-            evaluator,
-            noise_seed,
+            rollouts: Rollouts::new(config, evaluator, noise_seed),
             nodes: Vec::new(),
             path: Vec::new(),
             moves: Vec::new(),
-            scratch: Vec::new(),
-            outcomes: Vec::new(),
         }
     }
 
@@ -203,8 +207,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         })?;
         let node = self.nodes[best as usize];
         stats.peak_bytes = (self.nodes.capacity() * std::mem::size_of::<Node<G::Move>>()
-            + (self.moves.capacity() + self.scratch.capacity()) * std::mem::size_of::<G::Move>())
-            as u64;
+            + (self.moves.capacity() + self.rollouts.scratch.capacity())
+                * std::mem::size_of::<G::Move>()) as u64;
         Some(MctsResult {
             best: node.mv?,
             value: if node.visits == 0 {
@@ -264,7 +268,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         // Simulation, then backpropagation of P1's reward.
         let p1_halves = match state.outcome() {
             Some(outcome) => reward(outcome, Player::P1),
-            None => self.rollout(state, rng),
+            None => self.rollouts.rollout(state, rng),
         };
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
@@ -280,7 +284,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
     /// The child of `node`, a chance position (`state`), that chance gives: drawn by the
     /// outcomes' probabilities, not by their statistics.
     fn sample_chance(&mut self, node: u32, state: &G, rng: &mut GameRng) -> u32 {
-        let drawn = state.chance_move(seeds::unit(rng), &mut self.outcomes);
+        let drawn = state.chance_move(seeds::unit(rng), &mut self.rollouts.outcomes);
         let parent = self.nodes[node as usize];
         let children = parent.first_child..parent.first_child + parent.children;
         children
@@ -308,9 +312,21 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
         best.1
     }
+}
+
+impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
+    pub(super) fn new(config: MctsConfig, evaluator: E, noise_seed: u64) -> Self {
+        Rollouts {
+            config,
+            evaluator,
+            noise_seed,
+            scratch: Vec::new(),
+            outcomes: Vec::new(),
+        }
+    }
 
     /// Plays a rollout from `state` (not finished); returns P1's reward.
-    fn rollout(&mut self, mut state: G, rng: &mut GameRng) -> u32 {
+    pub(super) fn rollout(&mut self, mut state: G, rng: &mut GameRng) -> u32 {
         let cap = if self.config.rollout_plies == 0 {
             MAX_ROLLOUT_PLIES
         } else {
@@ -391,12 +407,12 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
 
 /// Rewards in half points, so that a node's sum is a whole number: a win is 1 (two
 /// halves), a draw 0.5, a loss 0.
-const WIN: u32 = 2;
+pub(super) const WIN: u32 = 2;
 const DRAW: u32 = 1;
 const LOSS: u32 = 0;
 
 /// `player`'s reward for `outcome`, in half points.
-fn reward(outcome: Outcome, player: Player) -> u32 {
+pub(super) fn reward(outcome: Outcome, player: Player) -> u32 {
     match outcome.winner {
         Some(winner) if winner == player => WIN,
         Some(_) => LOSS,

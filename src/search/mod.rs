@@ -12,6 +12,7 @@
 //! reproducibly; minimax and alpha-beta given the same generator state see the same order
 //! and therefore choose the same move with the same value.
 
+pub mod ismcts;
 pub mod mcts;
 pub mod solve;
 #[cfg(test)]
@@ -86,11 +87,14 @@ pub enum Algorithm {
     /// Minimax where chance acts: a chance position is worth its outcomes' values weighed
     /// by their probabilities; chance does not use up depth (the players' moves do).
     Expectimax,
+    /// Information-set MCTS ([`ismcts`]): each iteration plays in a position drawn from
+    /// what the player has seen, for games where some of a position is hidden.
+    Ismcts,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 13] = [
+    pub const ALL: [Algorithm; 14] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
@@ -102,6 +106,7 @@ impl Algorithm {
         Algorithm::Greedy,
         Algorithm::Beam,
         Algorithm::Mcts,
+        Algorithm::Ismcts,
         Algorithm::SimpleGreedy,
         Algorithm::Random,
     ];
@@ -122,6 +127,7 @@ impl Algorithm {
             Algorithm::SimpleGreedy => "simple-greedy",
             Algorithm::Mcts => "mcts",
             Algorithm::Expectimax => "expectimax",
+            Algorithm::Ismcts => "ismcts",
         }
     }
 
@@ -157,6 +163,9 @@ impl Algorithm {
             Algorithm::Expectimax => {
                 "minimax to `depth` moves with chance's outcomes averaged by their probabilities (dice games); minimax where there is no chance"
             }
+            Algorithm::Ismcts => {
+                "information-set MCTS: each iteration plays in a position drawn from what the player has seen (cards, hidden moves); MCTS where nothing is hidden"
+            }
         }
     }
 
@@ -183,10 +192,24 @@ impl Algorithm {
             self,
             Algorithm::Expectimax
                 | Algorithm::Mcts
+                | Algorithm::Ismcts
                 | Algorithm::Greedy
                 | Algorithm::Random
                 | Algorithm::SimpleGreedy
         )
+    }
+
+    /// Whether the algorithm plays games where some of a position is hidden from a player
+    /// ([`crate::core::Game::HIDDEN`]) without reading it: those that draw what is hidden,
+    /// and random.
+    pub fn handles_hidden(self) -> bool {
+        matches!(self, Algorithm::Ismcts | Algorithm::Random)
+    }
+
+    /// Whether it is one of the Monte Carlo tree searches (taking `iterations`, `c` and
+    /// the rollout's parameters).
+    pub fn is_mcts(self) -> bool {
+        matches!(self, Algorithm::Mcts | Algorithm::Ismcts)
     }
 
     /// Whether the algorithm prunes with alpha-beta.
@@ -207,7 +230,7 @@ impl Algorithm {
     pub fn uses_heuristic(self) -> bool {
         !matches!(
             self,
-            Algorithm::Random | Algorithm::SimpleGreedy | Algorithm::Mcts
+            Algorithm::Random | Algorithm::SimpleGreedy | Algorithm::Mcts | Algorithm::Ismcts
         )
     }
 }

@@ -5,6 +5,7 @@ use crate::external::{ExternalSpec, Shared};
 use crate::registry::spec::Spec;
 use crate::registry::spec::SpecError;
 use crate::registry::{AgentFactory, GameEntry};
+use crate::search::ismcts::IsmctsAgent;
 use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
 use crate::search::tt::DEFAULT_TT_MB;
 use crate::search::{Algorithm, MAX_DEEPENING, MAX_DEPTH, RandomAgent, SearchAgent, SearchConfig};
@@ -109,11 +110,11 @@ fn mcts_config(
 ) -> Result<MctsConfig, SpecError> {
     const NAMES: [&str; 5] = ["iterations", "c", "rollout", "rollout_plies", "epsilon"];
     let mut config = MctsConfig::default();
-    if algorithm != Algorithm::Mcts {
+    if !algorithm.is_mcts() {
         return match keys.iter().zip(NAMES).find(|(k, _)| k.is_some()) {
             Some((_, name)) => Err(SpecError::at(
                 name,
-                format!("{name} is mcts's parameter, not {algorithm}'s"),
+                format!("{name} is a parameter of mcts and ismcts, not {algorithm}'s"),
             )),
             None => Ok(config),
         };
@@ -346,8 +347,7 @@ impl AgentSpec {
             take("rollout_plies"),
             take("epsilon"),
         ];
-        let deepens =
-            algorithm.searches() || algorithm == Algorithm::Beam || algorithm == Algorithm::Mcts;
+        let deepens = algorithm.searches() || algorithm == Algorithm::Beam || algorithm.is_mcts();
         let time_ms = match time_ms {
             None => None,
             Some(_) if !deepens => {
@@ -405,7 +405,7 @@ impl AgentSpec {
         };
         let depth = depth_of(algorithm, depth, time_ms.is_some() || nodes.is_some())?;
         let mcts = mcts_config(algorithm, &mcts_keys, time_ms.is_some())?;
-        if algorithm == Algorithm::Mcts
+        if algorithm.is_mcts()
             && heuristic.is_none()
             && (mcts.rollout == Rollout::Heuristic || mcts.rollout_plies > 0)
         {
@@ -414,7 +414,7 @@ impl AgentSpec {
                 "mcts with rollout=heuristic or rollout_plies needs a heuristic, e.g. mcts(heuristic=offensive2,rollout_plies=20)",
             ));
         }
-        let takes_heuristic = algorithm.uses_heuristic() || algorithm == Algorithm::Mcts;
+        let takes_heuristic = algorithm.uses_heuristic() || algorithm.is_mcts();
         // A searching agent without a heuristic is refused for a game that has no default
         // one (every built-in game), when it meets the game: see `factory`.
         if !takes_heuristic && (heuristic.is_some() || !params.is_empty()) {
@@ -496,7 +496,7 @@ impl AgentSpec {
             params.push(("k".to_string(), self.beam_width.to_string()));
             params.push(("gamma".to_string(), self.gamma.to_string()));
         }
-        if self.algorithm == Algorithm::Mcts {
+        if self.algorithm.is_mcts() {
             let (mcts, default) = (self.mcts, MctsConfig::default());
             if mcts.iterations != 0 {
                 params.push(("iterations".to_string(), mcts.iterations.to_string()));
@@ -605,7 +605,18 @@ impl AgentSpec {
             // Random never evaluates; any heuristic of the game will do as a placeholder.
             None => game.heuristic(G::heuristics()[0].name, &[])?,
         };
-        // After the heuristic: a heuristic no game with chance has is the telling mistake.
+        // After the heuristic: a heuristic that no game with chance or hidden information
+        // has is the telling mistake.
+        if game.has_hidden() && !self.algorithm.handles_hidden() {
+            return Err(SpecError::at(
+                "algorithm",
+                format!(
+                    "{} reads the whole position, and some of it is hidden from a player in '{}'; use ismcts or random",
+                    self.algorithm,
+                    game.game_spec()
+                ),
+            ));
+        }
         if game.has_chance() && !self.algorithm.handles_chance() {
             return Err(SpecError::at(
                 "algorithm",
@@ -616,8 +627,27 @@ impl AgentSpec {
                 ),
             ));
         }
+        if self.algorithm == Algorithm::Ismcts && !game.can_determinize() {
+            return Err(SpecError::at(
+                "algorithm",
+                format!(
+                    "ismcts needs a game that can draw the positions a player cannot tell apart, and '{}' cannot (its rules program does not answer `sample`)",
+                    game.game_spec()
+                ),
+            ));
+        }
         if self.algorithm == Algorithm::Random {
             return Ok(Box::new(|seed| Box::new(RandomAgent::<G>::new(seed))));
+        }
+        if self.algorithm == Algorithm::Ismcts {
+            return Ok(Box::new(move |seed| {
+                Box::new(IsmctsAgent::<G, G::Heuristic>::new(
+                    config.mcts,
+                    config.time_ms,
+                    heuristic.clone(),
+                    seed,
+                ))
+            }));
         }
         if self.algorithm == Algorithm::Mcts {
             return Ok(Box::new(move |seed| {

@@ -63,7 +63,8 @@ fn mcts_and_table_specs_parse_print_and_refuse_what_does_not_fit() {
     assert!(err("mcts(rollout=smart)").contains("random or heuristic"));
     assert!(err("mcts(depth=3)").contains("mcts takes no depth"));
     assert!(
-        err("alphabeta(heuristic=offense,iterations=5)").contains("iterations is mcts's parameter")
+        err("alphabeta(heuristic=offense,iterations=5)")
+            .contains("iterations is a parameter of mcts and ismcts")
     );
     assert!(
         err("alphabeta(heuristic=offense,tt_mb=4)").contains("tt_mb is alphabeta-tt's parameter")

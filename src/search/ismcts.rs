@@ -1,0 +1,597 @@
+//! Information-set Monte Carlo tree search (single-observer IS-MCTS, after Cowling, Powley
+//! and Whitehouse, 2012), for games where some of a position is hidden from a player.
+//!
+//! The tree holds the moves as the searching player sees them. Each iteration first draws
+//! a position the player cannot tell from the real one ([`Game::determinize`]: the hidden
+//! part guessed from the game's seeded stream, never read), then descends the tree playing
+//! in that drawn position: at chance's turn the outcome chance gives there; at a player's
+//! turn, among the node's children whose move is legal in the drawn position, an untried
+//! move first (a random one), else the largest
+//! `reward / visits + c * sqrt(ln(availability) / visits)`, where a child's availability
+//! counts the iterations in which its move could have been played. The leaf gets one new
+//! child, a rollout is played from it ([`MctsConfig`]'s rollouts, as MCTS plays them) and
+//! the result is backed up. Moves are matched across drawn positions by
+//! [`Game::move_key`]. The move played is the root child visited most. Where nothing is
+//! hidden, every drawn position is the real one and this is MCTS growing one node per
+//! iteration.
+//!
+//! Counted per level of the tree like MCTS: an *expanded* node is one that got a new
+//! child in an iteration (`generated` counts the children made, one per iteration at
+//! most); an *evaluated* node is where an iteration's rollout began, so `evaluated` is the
+//! number of iterations.
+
+use super::mcts::{MctsConfig, Rollouts, WIN, reward};
+use crate::core::seeds::{self, GameRng};
+use crate::core::{Agent, Clock, Decision, Evaluator, Game, Limits, Player, SearchStats};
+use std::time::Instant;
+
+/// No node: node 0 is the root, which is nobody's child or sibling.
+const NONE: u32 = 0;
+
+/// A tree node: the move that led to it (by key), who made it, its first child and next
+/// sibling, and its statistics (rewards for the player who made the move).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    key: u64,
+    mover: Player,
+    first_child: u32,
+    next_sibling: u32,
+    visits: u32,
+    /// Iterations in which its move was legal when its parent was reached.
+    available: u32,
+    /// The summed reward in half points (a win is 2).
+    halves: u32,
+}
+
+impl Node {
+    fn new(key: u64, mover: Player) -> Node {
+        Node {
+            key,
+            mover,
+            first_child: NONE,
+            next_sibling: NONE,
+            visits: 0,
+            available: 0,
+            halves: 0,
+        }
+    }
+}
+
+/// What one search found.
+#[derive(Clone, Copy, Debug)]
+pub struct IsmctsResult<M> {
+    /// The root child visited most, as a move of the real position.
+    pub best: M,
+    /// Its mean reward for the player to move (0 to 1).
+    pub value: f64,
+    /// Nodes counted (see the module's documentation).
+    pub stats: SearchStats,
+    /// The deepest tree level an iteration reached.
+    pub depth: u32,
+}
+
+/// A reusable IS-MCTS searcher: the node arena and buffers are kept from move to move.
+pub struct Ismcts<G: Game, E> {
+    config: MctsConfig,
+    rollouts: Rollouts<G, E>,
+    nodes: Vec<Node>,
+    path: Vec<u32>,
+    moves: Vec<G::Move>,
+    /// The legal moves of a node's drawn position with their keys and child (or `NONE`).
+    options: Vec<(G::Move, u64, u32)>,
+}
+
+impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
+    /// A searcher with `config`; the heuristic (for heuristic rollouts and cut-offs) and
+    /// its random term's seed.
+    pub fn new(config: MctsConfig, evaluator: E, noise_seed: u64) -> Self {
+        Ismcts {
+            config,
+            rollouts: Rollouts::new(config, evaluator, noise_seed),
+            nodes: Vec::new(),
+            path: Vec::new(),
+            moves: Vec::new(),
+            options: Vec::new(),
+        }
+    }
+
+    /// Searches `state` (not finished, the searcher's turn) until the iterations are done
+    /// or `limits` are reached (at least one iteration). `None` when it has no legal move
+    /// or no position could be drawn.
+    pub fn search(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        rng: &mut GameRng,
+    ) -> Option<IsmctsResult<G::Move>> {
+        let me = state.to_move();
+        self.nodes.clear();
+        self.nodes.push(Node::new(0, me.opponent()));
+        let mut stats = SearchStats::default();
+        let mut depth = 0u32;
+        let budget = match self.config.iterations {
+            0 if limits.deadline.is_none() => MctsConfig::default().iterations,
+            n => n,
+        };
+        let timed = limits.deadline.is_some() || limits.stop.is_some();
+        let mut iteration = 0u64;
+        loop {
+            if iteration > 0 {
+                if budget > 0 && iteration >= budget {
+                    break;
+                }
+                if timed && iteration.is_multiple_of(16) && limits.reached() {
+                    break;
+                }
+            }
+            iteration += 1;
+            let drawn = state.determinize(me, seeds::next_u64(rng))?;
+            depth = depth.max(self.iterate(drawn, rng, &mut stats));
+        }
+        // The real position's moves, matched to the root's children by key.
+        state.legal_moves(&mut self.moves);
+        let mut best: Option<(G::Move, Node)> = None;
+        for &mv in &self.moves {
+            let key = state.move_key(mv);
+            let Some(child) = self
+                .children(0)
+                .find(|&i| self.nodes[i as usize].key == key)
+            else {
+                continue;
+            };
+            let node = self.nodes[child as usize];
+            if best.is_none_or(|(_, b)| node.visits > b.visits) {
+                best = Some((mv, node));
+            }
+        }
+        let (mv, node) = best.or_else(|| self.moves.first().map(|&mv| (mv, Node::new(0, me))))?;
+        stats.peak_bytes = (self.nodes.capacity() * std::mem::size_of::<Node>()) as u64;
+        Some(IsmctsResult {
+            best: mv,
+            value: if node.visits == 0 {
+                0.5
+            } else {
+                f64::from(node.halves) * 0.5 / f64::from(node.visits)
+            },
+            stats,
+            depth,
+        })
+    }
+
+    /// The children of `node`, first to last.
+    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        let mut next = self.nodes[node as usize].first_child;
+        std::iter::from_fn(move || {
+            (next != NONE).then(|| {
+                let this = next;
+                next = self.nodes[this as usize].next_sibling;
+                this
+            })
+        })
+    }
+
+    /// Adds a child reached by `key`, played by `mover`, in front of `node`'s children.
+    fn add_child(&mut self, node: u32, key: u64, mover: Player) -> u32 {
+        let child = self.nodes.len() as u32;
+        let mut new = Node::new(key, mover);
+        new.next_sibling = self.nodes[node as usize].first_child;
+        self.nodes.push(new);
+        self.nodes[node as usize].first_child = child;
+        child
+    }
+
+    /// The child of `node` reached by `key`, if it has one.
+    fn child_by_key(&self, node: u32, key: u64) -> u32 {
+        self.children(node)
+            .find(|&i| self.nodes[i as usize].key == key)
+            .unwrap_or(NONE)
+    }
+
+    /// One iteration in the drawn position `state`; returns the tree level where its
+    /// rollout began.
+    fn iterate(&mut self, mut state: G, rng: &mut GameRng, stats: &mut SearchStats) -> u32 {
+        self.path.clear();
+        let mut node = 0u32;
+        self.path.push(node);
+        let mut grown = false;
+        while state.outcome().is_none() {
+            let level = self.path.len() - 1;
+            if G::CHANCE && state.is_chance() {
+                let Some(mv) = state.chance_move(seeds::unit(rng), &mut self.rollouts.outcomes)
+                else {
+                    break;
+                };
+                let key = state.move_key(mv);
+                let mut child = self.child_by_key(node, key);
+                if child == NONE {
+                    if grown {
+                        break;
+                    }
+                    grown = true;
+                    child = self.add_child(node, key, state.to_move());
+                    stats.count_expanded(level);
+                    stats.generated += 1;
+                }
+                state.apply(mv);
+                node = child;
+                self.path.push(node);
+                if grown {
+                    break;
+                }
+                continue;
+            }
+            state.legal_moves(&mut self.moves);
+            if self.moves.is_empty() {
+                break;
+            }
+            self.options.clear();
+            for &mv in &self.moves {
+                let key = state.move_key(mv);
+                let child = self.child_by_key(node, key);
+                self.options.push((mv, key, child));
+            }
+            let untried = self.options.iter().filter(|o| o.2 == NONE).count();
+            if untried > 0 {
+                // Expansion: a random untried move gets a node, and the rollout starts there.
+                let pick = seeds::below(rng, untried);
+                let &(mv, key, _) = self
+                    .options
+                    .iter()
+                    .filter(|o| o.2 == NONE)
+                    .nth(pick)
+                    .expect("an untried move");
+                for &(_, _, child) in &self.options {
+                    if child != NONE {
+                        self.nodes[child as usize].available += 1;
+                    }
+                }
+                let child = self.add_child(node, key, state.to_move());
+                self.nodes[child as usize].available += 1;
+                stats.count_expanded(level);
+                stats.generated += 1;
+                state.apply(mv);
+                self.path.push(child);
+                break;
+            }
+            // Selection among the children whose move is legal here.
+            let mut best = (f64::NEG_INFINITY, self.options[0].0, self.options[0].2);
+            for &(mv, _, child) in &self.options {
+                let node = &mut self.nodes[child as usize];
+                node.available += 1;
+                let visits = f64::from(node.visits.max(1));
+                let score = f64::from(node.halves) * 0.5 / visits
+                    + self.config.c * (f64::from(node.available).ln() / visits).sqrt();
+                if score > best.0 {
+                    best = (score, mv, child);
+                }
+            }
+            state.apply(best.1);
+            node = best.2;
+            self.path.push(node);
+        }
+        let level = self.path.len() - 1;
+        stats.count_evaluated(level);
+        let p1_halves = match state.outcome() {
+            Some(outcome) => reward(outcome, Player::P1),
+            None => self.rollouts.rollout(state, rng),
+        };
+        for &i in &self.path {
+            let node = &mut self.nodes[i as usize];
+            node.visits += 1;
+            node.halves += match node.mover {
+                Player::P1 => p1_halves,
+                Player::P2 => WIN - p1_halves,
+            };
+        }
+        level as u32
+    }
+}
+
+/// An agent playing by IS-MCTS: `iterations` per move, or as many as `time_ms` (and the
+/// harness's limit) allow; seeded, so a fixed iteration budget replays the same game.
+pub struct IsmctsAgent<G: Game, E> {
+    search: Ismcts<G, E>,
+    time_ms: Option<u64>,
+    rng: GameRng,
+    clock: Option<Clock>,
+}
+
+impl<G: Game, E: Evaluator<G>> IsmctsAgent<G, E> {
+    /// An agent whose draws, tree and rollouts come from `seed`.
+    pub fn new(config: MctsConfig, time_ms: Option<u64>, evaluator: E, seed: u64) -> Self {
+        IsmctsAgent {
+            search: Ismcts::new(config, evaluator, seeds::derive(seed, &[1])),
+            time_ms,
+            rng: super::agent_rng(seed),
+            clock: None,
+        }
+    }
+}
+
+impl<G: Game, E: Evaluator<G>> Agent<G> for IsmctsAgent<G, E> {
+    fn see_clock(&mut self, clock: &Clock) {
+        self.clock = Some(*clock);
+    }
+
+    fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
+        let budget = super::budget_on_clock(self.time_ms, self.clock.take(), state.to_move())
+            .and_then(|time| Instant::now().checked_add(time));
+        let deadline = match (budget, limits.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let limits = Limits {
+            deadline,
+            stop: limits.stop.clone(),
+        };
+        match self.search.search(state, &limits, &mut self.rng) {
+            Some(result) => Decision {
+                value: Some(result.value),
+                stats: result.stats.into(),
+                depth: result.depth,
+                ..Decision::just(result.best)
+            },
+            None => {
+                let mut moves = Vec::new();
+                state.legal_moves(&mut moves);
+                Decision::just(*moves.first().expect("decide called on a finished game"))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{MoveError, Outcome};
+
+    /// Kuhn poker, small enough to check by hand: three cards (J, Q, K), one to each
+    /// player, an ante of 1 each; P1 passes or bets 1, and so on (pass-pass and bet-call
+    /// go to a showdown, a pass after a bet folds). Chance deals P1's card, then P2's.
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    struct Kuhn {
+        cards: [Option<u8>; 2],
+        /// The bets so far: `b'p'` (pass) or `b'b'` (bet), at most three.
+        history: Vec<u8>,
+    }
+
+    /// A deal of card c is move `DEAL + c` (below the bets' letters).
+    const DEAL: u8 = 1;
+
+    impl Kuhn {
+        fn new() -> Kuhn {
+            Kuhn {
+                cards: [None, None],
+                history: Vec::new(),
+            }
+        }
+    }
+
+    impl Game for Kuhn {
+        type Move = u8;
+        const CHANCE: bool = true;
+        const HIDDEN: bool = true;
+
+        fn is_chance(&self) -> bool {
+            self.cards[1].is_none()
+        }
+
+        fn to_move(&self) -> Player {
+            if self.history.len().is_multiple_of(2) {
+                Player::P1
+            } else {
+                Player::P2
+            }
+        }
+
+        fn legal_moves(&self, out: &mut Vec<u8>) {
+            out.clear();
+            if self.outcome().is_some() {
+                return;
+            }
+            if self.is_chance() {
+                out.extend(
+                    (0..3)
+                        .filter(|&c| self.cards[0] != Some(c))
+                        .map(|c| DEAL + c),
+                );
+            } else {
+                out.extend([b'p', b'b']);
+            }
+        }
+
+        fn apply(&mut self, mv: u8) {
+            if mv < b'b' {
+                let slot = usize::from(self.cards[0].is_some());
+                self.cards[slot] = Some(mv - DEAL);
+            } else {
+                self.history.push(mv);
+            }
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            let showdown = |reason| {
+                let p1 = self.cards[0] > self.cards[1];
+                Some(Outcome {
+                    winner: Some(if p1 { Player::P1 } else { Player::P2 }),
+                    reason,
+                })
+            };
+            let fold = |winner| {
+                Some(Outcome {
+                    winner: Some(winner),
+                    reason: "fold",
+                })
+            };
+            match self.history.as_slice() {
+                b"pp" | b"bb" | b"pbb" => showdown("showdown"),
+                b"bp" => fold(Player::P1),
+                b"pbp" => fold(Player::P2),
+                _ => None,
+            }
+        }
+
+        fn determinize(&self, player: Player, seed: u64) -> Option<Kuhn> {
+            let mut drawn = self.clone();
+            let (own, other) = (player.index(), player.opponent().index());
+            if let (Some(mine), Some(_)) = (self.cards[own], self.cards[other]) {
+                let left: Vec<u8> = (0..3).filter(|&c| c != mine).collect();
+                drawn.cards[other] = Some(left[(seed % 2) as usize]);
+            }
+            Some(drawn)
+        }
+
+        fn observation(&self, player: Player) -> String {
+            format!(
+                "{:?} {}",
+                self.cards[player.index()],
+                String::from_utf8_lossy(&self.history)
+            )
+        }
+
+        fn position_hash(&self) -> u64 {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            self.hash(&mut hasher);
+            hasher.finish()
+        }
+
+        fn piece_count(&self, _player: Player) -> u32 {
+            0
+        }
+
+        fn write_move(&self, mv: u8, out: &mut String) {
+            out.push_str(&format!("{mv}"));
+        }
+
+        fn parse_move(&self, text: &str) -> Result<u8, MoveError> {
+            Err(MoveError {
+                text: text.to_string(),
+                reason: String::from("not read here"),
+            })
+        }
+
+        fn board_dump(&self) -> String {
+            format!("{self:?}")
+        }
+
+        fn position_json(&self) -> serde_json::Value {
+            serde_json::Value::Null
+        }
+    }
+
+    struct Nothing;
+    impl Evaluator<Kuhn> for Nothing {
+        fn evaluate(&self, _state: &Kuhn, _root: Player, _noise_seed: u64) -> f64 {
+            0.0
+        }
+    }
+
+    fn agent(seed: u64) -> IsmctsAgent<Kuhn, Nothing> {
+        let config = MctsConfig {
+            iterations: 500,
+            ..MctsConfig::default()
+        };
+        IsmctsAgent::new(config, None, Nothing, seed)
+    }
+
+    /// Every position of Kuhn poker where a player moves, with the cards dealt.
+    fn decision_points() -> Vec<Kuhn> {
+        let mut points = Vec::new();
+        for p1 in 0..3 {
+            for p2 in (0..3).filter(|&c| c != p1) {
+                for history in [&b""[..], b"p", b"b", b"pb"] {
+                    points.push(Kuhn {
+                        cards: [Some(p1), Some(p2)],
+                        history: history.to_vec(),
+                    });
+                }
+            }
+        }
+        points
+    }
+
+    #[test]
+    fn its_choice_does_not_depend_on_what_is_hidden_from_it() {
+        for state in decision_points() {
+            let me = state.to_move();
+            for other in (0..3).filter(|&c| Some(c) != state.cards[me.index()]) {
+                let mut twin = state.clone();
+                twin.cards[me.opponent().index()] = Some(other);
+                let a = agent(5).decide(&state, &Limits::NONE);
+                let b = agent(5).decide(&twin, &Limits::NONE);
+                assert_eq!(
+                    (a.mv, a.value, a.stats.evaluated),
+                    (b.mv, b.value, b.stats.evaluated),
+                    "{state:?} against {twin:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn it_plays_kuhn_poker_as_its_cards_say() {
+        // Holding the king after a bet, calling wins every showdown; holding the jack
+        // after a bet, calling loses every one: it calls with the king and folds the jack.
+        for (card, call) in [(2u8, true), (0, false)] {
+            let state = Kuhn {
+                cards: [Some((card + 1) % 3), Some(card)],
+                history: b"b".to_vec(),
+            };
+            let decision = agent(11).decide(&state, &Limits::NONE);
+            assert_eq!(decision.mv == b'b', call, "P2 holding card {card}");
+        }
+    }
+
+    #[test]
+    fn it_beats_random_at_kuhn_poker_and_replays_from_its_seed() {
+        let play = |seed: u64| {
+            let mut wins = 0;
+            let mut moves = Vec::new();
+            for game in 0..300u64 {
+                let mut rng = seeds::rng(seeds::derive(seed, &[game]));
+                let mut state = Kuhn::new();
+                let mut me = agent(seeds::derive(seed, &[game, 1]));
+                let seat = if game % 2 == 0 {
+                    Player::P1
+                } else {
+                    Player::P2
+                };
+                let mut outcomes = Vec::new();
+                while state.outcome().is_none() {
+                    let mv = if state.is_chance() {
+                        state
+                            .chance_move(seeds::unit(&mut rng), &mut outcomes)
+                            .expect("a card")
+                    } else if state.to_move() == seat {
+                        me.decide(&state, &Limits::NONE).mv
+                    } else {
+                        [b'p', b'b'][seeds::below(&mut rng, 2)]
+                    };
+                    moves.push(mv);
+                    state.apply(mv);
+                }
+                wins += u32::from(state.outcome().and_then(|o| o.winner) == Some(seat));
+            }
+            (wins, moves)
+        };
+        let (wins, moves) = play(3);
+        // Random against random wins half; a player who folds its jacks to bets and calls
+        // with its kings wins far more.
+        assert!(wins > 180, "{wins} of 300");
+        assert_eq!(play(3).1, moves);
+    }
+
+    #[test]
+    fn counts_one_new_node_and_one_rollout_an_iteration() {
+        let state = Kuhn {
+            cards: [Some(1), Some(0)],
+            history: Vec::new(),
+        };
+        let decision = agent(2).decide(&state, &Limits::NONE);
+        let total = &decision.stats;
+        assert_eq!(total.evaluated, 500);
+        assert!(total.expanded <= 500 && total.expanded > 0);
+        assert_eq!(total.expanded, decision.stats.generated);
+    }
+}
