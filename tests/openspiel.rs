@@ -51,8 +51,10 @@ fn agents(dir: &Path, python: &str) -> PathBuf {
         format!(
             "[[game]]\nname = \"openspiel\"\ncommand = [\"{python}\", \"{}\"]\n\n\
              [[agent]]\nname = \"os-mcts\"\ncommand = [\"{python}\", \"{}\"]\noptions = {{ bot = \"mcts\", simulations = 60 }}\n\n\
-             [[agent]]\nname = \"os-alphabeta\"\ncommand = [\"{python}\", \"{}\"]\noptions = {{ bot = \"alphabeta\", depth = 2 }}\n",
+             [[agent]]\nname = \"os-alphabeta\"\ncommand = [\"{python}\", \"{}\"]\noptions = {{ bot = \"alphabeta\", depth = 2 }}\n\n\
+             [[agent]]\nname = \"openspiel-cfr\"\ncommand = [\"{python}\", \"{}\"]\noptions = {{ bot = \"cfr\", iterations = 100 }}\n",
             game.display(),
+            bots.display(),
             bots.display(),
             bots.display()
         ),
@@ -264,16 +266,16 @@ fn openspiels_bots_play_arbiters_agents_reproducibly_and_other_games_are_refused
 
     let refused = run(&[
         "perft",
-        "openspiel(name=kuhn_poker)",
+        "openspiel(name=tiny_hanabi)",
         "--agents",
         text(&agents),
     ]);
     assert_input_error(
         &refused,
         &[
-            "game 'openspiel(name=kuhn_poker)'",
-            "its information is imperfect",
-            "two-player, zero-sum games of perfect information",
+            "game 'openspiel(name=tiny_hanabi)'",
+            "it is not zero-sum",
+            "two-player, zero-sum games of turns",
         ],
     );
     let refused = run(&[
@@ -405,15 +407,112 @@ fn the_coverage_table_in_the_docs_is_the_bridges_own() {
         docs.contains(table.trim_end()),
         "docs/games.md's OpenSpiel table is stale: put in the output of clients/python/openspiel_coverage.py:\n{table}"
     );
-    // The dice games are served; a poker game is refused with its reason.
+    // The dice games and the card games are served; a cooperative game is refused with its
+    // reason.
     for served in ["pig", "backgammon", "einstein_wurfelt_nicht"] {
         assert!(
             table.contains(&format!("| `{served}` | served |")),
             "{table}"
         );
     }
+    for served in ["kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt"] {
+        assert!(
+            table.contains(&format!("| `{served}` | served |")),
+            "{table}"
+        );
+    }
     assert!(
-        table.contains("| `kuhn_poker` | its information is imperfect |"),
+        table.contains("| `tiny_hanabi` | it is not zero-sum |"),
         "{table}"
     );
+}
+
+#[test]
+fn ismcts_beats_random_at_kuhn_and_leduc_poker_and_cfr_plays_from_what_it_is_told() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    for game in ["kuhn_poker", "leduc_poker"] {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{game}.toml"),
+            &format!(
+                "game = \"openspiel(name={game})\"\ngames = 40\nseed = 3\nmatchups = [[\"ismcts(iterations=300)\", \"random\"]]\n"
+            ),
+        );
+        let out = dir.path().join(game);
+        let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let rows = csv_maps(&out.join("games.csv"));
+        assert_eq!(rows.len(), 40);
+        assert!(
+            rows.iter().all(|r| r["reason"] != "rules_failure"),
+            "{rows:?}"
+        );
+        let won = |agent: &str| rows.iter().filter(|r| r["winner_agent"] == agent).count();
+        let (wins, losses) = (won("ismcts(iterations=300)"), won("random"));
+        assert!(
+            wins >= 24 && wins > 2 * losses,
+            "{game}: {wins} wins, {losses} losses"
+        );
+        // Pairs are dealt the same cards, seats swapped.
+        for pair in rows.chunks(2) {
+            let deal = |row: &std::collections::BTreeMap<String, String>| {
+                row["moves"]
+                    .split(';')
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(";")
+            };
+            assert_eq!(deal(&pair[0]), deal(&pair[1]));
+        }
+    }
+    // OpenSpiel's CFR bot, told only its information state, plays the same games again
+    // from the same seeds; OpenSpiel's MCTS bot, which needs the whole state, refuses to
+    // move, saying why in its log.
+    let experiment = write_experiment(
+        dir.path(),
+        "cfr.toml",
+        "game = \"openspiel(name=leduc_poker)\"\ngames = 6\nseed = 4\nmatchups = [[\"ismcts(iterations=100)\", \"openspiel-cfr\"]]\n",
+    );
+    let mut played = Vec::new();
+    for name in ["cfr-a", "cfr-b"] {
+        let out = dir.path().join(name);
+        let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let rows = csv_maps(&out.join("games.csv"));
+        assert!(
+            rows.iter()
+                .all(|r| r["reason"] == "win" || r["reason"] == "draw"),
+            "{rows:?}"
+        );
+        played.push(rows.iter().map(|r| r["moves"].clone()).collect::<Vec<_>>());
+    }
+    assert_eq!(played[0], played[1]);
+    let out = dir.path().join("os-mcts");
+    let output = run(&[
+        "match",
+        "os-mcts",
+        "random",
+        "--game",
+        "openspiel(name=kuhn_poker)",
+        "--games",
+        "2",
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // (The helper answers a random legal move when `choose` fails, after its traceback.)
+    let log = fs::read_dir(out.join("logs"))
+        .expect("logs")
+        .flatten()
+        .flat_map(|d| fs::read_dir(d.path()).into_iter().flatten().flatten())
+        .map(|f| fs::read_to_string(f.path()).unwrap_or_default())
+        .collect::<String>();
+    assert!(log.contains("needs the whole state"), "{log}");
 }

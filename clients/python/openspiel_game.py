@@ -1,6 +1,8 @@
-"""Every two-player, zero-sum, perfect-information OpenSpiel game of turns as an arbiter
-rules program (docs/game-protocol.md), chance's outcomes included (dice: pig, backgammon,
-einstein_wurfelt_nicht) with their probabilities.
+"""Every two-player, zero-sum OpenSpiel game of turns as an arbiter rules program
+(docs/game-protocol.md), chance's outcomes included (dice: pig, backgammon,
+einstein_wurfelt_nicht) with their probabilities, and hidden information (kuhn_poker,
+leduc_poker, liars_dice, phantom_ttt): each player observes OpenSpiel's information state
+string, and `sample` draws a position a player cannot tell from the real one.
 
 Needs OpenSpiel's Python package (`pip install open_spiel`, best in a virtual environment:
 README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, so that
@@ -19,6 +21,7 @@ spaces (the start is the empty string). OpenSpiel's player 0 is arbiter's P1.
 """
 
 import json
+import random
 import sys
 
 try:
@@ -28,6 +31,7 @@ except ImportError:  # answered in hello, so that arbiter says what to install
 
 INSTALL = "OpenSpiel's Python package is missing: pip install open_spiel (README, \"OpenSpiel's games\")"
 KEPT = 100_000  # positions remembered before the memory is emptied
+SAMPLE_TRIES = 20_000  # positions a search for a consistent history may visit
 # The games whose moves can also be written as arbiter's built-in version writes them.
 ARBITER_NOTATION = ("breakthrough", "connect_four", "othello")
 
@@ -63,14 +67,17 @@ class Bridge:
             why = "its players move simultaneously"
         elif kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
             why = "its chance events are sampled, not listed with their probabilities"
-        elif kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-            why = "its information is imperfect"
         elif kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
             why = "it is not zero-sum"
         if why:
             raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player, zero-sum "
-                             "games of perfect information)" % (name, why))
+                             "games of turns)" % (name, why))
         self.chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+        self.hidden = kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        if self.hidden and not (kind.provides_information_state_string or kind.provides_observation_string):
+            raise ValueError("OpenSpiel's %s cannot be played here: it says nothing of what a player observes" % name)
+        self.info_state = kind.provides_information_state_string
+        self.resample = None  # whether OpenSpiel draws histories itself: known at the first `sample`
         if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name not in ARBITER_NOTATION):
             raise ValueError("notation is openspiel, or arbiter for %s (got %s)" % (", ".join(ARBITER_NOTATION), self.notation))
         self.name = name
@@ -139,6 +146,71 @@ class Bridge:
             return {"type": "status", "chance": True}
         return {"type": "status", "to_move": "P%d" % (state.current_player() + 1)}
 
+    def observation(self, state, player):
+        """What `player` knows: OpenSpiel's information state string (its observation
+        string for a game that has none)."""
+        if self.info_state:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+    def sample(self, position, player, seed):
+        """A position `player` cannot tell from `position`, drawn from `seed`: OpenSpiel's
+        own draw where the game has one (the poker games), else a history found depth first
+        in which `player`'s own moves are the real ones, chance's outcomes are tried in an
+        order drawn by their probabilities and the opponent's moves in a random order, and
+        `player` observes the same thing after every step."""
+        rng = random.Random(seed)
+        state = self.state(position)
+        if self.resample is not False:
+            try:
+                drawn = state.resample_from_infostate(player, rng.random)
+                self.resample = True
+                return " ".join(str(a) for a in drawn.history())
+            except Exception:  # not implemented for this game: search for one
+                if self.resample:
+                    raise
+                self.resample = False
+        actions = [int(a) for a in position.split()]
+        truth = [self.state(" ".join(str(a) for a in actions[:i])) for i in range(len(actions) + 1)]
+        seen = [self.observation(s, player) if not s.is_chance_node() else None for s in truth]
+        budget = [SAMPLE_TRIES]
+
+        def order(s, real, i):
+            if truth[i].is_chance_node():
+                outcomes = list(s.chance_outcomes())
+                keyed = [(rng.random() ** (1.0 / p) if p > 0 else 0.0, a) for a, p in outcomes]
+                return [a for _, a in sorted(keyed, reverse=True)]
+            if truth[i].current_player() == player:
+                return [real] if real in s.legal_actions() else []
+            options = list(s.legal_actions())
+            rng.shuffle(options)
+            return options
+
+        def search(s, i):
+            if i == len(actions):
+                return []
+            for action in order(s, actions[i], i):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise ValueError("no position like this one for P%d found within %d tries" % (player + 1, SAMPLE_TRIES))
+                child = s.child(action)
+                nxt = truth[i + 1]
+                if child.is_chance_node() != nxt.is_chance_node() or child.is_terminal() != nxt.is_terminal():
+                    continue
+                if not child.is_terminal() and child.current_player() != nxt.current_player():
+                    continue
+                if seen[i + 1] is not None and self.observation(child, player) != seen[i + 1]:
+                    continue
+                rest = search(child, i + 1)
+                if rest is not None:
+                    return [action] + rest
+            return None
+
+        found = search(self.game.new_initial_state(), 0)
+        if found is None:
+            raise ValueError("no position like this one for P%d exists" % (player + 1))
+        return " ".join(str(a) for a in found)
+
     def render(self, state):
         """The board as OpenSpiel prints it: a cell per character (per word on spaced lines)."""
         rows = []
@@ -162,6 +234,14 @@ def convert(text, default):
     return str(text)
 
 
+def player_of(request):
+    """OpenSpiel's number of the request's `player` (P1 is 0)."""
+    label = request.get("player")
+    if label not in ("P1", "P2"):
+        raise ValueError("player must be P1 or P2 (got %r)" % (label,))
+    return 0 if label == "P1" else 1
+
+
 def answer(bridge, request):
     kind = request.get("type")
     if kind == "initial":
@@ -183,6 +263,11 @@ def answer(bridge, request):
         raise ValueError("move '%s' is not legal here" % request["move"])
     if kind == "render":
         return bridge.render(state)
+    if kind == "observation":
+        return {"type": "observation", "observation": bridge.observation(state, player_of(request))}
+    if kind == "sample":
+        drawn = bridge.sample(position, player_of(request), int(request.get("seed", 0)))
+        return {"type": "position", "position": drawn, "status": bridge.status(bridge.state(drawn))}
     if kind == "view":
         return {"type": "view", "view": {"board": str(state).splitlines(),
                                          "actions": [int(a) for a in position.split()]}}
@@ -190,6 +275,7 @@ def answer(bridge, request):
 
 
 def main():
+    sys.setrecursionlimit(100_000)  # a sampled history is searched one action a level
     bridge = None
     for line in sys.stdin:
         try:
@@ -199,8 +285,9 @@ def main():
                 break
             if kind == "hello":
                 bridge = Bridge(request.get("params", {}))
-                reply = {"type": "ready", "protocol": 1, "name": "openspiel " + str(bridge.game),
-                         "players": 2, "render": True, "view": True, "chance": bridge.chance}
+                reply = {"type": "ready", "protocol": 2, "name": "openspiel " + str(bridge.game),
+                         "players": 2, "render": True, "view": True, "chance": bridge.chance,
+                         "hidden": bridge.hidden, "sample": bridge.hidden}
             elif bridge is None:
                 raise ValueError("hello first")
             else:
