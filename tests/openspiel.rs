@@ -386,12 +386,9 @@ fn openspiels_dice_games_play_through_the_bridge_with_chance_drawn_from_the_seed
     );
 }
 
-#[test]
-fn the_coverage_table_in_the_docs_is_the_bridges_own() {
-    let Some(python) = openspiel_python() else {
-        return;
-    };
-    let output = Command::new(&python)
+/// The table `openspiel_coverage.py` prints: every game OpenSpiel loads, served or why not.
+fn coverage_table(python: &str) -> String {
+    let output = Command::new(python)
         .arg(clients().join("openspiel_coverage.py"))
         .output()
         .expect("python runs");
@@ -400,7 +397,15 @@ fn the_coverage_table_in_the_docs_is_the_bridges_own() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let table = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+#[test]
+fn the_coverage_table_in_the_docs_is_the_bridges_own() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let table = coverage_table(&python);
     let docs = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/games.md"))
         .expect("docs/games.md");
     assert!(
@@ -515,4 +520,64 @@ fn ismcts_beats_random_at_kuhn_and_leduc_poker_and_cfr_plays_from_what_it_is_tol
         .map(|f| fs::read_to_string(f.path()).unwrap_or_default())
         .collect::<String>();
     assert!(log.contains("needs the whole state"), "{log}");
+}
+
+#[test]
+fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let table = coverage_table(&python);
+    let served: Vec<&str> = table
+        .lines()
+        .filter(|l| l.contains("| served"))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    assert!(served.len() >= 56, "{table}");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    // A short game each (a ply cap of 30, shallow searches with short rollouts judged by
+    // the result so far): what is tested is that every game plays through the bridge,
+    // its hidden part drawn where the search needs it, not how well.
+    let mut failures = Vec::new();
+    for name in served {
+        let game = format!("openspiel(name={name})");
+        let searcher = "mcts(iterations=4,heuristic=outcome,rollout_plies=4)";
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{name}.toml"),
+            &format!(
+                "game = \"{game}\"\ngames = 10\nseed = 2\nmax_plies = 30\nmatchups = [[\"random\", \"{searcher}\"]]\n"
+            ),
+        );
+        let out = dir.path().join(name);
+        let mut output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        if !output.status.success() && stderr(&output).contains("use ismcts or random") {
+            // Hidden information: ismcts, or random where the bridge cannot draw positions.
+            let hidden = if table.contains(&format!("`{name}` | served; ismcts cannot")) {
+                "random".to_string()
+            } else {
+                searcher.replace("mcts(", "ismcts(")
+            };
+            let source = fs::read_to_string(&experiment).expect("read");
+            fs::write(&experiment, source.replace(searcher, &hidden)).expect("write");
+            output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        }
+        if !output.status.success() {
+            failures.push(format!("{name}: {}", stderr(&output)));
+            continue;
+        }
+        let rows = csv_maps(&out.join("games.csv"));
+        let broken: Vec<&str> = rows
+            .iter()
+            .map(|r| r["reason"].as_str())
+            .filter(|reason| {
+                ["rules_failure", "illegal_move", "crash", "bad_output"].contains(reason)
+            })
+            .collect();
+        if rows.len() != 10 || !broken.is_empty() {
+            failures.push(format!("{name}: {} games, ended by {broken:?}", rows.len()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -22,8 +22,8 @@ def main():
         except Exception:  # needs parameters or another game to wrap: not counted
             continue
         try:
-            openspiel_game.Bridge({"name": name})
-            why = "served"
+            bridge = openspiel_game.Bridge({"name": name})
+            why = "served" if bridge.samples or not bridge.hidden else "served; ismcts cannot draw its positions"
             served += 1
         except ValueError as error:
             why = str(error).split(": ", 1)[-1].split(" (arbiter plays")[0]

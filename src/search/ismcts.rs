@@ -20,10 +20,11 @@
 //! most); an *evaluated* node is where an iteration's rollout began, so `evaluated` is the
 //! number of iterations.
 
-use super::mcts::{MctsConfig, Rollouts, WIN, reward};
+use super::mcts::{
+    MctsConfig, MctsResult, Rollouts, WIN, first_move, move_limits, reward, tree_decision,
+};
 use crate::core::seeds::{self, GameRng};
 use crate::core::{Agent, Clock, Decision, Evaluator, Game, Limits, Player, SearchStats};
-use std::time::Instant;
 
 /// No node: node 0 is the root, which is nobody's child or sibling.
 const NONE: u32 = 0;
@@ -55,19 +56,6 @@ impl Node {
             halves: 0,
         }
     }
-}
-
-/// What one search found.
-#[derive(Clone, Copy, Debug)]
-pub struct IsmctsResult<M> {
-    /// The root child visited most, as a move of the real position.
-    pub best: M,
-    /// Its mean reward for the player to move (0 to 1).
-    pub value: f64,
-    /// Nodes counted (see the module's documentation).
-    pub stats: SearchStats,
-    /// The deepest tree level an iteration reached.
-    pub depth: u32,
 }
 
 /// A reusable IS-MCTS searcher: the node arena and buffers are kept from move to move.
@@ -103,7 +91,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         state: &G,
         limits: &Limits,
         rng: &mut GameRng,
-    ) -> Option<IsmctsResult<G::Move>> {
+    ) -> Option<MctsResult<G::Move>> {
         let me = state.to_move();
         self.nodes.clear();
         self.nodes.push(Node::new(0, me.opponent()));
@@ -146,7 +134,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         }
         let (mv, node) = best.or_else(|| self.moves.first().map(|&mv| (mv, Node::new(0, me))))?;
         stats.peak_bytes = (self.nodes.capacity() * std::mem::size_of::<Node>()) as u64;
-        Some(IsmctsResult {
+        Some(MctsResult {
             best: mv,
             value: if node.visits == 0 {
                 0.5
@@ -314,29 +302,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for IsmctsAgent<G, E> {
     }
 
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
-        let budget = super::budget_on_clock(self.time_ms, self.clock.take(), state.to_move())
-            .and_then(|time| Instant::now().checked_add(time));
-        let deadline = match (budget, limits.deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let limits = Limits {
-            deadline,
-            stop: limits.stop.clone(),
-        };
-        match self.search.search(state, &limits, &mut self.rng) {
-            Some(result) => Decision {
-                value: Some(result.value),
-                stats: result.stats.into(),
-                depth: result.depth,
-                ..Decision::just(result.best)
-            },
-            None => {
-                let mut moves = Vec::new();
-                state.legal_moves(&mut moves);
-                Decision::just(*moves.first().expect("decide called on a finished game"))
-            }
-        }
+        let first = first_move(state);
+        let limits = move_limits(self.time_ms, self.clock.take(), state, limits);
+        let found = self.search.search(state, &limits, &mut self.rng);
+        tree_decision(first, found)
     }
 }
 

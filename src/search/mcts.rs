@@ -115,10 +115,10 @@ impl<M> Node<M> {
     }
 }
 
-/// What one search found.
+/// What one search found (MCTS's or IS-MCTS's).
 #[derive(Clone, Copy, Debug)]
 pub struct MctsResult<M> {
-    /// The root child visited most.
+    /// The root child visited most (a move of the real position).
     pub best: M,
     /// Its mean reward for the player to move at the root (0 to 1).
     pub value: f64,
@@ -448,29 +448,52 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
     }
 
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
-        let budget = super::budget_on_clock(self.time_ms, self.clock.take(), state.to_move())
-            .and_then(|time| Instant::now().checked_add(time));
-        let deadline = match (budget, limits.deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let limits = Limits {
-            deadline,
-            stop: limits.stop.clone(),
-        };
-        match self.mcts.search(state, &limits, &mut self.rng) {
-            Some(result) => Decision {
-                value: Some(result.value),
-                stats: result.stats.into(),
-                depth: result.depth,
-                ..Decision::just(result.best)
-            },
-            None => {
-                let mut moves = Vec::new();
-                state.legal_moves(&mut moves);
-                Decision::just(*moves.first().expect("decide called on a finished game"))
-            }
-        }
+        let first = first_move(state);
+        let limits = move_limits(self.time_ms, self.clock.take(), state, limits);
+        let found = self.mcts.search(state, &limits, &mut self.rng);
+        tree_decision(first, found)
+    }
+}
+
+/// The limits of a tree search's move: its own budget (`time_ms`, or a share of its
+/// `clock`), and the harness's deadline and stop flag; the earlier deadline wins.
+pub(super) fn move_limits<G: Game>(
+    time_ms: Option<u64>,
+    clock: Option<Clock>,
+    state: &G,
+    limits: &Limits,
+) -> Limits {
+    let budget = super::budget_on_clock(time_ms, clock, state.to_move())
+        .and_then(|time| Instant::now().checked_add(time));
+    let deadline = match (budget, limits.deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Limits {
+        deadline,
+        stop: limits.stop.clone(),
+    }
+}
+
+/// The first legal move of `state`, taken before a search: the move played if the
+/// search finds nothing (a rules program that fails during it leaves no legal move to
+/// ask for afterwards, and the move then ends the game as a rules failure).
+pub(super) fn first_move<G: Game>(state: &G) -> G::Move {
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    *moves.first().expect("decide called on a finished game")
+}
+
+/// The decision of what a tree search found, or `first` when it found nothing.
+pub(super) fn tree_decision<M>(first: M, found: Option<MctsResult<M>>) -> Decision<M> {
+    match found {
+        Some(result) => Decision {
+            value: Some(result.value),
+            stats: result.stats.into(),
+            depth: result.depth,
+            ..Decision::just(result.best)
+        },
+        None => Decision::just(first),
     }
 }
 
