@@ -969,6 +969,19 @@ fn ismcts_plays_a_hidden_card_game_and_the_searches_that_would_peek_are_refused(
         assert!(output.status.success(), "{}", stderr(&output));
     }
     assert_same_csv(&one.join("games.csv"), &two.join("games.csv"), "games.csv");
+    let output = run(&[
+        "match",
+        "random",
+        "random",
+        "--game",
+        "connect-four",
+        "--games",
+        "4",
+        "--out",
+        text(&dir.path().join("plain")),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
     let rows = games(&one);
     let wins = rows
         .iter()
@@ -979,6 +992,45 @@ fn ismcts_plays_a_hidden_card_game_and_the_searches_that_would_peek_are_refused(
         .filter(|r| r["winner_agent"] == "random")
         .count();
     assert!(wins >= 2 * losses, "{wins} wins, {losses} losses");
+    // Each game's returns (the stakes won and lost) sum to 0 and follow the winner, and
+    // the summary's mean return per game is theirs.
+    let mut total = 0.0;
+    for row in &rows {
+        let (p1, p2): (f64, f64) = (
+            row["p1_return"].parse().expect("p1_return"),
+            row["p2_return"].parse().expect("p2_return"),
+        );
+        assert_eq!(p1 + p2, 0.0, "{row:?}");
+        let expected: f64 = match row["winner"].as_str() {
+            "P1" => 1.0,
+            "P2" => -1.0,
+            _ => 0.0,
+        };
+        assert_eq!(p1.signum() * expected.abs(), expected, "{row:?}");
+        total += if row["p1_agent"] == "random" { p2 } else { p1 };
+    }
+    let summary = csv_maps(&one.join("summary.csv"));
+    let mean: f64 = summary[0]["mean_return"].parse().expect("mean_return");
+    assert!(
+        (mean - total / rows.len() as f64).abs() < 1e-4,
+        "{mean} {total}"
+    );
+    let low: f64 = summary[0]["pair_return_low95"]
+        .parse()
+        .expect("pair interval");
+    let high: f64 = summary[0]["pair_return_high95"]
+        .parse()
+        .expect("pair interval");
+    assert!(low < mean && mean < high, "{low} {mean} {high}");
+    let report = fs::read_to_string(one.join("report.md")).expect("report.md");
+    assert!(report.contains("return/game (95%)"), "{report}");
+    // A game scored by who won alone has no returns: empty cells, no column in the report.
+    let plain = csv_maps(&dir.path().join("plain").join("games.csv"));
+    assert!(
+        plain
+            .iter()
+            .all(|r| r["p1_return"].is_empty() && r["p2_return"].is_empty())
+    );
     // Pairs share their deal.
     for pair in rows.chunks(2) {
         let deal = |row: &BTreeMap<String, String>| {

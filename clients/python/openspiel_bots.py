@@ -46,8 +46,9 @@ def cfr_for(bridge, iterations):
         for _ in range(iterations):
             solver.evaluate_and_update_policy()
         table = policy_lib.TabularPolicy(bridge.game)
-        solvers[key] = (solver.average_policy(), table)
-    return solvers[key]
+        # The average policy reads the solver's tables: the solver is kept with it.
+        solvers[key] = (solver.average_policy(), table, solver)
+    return solvers[key][:2]
 
 
 def choose_unseen(request, bridge, bot, rng):

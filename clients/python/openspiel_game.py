@@ -83,6 +83,8 @@ class Bridge:
         self.info_state = kind.provides_information_state_string
         self.resample = None  # whether OpenSpiel draws histories itself: known at the first `sample`
         self.samples = self.hidden and name not in NO_SAMPLER
+        # A game scored by more than who won (chips, a gammon's stake) gives its returns.
+        self.returns = (self.game.min_utility(), self.game.max_utility()) != (-1.0, 1.0)
         if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name not in ARBITER_NOTATION):
             raise ValueError("notation is openspiel, or arbiter for %s (got %s)" % (", ".join(ARBITER_NOTATION), self.notation))
         self.name = name
@@ -146,7 +148,10 @@ class Bridge:
         if state.is_terminal():
             returns = state.returns()
             winner = None if returns[0] == returns[1] else ("P1" if returns[0] > returns[1] else "P2")
-            return {"type": "status", "over": True, "winner": winner, "reason": "win" if winner else "draw"}
+            status = {"type": "status", "over": True, "winner": winner, "reason": "win" if winner else "draw"}
+            if self.returns:
+                status["returns"] = [float(r) for r in returns]
+            return status
         if state.is_chance_node():
             return {"type": "status", "chance": True}
         return {"type": "status", "to_move": "P%d" % (state.current_player() + 1)}
@@ -292,7 +297,7 @@ def main():
                 bridge = Bridge(request.get("params", {}))
                 reply = {"type": "ready", "protocol": 2, "name": "openspiel " + str(bridge.game),
                          "players": 2, "render": True, "view": True, "chance": bridge.chance,
-                         "hidden": bridge.hidden, "sample": bridge.samples}
+                         "hidden": bridge.hidden, "sample": bridge.samples, "returns": bridge.returns}
             elif bridge is None:
                 raise ValueError("hello first")
             else:

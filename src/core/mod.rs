@@ -328,6 +328,21 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         chance_outcome(scratch, u)
     }
 
+    /// Whether a finished game scores more than who won ([`Game::returns`]): `false` for
+    /// the games scored by win, draw and loss alone; a game served by a program says so
+    /// when it starts.
+    fn has_returns(&self) -> bool {
+        false
+    }
+
+    /// Each player's return in this finished position, in a game that scores more than
+    /// who won (the chips each player won at poker, a gammon's stake at backgammon): what
+    /// games.csv records beside the winner and the summary averages. `None` for a game
+    /// scored by win, draw and loss alone, or a position not finished.
+    fn returns(&self) -> Option<ByPlayer<f64>> {
+        None
+    }
+
     /// Whether some of a position is hidden from a player (cards in a hand, a die under a
     /// cup): `false` for the games of perfect information, so that the searches that see
     /// the whole position may play them. A game that sets it tells each player only

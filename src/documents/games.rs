@@ -94,7 +94,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
         let svg = charts::save(
             &charts::LogLines {
                 title: "Nodes expanded per move as the game goes on".to_string(),
-                x_desc: "ply (moves played by both sides)".to_string(),
+                x_desc: "ply of the move (from 1; a dice roll or a deal counts too)".to_string(),
                 y_desc: "nodes expanded per move (mean, log scale)".to_string(),
                 series,
                 references: Vec::new(),
@@ -267,6 +267,9 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
     let mut text = vec![
         "Per matchup and agent: games won, lost and drawn, the win rate with its 95% Wilson interval, wins when playing P1, nodes expanded and milliseconds per move, enemy pieces captured per game and game length in plies.".to_string(),
     ];
+    if data.summary.iter().any(|r| r.mean_return.is_some()) {
+        text.push("Return/game: the game scores more than who won (the chips of poker), so each agent's mean return per game is shown with its 95% interval, and by pairs the same mean from the colour-swapped pairs, each pair's two returns added: with the same deal in both games of a pair the cards' luck cancels, and that interval is the one to read. Who won and how much are different questions: an agent can win most games and lose chips.".to_string());
+    }
     if let Some(sprt) = run.meta.as_ref().and_then(|m| m.sprt) {
         text.push(format!(
             "SPRT (LLR): one sequential test per matchup, of its first agent against its second, shown on both rows: H1 says the first agent is about {} Elo stronger or more, H0 about {} or less ({} Elo); LLR bounds {:.2} and {:.2}.",

@@ -33,6 +33,12 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
     if with_sprt {
         headers.push("SPRT (LLR)".to_string());
     }
+    // Returns per game where the game scores more than who won (chips at poker).
+    let with_returns = rows.iter().any(|r| r.mean_return.is_some());
+    if with_returns {
+        headers.push("return/game (95%)".to_string());
+        headers.push("by pairs (95%)".to_string());
+    }
     // Results not decided by the game's rules, where there are any.
     let with_endings = rows.iter().any(|r| !not_by_the_rules(r).is_empty());
     if with_endings {
@@ -78,6 +84,20 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
                     Some(llr) => format!("{} ({llr:+.2})", r.sprt),
                     None => String::new(),
                 });
+            }
+            if with_returns {
+                let interval = |low: Option<f64>, high: Option<f64>| match low.zip(high) {
+                    Some((low, high)) => format!("{low:+.3} .. {high:+.3}"),
+                    None => "-".to_string(),
+                };
+                row.push(match r.mean_return {
+                    Some(mean) => format!(
+                        "{mean:+.3} ({})",
+                        interval(r.mean_return_low95, r.mean_return_high95)
+                    ),
+                    None => "-".to_string(),
+                });
+                row.push(interval(r.pair_return_low95, r.pair_return_high95));
             }
             if with_endings {
                 row.push(not_by_the_rules(r));

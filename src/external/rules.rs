@@ -19,7 +19,7 @@
 
 use super::clip;
 use super::program::{Program, Received, describe_status};
-use crate::core::{Game, MoveError, Outcome, Player, seeds};
+use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, seeds};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -84,13 +84,15 @@ impl RulesSpec {
 }
 
 /// Where a position stands: who moves, or how the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Status {
     to_move: Player,
     /// Whether chance acts here (`"chance": true`): the legal moves are its outcomes.
     chance: bool,
     /// `Some((winner, reason))` once the game is over (`winner`: `None` for a draw).
     over: Option<(Option<Player>, &'static str)>,
+    /// Each player's return once the game is over, when the program gives them.
+    returns: Option<[f64; 2]>,
 }
 
 /// A rules program with its game parameters, checked by starting it once: what it said in
@@ -122,6 +124,9 @@ pub struct ProgramGameDef {
     /// Whether it answers `sample` (a position a player cannot tell from another, for
     /// information-set searches).
     pub sample: bool,
+    /// Whether a finished position's status gives each player's return (`"returns": true`
+    /// in `ready`).
+    pub returns: bool,
     initial: Arc<str>,
     initial_status: Status,
     /// Failures of its programs so far (all threads), for the messages.
@@ -204,11 +209,13 @@ impl ProgramGameDef {
             chance: false,
             hidden: false,
             sample: false,
+            returns: false,
             initial: Arc::from(""),
             initial_status: Status {
                 to_move: Player::P1,
                 chance: false,
                 over: None,
+                returns: None,
             },
             failures: AtomicU64::new(0),
         };
@@ -245,6 +252,7 @@ impl ProgramGameDef {
         (def.render, def.evaluate, def.view) = (flag("render"), flag("evaluate"), flag("view"));
         def.chance = flag("chance");
         (def.hidden, def.sample) = (flag("hidden"), flag("sample"));
+        def.returns = flag("returns");
         let reply = connection
             .ask(&json!({"type": "initial"}), "position", def.spec.request_ms)
             .map_err(|e| format!("{who}: {e}"))?;
@@ -318,14 +326,37 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
             to_move,
             chance,
             over: None,
+            returns: None,
         });
     }
     let (to_move, over) = parse_status(reply)?;
+    let returns = match &reply["returns"] {
+        Value::Null => None,
+        _ if over.is_none() => None,
+        given => Some(returns_of(given)?),
+    };
     Ok(Status {
         to_move,
         chance,
         over: over.map(|(winner, reason)| (winner, intern(reason, reasons))),
+        returns,
     })
+}
+
+/// A finished position's `"returns"`: two finite numbers, P1's then P2's.
+fn returns_of(given: &Value) -> Result<[f64; 2], String> {
+    let numbers: Option<Vec<f64>> = given.as_array().and_then(|list| {
+        list.iter()
+            .map(|v| v.as_f64().filter(|x| x.is_finite()))
+            .collect()
+    });
+    match numbers.as_deref() {
+        Some(&[p1, p2]) => Ok([p1, p2]),
+        _ => Err(format!(
+            "\"returns\" must be two finite numbers, P1's and P2's (got {})",
+            clip(&given.to_string())
+        )),
+    }
 }
 
 /// The side to move, and the winner (`None`: a draw) and reason once the game is over.
@@ -1374,6 +1405,17 @@ impl Game for ProgramGame {
 
     fn has_hidden(&self) -> bool {
         self.def.hidden
+    }
+
+    fn has_returns(&self) -> bool {
+        self.def.returns
+    }
+
+    fn returns(&self) -> Option<ByPlayer<f64>> {
+        if self.is_failed() || self.status.over.is_none() {
+            return None;
+        }
+        self.status.returns.map(ByPlayer)
     }
 
     fn observation(&self, player: Player) -> String {

@@ -53,6 +53,8 @@ const GAME_COLUMNS: &[&str] = &[
     "p2_avg_ms",
     "p2_peak_bytes",
     "p2_captures",
+    "p1_return",
+    "p2_return",
     "opening",
     "moves",
 ];
@@ -381,6 +383,12 @@ impl Reporter<GameRecord> for CsvRecorder {
             row.fixed::<4>(millis(side.nanos) / moves)?;
             row.number(side.stats.peak_bytes)?;
             row.number(u64::from(side.captures))?;
+        }
+        for player in Player::BOTH {
+            match &record.returns {
+                Some(returns) => row.float(returns[player])?,
+                None => row.text("")?,
+            }
         }
         row.text(&record.opening)?;
         row.text(&record.move_text)?;

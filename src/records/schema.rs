@@ -192,6 +192,13 @@ pub const FLOAT_COLUMNS: &[&str] = &[
     "llr",
     "ms",
     "avg_ms_per_move",
+    "p1_return",
+    "p2_return",
+    "mean_return",
+    "mean_return_low95",
+    "mean_return_high95",
+    "pair_return_low95",
+    "pair_return_high95",
 ];
 
 /// Columns of unsigned 64-bit numbers (seeds), beyond what a signed reader holds.

@@ -5,7 +5,7 @@ use super::{RunContext, millis};
 use crate::core::{Player, SearchStats};
 use crate::registry::InputError;
 use crate::stats::elo::{elo_pentanomial, elo_trinomial, likelihood_of_superiority};
-use crate::stats::{Z95, ratio, wilson_interval};
+use crate::stats::{Moments, Z95, ratio, wilson_interval};
 use crate::tournament::GameRecord;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -27,6 +27,8 @@ struct Totals {
     plies: u64,
     /// Games won, lost and drawn, by how they ended ([`ENDINGS`]).
     by_ending: [[u64; ENDINGS.len()]; 3],
+    /// Its returns, in the games that have them.
+    returns: Moments,
 }
 
 /// How a game can end, as results are counted by: the game's own rules (`goal`), an
@@ -165,6 +167,24 @@ pub struct SummaryRow {
     /// Its draws by how the games ended.
     #[serde(default)]
     pub draws_by: String,
+    /// Its mean return per game, in a game that scores more than who won (chips at
+    /// poker); empty for the others.
+    #[serde(default)]
+    pub mean_return: Option<f64>,
+    /// Lower end of the mean return's 95% interval (normal approximation).
+    #[serde(default)]
+    pub mean_return_low95: Option<f64>,
+    /// Upper end of the mean return's 95% interval.
+    #[serde(default)]
+    pub mean_return_high95: Option<f64>,
+    /// Lower end of the 95% interval of its mean return per game from the colour-swapped
+    /// pairs (each pair's two returns summed: with duplicate deals the luck of the cards
+    /// cancels).
+    #[serde(default)]
+    pub pair_return_low95: Option<f64>,
+    /// Upper end of that interval.
+    #[serde(default)]
+    pub pair_return_high95: Option<f64>,
 }
 
 /// One row of nodes_by_depth.csv.
@@ -236,6 +256,9 @@ impl Summary {
             totals.nanos += side.nanos;
             totals.captures += u64::from(side.captures);
             totals.plies += u64::from(record.plies);
+            if let Some(returns) = &record.returns {
+                totals.returns.add(returns[player]);
+            }
         }
     }
 
@@ -310,6 +333,18 @@ impl Summary {
                     wins_by: endings_text(&t.by_ending[0]),
                     losses_by: endings_text(&t.by_ending[1]),
                     draws_by: endings_text(&t.by_ending[2]),
+                    mean_return: t.returns.mean().map(|m| round(m, 4)),
+                    mean_return_low95: t.returns.interval(Z95).map(|(low, _)| round(low, 4)),
+                    mean_return_high95: t.returns.interval(Z95).map(|(_, high)| round(high, 4)),
+                    // Per game: half a pair's summed return.
+                    pair_return_low95: tally
+                        .pair_returns
+                        .interval(Z95)
+                        .map(|(low, _)| round(low / 2.0, 4)),
+                    pair_return_high95: tally
+                        .pair_returns
+                        .interval(Z95)
+                        .map(|(_, high)| round(high / 2.0, 4)),
                 };
                 if t.games == 0 {
                     // Not played (a partial run): no rate or average, empty to pandas.

@@ -3,6 +3,7 @@
 //! scored pentanomially. Shared by the summary and the sequential test.
 
 use crate::core::Player;
+use crate::stats::Moments;
 use crate::stats::elo::Sprt;
 use crate::tournament::GameRecord;
 
@@ -19,6 +20,10 @@ pub struct Tally {
     pub pairs: [u64; 5],
     /// The first game of a pair waiting for its partner: (seed, first agent's score x2).
     open_pair: Option<(u64, u8, bool)>,
+    /// The first agent's returns summed over each completed pair (games with returns).
+    pub pair_returns: Moments,
+    /// The first agent's return in the open pair's game.
+    open_return: Option<f64>,
 }
 
 impl Tally {
@@ -35,7 +40,16 @@ impl Tally {
             Some(winner) if winner == seat => 2,
             Some(_) => 0,
         };
-        self.add_result(record.job.seed, record.job.first_is_p1, halves)
+        let own = record.returns.map(|returns| returns[seat]);
+        let completed = self.add_result(record.job.seed, record.job.first_is_p1, halves);
+        if completed {
+            if let (Some(first), Some(second)) = (self.open_return.take(), own) {
+                self.pair_returns.add(first + second);
+            }
+        } else {
+            self.open_return = own;
+        }
+        completed
     }
 
     /// Adds a game given by its seed, whether the first agent played P1, and the first
@@ -89,6 +103,8 @@ impl Tally {
             losses: self.wins,
             pairs,
             open_pair: None,
+            pair_returns: self.pair_returns.negated(),
+            open_return: None,
         }
     }
 }
@@ -127,6 +143,7 @@ pub(crate) mod tests {
             sides: Default::default(),
             moves: Vec::new(),
             chance: Vec::new(),
+            returns: None,
             move_text: String::new(),
         }
     }

@@ -9,6 +9,53 @@ pub mod spsa;
 /// The two-sided 95% normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
+/// A running count, sum and sum of squares of numbers (a player's returns): their mean and
+/// its normal-approximation interval.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Moments {
+    /// Numbers added.
+    pub count: u64,
+    /// Their sum.
+    pub sum: f64,
+    /// The sum of their squares.
+    pub squares: f64,
+}
+
+impl Moments {
+    /// Adds `x`.
+    pub fn add(&mut self, x: f64) {
+        self.count += 1;
+        self.sum += x;
+        self.squares += x * x;
+    }
+
+    /// The same numbers negated (the other player's side of a zero-sum game).
+    pub fn negated(self) -> Moments {
+        Moments {
+            sum: -self.sum,
+            ..self
+        }
+    }
+
+    /// The mean (`None` before the first number).
+    pub fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum / self.count as f64)
+    }
+
+    /// The mean's interval at `z` standard errors, from the sample's standard deviation
+    /// (`None` before two numbers).
+    pub fn interval(&self, z: f64) -> Option<(f64, f64)> {
+        if self.count < 2 {
+            return None;
+        }
+        let n = self.count as f64;
+        let mean = self.sum / n;
+        let variance = ((self.squares - n * mean * mean) / (n - 1.0)).max(0.0);
+        let half = z * (variance / n).sqrt();
+        Some((mean - half, mean + half))
+    }
+}
+
 /// The Wilson score interval for `successes` out of `trials` at normal quantile `z`
 /// (E. B. Wilson, 1927). With no trials the interval is the whole of [0, 1].
 pub fn wilson_interval(successes: u64, trials: u64, z: f64) -> (f64, f64) {
@@ -143,6 +190,24 @@ mod tests {
         // 50 of 100: symmetric about one half.
         let (lo, hi) = wilson_interval(50, 100, Z95);
         assert!(close(lo, 0.4038) && close(hi, 0.5962), "{lo} {hi}");
+    }
+
+    #[test]
+    fn moments_give_the_mean_and_its_interval_by_hand() {
+        let mut m = Moments::default();
+        assert_eq!((m.mean(), m.interval(Z95)), (None, None));
+        for x in [2.0, -1.0, 1.0, -2.0, 5.0] {
+            m.add(x);
+        }
+        // Mean 1, sample variance (1 + 4 + 0 + 9 + 16) / 4 = 7.5, standard error
+        // sqrt(7.5 / 5) = 1.2247.
+        assert_eq!(m.mean(), Some(1.0));
+        let (low, high) = m.interval(Z95).expect("five numbers");
+        assert!((low - (1.0 - Z95 * 1.5f64.sqrt())).abs() < 1e-12, "{low}");
+        assert!((high - (1.0 + Z95 * 1.5f64.sqrt())).abs() < 1e-12, "{high}");
+        let n = m.negated();
+        assert_eq!(n.mean(), Some(-1.0));
+        assert_eq!(n.interval(Z95), Some((-high, -low)));
     }
 
     #[test]

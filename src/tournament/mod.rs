@@ -486,6 +486,10 @@ pub struct GameRecord {
     /// move: none in a game without chance.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chance: Vec<u32>,
+    /// Each seat's return, in a game that scores more than who won ([`Game::returns`])
+    /// and ended by its rules (not a forfeit, the ply cap or an adjudication).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<ByPlayer<f64>>,
     /// The moves in the game's notation, separated by [`MOVE_SEPARATOR`] (none with
     /// `--no-moves`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -684,17 +688,21 @@ pub fn play_from<G: Game>(
     let mut chance_rng = None;
     let mut outcomes = Vec::new();
     let mut chance = Vec::new();
-    let (winner, reason) = loop {
+    let (winner, reason, returns) = loop {
         if let Some(outcome) = ended {
-            break (outcome.winner, Cow::Borrowed(outcome.reason));
+            break (
+                outcome.winner,
+                Cow::Borrowed(outcome.reason),
+                state.returns(),
+            );
         }
         if plies >= max_plies {
-            break (None, Cow::Borrowed(PLY_CAP_REASON));
+            break (None, Cow::Borrowed(PLY_CAP_REASON), None);
         }
         // Rules that broke (a rules program failed): no agent is asked to choose among
         // no moves. Nothing is checked for the built-in games.
         if let Some(reason) = crate::core::stuck(&state) {
-            break (None, Cow::Borrowed(reason));
+            break (None, Cow::Borrowed(reason), None);
         }
         if G::CHANCE && state.is_chance() {
             // Chance acts from the game's own stream: the same seed (the two games of a
@@ -708,7 +716,7 @@ pub fn play_from<G: Game>(
                 })
             });
             let Some(mv) = state.chance_move(seeds::unit(rng), &mut outcomes) else {
-                break (None, Cow::Borrowed("no-chance-outcome"));
+                break (None, Cow::Borrowed("no-chance-outcome"), None);
             };
             if record_moves {
                 chance.push(plies);
@@ -749,7 +757,11 @@ pub fn play_from<G: Game>(
             && fault.forfeit
         {
             sides[side].nanos += nanos;
-            break (Some(side.opponent()), Cow::Borrowed(fault.reason.name()));
+            break (
+                Some(side.opponent()),
+                Cow::Borrowed(fault.reason.name()),
+                None,
+            );
         }
         let margin = if timed {
             seats[side].time_margin()
@@ -769,7 +781,7 @@ pub fn play_from<G: Game>(
                 .saturating_sub(overdraft[side]);
             if charged > allowance {
                 sides[side].nanos += nanos;
-                break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON));
+                break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON), None);
             }
             // What it had and its increment, less the move and any time owed.
             let had = clock.remaining[side] + clock.increment[side];
@@ -785,7 +797,7 @@ pub fn play_from<G: Game>(
         if timed_out {
             if state.timeout_forfeits() {
                 sides[side].nanos += nanos;
-                break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON));
+                break (Some(side.opponent()), Cow::Borrowed(TIMEOUT_REASON), None);
             }
             // The game's rule: a random legal move is played instead (seeded by game and ply).
             let mut legal = Vec::new();
@@ -824,7 +836,7 @@ pub fn play_from<G: Game>(
             && let Some((winner, reason)) =
                 streaks.after_move(&limits.adjudication, side, decision.value, plies)
         {
-            break (winner, Cow::Borrowed(reason));
+            break (winner, Cow::Borrowed(reason), None);
         }
     };
     for seat in Player::BOTH {
@@ -839,6 +851,7 @@ pub fn play_from<G: Game>(
         sides,
         moves,
         chance,
+        returns,
         move_text: texts.moves,
     })
 }

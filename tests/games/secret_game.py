@@ -1,7 +1,9 @@
 """A small card game with hidden information, as an arbiter rules program (game protocol
 version 2), for arbiter's tests: each player is dealt a card from 1 to 9 that the other
 does not see; P1 raises or folds, P2 then calls or folds; a call shows both cards, the
-higher winning (equal cards draw), and a fold loses.
+higher winning (equal cards draw), and a fold loses. Each player puts in 1 to play and a
+raise or a call puts in 1 more: a finished game's status gives each player's return (what
+they won or lost), P1's opening fold -1 and a showdown after a call +2 or -2.
 
 A position is `SECRET:<P1's card>,<P2's card>|<bets>` (`_` for a card not dealt yet), so
 that an agent sent the position itself finds "SECRET" in what it reads.
@@ -31,10 +33,13 @@ def status(position):
     if cards[1] is None:
         return {"type": "status", "chance": True}
     if bets in ("f", "rf"):
-        return {"type": "status", "over": True, "winner": "P2" if bets == "f" else "P1", "reason": "fold"}
+        p1 = -1 if bets == "f" else 1
+        return {"type": "status", "over": True, "winner": "P2" if bets == "f" else "P1", "reason": "fold",
+                "returns": [p1, -p1]}
     if bets == "rc":
         winner = None if cards[0] == cards[1] else ("P1" if cards[0] > cards[1] else "P2")
-        return {"type": "status", "over": True, "winner": winner, "reason": "showdown"}
+        p1 = 0 if winner is None else (2 if winner == "P1" else -2)
+        return {"type": "status", "over": True, "winner": winner, "reason": "showdown", "returns": [p1, -p1]}
     return {"type": "status", "to_move": "P1" if bets == "" else "P2"}
 
 
@@ -88,7 +93,7 @@ def main():
                 hidden = params.get("hidden", True) not in (False, "false")
                 leak = params.get("leak", False) in (True, "true")
                 reply = {"type": "ready", "protocol": 2, "name": "secret cards", "players": 2,
-                         "chance": True, "hidden": hidden, "sample": hidden}
+                         "chance": True, "hidden": hidden, "sample": hidden, "returns": True}
             elif kind == "initial":
                 reply = {"type": "position", "position": write([None, None], "")}
             elif kind == "status":
