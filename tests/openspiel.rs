@@ -266,16 +266,16 @@ fn openspiels_bots_play_arbiters_agents_reproducibly_and_other_games_are_refused
 
     let refused = run(&[
         "perft",
-        "openspiel(name=tiny_hanabi)",
+        "openspiel(name=matching_pennies_3p)",
         "--agents",
         text(&agents),
     ]);
     assert_input_error(
         &refused,
         &[
-            "game 'openspiel(name=tiny_hanabi)'",
-            "it is not zero-sum",
-            "two-player, zero-sum games of turns",
+            "game 'openspiel(name=matching_pennies_3p)'",
+            "it has 3 players",
+            "arbiter plays two-player games",
         ],
     );
     let refused = run(&[
@@ -412,22 +412,30 @@ fn the_coverage_table_in_the_docs_is_the_bridges_own() {
         docs.contains(table.trim_end()),
         "docs/games.md's OpenSpiel table is stale: put in the output of clients/python/openspiel_coverage.py:\n{table}"
     );
-    // The dice games and the card games are served; a cooperative game is refused with its
-    // reason.
+    // The dice games, the card games and the games of simultaneous moves are served; a
+    // game for three is refused with its reason.
     for served in ["pig", "backgammon", "einstein_wurfelt_nicht"] {
         assert!(
             table.contains(&format!("| `{served}` | served |")),
             "{table}"
         );
     }
-    for served in ["kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt"] {
+    for served in [
+        "kuhn_poker",
+        "leduc_poker",
+        "liars_dice",
+        "phantom_ttt",
+        "matrix_rps",
+        "goofspiel",
+        "matrix_pd",
+    ] {
         assert!(
             table.contains(&format!("| `{served}` | served |")),
             "{table}"
         );
     }
     assert!(
-        table.contains("| `tiny_hanabi` | it is not zero-sum |"),
+        table.contains("| `matching_pennies_3p` | it has 3 players |"),
         "{table}"
     );
 }
@@ -554,7 +562,7 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
         .filter(|l| l.contains("| served"))
         .filter_map(|l| l.split('`').nth(1))
         .collect();
-    assert!(served.len() >= 56, "{table}");
+    assert!(served.len() >= 84, "{table}");
     let dir = tempfile::tempdir().expect("temp dir");
     let agents = agents(dir.path(), &python);
     // A short game each (a ply cap of 30, shallow searches with short rollouts judged by

@@ -1,8 +1,10 @@
-"""Every two-player, zero-sum OpenSpiel game of turns as an arbiter rules program
-(docs/game-protocol.md), chance's outcomes included (dice: pig, backgammon,
-einstein_wurfelt_nicht) with their probabilities, and hidden information (kuhn_poker,
-leduc_poker, liars_dice, phantom_ttt): each player observes OpenSpiel's information state
-string, and `sample` draws a position a player cannot tell from the real one.
+"""Every two-player OpenSpiel game as an arbiter rules program (docs/game-protocol.md),
+chance's outcomes included (dice: pig, backgammon, einstein_wurfelt_nicht) with their
+probabilities, hidden information (kuhn_poker, leduc_poker, liars_dice, phantom_ttt): each
+player observes OpenSpiel's information state string, and `sample` draws a position a
+player cannot tell from the real one; simultaneous moves (goofspiel, oshi_zumo) in
+OpenSpiel's turn-based form, each move hidden until both are in; returns for a game scored
+by more than who won.
 
 Needs OpenSpiel's Python package (`pip install open_spiel`, best in a virtual environment:
 README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, so that
@@ -35,7 +37,8 @@ SAMPLE_TRIES = 20_000  # positions a search for a consistent history may visit
 # Games whose hidden moves a depth-first search cannot match to what a player saw within
 # SAMPLE_TRIES positions after a dozen plies (measured on OpenSpiel 2.0.2): served without
 # `sample`, so ismcts refuses them rather than failing in mid-game.
-NO_SAMPLER = ("battleship", "dark_chess", "go_fish", "kriegspiel", "phantom_go", "rbc")
+NO_SAMPLER = ("battleship", "coin_game", "cribbage", "dark_chess", "go_fish", "hanabi", "kriegspiel",
+              "phantom_go", "rbc")
 # The games whose moves can also be written as arbiter's built-in version writes them.
 ARBITER_NOTATION = ("breakthrough", "connect_four", "othello")
 
@@ -67,24 +70,28 @@ class Bridge:
         if self.game.num_players() != 2:
             players = self.game.num_players()
             why = "it has %d player%s" % (players, "" if players == 1 else "s")
-        elif kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-            why = "its players move simultaneously"
         elif kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
             why = "its chance events are sampled, not listed with their probabilities"
-        elif kind.utility not in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM):
-            why = "it is not zero-sum"
         if why:
-            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player, zero-sum "
-                             "games of turns)" % (name, why))
+            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player games)"
+                             % (name, why))
+        # Moves made together are played in turn, each hidden from the other player until
+        # both are in (OpenSpiel's turn-based form of the game): a game of hidden moves.
+        self.simultaneous = kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL
+        if self.simultaneous:
+            self.game = pyspiel.convert_to_turn_based(self.game)
+            kind = self.game.get_type()
         self.chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
-        self.hidden = kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION
+        self.hidden = self.simultaneous or kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION
         if self.hidden and not (kind.provides_information_state_string or kind.provides_observation_string):
             raise ValueError("OpenSpiel's %s cannot be played here: it says nothing of what a player observes" % name)
         self.info_state = kind.provides_information_state_string
         self.resample = None  # whether OpenSpiel draws histories itself: known at the first `sample`
         self.samples = self.hidden and name not in NO_SAMPLER
-        # A game scored by more than who won (chips, a gammon's stake) gives its returns.
-        self.returns = (self.game.min_utility(), self.game.max_utility()) != (-1.0, 1.0)
+        # A game scored by more than who won (chips, a gammon's stake, a game whose players
+        # do not share one stake) gives its returns.
+        zero_sum = kind.utility in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM)
+        self.returns = not zero_sum or (self.game.min_utility(), self.game.max_utility()) != (-1.0, 1.0)
         if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name not in ARBITER_NOTATION):
             raise ValueError("notation is openspiel, or arbiter for %s (got %s)" % (", ".join(ARBITER_NOTATION), self.notation))
         self.name = name

@@ -333,7 +333,12 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
     let returns = match &reply["returns"] {
         Value::Null => None,
         _ if over.is_none() => None,
-        given => Some(returns_of(given)?),
+        given => Some(returns_of(given).ok_or_else(|| {
+            format!(
+                "\"returns\" must be two finite numbers, P1's and P2's (got {})",
+                clip(&given.to_string())
+            )
+        })?),
     };
     Ok(Status {
         to_move,
@@ -343,19 +348,17 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
     })
 }
 
-/// A finished position's `"returns"`: two finite numbers, P1's then P2's.
-fn returns_of(given: &Value) -> Result<[f64; 2], String> {
+/// A finished position's `"returns"`: two finite numbers, P1's then P2's (`None` for
+/// anything else).
+fn returns_of(given: &Value) -> Option<[f64; 2]> {
     let numbers: Option<Vec<f64>> = given.as_array().and_then(|list| {
         list.iter()
             .map(|v| v.as_f64().filter(|x| x.is_finite()))
             .collect()
     });
     match numbers.as_deref() {
-        Some(&[p1, p2]) => Ok([p1, p2]),
-        _ => Err(format!(
-            "\"returns\" must be two finite numbers, P1's and P2's (got {})",
-            clip(&given.to_string())
-        )),
+        Some(&[p1, p2]) => Some([p1, p2]),
+        _ => None,
     }
 }
 
