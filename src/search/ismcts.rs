@@ -13,7 +13,9 @@
 //! the result is backed up. Moves are matched across drawn positions by
 //! [`Game::move_key`]. The move played is the root child visited most. Where nothing is
 //! hidden, every drawn position is the real one and this is MCTS growing one node per
-//! iteration.
+//! iteration. A game scored by more than who won ([`Game::returns`]: chips at poker) is
+//! played for its returns: a node's mean is its mover's return, UCT comparing means on the
+//! range of the returns seen so far in the search.
 //!
 //! Counted per level of the tree like MCTS: an *expanded* node is one that got a new
 //! child in an iteration (`generated` counts the children made, one per iteration at
@@ -24,7 +26,7 @@ use super::mcts::{
     MctsConfig, MctsResult, Rollouts, WIN, first_move, move_limits, reward, tree_decision,
 };
 use crate::core::seeds::{self, GameRng};
-use crate::core::{Agent, Clock, Decision, Evaluator, Game, Limits, Player, SearchStats};
+use crate::core::{Agent, ByPlayer, Clock, Decision, Evaluator, Game, Limits, Player, SearchStats};
 
 /// No node: node 0 is the root, which is nobody's child or sibling.
 const NONE: u32 = 0;
@@ -40,8 +42,9 @@ struct Node {
     visits: u32,
     /// Iterations in which its move was legal when its parent was reached.
     available: u32,
-    /// The summed reward in half points (a win is 2).
-    halves: u32,
+    /// The summed reward of the player who made the move: 1 a win, 0.5 a draw, 0 a loss;
+    /// in a game with returns, the returns themselves (see [`Scale`]).
+    reward: f64,
 }
 
 impl Node {
@@ -53,8 +56,58 @@ impl Node {
             next_sibling: NONE,
             visits: 0,
             available: 0,
-            halves: 0,
+            reward: 0.0,
         }
+    }
+}
+
+/// The range of the rewards a search has backed up, for UCT's means in [0, 1]: a win 1
+/// and a loss 0 in a game scored by who won; in a game with returns, the least and most
+/// return seen in this search so far (the means are compared on that range).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Scale {
+    low: f64,
+    high: f64,
+    /// Whether returns were seen (the range is theirs, not the unit one).
+    seen: bool,
+}
+
+impl Scale {
+    /// The unit range: a win 1, a loss 0.
+    const UNIT: Scale = Scale {
+        low: 0.0,
+        high: 1.0,
+        seen: false,
+    };
+
+    /// Widens the range to hold `returns` (the first returns replace the unit range).
+    fn see(&mut self, returns: ByPlayer<f64>) {
+        if !self.seen {
+            *self = Scale {
+                low: f64::INFINITY,
+                high: f64::NEG_INFINITY,
+                seen: true,
+            };
+        }
+        for r in returns.0 {
+            self.low = self.low.min(r);
+            self.high = self.high.max(r);
+        }
+    }
+
+    /// A mean reward as a number in [0, 1] (0.5 while the range is a point).
+    fn unit(&self, mean: f64) -> f64 {
+        let span = self.high - self.low;
+        if span > 0.0 {
+            (mean - self.low) / span
+        } else {
+            0.5
+        }
+    }
+
+    /// A score in half points (a win 2) on this range.
+    fn of_halves(&self, halves: u32) -> f64 {
+        self.low + (self.high - self.low) * f64::from(halves) / f64::from(WIN)
     }
 }
 
@@ -67,6 +120,8 @@ pub struct Ismcts<G: Game, E> {
     moves: Vec<G::Move>,
     /// The legal moves of a node's drawn position with their keys and child (or `NONE`).
     options: Vec<(G::Move, u64, u32)>,
+    /// The range of the rewards backed up in the current search.
+    scale: Scale,
 }
 
 impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
@@ -80,6 +135,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
             path: Vec::new(),
             moves: Vec::new(),
             options: Vec::new(),
+            scale: Scale::UNIT,
         }
     }
 
@@ -93,6 +149,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         rng: &mut GameRng,
     ) -> Option<MctsResult<G::Move>> {
         let me = state.to_move();
+        self.scale = Scale::UNIT;
         self.nodes.clear();
         self.nodes.push(Node::new(0, me.opponent()));
         let mut stats = SearchStats::default();
@@ -139,7 +196,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
             value: if node.visits == 0 {
                 0.5
             } else {
-                f64::from(node.halves) * 0.5 / f64::from(node.visits)
+                self.scale.unit(node.reward / f64::from(node.visits))
             },
             stats,
             depth,
@@ -247,7 +304,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
                 let node = &mut self.nodes[child as usize];
                 node.available += 1;
                 let visits = f64::from(node.visits.max(1));
-                let score = f64::from(node.halves) * 0.5 / visits
+                let score = self.scale.unit(node.reward / visits)
                     + self.config.c * (f64::from(node.available).ln() / visits).sqrt();
                 if score > best.0 {
                     best = (score, mv, child);
@@ -261,15 +318,25 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         stats.count_evaluated(level);
         let p1_halves = match state.outcome() {
             Some(outcome) => reward(outcome, Player::P1),
-            None => self.rollouts.rollout(state, rng),
+            None => self.rollouts.rollout(&mut state, rng),
+        };
+        // A game with returns (chips) is played for them where the game ended; a rollout
+        // the heuristic judged scores its winner the most seen and its loser the least.
+        let rewards = match state.returns() {
+            Some(returns) if state.outcome().is_some() => {
+                self.scale.see(returns);
+                returns
+            }
+            _ => {
+                let p1 = self.scale.of_halves(p1_halves);
+                let p2 = self.scale.of_halves(WIN - p1_halves);
+                ByPlayer([p1, p2])
+            }
         };
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
-            node.halves += match node.mover {
-                Player::P1 => p1_halves,
-                Player::P2 => WIN - p1_halves,
-            };
+            node.reward += rewards[node.mover];
         }
         level as u32
     }

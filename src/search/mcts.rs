@@ -268,7 +268,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         // Simulation, then backpropagation of P1's reward.
         let p1_halves = match state.outcome() {
             Some(outcome) => reward(outcome, Player::P1),
-            None => self.rollouts.rollout(state, rng),
+            None => self.rollouts.rollout(&mut state, rng),
         };
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
@@ -325,8 +325,9 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
         }
     }
 
-    /// Plays a rollout from `state` (not finished); returns P1's reward.
-    pub(super) fn rollout(&mut self, mut state: G, rng: &mut GameRng) -> u32 {
+    /// Plays a rollout from `state` (not finished), leaving `state` where it stopped;
+    /// returns P1's reward.
+    pub(super) fn rollout(&mut self, state: &mut G, rng: &mut GameRng) -> u32 {
         let cap = if self.config.rollout_plies == 0 {
             MAX_ROLLOUT_PLIES
         } else {
@@ -336,11 +337,11 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
             // Random moves, found without listing them all where the game can; none left
             // means the game is over (every game's contract), so its end is not tested
             // apart.
-            let playout = seeds::random_playout(&mut state, &mut self.scratch, rng, cap);
+            let playout = seeds::random_playout(state, &mut self.scratch, rng, cap);
             if playout.ended {
                 return state.outcome().map_or(DRAW, |o| reward(o, Player::P1));
             }
-            return self.cut_off(&state);
+            return self.cut_off(state);
         }
         for _ in 0..cap {
             if let Some(outcome) = state.outcome() {
@@ -383,7 +384,7 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
             };
             state.apply(mv);
         }
-        self.cut_off(&state)
+        self.cut_off(state)
     }
 
     /// P1's reward where a rollout stopped: the game's result, or when cut off, the
