@@ -22,11 +22,9 @@
 //! most); an *evaluated* node is where an iteration's rollout began, so `evaluated` is the
 //! number of iterations.
 
-use super::mcts::{
-    MctsConfig, MctsResult, Rollouts, WIN, first_move, move_limits, reward, tree_decision,
-};
+use super::mcts::{MctsConfig, MctsResult, Rollouts, TreeAgent, TreeSearch, WIN, reward};
 use crate::core::seeds::{self, GameRng};
-use crate::core::{Agent, ByPlayer, Clock, Decision, Evaluator, Game, Limits, Player, SearchStats};
+use crate::core::{ByPlayer, Evaluator, Game, Limits, Player, SearchStats};
 
 /// No node: node 0 is the root, which is nobody's child or sibling.
 const NONE: u32 = 0;
@@ -342,44 +340,35 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
     }
 }
 
-/// An agent playing by IS-MCTS: `iterations` per move, or as many as `time_ms` (and the
-/// harness's limit) allow; seeded, so a fixed iteration budget replays the same game.
-pub struct IsmctsAgent<G: Game, E> {
-    search: Ismcts<G, E>,
-    time_ms: Option<u64>,
-    rng: GameRng,
-    clock: Option<Clock>,
+impl<G: Game, E: Evaluator<G>> TreeSearch<G> for Ismcts<G, E> {
+    fn search(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        rng: &mut GameRng,
+    ) -> Option<MctsResult<G::Move>> {
+        Ismcts::search(self, state, limits, rng)
+    }
 }
+
+/// An agent playing by IS-MCTS.
+pub type IsmctsAgent<G, E> = TreeAgent<Ismcts<G, E>>;
 
 impl<G: Game, E: Evaluator<G>> IsmctsAgent<G, E> {
     /// An agent whose draws, tree and rollouts come from `seed`.
     pub fn new(config: MctsConfig, time_ms: Option<u64>, evaluator: E, seed: u64) -> Self {
-        IsmctsAgent {
-            search: Ismcts::new(config, evaluator, seeds::derive(seed, &[1])),
+        TreeAgent::with(
+            Ismcts::new(config, evaluator, seeds::derive(seed, &[1])),
             time_ms,
-            rng: super::agent_rng(seed),
-            clock: None,
-        }
-    }
-}
-
-impl<G: Game, E: Evaluator<G>> Agent<G> for IsmctsAgent<G, E> {
-    fn see_clock(&mut self, clock: &Clock) {
-        self.clock = Some(*clock);
-    }
-
-    fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
-        let first = first_move(state);
-        let limits = move_limits(self.time_ms, self.clock.take(), state, limits);
-        let found = self.search.search(state, &limits, &mut self.rng);
-        tree_decision(first, found)
+            seed,
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{MoveError, Outcome};
+    use crate::core::{Agent, MoveError, Outcome};
 
     /// Kuhn poker, small enough to check by hand: three cards (J, Q, K), one to each
     /// player, an ante of 1 each; P1 passes or bets 1, and so on (pass-pass and bet-call

@@ -421,21 +421,46 @@ pub(super) fn reward(outcome: Outcome, player: Player) -> u32 {
     }
 }
 
-/// An agent playing by MCTS: `iterations` per move, or as many as `time_ms` (and the
-/// harness's limit) allow; seeded, so a fixed iteration budget replays the same game.
-pub struct MctsAgent<G: Game, E> {
-    mcts: Mcts<G, E>,
+/// A tree search an agent plays by: MCTS, or IS-MCTS.
+pub trait TreeSearch<G: Game>: Send {
+    /// Searches `state` within `limits`, drawing from `rng`; `None` when it found nothing.
+    fn search(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        rng: &mut GameRng,
+    ) -> Option<MctsResult<G::Move>>;
+}
+
+impl<G: Game, E: Evaluator<G>> TreeSearch<G> for Mcts<G, E> {
+    fn search(
+        &mut self,
+        state: &G,
+        limits: &Limits,
+        rng: &mut GameRng,
+    ) -> Option<MctsResult<G::Move>> {
+        Mcts::search(self, state, limits, rng)
+    }
+}
+
+/// An agent playing by a tree search: `iterations` per move, or as many as `time_ms` (and
+/// the harness's limit) allow; seeded, so a fixed iteration budget replays the same game.
+pub struct TreeAgent<S> {
+    search: S,
     time_ms: Option<u64>,
     rng: GameRng,
     /// The game clocks before this move, when the game has them.
     clock: Option<Clock>,
 }
 
-impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
-    /// An agent whose tree and rollouts draw from `seed`.
-    pub fn new(config: MctsConfig, time_ms: Option<u64>, evaluator: E, seed: u64) -> Self {
-        MctsAgent {
-            mcts: Mcts::new(config, evaluator, seeds::derive(seed, &[1])),
+/// An agent playing by MCTS.
+pub type MctsAgent<G, E> = TreeAgent<Mcts<G, E>>;
+
+impl<S> TreeAgent<S> {
+    /// An agent playing by `search`, drawing from `seed`.
+    pub fn with(search: S, time_ms: Option<u64>, seed: u64) -> Self {
+        TreeAgent {
+            search,
             time_ms,
             rng: super::agent_rng(seed),
             clock: None,
@@ -443,7 +468,18 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
     }
 }
 
-impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
+impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
+    /// An agent whose tree and rollouts draw from `seed`.
+    pub fn new(config: MctsConfig, time_ms: Option<u64>, evaluator: E, seed: u64) -> Self {
+        TreeAgent::with(
+            Mcts::new(config, evaluator, seeds::derive(seed, &[1])),
+            time_ms,
+            seed,
+        )
+    }
+}
+
+impl<G: Game, S: TreeSearch<G>> Agent<G> for TreeAgent<S> {
     fn see_clock(&mut self, clock: &Clock) {
         self.clock = Some(*clock);
     }
@@ -451,14 +487,14 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
     fn decide(&mut self, state: &G, limits: &Limits) -> Decision<G::Move> {
         let first = first_move(state);
         let limits = move_limits(self.time_ms, self.clock.take(), state, limits);
-        let found = self.mcts.search(state, &limits, &mut self.rng);
+        let found = self.search.search(state, &limits, &mut self.rng);
         tree_decision(first, found)
     }
 }
 
 /// The limits of a tree search's move: its own budget (`time_ms`, or a share of its
 /// `clock`), and the harness's deadline and stop flag; the earlier deadline wins.
-pub(super) fn move_limits<G: Game>(
+fn move_limits<G: Game>(
     time_ms: Option<u64>,
     clock: Option<Clock>,
     state: &G,
@@ -479,14 +515,14 @@ pub(super) fn move_limits<G: Game>(
 /// The first legal move of `state`, taken before a search: the move played if the
 /// search finds nothing (a rules program that fails during it leaves no legal move to
 /// ask for afterwards, and the move then ends the game as a rules failure).
-pub(super) fn first_move<G: Game>(state: &G) -> G::Move {
+fn first_move<G: Game>(state: &G) -> G::Move {
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
     *moves.first().expect("decide called on a finished game")
 }
 
 /// The decision of what a tree search found, or `first` when it found nothing.
-pub(super) fn tree_decision<M>(first: M, found: Option<MctsResult<M>>) -> Decision<M> {
+fn tree_decision<M>(first: M, found: Option<MctsResult<M>>) -> Decision<M> {
     match found {
         Some(result) => Decision {
             value: Some(result.value),
