@@ -5,6 +5,10 @@ use super::table::Table;
 use crate::records::summary::ENDINGS;
 use crate::records::{SummaryRow, elo_text};
 
+/// Where the return columns go: after the matchup, agent, games, wins, losses, draws, win
+/// rate and Elo columns.
+const RETURNS_AT: usize = 8;
+
 /// The per-matchup results in the style of the course reports: one row per matchup and
 /// agent with wins, losses, draws, the win rate and its 95% interval, the Elo difference
 /// and its interval, LOS, P1 results, nodes and time per move, captures and game length,
@@ -33,11 +37,14 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
     if with_sprt {
         headers.push("SPRT (LLR)".to_string());
     }
-    // Returns per game where the game scores more than who won (chips at poker).
+    // Returns per game where the game scores more than who won (chips at poker): beside
+    // the win rate and Elo, where a reader of a poker run looks first.
     let with_returns = rows.iter().any(|r| r.mean_return.is_some());
     if with_returns {
-        headers.push("return/game (95%)".to_string());
-        headers.push("by pairs (95%)".to_string());
+        headers.splice(
+            RETURNS_AT..RETURNS_AT,
+            ["return/game (95%)", "by pairs (95%)"].map(String::from),
+        );
     }
     // Results not decided by the game's rules, where there are any.
     let with_endings = rows.iter().any(|r| !not_by_the_rules(r).is_empty());
@@ -90,14 +97,15 @@ pub fn summary_table(rows: &[SummaryRow]) -> Table {
                     Some((low, high)) => format!("{low:+.3} .. {high:+.3}"),
                     None => "-".to_string(),
                 };
-                row.push(match r.mean_return {
+                let mean = match r.mean_return {
                     Some(mean) => format!(
                         "{mean:+.3} ({})",
                         interval(r.mean_return_low95, r.mean_return_high95)
                     ),
                     None => "-".to_string(),
-                });
-                row.push(interval(r.pair_return_low95, r.pair_return_high95));
+                };
+                let pairs = interval(r.pair_return_low95, r.pair_return_high95);
+                row.splice(RETURNS_AT..RETURNS_AT, [mean, pairs]);
             }
             if with_endings {
                 row.push(not_by_the_rules(r));
