@@ -22,7 +22,7 @@
 //! most); an *evaluated* node is where an iteration's rollout began, so `evaluated` is the
 //! number of iterations.
 
-use super::mcts::{MctsConfig, MctsResult, Rollouts, TreeAgent, TreeSearch, WIN, reward};
+use super::mcts::{Budget, MctsConfig, MctsResult, Rollouts, TreeAgent, TreeSearch, WIN, reward};
 use crate::core::seeds::{self, GameRng};
 use crate::core::{ByPlayer, Evaluator, Game, Limits, Player, SearchStats};
 
@@ -152,22 +152,8 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         self.nodes.push(Node::new(0, me.opponent()));
         let mut stats = SearchStats::default();
         let mut depth = 0u32;
-        let budget = match self.config.iterations {
-            0 if limits.deadline.is_none() => MctsConfig::default().iterations,
-            n => n,
-        };
-        let timed = limits.deadline.is_some() || limits.stop.is_some();
-        let mut iteration = 0u64;
-        loop {
-            if iteration > 0 {
-                if budget > 0 && iteration >= budget {
-                    break;
-                }
-                if timed && iteration.is_multiple_of(16) && limits.reached() {
-                    break;
-                }
-            }
-            iteration += 1;
+        let mut budget = Budget::new(&self.config, limits);
+        while budget.another(limits) {
             let drawn = state.determinize(me, seeds::next_u64(rng))?;
             depth = depth.max(self.iterate(drawn, rng, &mut stats));
         }

@@ -68,6 +68,42 @@ impl Default for MctsConfig {
     }
 }
 
+/// How many iterations a search runs: `iterations`, or until `limits` are reached (checked
+/// every 16 iterations), at least one. No iteration budget and no deadline: the default
+/// budget, not an endless search.
+pub(super) struct Budget {
+    iterations: u64,
+    timed: bool,
+    done: u64,
+}
+
+impl Budget {
+    pub(super) fn new(config: &MctsConfig, limits: &Limits) -> Budget {
+        Budget {
+            iterations: match config.iterations {
+                0 if limits.deadline.is_none() => MctsConfig::default().iterations,
+                n => n,
+            },
+            timed: limits.deadline.is_some() || limits.stop.is_some(),
+            done: 0,
+        }
+    }
+
+    /// Whether to run another iteration (counting it).
+    pub(super) fn another(&mut self, limits: &Limits) -> bool {
+        if self.done > 0 {
+            if self.iterations > 0 && self.done >= self.iterations {
+                return false;
+            }
+            if self.timed && self.done.is_multiple_of(16) && limits.reached() {
+                return false;
+            }
+        }
+        self.done += 1;
+        true
+    }
+}
+
 /// The longest rollout, in plies: every game here ends long before (their own caps), so
 /// this only guards against a rule set without one.
 const MAX_ROLLOUT_PLIES: u32 = 10_000;
@@ -175,23 +211,8 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         self.nodes.push(Node::new(None, root_player.opponent()));
         let mut stats = SearchStats::default();
         let mut depth = 0u32;
-        let mut iteration = 0u64;
-        // No iteration budget and no deadline: the default budget, not an endless search.
-        let budget = match self.config.iterations {
-            0 if limits.deadline.is_none() => MctsConfig::default().iterations,
-            n => n,
-        };
-        loop {
-            let timed = limits.deadline.is_some() || limits.stop.is_some();
-            if iteration > 0 {
-                if budget > 0 && iteration >= budget {
-                    break;
-                }
-                if timed && iteration.is_multiple_of(16) && limits.reached() {
-                    break;
-                }
-            }
-            iteration += 1;
+        let mut budget = Budget::new(&self.config, limits);
+        while budget.another(limits) {
             let level = self.iterate(state, rng, &mut stats);
             depth = depth.max(level);
             if self.nodes[0].children == 0 {
