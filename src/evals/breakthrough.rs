@@ -499,7 +499,7 @@ pub fn board_value(state: &Breakthrough, side: Player, values: &PieceValues) -> 
     for row in 0..rows {
         let advance = match side {
             Player::P1 => row,
-            Player::P2 => rows - 1 - row,
+            _ => rows - 1 - row,
         };
         let pieces = (counted & geometry.row_masks[row]).count_ones();
         total += f64::from(pieces) * f64::from(1u32 << advance);
@@ -553,7 +553,7 @@ pub fn max_advance(geometry: &Geometry, side: Player, pieces: u64) -> u32 {
     }
     let square = match side {
         Player::P1 => 63 - pieces.leading_zeros(),
-        Player::P2 => pieces.trailing_zeros(),
+        _ => pieces.trailing_zeros(),
     };
     geometry.advance(side, square)
 }

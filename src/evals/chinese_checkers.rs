@@ -124,7 +124,7 @@ fn frame(player: Player, cell_index: usize) -> (u32, u32) {
     let (r, c) = row_col(cell_index);
     match player {
         Player::P1 => (r, c),
-        Player::P2 => (20 - r, c),
+        _ => (20 - r, c),
     }
 }
 
@@ -132,7 +132,7 @@ fn frame(player: Player, cell_index: usize) -> (u32, u32) {
 fn unframe(player: Player, (r, c): (u32, u32)) -> usize {
     let row = match player {
         Player::P1 => r,
-        Player::P2 => 20 - r,
+        _ => 20 - r,
     };
     cell(row, c).expect("target cells are on the board")
 }

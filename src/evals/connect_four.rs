@@ -235,7 +235,7 @@ impl Evaluator<ConnectFour> for Heuristic {
                     let found = threats(mine, state.occupied(), geometry);
                     let good_rows = match side {
                         Player::P1 => geometry.odd_rows,
-                        Player::P2 => geometry.board & !geometry.odd_rows,
+                        _ => geometry.board & !geometry.odd_rows,
                     };
                     let [_, _, threes] = windows(mine, theirs, geometry);
                     good * f64::from((found & good_rows).count_ones())

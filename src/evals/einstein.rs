@@ -54,7 +54,7 @@ fn steps_to_goal(side: Player, cell: u8) -> u8 {
     let (row, column) = (cell / 5, cell % 5);
     match side {
         Player::P1 => (4 - row).max(4 - column),
-        Player::P2 => row.max(column),
+        _ => row.max(column),
     }
 }
 

@@ -43,7 +43,7 @@ pub fn features(state: &Wights, side: Player) -> [f64; FEATURES.len()] {
             let wights = count(state.wights());
             [wights, 0.0, 0.0, 0.0, wights]
         }
-        Player::P1 => {
+        _ => {
             let dragons = count(state.dragons());
             let row = state.queen_row();
             let queen = if row.is_some() { 1.0 } else { 0.0 };
@@ -157,7 +157,7 @@ impl LinearWeights {
     /// The weighted sum for `root`.
     #[inline]
     pub fn value(&self, state: &Wights, root: Player) -> f64 {
-        let coefficients = &self.coefficients[root.index()];
+        let coefficients = &self.coefficients[root.pair_index()];
         let count = |mask: u32| f64::from(mask.count_ones());
         let (w, d) = (count(state.wights()), count(state.dragons()));
         let (q, r) = state
@@ -231,7 +231,7 @@ impl Evaluator<Wights> for Material {
         let score = self.wights_score(state);
         match root {
             Player::P2 => score,
-            Player::P1 => -score,
+            _ => -score,
         }
     }
 }

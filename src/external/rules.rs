@@ -19,7 +19,7 @@
 
 use super::clip;
 use super::program::{Program, Received, describe_status};
-use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, seeds};
+use crate::core::{Game, MoveError, Outcome, Player, Returns, seeds};
 use serde_json::{Value, json};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -765,7 +765,7 @@ impl Ask {
         match self {
             Ask::Legal => entry.legal.is_some(),
             Ask::Features => entry.features.is_some(),
-            Ask::Value(player) => entry.values[player.index()].is_some(),
+            Ask::Value(player) => entry.values[player.pair_index()].is_some(),
         }
     }
 
@@ -840,7 +840,7 @@ impl Ask {
                             clip(&reply.to_string())
                         )
                     })?;
-                entry.values[player.index()] = Some(value);
+                entry.values[player.pair_index()] = Some(value);
             }
         }
         Ok(())
@@ -1212,12 +1212,12 @@ impl Client {
 
     /// The program's own value of `state` for `player` (larger is better for `player`).
     fn value(&mut self, state: &ProgramGame, player: Player) -> Option<f64> {
-        self.fetch(state, Ask::Value(player))?.values[player.index()]
+        self.fetch(state, Ask::Value(player))?.values[player.pair_index()]
     }
 
     /// What `player` observes of `state` (`observation`), asked once.
     fn observation(&mut self, state: &ProgramGame, player: Player) -> Option<Arc<str>> {
-        if let Some(known) = &self.entry(state).observations[player.index()] {
+        if let Some(known) = &self.entry(state).observations[player.pair_index()] {
             return Some(Arc::clone(known));
         }
         let about = format!("position '{}'", clip(&state.position));
@@ -1234,7 +1234,7 @@ impl Client {
             return None;
         };
         let text: Arc<str> = Arc::from(text);
-        self.entry(state).observations[player.index()] = Some(Arc::clone(&text));
+        self.entry(state).observations[player.pair_index()] = Some(Arc::clone(&text));
         Some(text)
     }
 
@@ -1327,7 +1327,7 @@ impl ProgramGame {
         let (p1, p2) = all.split_at(count);
         Some(match side {
             Player::P1 => (p1.to_vec(), p2.to_vec()),
-            Player::P2 => (p2.to_vec(), p1.to_vec()),
+            _ => (p2.to_vec(), p1.to_vec()),
         })
     }
 
@@ -1414,11 +1414,11 @@ impl Game for ProgramGame {
         self.def.returns
     }
 
-    fn returns(&self) -> Option<ByPlayer<f64>> {
+    fn returns(&self) -> Option<Returns> {
         if self.is_failed() || self.status.over.is_none() {
             return None;
         }
-        self.status.returns.map(ByPlayer)
+        self.status.returns.map(|[p1, p2]| Returns::two(p1, p2))
     }
 
     fn observation(&self, player: Player) -> String {

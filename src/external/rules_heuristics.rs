@@ -135,7 +135,7 @@ impl Evaluator<ProgramGame> for ProgramHeuristic {
                 .with_features(|p1, p2| {
                     let (own, opp) = match root {
                         Player::P1 => (p1, p2),
-                        Player::P2 => (p2, p1),
+                        _ => (p2, p1),
                     };
                     weights
                         .iter()

@@ -308,6 +308,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         // the heuristic judged scores its winner the most seen and its loser the least.
         let rewards = match state.returns() {
             Some(returns) if state.outcome().is_some() => {
+                let returns = returns.pair();
                 self.scale.see(returns);
                 returns
             }

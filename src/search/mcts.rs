@@ -296,7 +296,7 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
             node.visits += 1;
             node.halves += match node.mover {
                 Player::P1 => p1_halves,
-                Player::P2 => WIN - p1_halves,
+                _ => WIN - p1_halves,
             };
         }
         level as u32

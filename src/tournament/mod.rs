@@ -693,7 +693,7 @@ pub fn play_from<G: Game>(
             break (
                 outcome.winner,
                 Cow::Borrowed(outcome.reason),
-                state.returns(),
+                state.returns().map(|returns| returns.pair()),
             );
         }
         if plies >= max_plies {

@@ -196,7 +196,7 @@ impl Geometry {
         let row = u32::from(self.row_of[square as usize]);
         match player {
             Player::P1 => row,
-            Player::P2 => self.rows - 1 - row,
+            _ => self.rows - 1 - row,
         }
     }
 
@@ -205,7 +205,7 @@ impl Geometry {
     pub fn forward(&self, player: Player, bits: u64) -> u64 {
         match player {
             Player::P1 => (bits << self.cols) & self.board,
-            Player::P2 => bits >> self.cols,
+            _ => bits >> self.cols,
         }
     }
 
@@ -428,7 +428,7 @@ impl Breakthrough {
         let forward = geometry.cols as i32
             * match mover {
                 Player::P1 => 1,
-                Player::P2 => -1,
+                _ => -1,
             };
         [(straight, forward), (up, forward + 1), (down, forward - 1)]
     }
@@ -446,7 +446,7 @@ impl Breakthrough {
         Breakthrough {
             pieces: ByPlayer(match mover {
                 Player::P1 => [p1 ^ step, p2 & !target],
-                Player::P2 => [p1 & !target, p2 ^ step],
+                _ => [p1 & !target, p2 ^ step],
             }),
             to_move: mover.opponent(),
             rules: self.rules,
@@ -560,7 +560,7 @@ impl Breakthrough {
         // P2 to move first: its ply, and then the passes.
         let first = match state.to_move {
             Player::P1 => None,
-            Player::P2 => state.playout_ply::<S, true>(pick, &mut plies, max_plies),
+            _ => state.playout_ply::<S, true>(pick, &mut plies, max_plies),
         };
         let ended = first.unwrap_or_else(|| {
             loop {
@@ -632,17 +632,17 @@ impl Game for Breakthrough {
     /// Each child's moves counted in one loop written for the board's size and the side
     /// to move (see `count_grandchildren_as`).
     fn count_grandchildren(&self, _scratch: &mut Vec<Move>) -> u64 {
-        match (self.rules, self.to_move) {
-            (Rules::Standard | Rules::ThreeToBase, Player::P1) => {
+        match (self.rules, self.to_move != Player::P1) {
+            (Rules::Standard | Rules::ThreeToBase, false) => {
                 self.count_grandchildren_as::<Size8x8, false>()
             }
-            (Rules::Standard | Rules::ThreeToBase, Player::P2) => {
+            (Rules::Standard | Rules::ThreeToBase, true) => {
                 self.count_grandchildren_as::<Size8x8, true>()
             }
-            (Rules::Long, Player::P1) => self.count_grandchildren_as::<Size5x10, false>(),
-            (Rules::Long, Player::P2) => self.count_grandchildren_as::<Size5x10, true>(),
-            (Rules::Small, Player::P1) => self.count_grandchildren_as::<Size5x5, false>(),
-            (Rules::Small, Player::P2) => self.count_grandchildren_as::<Size5x5, true>(),
+            (Rules::Long, false) => self.count_grandchildren_as::<Size5x10, false>(),
+            (Rules::Long, true) => self.count_grandchildren_as::<Size5x10, true>(),
+            (Rules::Small, false) => self.count_grandchildren_as::<Size5x5, false>(),
+            (Rules::Small, true) => self.count_grandchildren_as::<Size5x5, true>(),
         }
     }
 

@@ -393,7 +393,7 @@ impl Game for ChineseCheckers {
         );
         match self.to_move {
             Player::P1 => from - to,
-            Player::P2 => to - from,
+            _ => to - from,
         }
     }
 

@@ -188,7 +188,7 @@ impl ConnectFour {
     pub fn discs(&self, player: Player) -> u128 {
         match player {
             Player::P1 => self.p1,
-            Player::P2 => self.all ^ self.p1,
+            _ => self.all ^ self.p1,
         }
     }
 
@@ -366,7 +366,7 @@ impl Game for ConnectFour {
                 }
                 text.push(match self.cell(row, column) {
                     Some(Player::P1) => 'X',
-                    Some(Player::P2) => 'O',
+                    Some(_) => 'O',
                     None => '.',
                 });
             }
@@ -389,7 +389,7 @@ impl Game for ConnectFour {
                 (0..u32::from(self.params.columns))
                     .map(|column| match self.cell(row, column) {
                         Some(Player::P1) => '1',
-                        Some(Player::P2) => '2',
+                        Some(_) => '2',
                         None => '0',
                     })
                     .collect()

@@ -194,8 +194,8 @@ impl DoubleCard {
     pub fn role(&self, player: Player) -> Role {
         match (player, self.params.p1) {
             (Player::P1, role) => role,
-            (Player::P2, Role::Colors) => Role::Dots,
-            (Player::P2, Role::Dots) => Role::Colors,
+            (_, Role::Colors) => Role::Dots,
+            (_, Role::Dots) => Role::Colors,
         }
     }
 

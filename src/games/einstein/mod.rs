@@ -209,7 +209,7 @@ impl Einstein {
     /// The cell of each of `player`'s cubes, numbered 1 to 6 at indices 0 to 5 (`None`:
     /// removed, or not placed yet).
     pub fn cubes(&self, player: Player) -> [Option<u8>; 6] {
-        self.at[player.index()].map(|cell| (cell != GONE).then_some(cell))
+        self.at[player.pair_index()].map(|cell| (cell != GONE).then_some(cell))
     }
 
     /// `player`'s cubes on the board.
@@ -593,7 +593,7 @@ impl Game for Einstein {
         let board: Vec<i8> = (0..25u8)
             .map(|cell| match self.cube(cell) {
                 Some((Player::P1, n)) => n as i8,
-                Some((Player::P2, n)) => -(n as i8),
+                Some((_, n)) => -(n as i8),
                 None => 0,
             })
             .collect();

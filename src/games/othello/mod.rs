@@ -124,7 +124,7 @@ impl Othello {
     pub fn discs(&self, player: Player) -> u64 {
         match player {
             Player::P1 => self.black,
-            Player::P2 => self.white,
+            _ => self.white,
         }
     }
 
@@ -228,7 +228,7 @@ impl Game for Othello {
             let other = other & !turned;
             (self.black, self.white) = match mover {
                 Player::P1 => (own, other),
-                Player::P2 => (other, own),
+                _ => (other, own),
             };
         }
         self.to_move = mover.opponent();

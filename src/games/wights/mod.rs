@@ -169,7 +169,7 @@ impl Wights {
             // Wights: orthogonal steps onto empty squares, diagonal captures of Q/D.
             Player::P2 => (self.wights, empty, self.queen_side()),
             // Queen and Dragons: any king step onto an empty square or a Wight.
-            Player::P1 => (self.queen_side(), empty | self.wights, empty | self.wights),
+            _ => (self.queen_side(), empty | self.wights, empty | self.wights),
         };
         for (index, &(dr, dc)) in KING_STEPS.iter().enumerate() {
             let targets = if index < 4 {
@@ -215,7 +215,7 @@ impl Wights {
     fn direction_move(&self, row: u32, col: u32, direction: u32) -> Option<Move> {
         let forward = match self.to_move {
             Player::P2 => -1,
-            Player::P1 => 1,
+            _ => 1,
         };
         let (dr, dc) = match direction {
             1 => (forward, 0),
@@ -297,7 +297,7 @@ impl Game for Wights {
                 self.dragons &= !to;
                 self.queen &= !to;
             }
-            Player::P1 => {
+            _ => {
                 if self.queen & from != 0 {
                     self.queen = to;
                 } else {
@@ -334,7 +334,7 @@ impl Game for Wights {
     fn piece_count(&self, player: Player) -> u32 {
         match player {
             Player::P1 => self.queen_side().count_ones(),
-            Player::P2 => self.wights.count_ones(),
+            _ => self.wights.count_ones(),
         }
     }
 
@@ -384,7 +384,7 @@ impl Game for Wights {
         check_legal(self, mv, text, || {
             let own = match self.to_move {
                 Player::P1 => self.queen_side(),
-                Player::P2 => self.wights,
+                _ => self.wights,
             };
             let (r, c) = row_col(u32::from(mv.from));
             if own & (1 << mv.from) == 0 {
