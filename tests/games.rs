@@ -1096,3 +1096,62 @@ fn check_game_finds_an_observation_that_shows_what_is_hidden() {
         "{said}"
     );
 }
+
+/// The star seats 2, 3, 4 or 6: perft counts it at every table, and everything that seats
+/// two agents refuses a bigger table in one line naming the game (the experiment's file
+/// and line for a run), writing nothing.
+#[test]
+fn the_star_is_counted_at_every_table_and_two_seat_runs_refuse_a_bigger_one() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (players, counts) in [(2, "14 196"), (6, "14 199")] {
+        let game = format!("chinese-checkers-star(players={players})");
+        let output = run(&["perft", &game, "--depth", "2"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let leaves: Vec<String> = stdout(&output)
+            .lines()
+            .map(|line| {
+                let after = line.split('=').nth(1).unwrap_or_default().trim();
+                after
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(leaves.join(" "), counts, "{}", stdout(&output));
+    }
+    let four = "chinese-checkers-star(players=4)";
+    let refused = "'chinese-checkers-star(players=4)' seats 4 players";
+    let out = dir.path().join("match");
+    let output = run(&[
+        "match",
+        "random",
+        "random",
+        "--game",
+        four,
+        "--out",
+        text(&out),
+    ]);
+    assert_input_error(&output, &[refused, "a match seats two"]);
+    assert!(!out.exists());
+    let experiment = write_experiment(
+        dir.path(),
+        "four.toml",
+        &format!(
+            "seed = 1\ngame = \"{four}\"\nmatchups = [[\"random\", \"greedy(heuristic=distance)\"]]\n"
+        ),
+    );
+    let out = dir.path().join("run");
+    let output = run(&["run", text(&experiment), "--out", text(&out)]);
+    assert_input_error(&output, &["four.toml: line 2: ", refused]);
+    assert!(!out.exists());
+    let output = run(&["play", four, "--agent", "random"]);
+    assert_input_error(
+        &output,
+        &[refused, "a game played at the terminal seats two"],
+    );
+    let output = run(&["solve-game", four]);
+    assert_input_error(&output, &[refused, "the solver seats two"]);
+    let output = run(&["perft", "chinese-checkers-star(players=5)", "--depth", "1"]);
+    assert_input_error(&output, &["players=5: the star seats 2, 3, 4 or 6 players"]);
+}

@@ -21,6 +21,7 @@ pub mod connect_four;
 pub mod double_card;
 pub mod einstein;
 pub mod othello;
+pub mod star_checkers;
 pub mod wights;
 
 use std::fmt;

@@ -466,6 +466,13 @@ impl GameTask for Task<'_, Experiment> {
             options,
         } = self;
         // Everything is checked before anything is written.
+        crate::registry::two_players(&start_position, "a match").map_err(|message| {
+            InputError::in_file(
+                &experiment.path,
+                crate::registry::line_of_key(&experiment.source, "game"),
+                message,
+            )
+        })?;
         let factories = experiment.factories(&start_position)?;
         let openings = openings_of(&experiment.openings, &start_position)?;
         let plans: Vec<MatchupPlan> = experiment

@@ -114,6 +114,7 @@ impl GameTask for Start {
     type Output = Result<Box<dyn Session>, Error>;
 
     fn run<G: GameEntry>(self, start: G) -> Self::Output {
+        crate::registry::two_players(&start, "a game played at the terminal")?;
         let factory = self
             .agent
             .factory(&start)

@@ -205,6 +205,7 @@ impl GameTask for Task<'_, SearchExperiment> {
     type Output = Result<Finished, Error>;
 
     fn run<G: GameEntry>(self, start_position: G) -> Result<Finished, Error> {
+        crate::registry::two_players(&start_position, "a search comparison")?;
         let Task {
             experiment,
             start,

@@ -41,6 +41,7 @@ pub fn serve_agent(
     impl<I: BufRead, O: Write> GameTask for Task<'_, I, O> {
         type Output = Result<(), Error>;
         fn run<G: GameEntry>(self, start: G) -> Result<(), Error> {
+            crate::registry::two_players(&start, "the protocols")?;
             let factory = self.agent.factory(&start).map_err(|e| {
                 Error::Message(format!("agent '{}': {}", self.agent.name, e.message))
             })?;
@@ -89,6 +90,7 @@ pub fn serve_game(
     impl<I: BufRead, O: Write> GameTask for Task<I, O> {
         type Output = Result<(), Error>;
         fn run<G: GameEntry>(self, start: G) -> Result<(), Error> {
+            crate::registry::two_players(&start, "the protocols")?;
             let evaluator = match &self.heuristic {
                 Some(spec) => Some(
                     start
@@ -143,6 +145,7 @@ pub fn check_agent(
     impl GameTask for Task<'_> {
         type Output = Result<Verdict, Error>;
         fn run<G: GameEntry>(self, start: G) -> Result<Verdict, Error> {
+            crate::registry::two_players(&start, "the protocols")?;
             check(
                 self.name, self.spec, &start, &self.game, self.times, self.logs, self.out,
             )

@@ -159,6 +159,7 @@ impl GameTask for SolveGameTask<'_> {
     type Output = Result<SolveEnd, Error>;
 
     fn run<G: GameEntry>(self, start: G) -> Result<SolveEnd, Error> {
+        crate::registry::two_players(&start, "the solver")?;
         let request = &self.request;
         let state = match &request.position {
             Some(moves) => position_after(start, moves)?,

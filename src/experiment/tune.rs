@@ -365,6 +365,7 @@ impl GameTask for Task<'_, TuneExperiment> {
     type Output = Result<Finished, Error>;
 
     fn run<G: GameEntry>(self, start_position: G) -> Result<Finished, Error> {
+        crate::registry::two_players(&start_position, "tuning")?;
         let Task {
             experiment,
             start,

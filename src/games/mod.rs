@@ -7,6 +7,7 @@ pub mod connect_four;
 pub mod double_card;
 pub mod einstein;
 pub mod othello;
+pub mod star_checkers;
 #[cfg(test)]
 pub mod testing;
 pub mod wights;

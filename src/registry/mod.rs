@@ -165,6 +165,22 @@ impl fmt::Display for InputError {
     }
 }
 
+/// Refuses a game of more than two players for `what` (a match between two agents, the
+/// solver, a program's protocol), in one line naming the game.
+///
+/// # Errors
+/// The refusal, when `game` seats more than two.
+pub fn two_players<G: GameEntry>(game: &G, what: &str) -> Result<(), String> {
+    let players = game.players();
+    if players == 2 {
+        return Ok(());
+    }
+    Err(format!(
+        "'{}' seats {players} players, and {what} seats two; play it with players=2 (a run of more players at one table is not built yet: see docs/games.md)",
+        game.game_spec()
+    ))
+}
+
 /// An error's line as the layers that still speak in text take it (the documents, the
 /// cli's printing): the same words as its `Display`.
 impl From<InputError> for String {

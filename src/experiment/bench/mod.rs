@@ -490,6 +490,7 @@ impl GameTask for BenchTask<'_> {
     type Output = Result<()>;
 
     fn run<G: GameEntry>(self, start: G) -> Result<()> {
+        crate::registry::two_players(&start, "the bench's games")?;
         let args = &self.args;
         let say = self.say;
         say(format!("game: {}", args.game));

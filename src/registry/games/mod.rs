@@ -41,6 +41,7 @@ mod double_card;
 mod einstein;
 mod othello;
 mod program;
+mod star_checkers;
 mod wights;
 
 pub use program::ProgramSpec;
@@ -53,6 +54,7 @@ use crate::games::connect_four::ConnectFour;
 use crate::games::double_card::DoubleCard;
 use crate::games::einstein::Einstein;
 use crate::games::othello::Othello;
+use crate::games::star_checkers::StarCheckers;
 use crate::games::wights::Wights;
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -175,6 +177,7 @@ built_in_games! {
     DoubleCard: DoubleCard,
     Wights: Wights,
     Einstein: Einstein,
+    StarCheckers: StarCheckers,
 }
 
 impl std::str::FromStr for GameSpec {
