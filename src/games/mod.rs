@@ -16,6 +16,18 @@ use crate::core::seeds;
 use crate::core::{Game, MoveError, Outcome};
 use std::ops::ControlFlow;
 
+/// The cells (bit indices) set in a board of up to 128 cells, lowest first: the Chinese
+/// Checkers boards' marbles and destinations.
+pub(crate) fn cells_of(mut bits: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let cell = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cell
+        })
+    })
+}
+
 /// Counts the leaves of the legal-move tree `depth` plies deep (finished games have no
 /// moves). The last two plies are bulk-counted with [`Game::count_grandchildren`] (the
 /// last one alone with [`Game::count_moves`]).

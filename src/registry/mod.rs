@@ -457,7 +457,7 @@ mod tests {
         assert_eq!(long.to_string().parse::<GameSpec>(), Ok(long));
         let err = |t: &str| t.parse::<GameSpec>().expect_err(t).message;
         assert!(err("chess").contains(
-            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, othello, double-card, wights, einstein; a game served by a program is declared as [[game]] in an agent file)"
+            "unknown game 'chess' (known: breakthrough, chinese-checkers, connect-four, othello, double-card, wights, einstein, chinese-checkers-star; a game served by a program is declared as [[game]] in an agent file)"
         ));
         let cc: GameSpec = "chinese-checkers(jumps=short,timeout=random,max_plies=300)"
             .parse()
@@ -467,6 +467,20 @@ mod tests {
             "chinese-checkers(max_plies=300,home_plies=100,jumps=short,timeout=random)"
         );
         assert_eq!(cc.to_string().parse::<GameSpec>(), Ok(cc));
+        let star: GameSpec = "chinese-checkers-star(players=6,max_plies=900)"
+            .parse()
+            .expect("valid");
+        assert_eq!(
+            star.to_string(),
+            "chinese-checkers-star(players=6,max_plies=900)"
+        );
+        assert_eq!(star.to_string().parse::<GameSpec>(), Ok(star));
+        assert_eq!(
+            "chinese-checkers-star"
+                .parse::<GameSpec>()
+                .map(|g| g.to_string()),
+            Ok("chinese-checkers-star(players=2)".to_string())
+        );
         assert!(err("chinese-checkers(jumps=far)").contains("jumps=far"));
         // A bad parameter's error carries its key, for a file's loader to point at it.
         for (text, key) in [

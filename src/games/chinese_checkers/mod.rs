@@ -10,6 +10,7 @@
 mod tests;
 
 use crate::core::{ByPlayer, Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
+use crate::games::cells_of;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -46,16 +47,6 @@ pub fn cell(row: u32, col: u32) -> Option<usize> {
 
 fn bit(cell: usize) -> u128 {
     1u128 << cell
-}
-
-fn cells_of(mut bits: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let cell = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            cell
-        })
-    })
 }
 
 /// Precomputed geometry.

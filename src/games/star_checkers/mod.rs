@@ -18,6 +18,7 @@
 mod tests;
 
 use crate::core::{Game, MoveError, Outcome, Player, Returns, check_legal, seeds::mix64};
+use crate::games::cells_of;
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -200,16 +201,6 @@ pub fn cell(row: u32, column: u32) -> Option<usize> {
         .then(|| usize::from(first) + column as usize - 1)
 }
 
-fn cells_of(mut bits: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let cell = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            cell
-        })
-    })
-}
-
 /// A position of Chinese Checkers on the star.
 #[derive(Clone, PartialEq, Eq)]
 pub struct StarCheckers {
@@ -387,9 +378,9 @@ impl Game for StarCheckers {
         // The winner's 1 stays above a loser whose marbles are as far on (a blocked goal).
         if self.ended != PLY_LIMIT {
             let winner = usize::from(self.ended) - 1;
-            for (seat, value) in returns.as_slice().to_vec().into_iter().enumerate() {
-                if seat != winner && value >= 1.0 {
-                    returns[Player::ALL[seat]] = 0.999;
+            for &seat in Player::seats(self.players()) {
+                if seat.index() != winner && returns[seat] >= 1.0 {
+                    returns[seat] = 0.999;
                 }
             }
         }
