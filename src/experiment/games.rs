@@ -466,11 +466,11 @@ impl GameTask for Task<'_, Experiment> {
             options,
         } = self;
         // Everything is checked before anything is written.
-        crate::registry::two_players(&start_position, "a match").map_err(|message| {
+        crate::registry::two_players(&start_position, "a match").map_err(|refusal| {
             InputError::in_file(
                 &experiment.path,
                 crate::registry::line_of_key(&experiment.source, "game"),
-                message,
+                refusal.message,
             )
         })?;
         let factories = experiment.factories(&start_position)?;

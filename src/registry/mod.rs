@@ -170,15 +170,15 @@ impl fmt::Display for InputError {
 ///
 /// # Errors
 /// The refusal, when `game` seats more than two.
-pub fn two_players<G: GameEntry>(game: &G, what: &str) -> Result<(), String> {
+pub fn two_players<G: GameEntry>(game: &G, what: &str) -> Result<(), InputError> {
     let players = game.players();
     if players == 2 {
         return Ok(());
     }
-    Err(format!(
+    Err(InputError::new(format!(
         "'{}' seats {players} players, and {what} seats two; play it with players=2 (a run of more players at one table is not built yet: see docs/games.md)",
         game.game_spec()
-    ))
+    )))
 }
 
 /// An error's line as the layers that still speak in text take it (the documents, the
