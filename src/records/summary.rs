@@ -337,12 +337,10 @@ impl Summary {
                     mean_return_low95: t.returns.interval(Z95).map(|(low, _)| round(low, 4)),
                     mean_return_high95: t.returns.interval(Z95).map(|(_, high)| round(high, 4)),
                     // Per game: half a pair's summed return.
-                    pair_return_low95: tally
-                        .pair_returns
+                    pair_return_low95: tally.pair_returns[0]
                         .interval(Z95)
                         .map(|(low, _)| round(low / 2.0, 4)),
-                    pair_return_high95: tally
-                        .pair_returns
+                    pair_return_high95: tally.pair_returns[0]
                         .interval(Z95)
                         .map(|(_, high)| round(high / 2.0, 4)),
                 };

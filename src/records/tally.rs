@@ -20,10 +20,12 @@ pub struct Tally {
     pub pairs: [u64; 5],
     /// The first game of a pair waiting for its partner: (seed, first agent's score x2).
     open_pair: Option<(u64, u8, bool)>,
-    /// The first agent's returns summed over each completed pair (games with returns).
-    pub pair_returns: Moments,
-    /// The first agent's return in the open pair's game.
-    open_return: Option<f64>,
+    /// Each agent's returns (the first listed agent's, then the second's) summed over each
+    /// completed pair, in games with returns. Both are kept: returns need not sum to zero
+    /// (Chinese Checkers' shares of the way home, a prisoner's dilemma).
+    pub pair_returns: [Moments; 2],
+    /// Both agents' returns in the open pair's game, the first agent's first.
+    open_return: Option<[f64; 2]>,
 }
 
 impl Tally {
@@ -40,14 +42,20 @@ impl Tally {
             Some(winner) if winner == seat => 2,
             Some(_) => 0,
         };
-        let own = record.returns.map(|returns| returns[seat]);
+        let game_returns = record
+            .returns
+            .map(|returns| [returns[seat], returns[seat.opponent()]]);
         let completed = self.add_result(record.job.seed, record.job.first_is_p1, halves);
         if completed {
-            if let (Some(first), Some(second)) = (self.open_return.take(), own) {
-                self.pair_returns.add(first + second);
+            if let (Some(open), Some(this)) = (self.open_return.take(), game_returns) {
+                for (moments, (a, b)) in
+                    self.pair_returns.iter_mut().zip(open.into_iter().zip(this))
+                {
+                    moments.add(a + b);
+                }
             }
         } else {
-            self.open_return = own;
+            self.open_return = game_returns;
         }
         completed
     }
@@ -103,7 +111,7 @@ impl Tally {
             losses: self.wins,
             pairs,
             open_pair: None,
-            pair_returns: self.pair_returns.negated(),
+            pair_returns: [self.pair_returns[1], self.pair_returns[0]],
             open_return: None,
         }
     }
@@ -112,6 +120,7 @@ impl Tally {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::core::ByPlayer;
     use crate::tournament::GameJob;
     use std::borrow::Cow;
 
@@ -162,5 +171,24 @@ pub(crate) mod tests {
         let mirror = tally.mirrored();
         assert_eq!(mirror.pairs, [0, 1, 1, 0, 0]);
         assert_eq!((mirror.wins, mirror.losses), (1, 2));
+    }
+
+    /// Returns that do not sum to zero (the star's shares of the way home): each agent's
+    /// pair sums are its own, not the other's negated.
+    #[test]
+    fn each_agent_keeps_its_own_pair_returns() {
+        let mut tally = Tally::default();
+        let with = |game, first_is_p1, p1: f64, p2: f64| GameRecord {
+            returns: Some(ByPlayer([p1, p2])),
+            ..record(game, first_is_p1, Some(Player::P1), true)
+        };
+        // The first agent plays P1 then P2: it scores 1.0 and 0.5, the second 0.25 and 1.0.
+        tally.add(&with(0, true, 1.0, 0.25));
+        tally.add(&with(1, false, 1.0, 0.5));
+        assert_eq!(tally.pair_returns[0].mean(), Some(1.5));
+        assert_eq!(tally.pair_returns[1].mean(), Some(1.25));
+        let mirror = tally.mirrored();
+        assert_eq!(mirror.pair_returns[0].mean(), Some(1.25));
+        assert_eq!(mirror.pair_returns[1].mean(), Some(1.5));
     }
 }

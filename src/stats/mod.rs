@@ -29,14 +29,6 @@ impl Moments {
         self.squares += x * x;
     }
 
-    /// The same numbers negated (the other player's side of a zero-sum game).
-    pub fn negated(self) -> Moments {
-        Moments {
-            sum: -self.sum,
-            ..self
-        }
-    }
-
     /// The mean (`None` before the first number).
     pub fn mean(&self) -> Option<f64> {
         (self.count > 0).then(|| self.sum / self.count as f64)
@@ -205,9 +197,6 @@ mod tests {
         let (low, high) = m.interval(Z95).expect("five numbers");
         assert!((low - (1.0 - Z95 * 1.5f64.sqrt())).abs() < 1e-12, "{low}");
         assert!((high - (1.0 + Z95 * 1.5f64.sqrt())).abs() < 1e-12, "{high}");
-        let n = m.negated();
-        assert_eq!(n.mean(), Some(-1.0));
-        assert_eq!(n.interval(Z95), Some((-high, -low)));
     }
 
     #[test]
