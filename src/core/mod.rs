@@ -144,6 +144,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         2
     }
 
+    /// Makes `player` the one to move in this position, as best-reply search does when
+    /// one opponent replies for all (the others pass); `false`, changing nothing, for a
+    /// game that cannot (best-reply search then refuses it).
+    fn put_to_move(&mut self, _player: Player) -> bool {
+        false
+    }
+
     /// Whether chance ever acts in this game (a die rolled, cards dealt): `false` for the
     /// deterministic games, so that every check of [`Game::is_chance`] compiles to nothing
     /// for them. Searches that assume no chance (minimax, alpha-beta, the solver) refuse

@@ -46,8 +46,9 @@ impl ParamSpec {
 
 /// The keys an agent spec's algorithm takes besides the heuristic's (`arbiter list` says
 /// which algorithm takes which), named in messages about an unknown key.
-pub const ALGORITHM_KEYS: [&str; 13] = [
+pub const ALGORITHM_KEYS: [&str; 14] = [
     "heuristic",
+    "bound",
     "depth",
     "time_ms",
     "nodes",

@@ -14,6 +14,7 @@
 
 pub mod ismcts;
 pub mod mcts;
+mod multi;
 pub mod solve;
 #[cfg(test)]
 mod tests;
@@ -90,11 +91,20 @@ pub enum Algorithm {
     /// Information-set MCTS ([`ismcts`]): each iteration plays in a position drawn from
     /// what the player has seen, for games where some of a position is hidden.
     Ismcts,
+    /// max^n for games of any number of players: a value per player, each choosing the
+    /// best for itself; shallow pruning with a bound ([`multi`]).
+    Maxn,
+    /// Paranoid search: ordered alpha-beta where every other player minimises the root
+    /// player's value.
+    Paranoid,
+    /// Best-reply search: the root player's moves against the best single reply of any
+    /// opponent, with alpha-beta ([`multi`]).
+    Brs,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 14] = [
+    pub const ALL: [Algorithm; 17] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
@@ -103,6 +113,9 @@ impl Algorithm {
         Algorithm::AlphaBetaCached,
         Algorithm::AlphaBetaTt,
         Algorithm::Expectimax,
+        Algorithm::Maxn,
+        Algorithm::Paranoid,
+        Algorithm::Brs,
         Algorithm::Greedy,
         Algorithm::Beam,
         Algorithm::Mcts,
@@ -128,6 +141,9 @@ impl Algorithm {
             Algorithm::Mcts => "mcts",
             Algorithm::Expectimax => "expectimax",
             Algorithm::Ismcts => "ismcts",
+            Algorithm::Maxn => "maxn",
+            Algorithm::Paranoid => "paranoid",
+            Algorithm::Brs => "brs",
         }
     }
 
@@ -166,6 +182,15 @@ impl Algorithm {
             Algorithm::Ismcts => {
                 "information-set MCTS: each iteration plays in a position drawn from what the player has seen (cards, hidden moves); MCTS where nothing is hidden"
             }
+            Algorithm::Maxn => {
+                "max^n to `depth` plies for any number of players: each player picks the child best for itself; `bound` (the centred heuristic's bound) turns on shallow pruning"
+            }
+            Algorithm::Paranoid => {
+                "paranoid search for any number of players: alpha-beta where all the others minimise the root player's value; alphabeta-ordered for two"
+            }
+            Algorithm::Brs => {
+                "best-reply search for any number of players: the root player's moves against the one best reply of any opponent, alpha-beta"
+            }
         }
     }
 
@@ -181,6 +206,23 @@ impl Algorithm {
                 | Algorithm::AlphaBetaCached
                 | Algorithm::AlphaBetaTt
                 | Algorithm::Expectimax
+                | Algorithm::Maxn
+                | Algorithm::Paranoid
+                | Algorithm::Brs
+        )
+    }
+
+    /// Whether the algorithm plays games of more than two players ([`Game::players`]):
+    /// those written for them, and those that look no further than one move.
+    pub fn handles_many(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Maxn
+                | Algorithm::Paranoid
+                | Algorithm::Brs
+                | Algorithm::Greedy
+                | Algorithm::Random
+                | Algorithm::SimpleGreedy
         )
     }
 
@@ -1151,6 +1193,8 @@ pub struct SearchConfig {
     pub tt_mb: u32,
     /// alphabeta-tt's aspiration half-width (0: none).
     pub aspiration: f64,
+    /// maxn's bound on the centred heuristic, for shallow pruning (none: no pruning).
+    pub maxn_bound: Option<f64>,
 }
 
 impl SearchConfig {
@@ -1166,6 +1210,7 @@ impl SearchConfig {
             mcts: mcts::MctsConfig::default(),
             tt_mb: tt::DEFAULT_TT_MB,
             aspiration: 0.0,
+            maxn_bound: None,
         }
     }
 }
@@ -1233,12 +1278,21 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
 
     fn search_once(&mut self, state: &G, depth: u32) -> Option<SearchResult<G::Move>> {
         let config = self.config;
-        if config.algorithm == Algorithm::Beam {
-            self.searcher
-                .beam(state, depth, config.beam_width, config.gamma, &mut self.rng)
-        } else {
-            self.searcher
-                .search(state, config.algorithm, depth, &mut self.rng)
+        match config.algorithm {
+            Algorithm::Beam => {
+                self.searcher
+                    .beam(state, depth, config.beam_width, config.gamma, &mut self.rng)
+            }
+            Algorithm::Maxn => self
+                .searcher
+                .maxn(state, depth, config.maxn_bound, &mut self.rng),
+            Algorithm::Brs => self.searcher.brs(state, depth, &mut self.rng),
+            // Alpha-beta on the root player's value: the others minimise it.
+            Algorithm::Paranoid => {
+                self.searcher
+                    .search(state, Algorithm::AlphaBetaOrdered, depth, &mut self.rng)
+            }
+            algorithm => self.searcher.search(state, algorithm, depth, &mut self.rng),
         }
     }
 }

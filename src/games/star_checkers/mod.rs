@@ -356,6 +356,14 @@ impl Game for StarCheckers {
         usize::from(self.rules.players)
     }
 
+    fn put_to_move(&mut self, player: Player) -> bool {
+        if player.index() >= self.players() {
+            return false;
+        }
+        self.to_move = player;
+        true
+    }
+
     fn has_returns(&self) -> bool {
         true
     }

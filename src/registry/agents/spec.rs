@@ -44,6 +44,8 @@ pub struct AgentSpec {
     pub tt_mb: u32,
     /// The aspiration window's half-width, 0 for none (alphabeta-tt only).
     pub aspiration: f64,
+    /// The centred heuristic's bound that turns on shallow pruning (maxn only).
+    pub bound: Option<f64>,
     /// Set for an agent that is another program (then the fields above are unused).
     pub external: Option<ExternalSpec>,
 }
@@ -338,6 +340,27 @@ impl AgentSpec {
                 .map(|i| params.remove(i).1)
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
+        let bound = match take("bound") {
+            None => None,
+            Some(_) if algorithm != Algorithm::Maxn => {
+                return Err(SpecError::at(
+                    "bound",
+                    format!("bound is maxn's parameter (its shallow pruning), not {algorithm}'s"),
+                ));
+            }
+            Some(text) => Some(
+                text.trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|b| b.is_finite() && *b > 0.0)
+                    .ok_or_else(|| {
+                        SpecError::at(
+                            "bound",
+                            format!("bound '{text}' must be a positive number (the most a centred heuristic value may stray from 0)"),
+                        )
+                    })?,
+            ),
+        };
         let (nodes, tt_mb, aspiration) =
             search_keys(algorithm, take("nodes"), take("tt_mb"), take("aspiration"))?;
         let mcts_keys = [
@@ -436,6 +459,7 @@ impl AgentSpec {
             mcts,
             tt_mb,
             aspiration,
+            bound,
             external: None,
         };
         spec.name = name.unwrap_or_else(|| spec.canonical());
@@ -457,6 +481,7 @@ impl AgentSpec {
             mcts: MctsConfig::default(),
             tt_mb: DEFAULT_TT_MB,
             aspiration: 0.0,
+            bound: None,
             external: Some(spec),
         };
         agent.name = name.unwrap_or_else(|| agent.canonical());
@@ -520,6 +545,9 @@ impl AgentSpec {
         if self.algorithm == Algorithm::AlphaBetaTt && self.aspiration > 0.0 {
             params.push(("aspiration".to_string(), self.aspiration.to_string()));
         }
+        if let Some(bound) = self.bound {
+            params.push(("bound".to_string(), bound.to_string()));
+        }
         if let Some(ms) = self.time_ms {
             params.push(("time_ms".to_string(), ms.to_string()));
         }
@@ -563,6 +591,7 @@ impl AgentSpec {
             mcts: self.mcts,
             tt_mb: self.tt_mb,
             aspiration: self.aspiration,
+            maxn_bound: self.bound,
         };
         let heuristic = match &self.heuristic {
             None if self.algorithm.uses_heuristic() => {
@@ -607,6 +636,26 @@ impl AgentSpec {
         };
         // After the heuristic: a heuristic that no game with chance or hidden information
         // has is the telling mistake.
+        let players = game.players();
+        if players > 2 && !self.algorithm.handles_many() {
+            return Err(SpecError::at(
+                "algorithm",
+                format!(
+                    "{} needs a two-player game, and '{}' seats {players}; use maxn, paranoid, brs, greedy or random",
+                    self.algorithm,
+                    game.game_spec()
+                ),
+            ));
+        }
+        if self.algorithm == Algorithm::Brs && !game.clone().put_to_move(game.to_move()) {
+            return Err(SpecError::at(
+                "algorithm",
+                format!(
+                    "brs needs a game that can put any player to move (its opponents reply out of turn), and '{}' cannot; use paranoid or maxn",
+                    game.game_spec()
+                ),
+            ));
+        }
         if game.has_hidden() && !self.algorithm.handles_hidden() {
             return Err(SpecError::at(
                 "algorithm",

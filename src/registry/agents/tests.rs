@@ -361,3 +361,63 @@ fn external_agents_are_registered_checked_and_round_trip_through_meta() {
     let message = error("[[agent]]\nname = \"b\"\n");
     assert!(message.contains("give algorithm"), "{message}");
 }
+
+/// The searches for more players parse and print with their keys; a search for two
+/// players refuses a bigger table, and best-reply search a game that cannot put any
+/// player to move, each in one line saying what to use.
+#[test]
+fn searches_for_more_players_fit_the_games_they_can_play() {
+    use crate::games::connect_four::{ConnectFour, Params};
+    use crate::games::star_checkers::{Rules, StarCheckers};
+    let spec = |t: &str| t.parse::<AgentSpec>().expect(t);
+    let maxn = spec("maxn(heuristic=distance,depth=3,bound=120)");
+    assert_eq!(maxn.bound, Some(120.0));
+    assert_eq!(
+        maxn.canonical(),
+        "maxn(heuristic=distance,depth=3,bound=120)"
+    );
+    let err = |t: &str| t.parse::<AgentSpec>().expect_err(t).message;
+    assert_eq!(
+        err("paranoid(heuristic=distance,depth=2,bound=5)"),
+        "agent 'paranoid(heuristic=distance,depth=2,bound=5)': bound is maxn's parameter (its shallow pruning), not paranoid's"
+    );
+    assert!(err("maxn(heuristic=distance,depth=2,bound=-1)").contains("must be a positive number"));
+    let four = StarCheckers::new(Rules {
+        players: 4,
+        max_plies: 0,
+    });
+    for fits in [
+        "maxn(heuristic=distance,depth=2)",
+        "paranoid(heuristic=laggard,depth=2)",
+        "brs(heuristic=distance,depth=3)",
+        "greedy(heuristic=distance)",
+        "random",
+    ] {
+        assert!(spec(fits).factory(&four).is_ok(), "{fits}");
+    }
+    let refusal = |t: &str, game: &dyn Fn(&AgentSpec) -> Result<(), SpecError>| {
+        game(&spec(t)).expect_err(t).message
+    };
+    let on_four = |s: &AgentSpec| s.factory(&four).map(|_| ());
+    assert_eq!(
+        refusal("alphabeta(heuristic=distance,depth=2)", &on_four),
+        "alphabeta needs a two-player game, and 'chinese-checkers-star(players=4)' seats 4; use maxn, paranoid, brs, greedy or random"
+    );
+    assert!(refusal("mcts(iterations=10)", &on_four).starts_with("mcts needs a two-player game"));
+    let connect_four = ConnectFour::new(Params::default());
+    let on_c4 = |s: &AgentSpec| s.factory(&connect_four).map(|_| ());
+    assert_eq!(
+        refusal("brs(heuristic=windows,depth=2)", &on_c4),
+        "brs needs a game that can put any player to move (its opponents reply out of turn), and 'connect-four(rows=6,columns=7)' cannot; use paranoid or maxn"
+    );
+    assert!(
+        spec("paranoid(heuristic=windows,depth=2)")
+            .factory(&connect_four)
+            .is_ok()
+    );
+    assert!(
+        spec("maxn(heuristic=windows,depth=2)")
+            .factory(&connect_four)
+            .is_ok()
+    );
+}
