@@ -22,7 +22,9 @@
 //! most); an *evaluated* node is where an iteration's rollout began, so `evaluated` is the
 //! number of iterations.
 
-use super::mcts::{Budget, MctsConfig, MctsResult, Rollouts, TreeAgent, TreeSearch, WIN, reward};
+use super::mcts::{
+    Budget, MctsConfig, MctsResult, Rollouts, TreeAgent, TreeSearch, WIN, halves_for, winner_of,
+};
 use crate::core::seeds::{self, GameRng};
 use crate::core::{ByPlayer, Evaluator, Game, Limits, Player, SearchStats};
 
@@ -300,10 +302,13 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         }
         let level = self.path.len() - 1;
         stats.count_evaluated(level);
-        let p1_halves = match state.outcome() {
-            Some(outcome) => reward(outcome, Player::P1),
-            None => self.rollouts.rollout(&mut state, rng),
-        };
+        let p1_halves = halves_for(
+            match state.outcome() {
+                Some(_) => winner_of(&state),
+                None => self.rollouts.rollout(&mut state, rng),
+            },
+            Player::P1,
+        );
         // A game with returns (chips) is played for them where the game ended; a rollout
         // the heuristic judged scores its winner the most seen and its loser the least.
         let rewards = match state.returns() {

@@ -286,18 +286,15 @@ impl<G: Game, E: Evaluator<G>> Mcts<G, E> {
         }
         let level = self.path.len() - 1;
         stats.count_evaluated(level);
-        // Simulation, then backpropagation of P1's reward.
-        let p1_halves = match state.outcome() {
-            Some(outcome) => reward(outcome, Player::P1),
+        // Simulation, then backpropagation of each mover's reward.
+        let winner = match state.outcome() {
+            Some(_) => winner_of(&state),
             None => self.rollouts.rollout(&mut state, rng),
         };
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
-            node.halves += match node.mover {
-                Player::P1 => p1_halves,
-                _ => WIN - p1_halves,
-            };
+            node.halves += halves_for(winner, node.mover);
         }
         level as u32
     }
@@ -347,8 +344,8 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
     }
 
     /// Plays a rollout from `state` (not finished), leaving `state` where it stopped;
-    /// returns P1's reward.
-    pub(super) fn rollout(&mut self, state: &mut G, rng: &mut GameRng) -> u32 {
+    /// returns who won it ([`winner_of`]; `None`: a draw).
+    pub(super) fn rollout(&mut self, state: &mut G, rng: &mut GameRng) -> Option<Player> {
         let cap = if self.config.rollout_plies == 0 {
             MAX_ROLLOUT_PLIES
         } else {
@@ -360,24 +357,24 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
             // apart.
             let playout = seeds::random_playout(state, &mut self.scratch, rng, cap);
             if playout.ended {
-                return state.outcome().map_or(DRAW, |o| reward(o, Player::P1));
+                return winner_of(state);
             }
             return self.cut_off(state);
         }
         for _ in 0..cap {
-            if let Some(outcome) = state.outcome() {
-                return reward(outcome, Player::P1);
+            if state.outcome().is_some() {
+                return winner_of(state);
             }
             if G::CHANCE && state.is_chance() {
                 match state.chance_move(seeds::unit(rng), &mut self.outcomes) {
                     Some(mv) => state.apply(mv),
-                    None => return DRAW,
+                    None => return None,
                 }
                 continue;
             }
             state.legal_moves(&mut self.scratch);
             if self.scratch.is_empty() {
-                return DRAW;
+                return None;
             }
             let greedy = seeds::unit(rng) >= self.config.epsilon;
             let mv = if greedy {
@@ -408,22 +405,72 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
         self.cut_off(state)
     }
 
-    /// P1's reward where a rollout stopped: the game's result, or when cut off, the
-    /// heuristic's sign (who is ahead).
-    fn cut_off(&self, state: &G) -> u32 {
-        match state.outcome() {
-            Some(outcome) => reward(outcome, Player::P1),
-            None => {
-                let value = self.evaluator.evaluate(state, Player::P1, self.noise_seed);
-                if value > 0.0 {
-                    WIN
-                } else if value < 0.0 {
-                    LOSS
-                } else {
-                    DRAW
-                }
+    /// Who won where a rollout stopped: the game's winner, or when cut off, who the
+    /// heuristic says is ahead (two players: the sign of P1's value; more: the one player
+    /// it values most, none when several tie).
+    fn cut_off(&self, state: &G) -> Option<Player> {
+        if state.outcome().is_some() {
+            return winner_of(state);
+        }
+        let players = state.players();
+        if players == 2 {
+            let value = self.evaluator.evaluate(state, Player::P1, self.noise_seed);
+            return if value > 0.0 {
+                Some(Player::P1)
+            } else if value < 0.0 {
+                Some(Player::P2)
+            } else {
+                None
+            };
+        }
+        let values = Player::seats(players)
+            .iter()
+            .map(|&seat| (seat, self.evaluator.evaluate(state, seat, self.noise_seed)));
+        sole_best(values)
+    }
+}
+
+/// The seat with the highest value, if no other has it too.
+fn sole_best(values: impl Iterator<Item = (Player, f64)>) -> Option<Player> {
+    let mut best: Option<(Player, f64)> = None;
+    let mut tied = false;
+    for (seat, value) in values {
+        match best {
+            Some((_, b)) if value == b => tied = true,
+            Some((_, b)) if value < b => {}
+            _ => {
+                best = Some((seat, value));
+                tied = false;
             }
         }
+    }
+    best.filter(|_| !tied).map(|(seat, _)| seat)
+}
+
+/// Who won a finished position: its winner; where the game ended without one and more
+/// than two played, the one player its returns place first, if any (the star at its ply
+/// limit places the players by how far they came).
+#[inline]
+pub(super) fn winner_of<G: Game>(state: &G) -> Option<Player> {
+    let outcome = state.outcome()?;
+    if outcome.winner.is_some() || state.players() == 2 {
+        return outcome.winner;
+    }
+    let returns = state.returns()?;
+    sole_best(
+        Player::seats(returns.players())
+            .iter()
+            .map(|&seat| (seat, returns[seat])),
+    )
+}
+
+/// The reward, in half points, of the player who made a move when `winner` won.
+#[inline]
+pub(super) fn halves_for(winner: Option<Player>, mover: Player) -> u32 {
+    match winner {
+        Some(winner) if winner == mover => WIN,
+        Some(_) => LOSS,
+        None => DRAW,
     }
 }
 
@@ -432,15 +479,6 @@ impl<G: Game, E: Evaluator<G>> Rollouts<G, E> {
 pub(super) const WIN: u32 = 2;
 const DRAW: u32 = 1;
 const LOSS: u32 = 0;
-
-/// `player`'s reward for `outcome`, in half points.
-pub(super) fn reward(outcome: Outcome, player: Player) -> u32 {
-    match outcome.winner {
-        Some(winner) if winner == player => WIN,
-        Some(_) => LOSS,
-        None => DRAW,
-    }
-}
 
 /// A tree search an agent plays by: MCTS, or IS-MCTS.
 pub trait TreeSearch<G: Game>: Send {

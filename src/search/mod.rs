@@ -213,13 +213,15 @@ impl Algorithm {
     }
 
     /// Whether the algorithm plays games of more than two players ([`Game::players`]):
-    /// those written for them, and those that look no further than one move.
+    /// those written for them, MCTS (each node's reward is its mover's), and those that
+    /// look no further than one move.
     pub fn handles_many(self) -> bool {
         matches!(
             self,
             Algorithm::Maxn
                 | Algorithm::Paranoid
                 | Algorithm::Brs
+                | Algorithm::Mcts
                 | Algorithm::Greedy
                 | Algorithm::Random
                 | Algorithm::SimpleGreedy

@@ -641,7 +641,7 @@ impl AgentSpec {
             return Err(SpecError::at(
                 "algorithm",
                 format!(
-                    "{} needs a two-player game, and '{}' seats {players}; use maxn, paranoid, brs, greedy or random",
+                    "{} needs a two-player game, and '{}' seats {players}; use maxn, paranoid, brs, mcts, greedy or random",
                     self.algorithm,
                     game.game_spec()
                 ),

@@ -390,6 +390,7 @@ fn searches_for_more_players_fit_the_games_they_can_play() {
         "maxn(heuristic=distance,depth=2)",
         "paranoid(heuristic=laggard,depth=2)",
         "brs(heuristic=distance,depth=3)",
+        "mcts(iterations=50)",
         "greedy(heuristic=distance)",
         "random",
     ] {
@@ -401,9 +402,12 @@ fn searches_for_more_players_fit_the_games_they_can_play() {
     let on_four = |s: &AgentSpec| s.factory(&four).map(|_| ());
     assert_eq!(
         refusal("alphabeta(heuristic=distance,depth=2)", &on_four),
-        "alphabeta needs a two-player game, and 'chinese-checkers-star(players=4)' seats 4; use maxn, paranoid, brs, greedy or random"
+        "alphabeta needs a two-player game, and 'chinese-checkers-star(players=4)' seats 4; use maxn, paranoid, brs, mcts, greedy or random"
     );
-    assert!(refusal("mcts(iterations=10)", &on_four).starts_with("mcts needs a two-player game"));
+    assert!(
+        refusal("expectimax(heuristic=distance,depth=2)", &on_four)
+            .starts_with("expectimax needs a two-player game")
+    );
     let connect_four = ConnectFour::new(Params::default());
     let on_c4 = |s: &AgentSpec| s.factory(&connect_four).map(|_| ());
     assert_eq!(
