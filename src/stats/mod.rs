@@ -3,6 +3,7 @@
 
 pub mod elo;
 pub mod logistic;
+pub mod plackett_luce;
 pub mod ratings;
 pub mod spsa;
 

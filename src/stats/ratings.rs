@@ -157,7 +157,7 @@ pub fn bradley_terry_anchored(results: &Results, anchor: Option<usize>) -> Vec<R
 
 /// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting;
 /// `None` if it is singular.
-fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+pub(super) fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
     let n = a.len();
     let mut inverse: Vec<Vec<f64>> = (0..n)
         .map(|i| (0..n).map(|j| f64::from(u8::from(i == j))).collect())
