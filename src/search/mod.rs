@@ -16,6 +16,7 @@ pub mod ismcts;
 pub mod mcts;
 mod multi;
 pub mod solve;
+mod star;
 #[cfg(test)]
 mod tests;
 pub mod tt;
@@ -100,11 +101,14 @@ pub enum Algorithm {
     /// Best-reply search: the root player's moves against the best single reply of any
     /// opponent, with alpha-beta ([`multi`]).
     Brs,
+    /// Ballard's Star1: expectimax with alpha-beta at the players' positions and cutoffs
+    /// at chance's, for values within a bound ([`star`]).
+    Star1,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 17] = [
+    pub const ALL: [Algorithm; 18] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
@@ -113,6 +117,7 @@ impl Algorithm {
         Algorithm::AlphaBetaCached,
         Algorithm::AlphaBetaTt,
         Algorithm::Expectimax,
+        Algorithm::Star1,
         Algorithm::Maxn,
         Algorithm::Paranoid,
         Algorithm::Brs,
@@ -144,6 +149,7 @@ impl Algorithm {
             Algorithm::Maxn => "maxn",
             Algorithm::Paranoid => "paranoid",
             Algorithm::Brs => "brs",
+            Algorithm::Star1 => "star1",
         }
     }
 
@@ -191,6 +197,9 @@ impl Algorithm {
             Algorithm::Brs => {
                 "best-reply search for any number of players: the root player's moves against the one best reply of any opponent, alpha-beta"
             }
+            Algorithm::Star1 => {
+                "Ballard's Star1: expectimax's value with alpha-beta cutoffs, also at chance's positions, for heuristic values within `bound`"
+            }
         }
     }
 
@@ -209,6 +218,7 @@ impl Algorithm {
                 | Algorithm::Maxn
                 | Algorithm::Paranoid
                 | Algorithm::Brs
+                | Algorithm::Star1
         )
     }
 
@@ -235,6 +245,7 @@ impl Algorithm {
         matches!(
             self,
             Algorithm::Expectimax
+                | Algorithm::Star1
                 | Algorithm::Mcts
                 | Algorithm::Ismcts
                 | Algorithm::Greedy
@@ -404,6 +415,8 @@ pub struct Searcher<G: Game, E> {
     aspiration: f64,
     aspiration_researches: u64,
     use_tt: bool,
+    /// The bound of maxn's shallow pruning and star1's cutoffs ([`Searcher::set_bound`]).
+    bound: Option<f64>,
 }
 
 /// What one search found at the root.
@@ -453,6 +466,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             aspiration: 0.0,
             aspiration_researches: 0,
             use_tt: false,
+            bound: None,
         }
     }
 
@@ -466,6 +480,12 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
     /// with the whole window when the value falls outside. 0 (the default) turns it off.
     pub fn set_aspiration(&mut self, half_width: f64) {
         self.aspiration = half_width;
+    }
+
+    /// The bound on the values that lets maxn prune shallowly and star1 cut at chance's
+    /// positions (none: maxn does not prune, star1 takes a win's score as the bound).
+    pub fn set_bound(&mut self, bound: Option<f64>) {
+        self.bound = bound;
     }
 
     /// How many root iterations fell outside their aspiration window and were searched
@@ -488,9 +508,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
     }
 
-    /// Searches `state` (not finished) to `depth` plies with `algorithm` (minimax,
-    /// alpha-beta or greedy; greedy ignores `depth`), shuffling the root moves with `rng`.
-    /// Returns `None` when the position has no legal move.
+    /// Searches `state` (not finished) to `depth` plies with `algorithm` (minimax, the
+    /// alpha-beta variants, expectimax, star1, the searches for more players, or greedy,
+    /// which ignores `depth`), shuffling the root moves with `rng`. Returns `None` when
+    /// the position has no legal move.
     pub fn search(
         &mut self,
         state: &G,
@@ -498,6 +519,17 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         depth: u32,
         rng: &mut GameRng,
     ) -> Option<SearchResult<G::Move>> {
+        let algorithm = match algorithm {
+            Algorithm::Maxn => return self.maxn(state, depth, self.bound, rng),
+            Algorithm::Brs => return self.brs(state, depth, rng),
+            Algorithm::Star1 => {
+                let bound = self.bound.unwrap_or(WIN_SCORE);
+                return self.star1(state, depth, bound, rng);
+            }
+            // Alpha-beta on the root player's value: the others minimise it.
+            Algorithm::Paranoid => Algorithm::AlphaBetaOrdered,
+            algorithm => algorithm,
+        };
         let depth = if algorithm == Algorithm::Greedy {
             1
         } else {
@@ -1195,8 +1227,9 @@ pub struct SearchConfig {
     pub tt_mb: u32,
     /// alphabeta-tt's aspiration half-width (0: none).
     pub aspiration: f64,
-    /// maxn's bound on the centred heuristic, for shallow pruning (none: no pruning).
-    pub maxn_bound: Option<f64>,
+    /// The bound on the values that lets maxn prune shallowly and star1 cut at chance's
+    /// positions (maxn: none, no pruning; star1: always given).
+    pub bound: Option<f64>,
 }
 
 impl SearchConfig {
@@ -1212,7 +1245,7 @@ impl SearchConfig {
             mcts: mcts::MctsConfig::default(),
             tt_mb: tt::DEFAULT_TT_MB,
             aspiration: 0.0,
-            maxn_bound: None,
+            bound: None,
         }
     }
 }
@@ -1269,6 +1302,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
         let mut searcher = Searcher::new(evaluator, seeds::derive(seed, &[1]));
         searcher.set_table_megabytes(config.tt_mb);
         searcher.set_aspiration(config.aspiration);
+        searcher.set_bound(config.bound);
         SearchAgent {
             config,
             searcher,
@@ -1284,15 +1318,6 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> SearchAgent<G, E> {
             Algorithm::Beam => {
                 self.searcher
                     .beam(state, depth, config.beam_width, config.gamma, &mut self.rng)
-            }
-            Algorithm::Maxn => self
-                .searcher
-                .maxn(state, depth, config.maxn_bound, &mut self.rng),
-            Algorithm::Brs => self.searcher.brs(state, depth, &mut self.rng),
-            // Alpha-beta on the root player's value: the others minimise it.
-            Algorithm::Paranoid => {
-                self.searcher
-                    .search(state, Algorithm::AlphaBetaOrdered, depth, &mut self.rng)
             }
             algorithm => self.searcher.search(state, algorithm, depth, &mut self.rng),
         }

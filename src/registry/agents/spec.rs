@@ -341,11 +341,17 @@ impl AgentSpec {
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
         let bound = match take("bound") {
-            None => None,
-            Some(_) if algorithm != Algorithm::Maxn => {
+            None if algorithm == Algorithm::Star1 => {
                 return Err(SpecError::at(
                     "bound",
-                    format!("bound is maxn's parameter (its shallow pruning), not {algorithm}'s"),
+                    "star1 needs bound=B, the most a heuristic value strays from 0 (wins are then worth B), e.g. star1(heuristic=race,depth=3,bound=40)",
+                ));
+            }
+            None => None,
+            Some(_) if !matches!(algorithm, Algorithm::Maxn | Algorithm::Star1) => {
+                return Err(SpecError::at(
+                    "bound",
+                    format!("bound is a parameter of maxn (its shallow pruning) and star1, not {algorithm}'s"),
                 ));
             }
             Some(text) => Some(
@@ -591,7 +597,7 @@ impl AgentSpec {
             mcts: self.mcts,
             tt_mb: self.tt_mb,
             aspiration: self.aspiration,
-            maxn_bound: self.bound,
+            bound: self.bound,
         };
         let heuristic = match &self.heuristic {
             None if self.algorithm.uses_heuristic() => {

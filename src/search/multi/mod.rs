@@ -30,10 +30,10 @@ use crate::core::{Evaluator, Game, Player, SearchStats, seeds};
 pub(super) type Values = [f64; Player::MAX];
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
-    /// Readies the searcher for a search of `depth` plies from `state`: a move buffer per
-    /// level, counts at 0, no ordering.
-    fn begin_plain(&mut self, state: &G, depth: usize) {
-        while self.buffers.len() <= depth + 1 {
+    /// Readies the searcher for a search of `levels` levels from `state`: a move buffer
+    /// per level, counts at 0, no ordering.
+    pub(super) fn begin_plain(&mut self, state: &G, levels: usize) {
+        while self.buffers.len() <= levels + 1 {
             self.buffers.push(Vec::with_capacity(64));
             self.outcomes.push(Vec::new());
             self.scores.push(Vec::with_capacity(64));
@@ -52,7 +52,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
 
     /// The best root move of a search whose root children were valued by `value`, and
     /// the search's counts.
-    fn root_search(
+    pub(super) fn root_search(
         &mut self,
         state: &G,
         depth: usize,

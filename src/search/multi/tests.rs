@@ -264,6 +264,15 @@ fn maxn_equals_max_n_by_its_definition_and_shallow_pruning_changes_no_value() {
                 shallow.value
             );
             assert!(shallow.stats.nodes() <= plain.stats.nodes());
+            // The searcher's one entry point (search comparisons, agents) runs max^n too.
+            let mut rng = agent_rng(position);
+            let mut entry = searcher(10.0);
+            entry.set_bound(Some(10.0));
+            let through = entry
+                .search(&start, Algorithm::Maxn, depth as u32, &mut rng)
+                .unwrap();
+            assert_eq!(through.stats.nodes(), shallow.stats.nodes());
+            assert!((through.value - expected).abs() < 1e-9);
             pruned_somewhere |= shallow.stats.nodes() < plain.stats.nodes();
         }
     }
