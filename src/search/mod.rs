@@ -537,16 +537,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         } as usize;
         // Chance's positions take a level each between the players' moves.
         let levels = if G::CHANCE { 2 * depth + 2 } else { depth };
-        while self.buffers.len() <= levels {
-            self.buffers.push(Vec::with_capacity(64));
-            self.outcomes.push(Vec::new());
-            self.scores.push(Vec::with_capacity(64));
-            self.killers.push([None; 2]);
-        }
-        self.root = state.to_move();
-        self.stats = SearchStats::default();
-        self.aborted = false;
-        self.countdown = 1;
+        self.begin_plain(state, levels);
         self.ordering = matches!(
             algorithm,
             Algorithm::AlphaBetaOrdered | Algorithm::AlphaBetaKiller
@@ -557,37 +548,75 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         self.use_tt = algorithm == Algorithm::AlphaBetaTt;
         self.allocate_tables(algorithm);
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        let mut moves = std::mem::take(&mut self.buffers[0]);
-        state.legal_moves(&mut moves);
-        seeds::shuffle(rng, &mut moves);
         if self.use_tt {
+            let mut moves = std::mem::take(&mut self.buffers[0]);
+            state.legal_moves(&mut moves);
+            seeds::shuffle(rng, &mut moves);
             self.table_salt = (self.root.index() as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 ^ seeds::mix64(self.noise_seed);
             let result = self.deepen_with_table(state, &mut moves, depth);
             self.buffers[0] = moves;
             return result;
         }
+        self.root_search(state, depth, rng, |search, child, best| {
+            if algorithm == Algorithm::Expectimax {
+                search.expectimax(child, depth - 1, 1)
+            } else if algorithm.prunes() {
+                let alpha = best.unwrap_or(f64::NEG_INFINITY);
+                search.alphabeta(child, depth - 1, 1, alpha, f64::INFINITY)
+            } else {
+                search.minimax(child, depth - 1, 1)
+            }
+        })
+    }
+
+    /// Readies the searcher for a search of `levels` levels from `state`: a move buffer
+    /// per level, counts at 0, no ordering (a caller that orders sets it after).
+    fn begin_plain(&mut self, state: &G, levels: usize) {
+        while self.buffers.len() <= levels {
+            self.buffers.push(Vec::with_capacity(64));
+            self.outcomes.push(Vec::new());
+            self.scores.push(Vec::with_capacity(64));
+            self.killers.push([None; 2]);
+        }
+        self.root = state.to_move();
+        self.stats = SearchStats::default();
+        self.aborted = false;
+        self.countdown = 1;
+        self.ordering = false;
+        self.use_killers = false;
+        self.eval_order = false;
+        self.use_cache = false;
+        self.use_tt = false;
+    }
+
+    /// The best root move of a search whose root children are valued by `value` (given
+    /// the best value found so far), the moves shuffled by `rng` then put in the search's
+    /// order; with the search's counts.
+    fn root_search(
+        &mut self,
+        state: &G,
+        depth: usize,
+        rng: &mut GameRng,
+        mut value: impl FnMut(&mut Self, &G, Option<f64>) -> f64,
+    ) -> Option<SearchResult<G::Move>> {
+        let mut moves = std::mem::take(&mut self.buffers[0]);
+        state.legal_moves(&mut moves);
+        seeds::shuffle(rng, &mut moves);
         self.order(state, &mut moves, 0);
-        let mut best: Option<(G::Move, f64)> = None;
         if !moves.is_empty() {
             self.stats.count_expanded(0);
         }
+        let mut best: Option<(G::Move, f64)> = None;
         for &mv in &moves {
             let mut child = state.clone();
             child.apply(mv);
-            let value = if algorithm == Algorithm::Expectimax {
-                self.expectimax(&child, depth - 1, 1)
-            } else if algorithm.prunes() {
-                let alpha = best.map_or(f64::NEG_INFINITY, |(_, v)| v);
-                self.alphabeta(&child, depth - 1, 1, alpha, f64::INFINITY)
-            } else {
-                self.minimax(&child, depth - 1, 1)
-            };
+            let found = value(self, &child, best.map(|(_, v)| v));
             if self.aborted {
                 break;
             }
-            if best.is_none_or(|(_, v)| value > v) {
-                best = Some((mv, value));
+            if best.is_none_or(|(_, v)| found > v) {
+                best = Some((mv, found));
             }
         }
         self.stats.generated += moves.len() as u64;

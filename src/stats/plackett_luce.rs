@@ -11,7 +11,7 @@
 //! rating finite. Ratings are `400 log10 g`, averaging 0; the 95% intervals come from
 //! the Fisher information of `ln g` under that sum-zero constraint.
 
-use super::ratings::{Rating, invert};
+use super::ratings::{Rating, invert, rescale};
 
 /// The most players sharing a place whose every order is weighed; a bigger tie is taken
 /// in the order given.
@@ -122,13 +122,7 @@ pub fn plackett_luce(agents: usize, finishes: &[Vec<(usize, u8)>]) -> Vec<Rating
                 }
             })
             .collect();
-        let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / agents as f64;
-        next.iter_mut().for_each(|g| *g /= log_mean.exp());
-        let change = next
-            .iter()
-            .zip(&strength)
-            .map(|(a, b)| (a.ln() - b.ln()).abs())
-            .fold(0.0, f64::max);
+        let change = rescale(&mut next, &strength);
         strength = next;
         if change < 1e-12 {
             break;

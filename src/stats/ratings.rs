@@ -102,13 +102,7 @@ pub fn bradley_terry_anchored(results: &Results, anchor: Option<usize>) -> Vec<R
                 }
             })
             .collect();
-        let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / n as f64;
-        next.iter_mut().for_each(|g| *g /= log_mean.exp());
-        let change = next
-            .iter()
-            .zip(&strength)
-            .map(|(a, b)| (a.ln() - b.ln()).abs())
-            .fold(0.0, f64::max);
+        let change = rescale(&mut next, &strength);
         strength = next;
         if change < 1e-12 {
             break;
@@ -153,6 +147,17 @@ pub fn bradley_terry_anchored(results: &Results, anchor: Option<usize>) -> Vec<R
             }
         })
         .collect()
+}
+
+/// Scales an MM iteration's `next` strengths to a geometric mean of 1 (strengths are
+/// known up to a factor) and returns the largest change of a log strength from `previous`.
+pub(super) fn rescale(next: &mut [f64], previous: &[f64]) -> f64 {
+    let log_mean = next.iter().map(|g| g.ln()).sum::<f64>() / next.len() as f64;
+    next.iter_mut().for_each(|g| *g /= log_mean.exp());
+    next.iter()
+        .zip(previous)
+        .map(|(a, b)| (a.ln() - b.ln()).abs())
+        .fold(0.0, f64::max)
 }
 
 /// The inverse of a square matrix by Gauss-Jordan elimination with partial pivoting;

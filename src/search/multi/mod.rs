@@ -24,71 +24,12 @@
 mod tests;
 
 use super::{GameRng, SearchResult, Searcher, WIN_SCORE};
-use crate::core::{Evaluator, Game, Player, SearchStats, seeds};
+use crate::core::{Evaluator, Game, Player};
 
 /// A value for each seat, indexed by [`Player::index`].
 pub(super) type Values = [f64; Player::MAX];
 
 impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
-    /// Readies the searcher for a search of `levels` levels from `state`: a move buffer
-    /// per level, counts at 0, no ordering.
-    pub(super) fn begin_plain(&mut self, state: &G, levels: usize) {
-        while self.buffers.len() <= levels + 1 {
-            self.buffers.push(Vec::with_capacity(64));
-            self.outcomes.push(Vec::new());
-            self.scores.push(Vec::with_capacity(64));
-            self.killers.push([None; 2]);
-        }
-        self.root = state.to_move();
-        self.stats = SearchStats::default();
-        self.aborted = false;
-        self.countdown = 1;
-        self.ordering = false;
-        self.use_killers = false;
-        self.eval_order = false;
-        self.use_cache = false;
-        self.use_tt = false;
-    }
-
-    /// The best root move of a search whose root children were valued by `value`, and
-    /// the search's counts.
-    pub(super) fn root_search(
-        &mut self,
-        state: &G,
-        depth: usize,
-        rng: &mut GameRng,
-        mut value: impl FnMut(&mut Self, &G, Option<f64>) -> f64,
-    ) -> Option<SearchResult<G::Move>> {
-        let mut moves = std::mem::take(&mut self.buffers[0]);
-        state.legal_moves(&mut moves);
-        seeds::shuffle(rng, &mut moves);
-        if !moves.is_empty() {
-            self.stats.count_expanded(0);
-        }
-        let mut best: Option<(G::Move, f64)> = None;
-        for &mv in &moves {
-            let mut child = state.clone();
-            child.apply(mv);
-            let found = value(self, &child, best.map(|(_, v)| v));
-            if self.aborted {
-                break;
-            }
-            if best.is_none_or(|(_, v)| found > v) {
-                best = Some((mv, found));
-            }
-        }
-        self.stats.generated += moves.len() as u64;
-        self.buffers[0] = moves;
-        self.stats.peak_bytes = self.state_bytes(depth);
-        best.map(|(best, value)| SearchResult {
-            best,
-            value,
-            stats: self.stats,
-            complete: !self.aborted,
-            reached: depth as u32,
-        })
-    }
-
     /// max^n to `depth` plies, with shallow pruning when the heuristic is bounded by
     /// `bound` (see the module's notes). `None` when the position has no legal move.
     pub fn maxn(

@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::{Agent, Limits, MoveError, Outcome, seeds::mix64};
+use crate::core::{Agent, Limits, MoveError, Outcome, seeds, seeds::mix64};
 use crate::games::star_checkers::{Rules, StarCheckers};
 use crate::search::{Algorithm, SearchAgent, SearchConfig, agent_rng};
 
