@@ -94,6 +94,7 @@ pub fn emit(what: Emit) -> Result<()> {
         AnyExperiment::Tournament(e) => e.name,
         AnyExperiment::Search(e) => e.name,
         AnyExperiment::Puzzles(e) => e.name,
+        AnyExperiment::Tables(e) => e.name,
         AnyExperiment::Tune(_) => bail!(
             "{}: a tuning experiment runs on one machine (each iteration needs the one before): use arbiter run, which uses every core",
             args.experiment.display()

@@ -174,8 +174,11 @@ pub struct WinMatrix {
     pub title: String,
     /// Agent names (rows and columns).
     pub agents: Vec<String>,
-    /// `cells[row][column]`: (wins, games) of the row agent.
-    pub cells: Vec<Vec<(u64, u64)>>,
+    /// `cells[row][column]`: (wins, games) of the row agent (a half win for a draw or a
+    /// tie, where the caller counts them so).
+    pub cells: Vec<Vec<(f64, u64)>>,
+    /// What the columns are: `opponent`, say.
+    pub columns: String,
 }
 
 impl Chart for WinMatrix {
@@ -201,7 +204,7 @@ impl Chart for WinMatrix {
             .disable_mesh()
             .x_labels(n as usize)
             .y_labels(n as usize)
-            .x_desc("opponent (column number = row number)")
+            .x_desc(format!("{} (column number = row number)", self.columns))
             .y_desc("agent")
             .x_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(i) => format!("{}", i + 1),
@@ -227,7 +230,7 @@ impl Chart for WinMatrix {
                 let (fill, text) = if games == 0 {
                     (style::GREY.mix(0.15), "-".to_string())
                 } else {
-                    let rate = wins as f64 / games as f64;
+                    let rate = wins / games as f64;
                     (
                         style::heat(rate).mix(1.0),
                         format!("{:.0}% of {games}", 100.0 * rate),
@@ -242,7 +245,7 @@ impl Chart for WinMatrix {
                         fill.filled(),
                     )))
                     .map_err(fail)?;
-                let dark = games > 0 && wins as f64 / games as f64 > 0.6;
+                let dark = games > 0 && wins / games as f64 > 0.6;
                 let colour = if dark { WHITE } else { BLACK };
                 chart
                     .draw_series(std::iter::once(Text::new(
@@ -280,6 +283,8 @@ pub struct IntervalChart {
     pub x_desc: String,
     /// Rows, top first.
     pub rows: Vec<Interval>,
+    /// Where an even share lies (a line): 50% between two players, 1 in N at a table.
+    pub even: f64,
 }
 
 impl Chart for IntervalChart {
@@ -314,12 +319,12 @@ impl Chart for IntervalChart {
             .axis_desc_style(font(style::LABEL))
             .draw()
             .map_err(fail)?;
-        // The 50% line: an even match.
+        // The even share's line: an even match.
         chart
             .draw_series(std::iter::once(PathElement::new(
                 vec![
-                    (0.5, SegmentValue::Exact(rows_axis(n).start)),
-                    (0.5, SegmentValue::Exact(rows_axis(n).end + 1)),
+                    (self.even, SegmentValue::Exact(rows_axis(n).start)),
+                    (self.even, SegmentValue::Exact(rows_axis(n).end + 1)),
                 ],
                 style::GREY.stroke_width(1),
             )))

@@ -40,6 +40,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
                 title: "Win rate of the first agent of each matchup".to_string(),
                 x_desc: "games won (%), bar: 95% Wilson interval".to_string(),
                 rows,
+                even: 0.5,
             },
             folder,
             "winrates",
@@ -149,13 +150,14 @@ fn win_rate_matrices(
     ] {
         let cells = win_matrix(agents, &data.pairings, p1_only)
             .into_iter()
-            .map(|row| row.into_iter().map(|c| (c.wins, c.games)).collect())
+            .map(|row| row.into_iter().map(|c| (c.wins as f64, c.games)).collect())
             .collect();
         let svg = charts::save(
             &WinMatrix {
                 title: title.to_string(),
                 agents: agents.to_vec(),
                 cells,
+                columns: "opponent".to_string(),
             },
             folder,
             stem,

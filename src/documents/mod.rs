@@ -17,6 +17,7 @@ pub mod section;
 pub mod show;
 pub mod summary;
 pub mod table;
+pub mod table_run;
 pub mod tables;
 pub mod tune;
 pub mod viewer;

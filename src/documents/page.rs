@@ -58,6 +58,15 @@ fn header_lines(run: &LoadedRun) -> Vec<String> {
                 meta.seed,
                 meta.max_plies
             ),
+            RunKind::Tables => format!(
+                "Game: {}; {} deals per table, each in every rotation of the seats; {} games played of {} ({status}); experiment seed {}; ply cap {}.",
+                meta.game,
+                meta.games_per_matchup,
+                meta.games_played,
+                meta.games_total,
+                meta.seed,
+                meta.max_plies
+            ),
             RunKind::Puzzles => format!(
                 "{} solves done of {} ({status}); {} per puzzle and solver; seed {}{}.",
                 meta.games_played,
@@ -106,6 +115,12 @@ fn header_lines(run: &LoadedRun) -> Vec<String> {
                 e.saturating_sub(meta.started_unix)
             ))
         ));
+        if meta.kind == RunKind::Tables {
+            lines.push(
+                "Every game can be replayed alone: its deal's seed and its moves are in tables.csv."
+                    .to_string(),
+            );
+        }
         if meta.kind == RunKind::Tournament {
             lines.push(
                 "Every game can be replayed alone: its seed is in games.csv and its moves replay with `arbiter replay`."

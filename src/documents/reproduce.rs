@@ -188,7 +188,7 @@ pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, In
         RunKind::Puzzles => ReferenceKind::Puzzles,
         RunKind::Search => ReferenceKind::Search,
         // Tuning runs reproduce no published table.
-        RunKind::Tune => return Ok(None),
+        RunKind::Tune | RunKind::Tables => return Ok(None),
         RunKind::Tournament => ReferenceKind::Games,
     };
     let references = parse_references(&meta.experiment_source, kind)
@@ -223,7 +223,10 @@ pub fn checks(run: &LoadedRun) -> Result<Option<(ReferenceKind, Vec<Check>)>, In
         ReferenceKind::Puzzles => {
             let rows = match &run.tables {
                 RunTables::Puzzles(rows) => rows.as_slice(),
-                RunTables::Games(_) | RunTables::Search(_) | RunTables::Tune(..) => &[],
+                RunTables::Games(_)
+                | RunTables::Search(_)
+                | RunTables::Tune(..)
+                | RunTables::Tables(_) => &[],
             };
             references
                 .iter()

@@ -31,6 +31,7 @@ pub fn write_all(run: &LoadedRun) -> Result<Vec<PathBuf>, InputError> {
         RunTables::Tune(values, games) => super::tune::write_tune_report(run, values, games)?,
         RunTables::Search(rows) => search::write_search_report(run, rows)?,
         RunTables::Puzzles(rows) => puzzles::write_puzzle_report(run, rows)?,
+        RunTables::Tables(data) => super::table_run::write_tables_report(run, data)?,
         RunTables::Games(data) => {
             // First, so that the documents list it.
             let with_moves = !run.meta.as_ref().is_some_and(|m| m.no_moves_csv);
@@ -140,7 +141,7 @@ pub fn summary_json(run: &LoadedRun) -> Result<serde_json::Value, InputError> {
                 })
                 .collect()
         }
-        RunTables::Search(_) | RunTables::Tune(..) | RunTables::Games(_) => {
+        RunTables::Search(_) | RunTables::Tune(..) | RunTables::Games(_) | RunTables::Tables(_) => {
             let cells = run.summary_cells.as_ref().ok_or_else(|| {
                 InputError::in_file(
                     folder,
@@ -210,6 +211,7 @@ pub fn tables(run: &LoadedRun) -> Result<String, InputError> {
             text
         }
         RunTables::Games(data) => games_tables(run, data),
+        RunTables::Tables(data) => super::table_run::tables_text(data),
     };
     if let Some(reproduction) = super::reproduce::text(run)? {
         if !text.ends_with('\n') {

@@ -18,6 +18,7 @@ pub mod serve;
 pub mod shard;
 pub mod slurm;
 pub mod solve_game;
+mod table_run;
 #[cfg(test)]
 mod tests;
 pub mod tools;
@@ -34,6 +35,7 @@ use crate::records::{
     JobRecord, Meta, Progress, Reporter, Reporters, RunKind, RunOutcome, RunStatus, WithStandings,
     unix_now,
 };
+use crate::registry::table_experiment::TableExperiment;
 use crate::registry::tune_experiment::TuneExperiment;
 use crate::registry::{
     AgentRegistry, AgentSpec, AnyExperiment, Experiment, InputError, SearchExperiment,
@@ -525,6 +527,7 @@ fn check_sandbox(experiment: &AnyExperiment) -> Result<(), Error> {
         AnyExperiment::Tournament(e) => check_sandbox_of(&e.agents, &e.submissions),
         AnyExperiment::Search(e) => check_sandbox_of(e.programs.iter().map(|(spec, _)| spec), &[]),
         AnyExperiment::Tune(e) => check_sandbox_of(tuned_opponents(e), &[]),
+        AnyExperiment::Tables(e) => check_sandbox_of(&e.agents, &[]),
         AnyExperiment::Puzzles(_) => Ok(()),
     }
 }
@@ -621,6 +624,20 @@ fn run_experiment(
                 experiment.seed = seed;
             }
             puzzles::run(experiment, start, options)
+        }
+        AnyExperiment::Tables(mut experiment) => {
+            if let Some(deals) = overrides.games {
+                if deals == 0 {
+                    return Err(Error::Message(
+                        "--games 0: play at least one deal per table".to_string(),
+                    ));
+                }
+                experiment.deals = deals;
+            }
+            if let Some(seed) = overrides.seed {
+                experiment.seed = seed;
+            }
+            on_game(experiment.game.clone(), *experiment, start, options)
         }
         AnyExperiment::Tune(mut experiment) => {
             refuse_games(
@@ -825,6 +842,19 @@ fn continue_run(
             let mut experiment = TuneExperiment::parse(&path, source, &recorded)?;
             check_sandbox_of(tuned_opponents(&experiment), &[])?;
             experiment.seed = seed;
+            on_game(
+                experiment.game.clone(),
+                experiment,
+                Start::Resume(locked, Box::new(meta)),
+                options,
+            )
+        }
+        RunKind::Tables => {
+            let recorded = recorded_agents(&folder, &meta.agents, &meta)?;
+            let mut experiment = TableExperiment::parse(&path, source, &recorded)?;
+            check_sandbox_of(&experiment.agents, &[])?;
+            experiment.seed = seed;
+            experiment.deals = meta.games_per_matchup;
             on_game(
                 experiment.game.clone(),
                 experiment,

@@ -41,6 +41,18 @@ pub enum RunTables {
     Puzzles(Vec<SolveRow>),
     /// A tuning run: tune.csv and tune_games.csv.
     Tune(TuneValues, Vec<TuneGameRow>),
+    /// A table run: tables.csv's games and their tally, with the agents' names.
+    Tables(Box<TablesData>),
+}
+
+/// A table run's games as read back.
+pub struct TablesData {
+    /// The agents' names (meta.json's order).
+    pub names: Vec<String>,
+    /// The games, in plan order.
+    pub games: Vec<super::tables::TableGame>,
+    /// Their tally (closed).
+    pub tally: super::tables::TablesTally,
 }
 
 /// What a reader of a run needs of its games.
@@ -98,6 +110,19 @@ impl LoadedRun {
                 csv_rows(&folder.join(TUNE_GAMES))?,
             ),
             RunKind::Search => RunTables::Search(csv_rows(&folder.join(SEARCHES))?),
+            RunKind::Tables => {
+                let mut names: Vec<String> = meta
+                    .as_ref()
+                    .map(|m| m.agents.iter().map(|(name, _)| name.clone()).collect())
+                    .unwrap_or_default();
+                let games = super::tables::read_tables(folder, &mut names)?;
+                let tally = super::tables::tally_of(&games, names.len());
+                RunTables::Tables(Box::new(TablesData {
+                    names,
+                    games,
+                    tally,
+                }))
+            }
             RunKind::Puzzles => RunTables::Puzzles(csv_rows(&folder.join(SOLVES))?),
             RunKind::Tournament => {
                 if reading == Reading::Tables && !folder.join("summary.csv").is_file() {
@@ -126,6 +151,7 @@ impl LoadedRun {
             RunKind::Tournament => Some("summary.csv"),
             RunKind::Search => Some("search_summary.csv"),
             RunKind::Tune => Some(TUNE),
+            RunKind::Tables => Some(super::tables::TABLE_SUMMARY),
             RunKind::Puzzles => None,
         };
         let summary_cells = match summary_file {
@@ -134,7 +160,7 @@ impl LoadedRun {
         };
         let standings = match kind {
             RunKind::Tournament => CsvCells::read_lenient(&folder.join("standings.csv")),
-            RunKind::Search | RunKind::Puzzles | RunKind::Tune => None,
+            RunKind::Search | RunKind::Puzzles | RunKind::Tune | RunKind::Tables => None,
         };
         Ok(LoadedRun {
             folder: folder.to_path_buf(),
@@ -150,7 +176,10 @@ impl LoadedRun {
     pub fn games(&self) -> Option<&RunData> {
         match &self.tables {
             RunTables::Games(data) => Some(data),
-            RunTables::Search(_) | RunTables::Puzzles(_) | RunTables::Tune(..) => None,
+            RunTables::Search(_)
+            | RunTables::Puzzles(_)
+            | RunTables::Tune(..)
+            | RunTables::Tables(_) => None,
         }
     }
 
@@ -201,6 +230,8 @@ pub fn read_meta(folder: &Path) -> Option<Meta> {
 fn kind_of_files(folder: &Path) -> RunKind {
     if folder.join(TUNE).is_file() {
         RunKind::Tune
+    } else if folder.join(super::tables::TABLES).is_file() {
+        RunKind::Tables
     } else if folder.join(SEARCHES).is_file() {
         RunKind::Search
     } else if folder.join(SOLVES).is_file() {

@@ -18,6 +18,8 @@ pub enum RunKind {
     Puzzles,
     /// A tuning run (tune.csv, tune_games.csv).
     Tune,
+    /// Games of two to six players at tables, seats rotated (tables.csv).
+    Tables,
 }
 
 impl RunKind {
@@ -28,6 +30,7 @@ impl RunKind {
             RunKind::Search => "search",
             RunKind::Puzzles => "puzzles",
             RunKind::Tune => "tune",
+            RunKind::Tables => "tables",
         }
     }
 
@@ -36,7 +39,7 @@ impl RunKind {
         match self {
             RunKind::Search => "positions",
             RunKind::Puzzles => "solves",
-            RunKind::Tournament | RunKind::Tune => "games",
+            RunKind::Tournament | RunKind::Tune | RunKind::Tables => "games",
         }
     }
 
@@ -44,7 +47,7 @@ impl RunKind {
     pub fn plays_games(self) -> bool {
         match self {
             RunKind::Tournament | RunKind::Tune => true,
-            RunKind::Search | RunKind::Puzzles => false,
+            RunKind::Search | RunKind::Puzzles | RunKind::Tables => false,
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod search;
 pub mod solves;
 mod staged;
 pub mod summary;
+pub mod tables;
 pub mod tally;
 pub mod tune;
 

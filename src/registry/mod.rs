@@ -14,6 +14,7 @@ pub mod reference;
 pub mod search_experiment;
 pub mod spec;
 pub mod submissions;
+pub mod table_experiment;
 pub mod tune_experiment;
 
 #[cfg(test)]
@@ -37,6 +38,8 @@ pub enum AnyExperiment {
     Puzzles(puzzle_experiment::PuzzleExperiment),
     /// An agent's parameters tuned by SPSA (`kind = "tune"`).
     Tune(Box<tune_experiment::TuneExperiment>),
+    /// Games of two to six players at tables, seats rotated (`kind = "tables"`).
+    Tables(Box<table_experiment::TableExperiment>),
 }
 
 impl AnyExperiment {
@@ -47,6 +50,7 @@ impl AnyExperiment {
             AnyExperiment::Search(e) => &e.source,
             AnyExperiment::Puzzles(e) => &e.source,
             AnyExperiment::Tune(e) => &e.source,
+            AnyExperiment::Tables(e) => &e.source,
         }
     }
 
@@ -100,12 +104,16 @@ impl AnyExperiment {
             }
             Some(Some("tune")) => tune_experiment::TuneExperiment::parse(path, source, registry)
                 .map(|e| AnyExperiment::Tune(Box::new(e))),
+            Some(Some("tables")) => {
+                table_experiment::TableExperiment::parse(path, source, registry)
+                    .map(|e| AnyExperiment::Tables(Box::new(e)))
+            }
             _ => {
                 let line = line_of_key(&source, "kind");
                 Err(InputError::in_file(
                     path,
                     line,
-                    "kind must be \"tournament\" (the default), \"search\", \"puzzles\" or \"tune\"",
+                    "kind must be \"tournament\" (the default), \"search\", \"puzzles\", \"tune\" or \"tables\"",
                 ))
             }
         }
@@ -176,7 +184,7 @@ pub fn two_players<G: GameEntry>(game: &G, what: &str) -> Result<(), InputError>
         return Ok(());
     }
     Err(InputError::new(format!(
-        "'{}' seats {players} players, and {what} seats two; play it with players=2 (a run of more players at one table is not built yet: see docs/games.md)",
+        "'{}' seats {players} players, and {what} seats two; play it with players=2, or at tables of {players} in an experiment of kind = \"tables\" (docs/experiments.md)",
         game.game_spec()
     )))
 }

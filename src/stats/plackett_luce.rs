@@ -85,12 +85,24 @@ fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
 /// Fits the ratings of `agents` agents from `finishes` (see the module's text). Each
 /// rating's `games` is the number of finishes the agent is in.
 pub fn plackett_luce(agents: usize, finishes: &[Vec<(usize, u8)>]) -> Vec<Rating> {
+    let counted: Vec<(Vec<(usize, u8)>, u64)> = finishes.iter().map(|f| (f.clone(), 1)).collect();
+    plackett_luce_counted(agents, &counted)
+}
+
+/// As [`plackett_luce`], each distinct finish given once with how often it happened (a
+/// run's data then takes the room of the orders there are, not of the games).
+pub fn plackett_luce_counted(agents: usize, finishes: &[(Vec<(usize, u8)>, u64)]) -> Vec<Rating> {
     if agents == 0 {
         return Vec::new();
     }
     let mut data: Vec<Order> = finishes
         .iter()
-        .flat_map(|f| orders(f))
+        .flat_map(|(f, count)| {
+            orders(f).into_iter().map(move |order| Order {
+                weight: order.weight * *count as f64,
+                ..order
+            })
+        })
         .filter(|order| order.agents.len() > 1)
         .collect();
     // The prior: a virtual drawn game between every two agents.
@@ -162,8 +174,9 @@ pub fn plackett_luce(agents: usize, finishes: &[Vec<(usize, u8)>]) -> Vec<Rating
                 margin: super::Z95 * variance.sqrt() / ln10_over_400,
                 games: finishes
                     .iter()
-                    .filter(|f| f.iter().any(|&(a, _)| a == i))
-                    .count() as u64,
+                    .filter(|(f, _)| f.iter().any(|&(a, _)| a == i))
+                    .map(|(_, count)| count)
+                    .sum(),
             }
         })
         .collect()

@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod rounds;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -721,7 +722,7 @@ pub fn play_from<G: Game>(
             if record_moves {
                 chance.push(plies);
             }
-            play_move(&mut state, mv, &mut texts, seats);
+            play_move(&mut state, mv, &mut texts, &mut seats.0);
             plies += 1;
             ended = state.outcome();
             continue;
@@ -806,7 +807,7 @@ pub fn play_from<G: Game>(
             decision.mv = legal[seeds::below(&mut rng, legal.len())];
             decision.value = None;
         }
-        play_move(&mut state, decision.mv, &mut texts, seats);
+        play_move(&mut state, decision.mv, &mut texts, &mut seats.0);
         plies += 1;
         let record = &mut sides[side];
         record.moves += 1;
@@ -857,25 +858,25 @@ pub fn play_from<G: Game>(
 }
 
 /// A game's moves in notation: the last one, and all of them when recorded.
-struct MoveTexts {
+pub(crate) struct MoveTexts {
     /// Whether a move is written at all (for the record, or for an agent told the moves).
-    write: bool,
+    pub(crate) write: bool,
     /// Whether the moves are recorded (`moves`).
-    record: bool,
+    pub(crate) record: bool,
     /// The last move written.
-    last: String,
+    pub(crate) last: String,
     /// Every move, separated by [`MOVE_SEPARATOR`].
-    moves: String,
+    pub(crate) moves: String,
 }
 
 /// Plays `mv` (an agent's or chance's): written in notation where needed, recorded, then
-/// told to both seats.
+/// told to every seat.
 #[inline]
-fn play_move<G: Game>(
+pub(crate) fn play_move<G: Game>(
     state: &mut G,
     mv: G::Move,
     texts: &mut MoveTexts,
-    seats: &mut ByPlayer<Box<dyn Agent<G>>>,
+    seats: &mut [Box<dyn Agent<G>>],
 ) {
     if texts.write {
         texts.last.clear();
@@ -889,8 +890,8 @@ fn play_move<G: Game>(
     }
     state.apply(mv);
     if texts.write {
-        for seat in Player::BOTH {
-            seats[seat].observe(&texts.last);
+        for seat in seats {
+            seat.observe(&texts.last);
         }
     }
 }

@@ -1,0 +1,237 @@
+//! Table runs end to end: games of three players on the star, every agent in every seat
+//! on shared deals, the same files on one and two threads and after a stop and resume,
+//! standings and documents, and bad table files refused with one line.
+
+mod common;
+
+use common::*;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// Four agents, every table of three of them (four tables), two deals each.
+const STAR: &str = r#"
+kind = "tables"
+name = "star-three"
+game = "chinese-checkers-star(players=3)"
+seed = 9
+deals = 2
+round_robin = [
+    "random",
+    "greedy(heuristic=distance)",
+    "maxn(heuristic=distance,depth=1)",
+    "paranoid(heuristic=distance,depth=1)",
+]
+"#;
+
+/// The files of a table run that must not depend on threads or interruptions.
+const RECORDS: [&str; 4] = ["tables.csv", "table_summary.csv", "ahead.csv", "seats.csv"];
+
+fn star(dir: &Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let experiment = write_experiment(dir, "star.toml", STAR);
+    run_experiment(&experiment, &dir.join(out), extra)
+}
+
+#[test]
+fn every_agent_sits_in_every_seat_on_shared_deals_and_threads_change_nothing() {
+    let dir = tempfile::tempdir().expect("dir");
+    let output = star(dir.path(), "two", &["--threads", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let run = dir.path().join("two");
+    let games = csv_maps(&run.join("tables.csv"));
+    // 4 tables x 2 deals x 3 rotations.
+    assert_eq!(games.len(), 24);
+    let mut seats: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut deal_seeds: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for game in &games {
+        for seat in ["p1", "p2", "p3"] {
+            *seats
+                .entry((game[&format!("{seat}_agent")].clone(), seat.to_string()))
+                .or_default() += 1;
+        }
+        deal_seeds
+            .entry((game["table"].clone(), game["deal"].clone()))
+            .or_default()
+            .push(game["seed"].clone());
+        // Places follow returns: the best return is first.
+        let returns: Vec<f64> = ["p1", "p2", "p3"]
+            .iter()
+            .map(|s| game[&format!("{s}_return")].parse().expect("return"))
+            .collect();
+        let places: Vec<u8> = ["p1", "p2", "p3"]
+            .iter()
+            .map(|s| game[&format!("{s}_place")].parse().expect("place"))
+            .collect();
+        for i in 0..3 {
+            let ahead = returns.iter().filter(|&&r| r > returns[i]).count() as u8;
+            assert_eq!(places[i], ahead + 1, "game {}", game["game"]);
+        }
+    }
+    // Each agent is at three tables of the four: 3 x 2 deals = 6 games in each seat.
+    assert_eq!(seats.len(), 12, "{seats:?}");
+    assert!(seats.values().all(|&n| n == 2 * 3), "{seats:?}");
+    // A deal's three rotations share its seed; deals differ.
+    assert_eq!(deal_seeds.len(), 8);
+    for seeds in deal_seeds.values() {
+        assert_eq!(seeds.len(), 3);
+        assert!(seeds.iter().all(|s| *s == seeds[0]), "{seeds:?}");
+    }
+    let distinct: std::collections::BTreeSet<&String> =
+        deal_seeds.values().map(|s| &s[0]).collect();
+    assert_eq!(distinct.len(), 8);
+    // Standings: every agent, random last by rating and place.
+    let summary = csv_maps(&run.join("table_summary.csv"));
+    assert_eq!(summary.len(), 4);
+    let last = &summary[3];
+    assert_eq!(last["agent"], "random");
+    assert_eq!(last["games"], "18");
+    assert_eq!(last["deals"], "6");
+    let place: f64 = last["mean_place"].parse().expect("place");
+    assert!(place > 2.5, "random's mean place {place}");
+    let ahead = csv_maps(&run.join("ahead.csv"));
+    let random = ahead.iter().find(|r| r["agent"] == "random").expect("row");
+    assert_eq!(random["random"], "");
+    let behind: f64 = random["greedy(heuristic=distance)"].parse().expect("share");
+    assert!(behind < 0.5, "random ahead of greedy in {behind} of games");
+    let (seat_header, seat_rows) = read_csv(&run.join("seats.csv"));
+    assert_eq!(seat_header[0], "seat");
+    assert_eq!(seat_rows.len(), 3);
+    let report = fs::read_to_string(run.join("report.md")).expect("report");
+    for part in ["## Standings", "Who finished ahead of whom", "## By seat"] {
+        assert!(report.contains(part), "{part} not in report.md");
+    }
+    for file in ["table_win_rates.png", "table_ahead.png", "index.html"] {
+        assert!(run.join(file).is_file(), "{file}");
+    }
+    let show = stdout(&common::run(&["show", text(&run)]));
+    assert!(show.contains("finished ahead of"), "{show}");
+    assert!(show.contains("Plackett-Luce"), "{show}");
+    // One thread gives the same files.
+    let output = star(dir.path(), "one", &["--threads", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in RECORDS {
+        assert_same_csv(&run.join(file), &dir.path().join("one").join(file), file);
+    }
+    // The documents are drawn again from the files alone.
+    fs::remove_file(run.join("report.md")).expect("remove");
+    let output = common::run(&["report", text(&run)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        fs::read_to_string(run.join("report.md")).expect("report"),
+        report
+    );
+}
+
+#[test]
+fn a_stopped_table_run_resumes_to_the_same_files() {
+    let dir = tempfile::tempdir().expect("dir");
+    let whole = star(dir.path(), "whole", &[]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    // Stopped inside a deal (7 = two deals and one rotation).
+    let output = star(dir.path(), "parts", &["--max-games", "7"]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    let parts = dir.path().join("parts");
+    let (_, rows) = read_csv(&parts.join("tables.csv"));
+    assert_eq!(rows.len(), 7);
+    let output = common::run(&[
+        "run",
+        "--resume",
+        text(&parts),
+        "--quiet",
+        "--max-games",
+        "8",
+    ]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    let output = common::run(&["run", "--resume", text(&parts), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in RECORDS {
+        assert_same_csv(
+            &dir.path().join("whole").join(file),
+            &parts.join(file),
+            file,
+        );
+    }
+}
+
+#[test]
+fn table_files_that_do_not_fit_are_refused_with_their_line() {
+    let dir = tempfile::tempdir().expect("dir");
+    let cases: [(&str, &str, &[&str]); 4] = [
+        (
+            "two-player.toml",
+            "kind = \"tables\"\ngame = \"chinese-checkers-star(players=3)\"\ntables = [[\"random\", \"alphabeta(heuristic=distance,depth=2)\", \"mcts(iterations=20)\"]]\n",
+            &[
+                "two-player.toml: line 3",
+                "alphabeta needs a two-player game",
+                "seats 3",
+            ],
+        ),
+        (
+            "size.toml",
+            "kind = \"tables\"\ngame = \"chinese-checkers-star(players=4)\"\ndeals = 1\ntables = [[\"random\", \"mcts\", \"greedy(heuristic=distance)\"]]\n",
+            &[
+                "size.toml: line 4",
+                "seats 4 players, but table [random, mcts, greedy(heuristic=distance)] seats 3",
+            ],
+        ),
+        (
+            "few.toml",
+            "kind = \"tables\"\ngame = \"chinese-checkers-star(players=6)\"\nround_robin = [\"random\", \"mcts\"]\n",
+            &["few.toml: line 3", "needs at least 6 agents, found 2"],
+        ),
+        (
+            "both.toml",
+            "kind = \"tables\"\ngame = \"chinese-checkers-star(players=3)\"\ntables = [[\"random\", \"mcts\", \"maxn\"]]\nround_robin = [\"random\", \"mcts\", \"maxn\"]\n",
+            &["both.toml: line 4", "tables or round_robin, not both"],
+        ),
+    ];
+    for (name, source, fragments) in cases {
+        let experiment = write_experiment(dir.path(), name, source);
+        let out = dir.path().join(format!("{name}.out"));
+        let output = run_experiment(&experiment, &out, &[]);
+        assert_input_error(&output, fragments);
+        assert!(!out.exists(), "{name}: nothing is written");
+    }
+}
+
+#[test]
+fn two_shards_merged_give_the_files_of_one_run() {
+    let dir = tempfile::tempdir().expect("dir");
+    let whole = star(dir.path(), "whole", &[]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let experiment = dir.path().join("star.toml");
+    let mut shards = Vec::new();
+    for index in 0..2 {
+        let out = dir.path().join(format!("shard{index}"));
+        let output = common::run(&[
+            "run",
+            text(&experiment),
+            "--shard",
+            &format!("{index}/2"),
+            "--out",
+            text(&out),
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let (_, rows) = read_csv(&out.join("tables.csv"));
+        // A deal's rotations stay on one shard: whole deals of three games.
+        assert_eq!(rows.len() % 3, 0, "shard {index}: {} games", rows.len());
+        shards.push(out);
+    }
+    let merged = dir.path().join("merged");
+    let output = common::run(&[
+        "merge",
+        text(&merged),
+        text(&shards[0]),
+        text(&shards[1]),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in RECORDS {
+        assert_same_csv(
+            &dir.path().join("whole").join(file),
+            &merged.join(file),
+            file,
+        );
+    }
+}
