@@ -266,16 +266,15 @@ fn openspiels_bots_play_arbiters_agents_reproducibly_and_other_games_are_refused
 
     let refused = run(&[
         "perft",
-        "openspiel(name=matching_pennies_3p)",
+        "openspiel(name=mfg_garnet)",
         "--agents",
         text(&agents),
     ]);
     assert_input_error(
         &refused,
         &[
-            "game 'openspiel(name=matching_pennies_3p)'",
-            "it has 3 players",
-            "arbiter plays two-player games",
+            "game 'openspiel(name=mfg_garnet)'",
+            "it is a mean-field game",
         ],
     );
     let refused = run(&[
@@ -412,8 +411,7 @@ fn the_coverage_table_in_the_docs_is_the_bridges_own() {
         docs.contains(table.trim_end()),
         "docs/games.md's OpenSpiel table is stale: put in the output of clients/python/openspiel_coverage.py:\n{table}"
     );
-    // The dice games, the card games and the games of simultaneous moves are served; a
-    // game for three is refused with its reason.
+    // The dice games, the card games and the games of simultaneous moves are served.
     for served in ["pig", "backgammon", "einstein_wurfelt_nicht"] {
         assert!(
             table.contains(&format!("| `{served}` | served |")),
@@ -434,8 +432,23 @@ fn the_coverage_table_in_the_docs_is_the_bridges_own() {
             "{table}"
         );
     }
+    // Games of one and of three to six players are served; a mean-field game is refused
+    // with its reason.
+    for served in [
+        "matching_pennies_3p",
+        "oh_hell",
+        "bridge",
+        "social_deduction",
+        "catch",
+        "2048",
+    ] {
+        assert!(
+            table.contains(&format!("| `{served}` | served |")),
+            "{table}"
+        );
+    }
     assert!(
-        table.contains("| `matching_pennies_3p` | it has 3 players |"),
+        table.contains("| `mfg_garnet` | it is a mean-field game"),
         "{table}"
     );
 }
@@ -561,7 +574,7 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
         .filter(|l| l.contains("| served"))
         .filter_map(|l| l.split('`').nth(1))
         .collect();
-    assert!(served.len() >= 84, "{table}");
+    assert!(served.len() >= 105, "{table}");
     let dir = tempfile::tempdir().expect("temp dir");
     let agents = agents(dir.path(), &python);
     // A short game each (a ply cap of 30, shallow searches with short rollouts judged by
@@ -580,6 +593,28 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
         );
         let out = dir.path().join(name);
         let mut output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        // More than two players: the searcher and random players at a table, every seat
+        // rotated, about ten games.
+        let seats = seats_of(&stderr(&output));
+        if let Some(seats) = seats {
+            // One player: random and the searcher each at a table of its own.
+            let tables = if seats == 1 {
+                format!("[\"random\"], [\"{searcher}\"]")
+            } else {
+                let mut table = vec!["\"random\"".to_string(); seats];
+                table[1] = format!("\"{searcher}\"");
+                format!("[{}]", table.join(", "))
+            };
+            fs::write(
+                &experiment,
+                format!(
+                    "kind = \"tables\"\ngame = \"{game}\"\ndeals = {}\nseed = 2\nmax_plies = 30\ntables = [{tables}]\n",
+                    10usize.div_ceil(seats.max(2))
+                ),
+            )
+            .expect("write");
+            output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        }
         if !output.status.success() && stderr(&output).contains("use ismcts or random") {
             // Hidden information: ismcts, or random where the bridge cannot draw positions.
             let hidden = if table.contains(&format!("`{name}` | served; ismcts cannot")) {
@@ -595,7 +630,13 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
             failures.push(format!("{name}: {}", stderr(&output)));
             continue;
         }
-        let rows = csv_maps(&out.join("games.csv"));
+        let (rows, expected) = match seats {
+            Some(seats) => (
+                csv_maps(&out.join("tables.csv")),
+                seats.max(2) * 10usize.div_ceil(seats.max(2)),
+            ),
+            None => (csv_maps(&out.join("games.csv")), 10),
+        };
         let broken: Vec<&str> = rows
             .iter()
             .map(|r| r["reason"].as_str())
@@ -603,8 +644,112 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
                 ["rules_failure", "illegal_move", "crash", "bad_output"].contains(reason)
             })
             .collect();
-        if rows.len() != 10 || !broken.is_empty() {
+        if rows.len() != expected || !broken.is_empty() {
             failures.push(format!("{name}: {} games, ended by {broken:?}", rows.len()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The seat count a refusal to seat a game at a match names (`'G' seats N players`).
+fn seats_of(error: &str) -> Option<usize> {
+    let (_, after) = error.split_once("' seats ")?;
+    let (count, rest) = after.split_once(' ')?;
+    rest.starts_with("player").then(|| count.parse().ok())?
+}
+
+/// Replays every game of a table run's tables.csv in OpenSpiel itself, move by move, and
+/// prints one line a disagreement (nothing when all agree): the game ends where arbiter
+/// ended it, with the returns arbiter recorded.
+const REPLAY_TABLES: &str = r#"
+import csv, sys
+sys.path.insert(0, sys.argv[1])
+import openspiel_game
+name, path = sys.argv[2], sys.argv[3]
+bridge = openspiel_game.Bridge({"name": name})
+for row in csv.DictReader(open(path)):
+    state = bridge.game.new_initial_state()
+    moves = [m for m in row["moves"].split(";") if m]
+    for ply, text in enumerate(moves):
+        actions = dict(bridge.moves(state))
+        if text not in actions:
+            print("game %s ply %d: %s is not legal in OpenSpiel" % (row["game"], ply, text))
+            break
+        state = state.child(actions[text])
+    else:
+        capped = row["reason"] == "ply-cap"
+        if state.is_terminal() == capped:
+            print("game %s: OpenSpiel says terminal=%s after %d plies, arbiter %s" % (row["game"], state.is_terminal(), len(moves), row["reason"]))
+        elif not capped:
+            got = ["%.4f" % r for r in state.returns()]
+            want = [row["p%d_return" % (p + 1)] for p in range(len(got))]
+            if got != want:
+                print("game %s: returns %s in OpenSpiel, %s in tables.csv" % (row["game"], got, want))
+"#;
+
+#[test]
+fn openspiels_games_of_one_and_of_three_to_six_players_replay_in_openspiel_from_their_tables() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    let games = [
+        ("2048", 1),
+        ("blackjack", 1),
+        ("catch", 1),
+        ("solitaire", 1),
+        ("pathfinding", 1),
+        ("matching_pennies_3p", 3),
+        ("colored_trails", 3),
+        ("dou_dizhu", 3),
+        ("oh_hell", 3),
+        ("skat", 3),
+        ("bridge", 4),
+        ("euchre", 4),
+        ("hearts", 4),
+        ("spades", 4),
+        ("tiny_bridge_4p", 4),
+        ("crazy_eights", 5),
+        ("social_deduction", 6),
+    ];
+    let mut failures = Vec::new();
+    for (name, seats) in games {
+        let table = vec!["\"random\""; seats].join(", ");
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{name}.toml"),
+            &format!(
+                "kind = \"tables\"\ngame = \"openspiel(name={name})\"\ndeals = 1\nseed = 4\nmax_plies = 3000\ntables = [[{table}]]\n"
+            ),
+        );
+        let out = dir.path().join(name);
+        let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        if !output.status.success() {
+            failures.push(format!("{name}: {}", stderr(&output)));
+            continue;
+        }
+        let (header, rows) = read_csv(&out.join("tables.csv"));
+        assert!(header.contains(&format!("p{seats}_agent")), "{name}");
+        assert!(!header.contains(&format!("p{}_agent", seats + 1)), "{name}");
+        assert_eq!(rows.len(), seats, "{name}: one deal in every rotation");
+        let replay = Command::new(&python)
+            .args([
+                "-c",
+                REPLAY_TABLES,
+                text(&clients()),
+                name,
+                text(&out.join("tables.csv")),
+            ])
+            .output()
+            .expect("python runs");
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&replay.stdout),
+            String::from_utf8_lossy(&replay.stderr)
+        );
+        if !replay.status.success() || !said.trim().is_empty() {
+            failures.push(format!("{name}: {said}"));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

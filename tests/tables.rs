@@ -235,3 +235,89 @@ fn two_shards_merged_give_the_files_of_one_run() {
         );
     }
 }
+
+/// Perft of three-player Nim from `stones`, counted here by the rules alone.
+fn nim_perft(stones: u32, depth: u32) -> u64 {
+    if stones == 0 {
+        return 0;
+    }
+    let takes = stones.min(2);
+    if depth == 1 {
+        return u64::from(takes);
+    }
+    (1..=takes).map(|t| nim_perft(stones - t, depth - 1)).sum()
+}
+
+#[test]
+fn a_rules_program_for_three_players_counts_right_and_plays_at_a_table() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/nim3.py");
+    let agents = dir.path().join("agents");
+    fs::create_dir_all(&agents).expect("mkdir");
+    fs::write(
+        agents.join("games.toml"),
+        format!(
+            "[[game]]\nname = \"nim3\"\ncommand = [\"{python}\", \"{}\"]\n\n\
+             [[game]]\nname = \"nim3-short\"\ncommand = [\"{python}\", \"{}\", \"short-returns\"]\n",
+            script.display(),
+            script.display()
+        ),
+    )
+    .expect("write agents");
+    let output = common::run(&["check-game", "nim3", "--agents", text(&agents)]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    for depth in 1..=6 {
+        let output = common::run(&[
+            "perft",
+            "nim3(stones=9)",
+            "--depth",
+            &depth.to_string(),
+            "--agents",
+            text(&agents),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let last = stdout(&output).lines().last().unwrap_or("").to_string();
+        assert_eq!(
+            last,
+            format!("perft({depth}) = {}", nim_perft(9, depth)),
+            "depth {depth}"
+        );
+    }
+    // Three copies of random at one table: the one who took the last stone wins.
+    let experiment = write_experiment(
+        dir.path(),
+        "nim.toml",
+        "kind = \"tables\"\ngame = \"nim3(stones=8)\"\nseed = 3\ndeals = 4\ntables = [[\"random\", \"random\", \"random\"]]\n",
+    );
+    let out = dir.path().join("nim");
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let games = csv_maps(&out.join("tables.csv"));
+    assert_eq!(games.len(), 12);
+    for game in &games {
+        let plies: usize = game["plies"].parse().expect("plies");
+        let seat = (plies - 1) % 3 + 1;
+        assert_eq!(game["reason"], "last-stone");
+        assert_eq!(game["winner"], format!("P{seat}"), "{game:?}");
+        for p in 1..=3 {
+            let (place, ret) = if p == seat {
+                ("1", "1.0000")
+            } else {
+                ("2", "0.0000")
+            };
+            assert_eq!(game[&format!("p{p}_place")], place, "{game:?}");
+            assert_eq!(game[&format!("p{p}_return")], ret, "{game:?}");
+        }
+    }
+    // A finished status with two returns in a game of three is caught.
+    let output = common::run(&["check-game", "nim3-short", "--agents", text(&agents)]);
+    assert_ne!(output.status.code(), Some(0));
+    assert!(
+        stdout(&output).contains("\"returns\" must be 3 finite numbers"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -37,8 +37,8 @@ SAMPLE_TRIES = 20_000  # positions a search for a consistent history may visit
 # Games whose hidden moves a depth-first search cannot match to what a player saw within
 # SAMPLE_TRIES positions after a dozen plies (measured on OpenSpiel 2.0.2): served without
 # `sample`, so ismcts refuses them rather than failing in mid-game.
-NO_SAMPLER = ("battleship", "coin_game", "cribbage", "dark_chess", "go_fish", "hanabi", "kriegspiel",
-              "phantom_go", "rbc")
+NO_SAMPLER = ("battleship", "coin_game", "crazy_eights", "cribbage", "dark_chess", "dou_dizhu", "euchre",
+              "go_fish", "hanabi", "hearts", "kriegspiel", "phantom_go", "rbc", "skat", "spades")
 # The games whose moves can also be written as arbiter's built-in version writes them.
 ARBITER_NOTATION = ("breakthrough", "connect_four", "othello")
 
@@ -51,6 +51,7 @@ class Bridge:
             raise ValueError(INSTALL)
         params = dict(params)
         name = params.pop("name", None)
+        name = None if name is None else str(name)  # `name=2048` may come as a number
         if not name:
             raise ValueError("give the OpenSpiel game's name: openspiel(name=connect_four)")
         self.notation = str(params.pop("notation", "openspiel"))
@@ -67,13 +68,15 @@ class Bridge:
         self.game = pyspiel.load_game(name, typed)
         kind = self.game.get_type()
         why = None
-        if self.game.num_players() != 2:
-            players = self.game.num_players()
-            why = "it has %d player%s" % (players, "" if players == 1 else "s")
+        self.players = self.game.num_players()
+        if not 1 <= self.players <= 6:
+            why = "it has %d player%s" % (self.players, "" if self.players == 1 else "s")
+        elif kind.dynamics == pyspiel.GameType.Dynamics.MEAN_FIELD:
+            why = "it is a mean-field game (a population's distribution, not players' moves)"
         elif kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC:
             why = "its chance events are sampled, not listed with their probabilities"
         if why:
-            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays two-player games)"
+            raise ValueError("OpenSpiel's %s cannot be played here: %s (arbiter plays games of 1 to 6 players)"
                              % (name, why))
         # Moves made together are played in turn, each hidden from the other player until
         # both are in (OpenSpiel's turn-based form of the game): a game of hidden moves.
@@ -81,6 +84,14 @@ class Bridge:
         if self.simultaneous:
             self.game = pyspiel.convert_to_turn_based(self.game)
             kind = self.game.get_type()
+        # A game whose actions are structs only lists no legal actions (crossword).
+        first = self.game.new_initial_state()
+        try:
+            if not first.is_chance_node() and not first.is_terminal():
+                first.legal_actions()
+        except Exception:  # noqa: BLE001
+            raise ValueError("OpenSpiel's %s cannot be played here: it lists no legal actions "
+                             "(its moves are action structs only)" % name)
         self.chance = kind.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
         self.hidden = self.simultaneous or kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION
         if self.hidden and not (kind.provides_information_state_string or kind.provides_observation_string):
@@ -91,7 +102,9 @@ class Bridge:
         # A game scored by more than who won (chips, a gammon's stake, a game whose players
         # do not share one stake) gives its returns.
         zero_sum = kind.utility in (pyspiel.GameType.Utility.ZERO_SUM, pyspiel.GameType.Utility.CONSTANT_SUM)
-        self.returns = not zero_sum or (self.game.min_utility(), self.game.max_utility()) != (-1.0, 1.0)
+        # One player or more than two: always (the score, or what places the players).
+        self.returns = (self.players != 2 or not zero_sum
+                        or (self.game.min_utility(), self.game.max_utility()) != (-1.0, 1.0))
         if self.notation not in ("openspiel", "arbiter") or (self.notation == "arbiter" and name not in ARBITER_NOTATION):
             raise ValueError("notation is openspiel, or arbiter for %s (got %s)" % (", ".join(ARBITER_NOTATION), self.notation))
         self.name = name
@@ -154,8 +167,12 @@ class Bridge:
     def status(self, state):
         if state.is_terminal():
             returns = state.returns()
-            winner = None if returns[0] == returns[1] else ("P1" if returns[0] > returns[1] else "P2")
-            status = {"type": "status", "over": True, "winner": winner, "reason": "win" if winner else "draw"}
+            # The winner scored more than every other player (no winner when the best tie).
+            best = max(returns)
+            leaders = [p for p, r in enumerate(returns) if r == best]
+            winner = "P%d" % (leaders[0] + 1) if len(leaders) == 1 and self.players > 1 else None
+            reason = "win" if winner else ("end" if self.players == 1 else "draw")
+            status = {"type": "status", "over": True, "winner": winner, "reason": reason}
             if self.returns:
                 status["returns"] = [float(r) for r in returns]
             return status
@@ -181,12 +198,16 @@ class Bridge:
         if self.resample is not False:
             try:
                 drawn = state.resample_from_infostate(player, rng.random)
-                self.resample = True
-                return " ".join(str(a) for a in drawn.history())
             except Exception:  # not implemented for this game: search for one
                 if self.resample:
                     raise
-                self.resample = False
+                drawn = None
+            # A drawn history must replay from the start (hearts' does not: it deals the
+            # passed cards straight into the hands); else the search below finds one.
+            if drawn is not None and self.replays(drawn.history()):
+                self.resample = True
+                return " ".join(str(a) for a in drawn.history())
+            self.resample = False
         actions = [int(a) for a in position.split()]
         truth = [self.state(" ".join(str(a) for a in actions[:i])) for i in range(len(actions) + 1)]
         seen = [self.observation(s, player) if not s.is_chance_node() else None for s in truth]
@@ -228,6 +249,16 @@ class Bridge:
             raise ValueError("no position like this one for P%d exists" % (player + 1))
         return " ".join(str(a) for a in found)
 
+    def replays(self, history):
+        """Whether every action of `history` is legal in turn from the start."""
+        state = self.game.new_initial_state()
+        for action in history:
+            legal = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+            if action not in legal:
+                return False
+            state = state.child(action)
+        return True
+
     def render(self, state):
         """The board as OpenSpiel prints it: a cell per character (per word on spaced lines)."""
         rows = []
@@ -251,12 +282,13 @@ def convert(text, default):
     return str(text)
 
 
-def player_of(request):
+def player_of(request, players):
     """OpenSpiel's number of the request's `player` (P1 is 0)."""
     label = request.get("player")
-    if label not in ("P1", "P2"):
-        raise ValueError("player must be P1 or P2 (got %r)" % (label,))
-    return 0 if label == "P1" else 1
+    labels = ["P%d" % (p + 1) for p in range(players)]
+    if label not in labels:
+        raise ValueError("player must be %s (got %r)" % (" or ".join(labels), label))
+    return labels.index(label)
 
 
 def answer(bridge, request):
@@ -281,9 +313,9 @@ def answer(bridge, request):
     if kind == "render":
         return bridge.render(state)
     if kind == "observation":
-        return {"type": "observation", "observation": bridge.observation(state, player_of(request))}
+        return {"type": "observation", "observation": bridge.observation(state, player_of(request, bridge.players))}
     if kind == "sample":
-        drawn = bridge.sample(position, player_of(request), int(request.get("seed", 0)))
+        drawn = bridge.sample(position, player_of(request, bridge.players), int(request.get("seed", 0)))
         return {"type": "position", "position": drawn, "status": bridge.status(bridge.state(drawn))}
     if kind == "view":
         return {"type": "view", "view": {"board": str(state).splitlines(),
@@ -303,7 +335,7 @@ def main():
             if kind == "hello":
                 bridge = Bridge(request.get("params", {}))
                 reply = {"type": "ready", "protocol": 2, "name": "openspiel " + str(bridge.game),
-                         "players": 2, "render": True, "view": True, "chance": bridge.chance,
+                         "players": bridge.players, "render": True, "view": True, "chance": bridge.chance,
                          "hidden": bridge.hidden, "sample": bridge.samples, "returns": bridge.returns}
             elif bridge is None:
                 raise ValueError("hello first")

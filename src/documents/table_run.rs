@@ -51,7 +51,11 @@ pub fn standings_table(tally: &TablesTally, names: &[String]) -> Table {
                     triple("win_rate"),
                     triple("mean_place"),
                     triple("mean_return"),
-                    format!("{} ± {}", row[at("rating")], row[at("rating_margin")]),
+                    if row[at("rating")].is_empty() {
+                        "-".to_string()
+                    } else {
+                        format!("{} ± {}", row[at("rating")], row[at("rating_margin")])
+                    },
                     row[at("nodes_per_move")].clone(),
                 ]
             })
@@ -144,7 +148,10 @@ pub fn write_tables_report(run: &LoadedRun, data: &TablesData) -> Result<Vec<Pat
     let order = ranked(tally, names);
     let seats = tally.seats.len();
     let mut charts_made = Vec::new();
-    if !order.is_empty() {
+    // A game for one player has no one to win against or finish ahead of: its standings
+    // are its scores alone.
+    let alone = seats == 1;
+    if !order.is_empty() && !alone {
         let rows = order
             .iter()
             .filter_map(|&a| {
@@ -193,6 +200,18 @@ pub fn write_tables_report(run: &LoadedRun, data: &TablesData) -> Result<Vec<Pat
             "table_ahead",
         )?;
         charts_made.push(Figure::new("table_ahead", title, svg));
+    }
+    if alone {
+        let sections = vec![Section {
+            title: "Standings".to_string(),
+            text: vec![format!(
+                "{} games of one player, each agent at its own table, ranked by mean return (the game's score), with its 95% interval over deals. `tables.csv` holds every game; `table_summary.csv` the table below.",
+                tally.games
+            )],
+            tables: vec![standings_table(tally, names)],
+            ..Section::default()
+        }];
+        return write_folder_documents(run, "tables", &sections);
     }
     let sections = vec![
         Section {

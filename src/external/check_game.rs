@@ -74,6 +74,8 @@ struct Walker<'a> {
     hidden: bool,
     /// Whether it answers `sample`.
     sample: bool,
+    /// Its players (1 to 6).
+    players: usize,
 }
 
 impl Walker<'_> {
@@ -97,7 +99,7 @@ impl Walker<'_> {
                 &about,
             )?;
             let (to_move, over) =
-                read_status(&status).map_err(|e| format!("`status` {about}: {e}"))?;
+                read_status(&status, self.players).map_err(|e| format!("`status` {about}: {e}"))?;
             chance = status["chance"].as_bool() == Some(true) && over.is_none();
             let reply = self.ask(
                 json!({"type": "legal", "position": position}),
@@ -184,7 +186,8 @@ impl Walker<'_> {
                 )
             })?;
             if let Some(status) = reply.get("status") {
-                read_status(status).map_err(|e| format!("`apply` {about}: its \"status\": {e}"))?;
+                read_status(status, self.players)
+                    .map_err(|e| format!("`apply` {about}: its \"status\": {e}"))?;
             }
             children.push(child.to_string());
         }
@@ -485,9 +488,17 @@ pub fn check_game(
             format!(" (offers {})", offers.join(", "))
         }
     ))?;
-    if ready.get("players").is_some_and(|p| p.as_u64() != Some(2)) {
-        report.fail("handshake: `ready` says players is not 2; arbiter plays two-player games")?;
-    }
+    let players = match ready.get("players").map(serde_json::Value::as_u64) {
+        None => 2,
+        Some(Some(n @ 1..=6)) => n as usize,
+        Some(_) => {
+            report.fail(&format!(
+                "handshake: `ready` says players = {}; arbiter plays games of 1 to 6 players",
+                ready["players"]
+            ))?;
+            2
+        }
+    };
     let mut walker = Walker {
         session: &mut session,
         features,
@@ -495,6 +506,7 @@ pub fn check_game(
         render: flag("render"),
         hidden: flag("hidden"),
         sample: flag("sample"),
+        players,
     };
     let initial = (|| -> Result<String, Found> {
         let mut starts = Vec::new();

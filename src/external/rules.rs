@@ -92,7 +92,7 @@ struct Status {
     /// `Some((winner, reason))` once the game is over (`winner`: `None` for a draw).
     over: Option<(Option<Player>, &'static str)>,
     /// Each player's return once the game is over, when the program gives them.
-    returns: Option<[f64; 2]>,
+    returns: Option<Returns>,
 }
 
 /// A rules program with its game parameters, checked by starting it once: what it said in
@@ -127,6 +127,8 @@ pub struct ProgramGameDef {
     /// Whether a finished position's status gives each player's return (`"returns": true`
     /// in `ready`).
     pub returns: bool,
+    /// Its players, 1 to 6 (`"players"` in `ready`, 2 if it says nothing).
+    pub players: usize,
     initial: Arc<str>,
     initial_status: Status,
     /// Failures of its programs so far (all threads), for the messages.
@@ -210,6 +212,7 @@ impl ProgramGameDef {
             hidden: false,
             sample: false,
             returns: false,
+            players: 2,
             initial: Arc::from(""),
             initial_status: Status {
                 to_move: Player::P1,
@@ -223,12 +226,15 @@ impl ProgramGameDef {
         let mut connection = Connection::start(&def).map_err(|e| format!("{who}: {e}"))?;
         let ready = connection.ready.take().unwrap_or(Value::Null);
         def.title = ready["name"].as_str().unwrap_or(&def.name).to_string();
-        if let Some(players) = ready.get("players")
-            && players.as_u64() != Some(2)
-        {
-            return Err(format!(
-                "{who}: `ready` says players = {players}; arbiter plays two-player games"
-            ));
+        if let Some(players) = ready.get("players") {
+            match players.as_u64() {
+                Some(n @ 1..=6) => def.players = n as usize,
+                _ => {
+                    return Err(format!(
+                        "{who}: `ready` says players = {players}; arbiter plays games of 1 to 6 players"
+                    ));
+                }
+            }
         }
         match &ready["features"] {
             Value::Null => {}
@@ -253,6 +259,12 @@ impl ProgramGameDef {
         def.chance = flag("chance");
         (def.hidden, def.sample) = (flag("hidden"), flag("sample"));
         def.returns = flag("returns");
+        if def.players > 2 && !def.features.is_empty() {
+            return Err(format!(
+                "{who}: `ready` names features in a game of {} players: features are two sides' numbers, for two-player games",
+                def.players
+            ));
+        }
         let reply = connection
             .ask(&json!({"type": "initial"}), "position", def.spec.request_ms)
             .map_err(|e| format!("{who}: {e}"))?;
@@ -265,7 +277,7 @@ impl ProgramGameDef {
                 def.spec.request_ms,
             )
             .map_err(|e| format!("{who}: {e}"))?;
-        def.initial_status = status_of(&reply, &mut reasons)
+        def.initial_status = status_of(&reply, def.players, &mut reasons)
             .map_err(|e| format!("{who}: `status` of the start position: {e}"))?;
         def.initial = position;
         let def = Arc::new(def);
@@ -317,11 +329,15 @@ fn position_of(reply: &Value, request: &str) -> Result<Arc<str>, String> {
 }
 
 /// A status reply read: `{"to_move": "P1"}` or `{"over": true, "winner": "P2" | null,
-/// "reason": "..."}`; reasons are kept (interned) in `reasons`.
-fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, String> {
+/// "reason": "..."}` of a game of `players`; reasons are kept (interned) in `reasons`.
+fn status_of(
+    reply: &Value,
+    players: usize,
+    reasons: &mut Vec<&'static str>,
+) -> Result<Status, String> {
     let chance = reply["chance"].as_bool() == Some(true) && reply["over"].as_bool() != Some(true);
     if chance {
-        let (to_move, _) = read_status(reply)?;
+        let (to_move, _) = read_status(reply, players)?;
         return Ok(Status {
             to_move,
             chance,
@@ -329,17 +345,8 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
             returns: None,
         });
     }
-    let (to_move, over) = parse_status(reply)?;
-    let returns = match &reply["returns"] {
-        Value::Null => None,
-        _ if over.is_none() => None,
-        given => Some(returns_of(given).ok_or_else(|| {
-            format!(
-                "\"returns\" must be two finite numbers, P1's and P2's (got {})",
-                clip(&given.to_string())
-            )
-        })?),
-    };
+    let (to_move, over) = parse_status(reply, players)?;
+    let returns = returns_in(reply, players, over.is_some())?;
     Ok(Status {
         to_move,
         chance,
@@ -348,45 +355,84 @@ fn status_of(reply: &Value, reasons: &mut Vec<&'static str>) -> Result<Status, S
     })
 }
 
-/// A finished position's `"returns"`: two finite numbers, P1's then P2's (`None` for
+/// A status's `"returns"`, read where the game is `over` (`None` where it is not, or where
+/// the status gives none).
+///
+/// # Errors
+/// Returns that are not a finite number a player.
+fn returns_in(reply: &Value, players: usize, over: bool) -> Result<Option<Returns>, String> {
+    match &reply["returns"] {
+        Value::Null => Ok(None),
+        _ if !over => Ok(None),
+        given => returns_of(given, players).map(Some).ok_or_else(|| {
+            format!(
+                "\"returns\" must be {players} finite numbers, one a player from P1's (got {})",
+                clip(&given.to_string())
+            )
+        }),
+    }
+}
+
+/// A finished position's `"returns"`: a finite number a player, P1's first (`None` for
 /// anything else).
-fn returns_of(given: &Value) -> Option<[f64; 2]> {
+fn returns_of(given: &Value, players: usize) -> Option<Returns> {
     let numbers: Option<Vec<f64>> = given.as_array().and_then(|list| {
         list.iter()
             .map(|v| v.as_f64().filter(|x| x.is_finite()))
             .collect()
     });
-    match numbers.as_deref() {
-        Some(&[p1, p2]) => Some([p1, p2]),
-        _ => None,
+    let numbers = numbers.filter(|n| n.len() == players)?;
+    let mut returns = Returns::zeros(players);
+    for (&seat, value) in Player::seats(players).iter().zip(numbers) {
+        returns[seat] = value;
+    }
+    Some(returns)
+}
+
+/// The seat a label names in a game of `players` (`P1` to `P6`).
+fn seat_named(value: &Value, players: usize) -> Option<Player> {
+    let label = value.as_str()?;
+    Player::seats(players)
+        .iter()
+        .copied()
+        .find(|seat| seat.label() == label)
+}
+
+/// The labels of a game's seats, for messages: `"P1" or "P2"`, `"P1" to "P4"`.
+fn seat_labels(players: usize) -> String {
+    if players == 1 {
+        "\"P1\"".to_string()
+    } else if players == 2 {
+        "\"P1\" or \"P2\"".to_string()
+    } else {
+        format!("\"P1\" to \"P{players}\"")
     }
 }
 
 /// The side to move, and the winner (`None`: a draw) and reason once the game is over.
 type StatusReply<'a> = (Player, Option<(Option<Player>, &'a str)>);
 
-/// A status reply read, its reason borrowed from it.
-fn parse_status(reply: &Value) -> Result<StatusReply<'_>, String> {
-    let player = |value: &Value| match value.as_str() {
-        Some("P1") => Some(Player::P1),
-        Some("P2") => Some(Player::P2),
-        _ => None,
-    };
+/// A status reply of a game of `players` read, its reason borrowed from it.
+fn parse_status(reply: &Value, players: usize) -> Result<StatusReply<'_>, String> {
+    let player = |value: &Value| seat_named(value, players);
     if reply["over"].as_bool() == Some(true) {
-        let winner =
-            match &reply["winner"] {
-                Value::Null => None,
-                value => Some(player(value).ok_or_else(|| {
-                    format!("winner must be \"P1\", \"P2\" or null (got {value})")
-                })?),
-            };
+        let winner = match &reply["winner"] {
+            Value::Null => None,
+            value => Some(player(value).ok_or_else(|| {
+                format!(
+                    "winner must be {} or null (got {value})",
+                    seat_labels(players)
+                )
+            })?),
+        };
         let reason = reply["reason"].as_str().unwrap_or("over");
         let to_move = player(&reply["to_move"]).unwrap_or(Player::P1);
         return Ok((to_move, Some((winner, reason))));
     }
     let to_move = player(&reply["to_move"]).ok_or_else(|| {
         format!(
-            "expected \"to_move\": \"P1\" or \"P2\", or \"over\": true (got {})",
+            "expected \"to_move\": {}, or \"over\": true (got {})",
+            seat_labels(players),
             clip(&reply.to_string())
         )
     })?;
@@ -676,21 +722,19 @@ impl Session {
 /// The side to move, and the winner (`None`: a draw) and reason once the game is over.
 pub type ReadStatus = (Player, Option<(Option<Player>, String)>);
 
-/// A `status` reply read: the side to move, and the winner (`None`: a draw) and reason
-/// once the game is over.
+/// A `status` reply of a game of `players` read: the side to move, and the winner
+/// (`None`: a draw) and reason once the game is over.
 ///
 /// # Errors
 /// A reply that is neither.
-pub fn read_status(reply: &Value) -> Result<ReadStatus, String> {
+pub fn read_status(reply: &Value, players: usize) -> Result<ReadStatus, String> {
     if reply["chance"].as_bool() == Some(true) && reply["over"].as_bool() != Some(true) {
         // Chance acts: the side that moves after it, if the program says.
-        let to_move = match reply["to_move"].as_str() {
-            Some("P2") => Player::P2,
-            _ => Player::P1,
-        };
+        let to_move = seat_named(&reply["to_move"], players).unwrap_or(Player::P1);
         return Ok((to_move, None));
     }
-    let (to_move, over) = parse_status(reply)?;
+    let (to_move, over) = parse_status(reply, players)?;
+    returns_in(reply, players, over.is_some())?;
     Ok((
         to_move,
         over.map(|(winner, reason)| (winner, reason.to_string())),
@@ -714,10 +758,10 @@ struct Entry {
     probabilities: Option<Arc<[f64]>>,
     children: Vec<Option<Child>>,
     features: Option<Arc<[f64]>>,
-    values: [Option<f64>; 2],
+    values: [Option<f64>; Player::MAX],
     rendered: Option<Arc<Value>>,
     /// Each player's observation (games with hidden information).
-    observations: [Option<Arc<str>>; 2],
+    observations: [Option<Arc<str>>; Player::MAX],
 }
 
 /// A thread's program for one definition, with its cache.
@@ -765,7 +809,7 @@ impl Ask {
         match self {
             Ask::Legal => entry.legal.is_some(),
             Ask::Features => entry.features.is_some(),
-            Ask::Value(player) => entry.values[player.pair_index()].is_some(),
+            Ask::Value(player) => entry.values[player.index()].is_some(),
         }
     }
 
@@ -840,7 +884,7 @@ impl Ask {
                             clip(&reply.to_string())
                         )
                     })?;
-                entry.values[player.pair_index()] = Some(value);
+                entry.values[player.index()] = Some(value);
             }
         }
         Ok(())
@@ -1191,7 +1235,7 @@ impl Client {
                 &format!("position '{}'", clip(&position)),
             )?,
         };
-        let status = match status_of(&status_reply, &mut self.reasons) {
+        let status = match status_of(&status_reply, self.def.players, &mut self.reasons) {
             Ok(status) => status,
             Err(e) => {
                 self.fail(&format!("`status`: {e} ({about})"));
@@ -1212,12 +1256,12 @@ impl Client {
 
     /// The program's own value of `state` for `player` (larger is better for `player`).
     fn value(&mut self, state: &ProgramGame, player: Player) -> Option<f64> {
-        self.fetch(state, Ask::Value(player))?.values[player.pair_index()]
+        self.fetch(state, Ask::Value(player))?.values[player.index()]
     }
 
     /// What `player` observes of `state` (`observation`), asked once.
     fn observation(&mut self, state: &ProgramGame, player: Player) -> Option<Arc<str>> {
-        if let Some(known) = &self.entry(state).observations[player.pair_index()] {
+        if let Some(known) = &self.entry(state).observations[player.index()] {
             return Some(Arc::clone(known));
         }
         let about = format!("position '{}'", clip(&state.position));
@@ -1234,7 +1278,7 @@ impl Client {
             return None;
         };
         let text: Arc<str> = Arc::from(text);
-        self.entry(state).observations[player.pair_index()] = Some(Arc::clone(&text));
+        self.entry(state).observations[player.index()] = Some(Arc::clone(&text));
         Some(text)
     }
 
@@ -1414,11 +1458,15 @@ impl Game for ProgramGame {
         self.def.returns
     }
 
+    fn players(&self) -> usize {
+        self.def.players
+    }
+
     fn returns(&self) -> Option<Returns> {
         if self.is_failed() || self.status.over.is_none() {
             return None;
         }
-        self.status.returns.map(|[p1, p2]| Returns::two(p1, p2))
+        self.status.returns
     }
 
     fn observation(&self, player: Player) -> String {
@@ -1511,7 +1559,7 @@ impl Game for ProgramGame {
                 // last move (a status that says the game is over need not name it): what
                 // a search or a solver scoring the end from that side's view relies on.
                 if self.status.over.is_some() {
-                    self.status.to_move = mover.opponent();
+                    self.status.to_move = mover.next(self.def.players);
                 }
                 // A start position's child belongs to the game now being played.
                 if self.ply == 1 {

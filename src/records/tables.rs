@@ -29,6 +29,12 @@ pub const SEATS: &str = "seats.csv";
 /// What a seat's columns are called in tables.csv: `p1_agent`, `p1_return`, ...
 const SEAT_COLUMNS: [&str; 6] = ["agent", "return", "place", "moves", "nodes", "ms"];
 
+impl super::JobRecord for TableRecord {
+    fn id(&self) -> u64 {
+        self.job.id
+    }
+}
+
 /// One game as the tallies need it: its table and deal, and each seat's agent, place and
 /// return (P1 first).
 #[derive(Clone, Debug, PartialEq)]
@@ -216,13 +222,23 @@ pub const SUMMARY_HEADERS: [&str; 16] = [
     "nodes_per_move",
 ];
 
-/// The standings rows, best first (by rating, then mean place).
+/// The standings rows, best first: by rating, or at tables of one (a game for one
+/// player: no one to place against) by mean return, with no rating.
 pub fn summary_rows(tally: &TablesTally, names: &[String]) -> Vec<Vec<String>> {
+    let alone = tally.seats.len() == 1;
     let ratings = tally.ratings();
     let mut order: Vec<usize> = (0..tally.agents.len())
         .filter(|&a| tally.agents[a].games > 0)
         .collect();
-    order.sort_by(|&a, &b| ratings[b].elo.total_cmp(&ratings[a].elo).then(a.cmp(&b)));
+    let mean_return = |a: usize| tally.agents[a].returns.mean().unwrap_or(f64::NEG_INFINITY);
+    order.sort_by(|&a, &b| {
+        if alone {
+            mean_return(b).total_cmp(&mean_return(a))
+        } else {
+            ratings[b].elo.total_cmp(&ratings[a].elo)
+        }
+        .then(a.cmp(&b))
+    });
     order
         .iter()
         .enumerate()
@@ -238,8 +254,12 @@ pub fn summary_rows(tally: &TablesTally, names: &[String]) -> Vec<Vec<String>> {
             row.extend(mean_cells(&t.wins, 4, (0.0, 1.0)));
             row.extend(mean_cells(&t.places, 3, (1.0, seats)));
             row.extend(mean_cells(&t.returns, 4, (f64::MIN, f64::MAX)));
-            row.push(format!("{:.1}", ratings[a].elo));
-            row.push(format!("{:.1}", ratings[a].margin));
+            if alone {
+                row.extend([String::new(), String::new()]);
+            } else {
+                row.push(format!("{:.1}", ratings[a].elo));
+                row.push(format!("{:.1}", ratings[a].margin));
+            }
             row.push(if t.moves == 0 {
                 String::new()
             } else {
@@ -492,6 +512,67 @@ pub fn read_tables(folder: &Path, names: &mut Vec<String>) -> Result<Vec<TableGa
         games.push(game);
     }
     Ok(games)
+}
+
+/// The rows of tables.csv a viewer shows: the first `first`, then the shortest and the
+/// longest game (by plies) when they are not among them; each row as a map from column to
+/// cell. Read in one pass, keeping only these.
+///
+/// # Errors
+/// A missing or malformed tables.csv, naming the line.
+pub fn sample_rows(
+    folder: &Path,
+    first: usize,
+) -> Result<(Vec<BTreeMap<String, String>>, usize), InputError> {
+    let path = folder.join(TABLES);
+    let mut reader = csv::Reader::from_path(&path)
+        .map_err(|e| InputError::in_file(&path, None, format!("cannot read: {e}")))?;
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::in_file(&path, Some(1), e.to_string()))?
+        .clone();
+    let as_map = |record: &csv::StringRecord| -> BTreeMap<String, String> {
+        headers
+            .iter()
+            .zip(record.iter())
+            .map(|(h, c)| (h.to_string(), c.to_string()))
+            .collect()
+    };
+    let plies_at = headers.iter().position(|h| h == "plies");
+    let plies = |record: &csv::StringRecord| -> u64 {
+        plies_at
+            .and_then(|at| record.get(at))
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0)
+    };
+    let mut kept = Vec::new();
+    // The shortest and longest games so far: plies, row, and the row when past `first`.
+    type Extreme = Option<(u64, usize, csv::StringRecord)>;
+    let (mut shortest, mut longest): (Extreme, Extreme) = (None, None);
+    let mut total = 0;
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| InputError::in_file(&path, Some(i + 2), e.to_string()))?;
+        total += 1;
+        let length = plies(&record);
+        if shortest.as_ref().is_none_or(|(n, _, _)| length < *n) {
+            shortest = Some((length, i, record.clone()));
+        }
+        if longest.as_ref().is_none_or(|(n, _, _)| length > *n) {
+            longest = Some((length, i, record.clone()));
+        }
+        if i < first {
+            kept.push(as_map(&record));
+        }
+    }
+    let mut extra: Vec<(usize, csv::StringRecord)> = [shortest, longest]
+        .into_iter()
+        .flatten()
+        .filter(|(_, i, _)| *i >= first)
+        .map(|(_, i, r)| (i, r))
+        .collect();
+    extra.dedup_by_key(|(i, _)| *i);
+    kept.extend(extra.iter().map(|(_, r)| as_map(r)));
+    Ok((kept, total))
 }
 
 /// The tally of `games` (closed), for `agents` agents at tables of `seats`.

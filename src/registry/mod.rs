@@ -184,8 +184,9 @@ pub fn two_players<G: GameEntry>(game: &G, what: &str) -> Result<(), InputError>
         return Ok(());
     }
     Err(InputError::new(format!(
-        "'{}' seats {players} players, and {what} seats two; play it with players=2, or at tables of {players} in an experiment of kind = \"tables\" (docs/experiments.md)",
-        game.game_spec()
+        "'{}' seats {players} player{}, and {what} seats two; play it at tables of {players} in an experiment of kind = \"tables\" (docs/experiments.md)",
+        game.game_spec(),
+        if players == 1 { "" } else { "s" }
     )))
 }
 

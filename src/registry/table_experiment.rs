@@ -174,11 +174,11 @@ impl TableExperiment {
     }
 
     /// Fits the tables to a game of `seats` players: a round robin becomes every group of
-    /// `seats` of its agents; listed tables must seat exactly `seats`, no agent twice.
+    /// `seats` of its agents; listed tables must seat exactly `seats` (an agent may sit at
+    /// a table more than once: each copy has its own seed).
     ///
     /// # Errors
-    /// A table of another size, an agent twice at a table, a round robin too small or too
-    /// big, naming the line.
+    /// A table of another size, a round robin too small or too big, naming the line.
     pub fn seat(&mut self, seats: usize) -> Result<(), InputError> {
         let fail = |key: &str, message: String| {
             InputError::in_file(&self.path, line_of_key(&self.source, key), message)
@@ -220,20 +220,6 @@ impl TableExperiment {
                         "'{game}' seats {seats} players, but table [{}] seats {}",
                         names.join(", "),
                         table.len()
-                    ),
-                ));
-            }
-            if let Some(twice) = names
-                .iter()
-                .enumerate()
-                .find(|(i, n)| names[..*i].contains(n))
-            {
-                return Err(fail(
-                    "tables",
-                    format!(
-                        "table [{}] seats '{}' twice: an agent sits once at a table (its rotations give it every seat)",
-                        names.join(", "),
-                        twice.1
                     ),
                 ));
             }
@@ -335,9 +321,11 @@ mod tests {
                 .contains("seats 4 players, but table [random, greedy, mcts] seats 3"),
             "{error}"
         );
-        let text = "kind = \"tables\"\ngame = \"chinese-checkers-star(players=3)\"\ntables = [[\"random\", \"greedy\", \"random\"]]\n";
-        let error = parse(text).unwrap().seat(3).unwrap_err();
-        assert!(error.message.contains("seats 'random' twice"), "{error}");
+        // One agent may take several seats: mcts against two copies of random.
+        let text = "kind = \"tables\"\ngame = \"chinese-checkers-star(players=3)\"\ntables = [[\"random\", \"mcts\", \"random\"]]\n";
+        let mut e = parse(text).unwrap();
+        e.seat(3).unwrap();
+        assert_eq!(e.tables, vec![vec![0, 1, 0]]);
         let error =
             parse("kind = \"tables\"\ngame = \"chinese-checkers-star(players=3)\"\n").unwrap_err();
         assert!(error.message.starts_with("no tables"), "{error}");

@@ -26,7 +26,7 @@ use super::mcts::{
     Budget, MctsConfig, MctsResult, Rollouts, TreeAgent, TreeSearch, WIN, halves_for, winner_of,
 };
 use crate::core::seeds::{self, GameRng};
-use crate::core::{ByPlayer, Evaluator, Game, Limits, Player, SearchStats};
+use crate::core::{Evaluator, Game, Limits, Player, SearchStats};
 
 /// No node: node 0 is the root, which is nobody's child or sibling.
 const NONE: u32 = 0;
@@ -81,7 +81,7 @@ impl Scale {
     };
 
     /// Widens the range to hold `returns` (the first returns replace the unit range).
-    fn see(&mut self, returns: ByPlayer<f64>) {
+    fn see(&mut self, returns: &[f64]) {
         if !self.seen {
             *self = Scale {
                 low: f64::INFINITY,
@@ -89,7 +89,7 @@ impl Scale {
                 seen: true,
             };
         }
-        for r in returns.0 {
+        for &r in returns {
             self.low = self.low.min(r);
             self.high = self.high.max(r);
         }
@@ -302,31 +302,30 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         }
         let level = self.path.len() - 1;
         stats.count_evaluated(level);
-        let p1_halves = halves_for(
-            match state.outcome() {
-                Some(_) => winner_of(&state),
-                None => self.rollouts.rollout(&mut state, rng),
-            },
-            Player::P1,
-        );
+        let winner = match state.outcome() {
+            Some(_) => winner_of(&state),
+            None => self.rollouts.rollout(&mut state, rng),
+        };
         // A game with returns (chips) is played for them where the game ended; a rollout
-        // the heuristic judged scores its winner the most seen and its loser the least.
-        let rewards = match state.returns() {
+        // the heuristic judged scores its winner the most seen and the others the least
+        // (every player half way on a draw).
+        let mut rewards = [0.0; Player::MAX];
+        match state.returns() {
             Some(returns) if state.outcome().is_some() => {
-                let returns = returns.pair();
-                self.scale.see(returns);
-                returns
+                self.scale.see(returns.as_slice());
+                rewards[..returns.players()].copy_from_slice(returns.as_slice());
             }
             _ => {
-                let p1 = self.scale.of_halves(p1_halves);
-                let p2 = self.scale.of_halves(WIN - p1_halves);
-                ByPlayer([p1, p2])
+                for (seat, reward) in rewards.iter_mut().enumerate().take(state.players()) {
+                    let seat = Player::seat(seat).unwrap_or(Player::P1);
+                    *reward = self.scale.of_halves(halves_for(winner, seat));
+                }
             }
-        };
+        }
         for &i in &self.path {
             let node = &mut self.nodes[i as usize];
             node.visits += 1;
-            node.reward += rewards[node.mover];
+            node.reward += rewards[node.mover.index()];
         }
         level as u32
     }

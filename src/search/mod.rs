@@ -232,6 +232,7 @@ impl Algorithm {
                 | Algorithm::Paranoid
                 | Algorithm::Brs
                 | Algorithm::Mcts
+                | Algorithm::Ismcts
                 | Algorithm::Greedy
                 | Algorithm::Random
                 | Algorithm::SimpleGreedy

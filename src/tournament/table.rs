@@ -136,7 +136,8 @@ pub struct SeatRecord {
 ///
 /// Returns: a game's own ([`Game::returns`]) when it ended by its rules; otherwise (a
 /// game that has none, a forfeit, the harness's ply cap) the score of the places, 1 for
-/// first place shared by the seats that tie for it and 0 for the others.
+/// first place shared by the seats that tie for it and 0 for the others (0 alone at a
+/// table: a game for one scores only by its rules).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TableRecord {
     /// The scheduled game.
@@ -153,12 +154,6 @@ pub struct TableRecord {
     /// with `--no-moves`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub move_text: String,
-}
-
-impl crate::records::JobRecord for TableRecord {
-    fn id(&self) -> u64 {
-        self.job.id
-    }
 }
 
 /// Places from each seat's score: 1 + the number of seats strictly ahead.
@@ -319,6 +314,9 @@ pub fn play_table<G: Game>(
     let places = places_of(&scores);
     let returns = if rules_returns.is_some() {
         scores
+    } else if n == 1 {
+        // A game for one ended without its score (a failure, the ply cap): it scored 0.
+        vec![0.0]
     } else {
         first_place_shares(&places)
     };
@@ -334,8 +332,9 @@ pub fn play_table<G: Game>(
         .collect::<Vec<_>>();
     Some(TableRecord {
         job,
+        // Alone at the table no one wins.
         winner: match winner.as_slice() {
-            [seat] => Player::seat(*seat),
+            [seat] if n > 1 => Player::seat(*seat),
             _ => None,
         },
         reason,

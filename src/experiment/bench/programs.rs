@@ -163,7 +163,8 @@ pub(super) fn rules_bench(game: &str, requests: u64, say: Say) -> Result<()> {
                         .ask(&json!({"type": "status", "position": position}), "status")
                         .map_err(|e| format!("{name}: {e}"))?;
                     sent += 1;
-                    read_status(&status).map_err(|e| format!("{name}: {e}"))?;
+                    read_status(&status, crate::core::Player::MAX)
+                        .map_err(|e| format!("{name}: {e}"))?;
                 }
             }
         }
