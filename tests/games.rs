@@ -1145,11 +1145,28 @@ fn the_star_is_counted_at_every_table_and_two_seat_runs_refuse_a_bigger_one() {
     let output = run(&["run", text(&experiment), "--out", text(&out)]);
     assert_input_error(&output, &["four.toml: line 2: ", refused]);
     assert!(!out.exists());
-    let output = run(&["play", four, "--agent", "random"]);
+    assert_input_error(&output, &["in an experiment of kind = \"tables\""]);
+    // At the terminal the agent takes every seat but the person's.
+    let output = run(&["play", four, "--agent", "random", "--side", "p5"]);
     assert_input_error(
         &output,
-        &[refused, "a game played at the terminal seats two"],
+        &["--side 'p5': expected p1 to p4 ('chinese-checkers-star(players=4)' seats 4)"],
     );
+    let output = run_with_input(
+        &["play", four, "--agent", "random", "--side", "p3"],
+        b"a1-b2\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(
+        said.contains("You play P3 against 3 x random; P1 moves first."),
+        "{said}"
+    );
+    let p1 = said.find("random (P1) plays").expect("P1 moved");
+    let p2 = said.find("random (P2) plays").expect("P2 moved");
+    let mine = said.find("P3 to move; legal:").expect("the person's turn");
+    assert!(p1 < p2 && p2 < mine, "{said}");
+    assert!(said.contains("(type help for commands)"), "{said}");
     let output = run(&["solve-game", four]);
     assert_input_error(&output, &[refused, "the solver seats two"]);
     let output = run(&["perft", "chinese-checkers-star(players=5)", "--depth", "1"]);

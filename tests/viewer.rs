@@ -156,8 +156,12 @@ fn check_run(
         );
     }
     assert!(checked > 20, "{name}: only {checked} positions compared");
-    // The viewer itself, for a person to look at.
-    let page = fs::read_to_string(&index).expect("index.html");
+    viewer_shot(browser, &profile, out, &shots.join(format!("{name}.png")));
+}
+
+/// A screenshot of the viewer section of `out`'s index.html alone, for a person to look at.
+fn viewer_shot(browser: &str, profile: &Path, out: &Path, shot: &Path) {
+    let page = fs::read_to_string(out.join("index.html")).expect("index.html");
     let start = page
         .find("<h2 id=\"watch\">Watch the games</h2>")
         .expect("viewer section");
@@ -171,14 +175,13 @@ fn check_run(
         format!("{}{}</body></html>", &page[..body], &page[start..end]),
     )
     .expect("viewer page");
-    let shot = shots.join(format!("{name}.png"));
-    let status = headless(browser, &profile)
+    let status = headless(browser, profile)
         .arg("--window-size=1100,900")
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("file://{}", alone.display()))
         .output()
         .expect("chromium runs");
-    assert!(status.status.success(), "screenshot of {name}");
+    assert!(status.status.success(), "screenshot {}", shot.display());
     assert!(shot.is_file());
 }
 
@@ -256,6 +259,84 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
             "tic-tac-toe",
         );
     }
+}
+
+#[test]
+fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
+    fs::create_dir_all(&shots).expect("screenshot folder");
+    let game = "chinese-checkers-star(players=6,max_plies=120)";
+    let experiment = write_experiment(
+        dir.path(),
+        "star.toml",
+        &format!(
+            "kind = \"tables\"\ngame = \"{game}\"\nseed = 5\ndeals = 1\n\
+             tables = [[\"random\", \"greedy(heuristic=distance)\", \"random\", \"maxn(heuristic=distance,depth=1)\", \"random\", \"greedy(heuristic=laggard)\"]]\n"
+        ),
+    );
+    let out = dir.path().join("star");
+    run_quietly(&experiment, &out);
+    let index = out.join("index.html");
+    let profile = out.join("chromium-profile");
+    let output = headless(&browser, &profile)
+        .arg("--dump-dom")
+        .arg(format!("file://{}#dump", index.display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&output.stdout);
+    for line in String::from_utf8_lossy(&output.stderr).lines() {
+        assert!(
+            !(line.contains("CONSOLE") || line.contains("Uncaught")),
+            "script error: {line}"
+        );
+    }
+    let boards = page_boards(&dom);
+    let games = csv_maps(&out.join("tables.csv"));
+    assert_eq!(games.len(), 6);
+    let mut checked = 0;
+    for row in &games {
+        let id: u64 = row["game"].parse().expect("id");
+        let moves = dir.path().join(format!("game-{id}.txt"));
+        fs::write(&moves, row["moves"].replace(';', "\n")).expect("moves");
+        let output = run(&["replay", game, text(&moves), "--steps"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let mut replayed = 0;
+        for block in stdout(&output).split("\n\n") {
+            let mut lines = block.lines();
+            let Some(ply) = lines
+                .next()
+                .and_then(|h| h.strip_prefix("ply "))
+                .and_then(|r| r.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|n| n.parse::<usize>().ok())
+            else {
+                continue;
+            };
+            let board: Vec<&str> = lines.take_while(|l| !l.starts_with("result")).collect();
+            assert_eq!(
+                boards.get(&(id, ply)),
+                Some(&board.join("\n")),
+                "game {id} at ply {ply}: the page's board differs from arbiter replay"
+            );
+            replayed += 1;
+        }
+        assert_eq!(
+            boards.range((id, 0)..(id + 1, 0)).count(),
+            replayed,
+            "game {id}"
+        );
+        checked += replayed;
+    }
+    assert!(checked > 100, "only {checked} positions compared");
+    // Six colours on the board, for a person to look at.
+    let page = fs::read_to_string(&index).expect("index.html");
+    for colour in [".marble.p3{", ".marble.p6{", "yellow P6"] {
+        assert!(page.contains(colour), "{colour}");
+    }
+    viewer_shot(&browser, &profile, &out, &shots.join("star-six-seats.png"));
 }
 
 /// Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: the

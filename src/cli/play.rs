@@ -14,7 +14,7 @@ pub struct PlayArgs {
     #[arg(long)]
     agent: Option<String>,
     /// Which side you play: p1 or p2 (the game says which moves first: in the Dragon Queen
-    /// the Wights, P2, do).
+    /// the Wights, P2, do); p1 to pN at a table of more (the agent takes every other seat).
     #[arg(long, default_value = "p1")]
     side: String,
     /// The agent's seed.
@@ -41,9 +41,15 @@ pub fn play(args: PlayArgs) -> Result<()> {
     })?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
+    let others = game.players().saturating_sub(1);
     println!(
-        "You play {} against {}; {} moves first. {HELP}",
+        "You play {} against {}{}; {} moves first. {HELP}",
         game.person(),
+        if others > 1 {
+            format!("{others} x ")
+        } else {
+            String::new()
+        },
         game.agent_name(),
         game.first()
     );
@@ -56,10 +62,18 @@ pub fn play(args: PlayArgs) -> Result<()> {
             }
             Turn::Agent => {
                 match game.agent_moves() {
-                    Reply::Played { text, expanded } => println!(
-                        "{} plays {text} ({expanded} nodes expanded)",
-                        game.agent_name()
-                    ),
+                    Reply::Played {
+                        seat,
+                        text,
+                        expanded,
+                    } => {
+                        let who = if others > 1 {
+                            format!("{} ({seat})", game.agent_name())
+                        } else {
+                            game.agent_name().to_string()
+                        };
+                        println!("{who} plays {text} ({expanded} nodes expanded)");
+                    }
                     Reply::Failed(reason) => {
                         println!("{} failed to move ({reason}); you win", game.agent_name());
                         return Ok(());

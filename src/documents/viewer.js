@@ -108,6 +108,13 @@ function viewOf(g, ply) {
   if (g.game === "chinese-checkers") {
     return { rows: lines.slice(1).map(split), columns: null, layout: "star" };
   }
+  if (g.game === "chinese-checkers-star") {
+    // The star's rows as replay prints them (the status line after them left out).
+    const rows = lines
+      .filter((line) => /^[\s.1-6]+$/.test(line) && line.trim() !== "")
+      .map((line) => ({ label: "", cells: line.trim().split(/\s+/) }));
+    return { rows, columns: null, layout: "star" };
+  }
   throw new Error("no viewer for " + g.game);
 }
 
@@ -133,6 +140,7 @@ const LEGENDS = {
   wights: "P1: the Queen (Q) and her Dragons (D); P2: the Wights (W).",
   "double-card": "Card halves: red or white, with a solid or a hollow dot.",
   "chinese-checkers": "Blue: P1, orange: P2; ringed marbles are special.",
+  "chinese-checkers-star": "Marbles by seat: blue P1, orange P2, green P3, purple P4, red P5, yellow P6; grey: an empty hole.",
 };
 
 // A cell's look: its class and text (and colour, for a program's board), by game and token.
@@ -145,6 +153,9 @@ function cellLook(game, token, grid) {
   if (game === "breakthrough") return token === "0" ? null : { cls: "piece p" + token, text: "" };
   if (game === "wights") {
     return token === "." ? null : { cls: "piece " + { Q: "queen", D: "dragon", W: "wight" }[token], text: token };
+  }
+  if (game === "chinese-checkers-star") {
+    return token === "." ? { cls: "hole", text: "" } : { cls: "marble p" + token, text: "" };
   }
   if (game === "double-card") {
     if (token === "..") return null;
@@ -200,7 +211,8 @@ function startViewer() {
     for (const g of shown) {
       const o = document.createElement("option");
       o.value = String(g.id);
-      o.textContent = "game " + g.id + ": " + g.p1 + " vs " + g.p2 + " (" + g.result + ", " + g.moves.length + " plies)";
+      const who = g.players ? g.players.join(", ") : g.p1 + " vs " + g.p2;
+      o.textContent = "game " + g.id + ": " + who + " (" + g.result + ", " + g.moves.length + " plies)";
       pick.appendChild(o);
     }
     choose();
@@ -355,7 +367,9 @@ function startViewer() {
   const winners = new Set();
   for (const g of games) {
     // Labelled by its first game, in which the first-listed agent plays P1.
-    if (g.matchup !== "" && !matchups.has(g.matchup)) matchups.set(g.matchup, g.p1 + " vs " + g.p2);
+    if (g.matchup !== "" && !matchups.has(g.matchup)) {
+      matchups.set(g.matchup, g.players ? g.players.join(", ") : g.p1 + " vs " + g.p2);
+    }
     winners.add(g.winner_agent);
     winners.add(g.reason);
   }
@@ -366,7 +380,8 @@ function startViewer() {
     filter.appendChild(o);
   };
   if (matchups.size > 1) {
-    for (const [m, label] of matchups) option("matchup:" + m, "matchup " + m + ": " + label);
+    const what = games.some((g) => g.players) ? "table " : "matchup ";
+    for (const [m, label] of matchups) option("matchup:" + m, what + m + ": " + label);
   }
   for (const w of [...winners].filter((w) => w).sort()) option(w, w);
   filter.addEventListener("change", fill);

@@ -20,13 +20,20 @@ pub const SAMPLE: usize = 200;
 pub const SAMPLE_WITH_BOARDS: usize = 60;
 
 /// The games the viewer can draw.
-const DRAWN: [&str; 4] = ["breakthrough", "wights", "double-card", "chinese-checkers"];
+const DRAWN: [&str; 5] = [
+    "breakthrough",
+    "wights",
+    "double-card",
+    "chinese-checkers",
+    "chinese-checkers-star",
+];
 
 /// The games whose boards the script replays itself.
 const REPLAYED_BY_SCRIPT: [&str; 1] = ["breakthrough"];
 
 /// Replays a game's moves by arbiter's rules: the board as `replay --steps` prints it at
-/// the start, then per ply the lines that changed (index, new text).
+/// the start, then per ply the lines that changed (index, new text), and who made each
+/// move (a seat's label, or `chance`).
 struct Displays<'a> {
     moves: &'a [&'a str],
 }
@@ -39,10 +46,16 @@ impl GameTask for Displays<'_> {
         let mut previous: Vec<String> = first.lines().map(str::to_string).collect();
         let mut state = start;
         let mut plies = Vec::with_capacity(self.moves.len());
+        let mut movers = Vec::with_capacity(self.moves.len());
         for (index, text) in self.moves.iter().enumerate() {
             let mv = state
                 .parse_move(text)
                 .map_err(|e| InputError::new(format!("viewer: ply {}: {e}", index + 1)))?;
+            movers.push(if state.is_chance() {
+                "chance"
+            } else {
+                state.to_move().label()
+            });
             state.apply(mv);
             let lines: Vec<String> = state.board_display().lines().map(str::to_string).collect();
             let changed: Vec<Value> = lines
@@ -54,7 +67,7 @@ impl GameTask for Displays<'_> {
             plies.push(Value::Array(changed));
             previous = lines;
         }
-        Ok(json!({"start": first.lines().collect::<Vec<_>>(), "plies": plies}))
+        Ok(json!({"start": first.lines().collect::<Vec<_>>(), "plies": plies, "movers": movers}))
     }
 }
 
@@ -135,7 +148,7 @@ impl GameTask for Renders {
 
 const SCRIPT: &str = include_str!("viewer.js");
 
-const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
+const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer select{max-width:100%}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.p3{background:#2e9e4f;border:2px solid #1b5e2f}.marble.p4{background:#8e44ad;border:2px solid #5b2c6f}.marble.p5{background:#c0392b;border:2px solid #7b241c}.marble.p6{background:#f1c40f;border:2px solid #9a7d0a}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
 
 fn game_name(spec: &str) -> &str {
     spec.split('(').next().unwrap_or(spec)
@@ -146,6 +159,9 @@ fn game_name(spec: &str) -> &str {
 /// # Errors
 /// games.csv or moves.csv cannot be read.
 pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
+    if run.kind == crate::records::RunKind::Tables {
+        return tables_html(run);
+    }
     let meta = run.meta.as_ref();
     if !moves_recorded(meta) {
         return Ok(None);
@@ -162,7 +178,104 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
     } else {
         format!("All {total} games.")
     };
-    section(&games, &shown).map(Some)
+    section(&games, &shown, FIGURES_OF_MOVES).map(Some)
+}
+
+/// Where a game run's per-move figures come from, as the viewer says.
+const FIGURES_OF_MOVES: &str = "Figures per move come from moves.csv.";
+
+/// The viewer section of a table run, from tables.csv, if its game is one the script draws
+/// from arbiter's boards (a rules program's game is left out).
+///
+/// # Errors
+/// tables.csv cannot be read, or a game's moves do not replay.
+fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
+    let Some(meta) = run.meta.as_ref() else {
+        return Ok(None);
+    };
+    let name = game_name(&meta.game);
+    if !DRAWN.contains(&name) || REPLAYED_BY_SCRIPT.contains(&name) {
+        return Ok(None);
+    }
+    let Ok(spec) = meta.game.parse::<GameSpec>() else {
+        return Ok(None);
+    };
+    let (rows, total) = crate::records::tables::sample_rows(&run.folder, SAMPLE_WITH_BOARDS)?;
+    let mut games = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let get = |k: &str| row.get(k).cloned().unwrap_or_default();
+        let id = get("game");
+        let moves: Vec<&str> = row
+            .get("moves")
+            .map(|m| m.split(';').filter(|m| !m.is_empty()).collect())
+            .unwrap_or_default();
+        let seats: Vec<String> = (1..=crate::core::Player::MAX)
+            .map_while(|s| row.get(&format!("p{s}_agent")).cloned())
+            .collect();
+        let boards = dispatch(spec.clone(), Displays { moves: &moves })
+            .map_err(|e| InputError::new(format!("tables.csv: game {id}: {}", e.message)))?;
+        let agent_of = |label: &str| {
+            label
+                .strip_prefix('P')
+                .and_then(|n| n.parse::<usize>().ok())
+                .and_then(|n| seats.get(n.wrapping_sub(1)))
+                .cloned()
+        };
+        let stats: Vec<Value> = boards["movers"]
+            .as_array()
+            .map(|movers| {
+                movers
+                    .iter()
+                    .map(|m| {
+                        let label = m.as_str().unwrap_or("");
+                        json!({"agent": agent_of(label).unwrap_or_else(|| label.to_string())})
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let winner = get("winner");
+        let winner_agent = agent_of(&winner).unwrap_or_default();
+        let result = if winner_agent.is_empty() {
+            "no one won alone".to_string()
+        } else {
+            format!("{winner_agent} won as {winner}")
+        };
+        games.push(json!({
+            "id": id.parse::<u64>().unwrap_or(0),
+            "matchup": get("table"),
+            "game": name,
+            "rules": "",
+            "p1": seats.first().cloned().unwrap_or_default(),
+            "p2": seats.get(1).cloned().unwrap_or_default(),
+            "players": seats,
+            "winner_agent": winner_agent,
+            "reason": get("reason"),
+            "result": result,
+            "moves": moves,
+            "opening": 0,
+            "stats": stats,
+            "boards": boards,
+            "grid": Value::Null,
+        }));
+    }
+    if games.is_empty() {
+        return Ok(None);
+    }
+    let shown = if games.len() < total {
+        format!(
+            "{} of the {total} games (the first {}, the shortest and the longest); the moves of every game are in tables.csv.",
+            games.len(),
+            SAMPLE_WITH_BOARDS.min(total)
+        )
+    } else {
+        format!("All {total} games.")
+    };
+    section(
+        &games,
+        &shown,
+        "Each move is shown with the agent in its seat; a table run keeps no per-move figures.",
+    )
+    .map(Some)
 }
 
 /// Writes `game-<id>.html` into the run folder: the viewer with game `id` of games.csv
@@ -202,7 +315,7 @@ pub fn game_page(
             ),
         ));
     }
-    let body = section(&games, &format!("Game {id} of the run."))?;
+    let body = section(&games, &format!("Game {id} of the run."), FIGURES_OF_MOVES)?;
     let title = format!("game {id}: {}", folder.display());
     let page = format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title><style>body{{font-family:sans-serif;margin:1em 2em}}</style></head><body>\n{body}</body></html>\n",
@@ -219,12 +332,12 @@ fn moves_recorded(meta: Option<&crate::records::Meta>) -> bool {
 }
 
 /// The viewer's HTML for `games`, with `shown` saying which games they are.
-fn section(games: &[Value], shown: &str) -> Result<String, InputError> {
+fn section(games: &[Value], shown: &str, figures: &str) -> Result<String, InputError> {
     let data = serde_json::to_string(games)
         .map_err(|e| InputError::new(format!("viewer: {e}")))?
         .replace("</", "<\\/");
     Ok(format!(
-        "<h2 id=\"watch\">Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. Figures per move come from moves.csv.</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label>in <select id=\"viewer-order\"><option value=\"\">games.csv order</option><option value=\"shortest\">shortest first</option><option value=\"longest\">longest first</option></select></label> <label><select id=\"viewer-game\"></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
+        "<h2 id=\"watch\">Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. {figures}</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label>in <select id=\"viewer-order\"><option value=\"\">games.csv order</option><option value=\"shortest\">shortest first</option><option value=\"longest\">longest first</option></select></label> <label><select id=\"viewer-game\"></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
     ))
 }
 

@@ -1,5 +1,6 @@
-//! `play`: a person against an agent, one move at a time. A [`Session`] holds the game
-//! and the agent; whoever talks to the person (the terminal, a notebook) asks it what to
+//! `play`: a person against an agent, one move at a time (at a table of more players, the
+//! agent takes every other seat, each copy with its own seed). A [`Session`] holds the game
+//! and the agents; whoever talks to the person (the terminal, a notebook) asks it what to
 //! show and hands it the person's moves.
 
 use super::Error;
@@ -16,7 +17,7 @@ pub struct PlayRequest {
     pub game: String,
     /// The opponent, registered name or inline spec (`None`: the game's default).
     pub agent: Option<String>,
-    /// The person's side: `p1` or `p2`.
+    /// The person's side: `p1`, `p2`, ... up to the game's seats.
     pub side: String,
     /// The agent's seed.
     pub seed: u64,
@@ -38,8 +39,12 @@ pub enum Turn {
 
 /// What the agent did on its turn.
 pub enum Reply {
-    /// It played this move after expanding this many nodes.
-    Played { text: String, expanded: u64 },
+    /// The agent in `seat` played this move after expanding this many nodes.
+    Played {
+        seat: Player,
+        text: String,
+        expanded: u64,
+    },
     /// It failed to move (its reason): the person wins.
     Failed(String),
 }
@@ -50,6 +55,8 @@ pub trait Session {
     fn person(&self) -> Player;
     /// The agent's name.
     fn agent_name(&self) -> &str;
+    /// The game's seats.
+    fn players(&self) -> usize;
     /// The side that moves first.
     fn first(&self) -> Player;
     /// The board as the game draws it.
@@ -73,8 +80,8 @@ pub trait Session {
 /// Starts a game between a person and an agent.
 ///
 /// # Errors
-/// An unknown game or agent, a side other than p1 or p2, an agent that does not play this
-/// game.
+/// An unknown game or agent, a side the game does not seat, an agent that does not play
+/// this game.
 pub fn start(request: PlayRequest) -> Result<Box<dyn Session>, Error> {
     let (registry, _) = load_agents(request.agents.as_deref(), None)?;
     let spec = super::launch::parse_game(&request.game, &registry)?;
@@ -83,29 +90,42 @@ pub fn start(request: PlayRequest) -> Result<Box<dyn Session>, Error> {
         .clone()
         .unwrap_or_else(|| spec.default_opponent().to_string());
     let agent = registry.resolve(&name).map_err(|e| e.to_string())?;
-    let person = match request.side.to_ascii_lowercase().as_str() {
-        "p1" | "1" => Player::P1,
-        "p2" | "2" => Player::P2,
-        other => {
-            return Err(Error::Message(format!(
-                "--side '{other}': expected p1 or p2"
-            )));
-        }
-    };
     dispatch(
         spec,
         Start {
             agent,
-            person,
+            side: request.side,
             seed: request.seed,
             game: request.game,
         },
     )
 }
 
+/// The seat `side` names (`p3` or `3`) in a game of `players`.
+fn seat_of(side: &str, players: usize, game: &str) -> Result<Player, Error> {
+    let text = side.to_ascii_lowercase();
+    let number = text.strip_prefix('p').unwrap_or(&text);
+    number
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .filter(|&i| i < players)
+        .and_then(Player::seat)
+        .ok_or_else(|| {
+            Error::Message(format!(
+                "--side '{side}': expected {} ('{game}' seats {players})",
+                if players == 2 {
+                    "p1 or p2".to_string()
+                } else {
+                    format!("p1 to p{players}")
+                }
+            ))
+        })
+}
+
 struct Start {
     agent: AgentSpec,
-    person: Player,
+    side: String,
     seed: u64,
     game: String,
 }
@@ -114,20 +134,20 @@ impl GameTask for Start {
     type Output = Result<Box<dyn Session>, Error>;
 
     fn run<G: GameEntry>(self, start: G) -> Self::Output {
-        crate::registry::two_players(&start, "a game played at the terminal")?;
+        let person = seat_of(&self.side, start.players(), &self.game)?;
         let factory = self
             .agent
             .factory(&start)
             .map_err(|e| format!("agent '{}': {e}", self.agent.name))?;
-        let agent = fresh_agent(&factory, self.person.opponent(), self.seed, &start, &[]);
+        let agents = fresh_agents(&factory, person, self.seed, &start, &[]);
         Ok(Box::new(Game {
             state: start.clone(),
             start,
             history: Vec::new(),
             factory,
-            agent,
+            agents,
             spec: self.agent,
-            person: self.person,
+            person,
             seed: self.seed,
             chance: seeds::rng(seeds::derive(
                 self.seed,
@@ -138,6 +158,21 @@ impl GameTask for Start {
             ended: false,
         }))
     }
+}
+
+/// A fresh agent for every seat but the person's, each having seen `history` played from
+/// `start`.
+fn fresh_agents<G: GameEntry>(
+    factory: &AgentFactory<G>,
+    person: Player,
+    seed: u64,
+    start: &G,
+    history: &[G::Move],
+) -> Vec<Option<Box<dyn Agent<G>>>> {
+    Player::seats(start.players())
+        .iter()
+        .map(|&seat| (seat != person).then(|| fresh_agent(factory, seat, seed, start, history)))
+        .collect()
 }
 
 /// A fresh agent for `seat` that has seen `history` played from `start`.
@@ -183,7 +218,8 @@ struct Game<G: GameEntry> {
     state: G,
     history: Vec<G::Move>,
     factory: AgentFactory<G>,
-    agent: Box<dyn Agent<G>>,
+    /// The agent in each seat (none in the person's).
+    agents: Vec<Option<Box<dyn Agent<G>>>>,
     spec: AgentSpec,
     person: Player,
     seed: u64,
@@ -196,12 +232,34 @@ struct Game<G: GameEntry> {
 }
 
 impl<G: GameEntry> Game<G> {
-    /// The result in words, from the person's side.
+    /// The result in words, from the person's side (at a table of more, with the place
+    /// the game's returns give the person).
     fn result_text(&self, outcome: &Outcome) -> String {
-        match outcome.winner {
+        let players = self.state.players();
+        let said = match outcome.winner {
             None => format!("Draw ({}).", outcome.reason),
             Some(winner) if winner == self.person => format!("You win ({}).", outcome.reason),
+            Some(winner) if players > 2 => {
+                format!("{} ({winner}) wins ({}).", self.spec.name, outcome.reason)
+            }
             Some(_) => format!("{} wins ({}).", self.spec.name, outcome.reason),
+        };
+        match self.state.returns() {
+            Some(returns) if players > 2 => {
+                let place = returns.places()[self.person.index()];
+                format!(
+                    "{said} You placed {place} of {players} (your return {:.3}).",
+                    returns[self.person]
+                )
+            }
+            _ => said,
+        }
+    }
+
+    /// Tells every agent the move written `text`.
+    fn tell(&mut self, text: &str) {
+        for agent in self.agents.iter_mut().flatten() {
+            agent.observe(text);
         }
     }
 
@@ -217,7 +275,9 @@ impl<G: GameEntry> Game<G> {
 
     fn end(&mut self, winner: Option<Player>, reason: &'static str) {
         if !self.ended {
-            self.agent.end_game(winner, reason);
+            for agent in self.agents.iter_mut().flatten() {
+                agent.end_game(winner, reason);
+            }
             self.ended = true;
         }
     }
@@ -230,6 +290,10 @@ impl<G: GameEntry> Session for Game<G> {
 
     fn agent_name(&self) -> &str {
         &self.spec.name
+    }
+
+    fn players(&self) -> usize {
+        self.start.players()
     }
 
     fn first(&self) -> Player {
@@ -259,7 +323,7 @@ impl<G: GameEntry> Session for Game<G> {
             let u = seeds::unit(&mut self.chance);
             if let Some(mv) = self.state.chance_move(u, &mut self.outcomes) {
                 let text = self.state.format_move(mv);
-                self.agent.observe(&text);
+                self.tell(&text);
                 self.state.apply(mv);
                 self.history.push(mv);
                 return Turn::Chance(self.shown(text));
@@ -274,15 +338,20 @@ impl<G: GameEntry> Session for Game<G> {
     }
 
     fn agent_moves(&mut self) -> Reply {
-        let decision = self.agent.decide(&self.state, &Limits::NONE);
+        let seat = self.state.to_move();
+        let Some(agent) = self.agents.get_mut(seat.index()).and_then(Option::as_mut) else {
+            return Reply::Failed("it is not an agent's turn".to_string());
+        };
+        let decision = agent.decide(&self.state, &Limits::NONE);
         if let Some(fault) = decision.fault {
             return Reply::Failed(fault.reason.name().to_string());
         }
         let text = self.state.format_move(decision.mv);
         self.state.apply(decision.mv);
         self.history.push(decision.mv);
-        self.agent.observe(&text);
+        self.tell(&text);
         Reply::Played {
+            seat,
             text: self.shown(text),
             expanded: decision.stats.expanded,
         }
@@ -296,7 +365,8 @@ impl<G: GameEntry> Session for Game<G> {
                 .find_map(|t| state.parse_move(t).ok())
                 .ok_or(error)
         })?;
-        self.agent.observe(&self.state.format_move(mv));
+        let text = self.state.format_move(mv);
+        self.tell(&text);
         self.state.apply(mv);
         self.history.push(mv);
         Ok(())
@@ -309,10 +379,12 @@ impl<G: GameEntry> Session for Game<G> {
             then.to_move() == self.person && !then.is_chance()
         })?;
         self.history.truncate(keep);
-        self.agent.end_game(None, "undone");
-        self.agent = fresh_agent(
+        for agent in self.agents.iter_mut().flatten() {
+            agent.end_game(None, "undone");
+        }
+        self.agents = fresh_agents(
             &self.factory,
-            self.person.opponent(),
+            self.person,
             self.seed,
             &self.start,
             &self.history,
