@@ -2,6 +2,7 @@
 //! seated in every rotation of the seats on the same deals, for standings by place, return
 //! and Plackett-Luce rating.
 
+use super::experiment::Located;
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
 use super::{line_of_key, line_of_string, toml_error};
 use serde::Deserialize;
@@ -74,33 +75,21 @@ impl TableExperiment {
         registry: &AgentRegistry,
     ) -> Result<TableExperiment, InputError> {
         let file: TableFile = toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
-        let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
-        let at_key = |key: &str| line_of_key(&source, key);
-        let game: GameSpec = registry
-            .game(&file.game)
-            .map_err(|e: String| fail(at_key("game"), e))?;
-        let count = |key: &str, value: Option<i64>, default: u64, max: u64| match value {
-            None => Ok(default),
-            Some(v) if v >= 1 && v as u64 <= max => Ok(v as u64),
-            Some(v) => Err(fail(
-                at_key(key),
-                format!("{key} = {v}: must be from 1 to {max}"),
-            )),
+        let at = Located {
+            path,
+            source: &source,
         };
-        let deals = count("deals", file.deals, DEFAULT_DEALS, 1_000_000)?;
-        let max_plies = count(
+        let fail = |line: Option<usize>, message: String| at.fail(line, message);
+        let at_key = |key: &str| at.key(key);
+        let game = at.game(registry, &file.game)?;
+        let deals = at.count("deals", file.deals, DEFAULT_DEALS, 1_000_000)?;
+        let max_plies = at.count(
             "max_plies",
             file.max_plies,
             u64::from(super::experiment::DEFAULT_MAX_PLIES),
             1_000_000,
         )? as u32;
-        let move_time_ms = match file.move_time_ms {
-            None => None,
-            Some(ms) => match crate::core::time_limit_ms(i128::from(ms)) {
-                Ok(_) => Some(ms as u64),
-                Err(e) => return Err(fail(at_key("move_time_ms"), format!("move_time_ms = {e}"))),
-            },
-        };
+        let move_time_ms = at.move_time_ms(file.move_time_ms)?;
         let name = super::run_name(file.name.clone(), path, "experiment")
             .map_err(|e| fail(at_key("name"), e.message))?;
         let mut agents: Vec<AgentSpec> = Vec::new();
@@ -233,19 +222,11 @@ impl TableExperiment {
     /// An agent that cannot play the game (a two-player search at a bigger table), naming
     /// the line that names it.
     pub fn factories<G: GameEntry>(&self, game: &G) -> Result<Vec<AgentFactory<G>>, InputError> {
-        self.agents
-            .iter()
-            .zip(&self.agent_texts)
-            .map(|(agent, text)| {
-                agent.factory(game).map_err(|e| {
-                    InputError::in_file(
-                        &self.path,
-                        line_of_string(&self.source, text),
-                        format!("agent '{text}': {e}"),
-                    )
-                })
-            })
-            .collect()
+        let at = Located {
+            path: &self.path,
+            source: &self.source,
+        };
+        at.factories(&self.agents, &self.agent_texts, game)
     }
 
     /// A table's agents by name, `a, b, c`.

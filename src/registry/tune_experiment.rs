@@ -6,7 +6,7 @@ use super::experiment::{OpeningsTable, SprtTable, openings_spec, sprt_spec};
 use super::spec::Spec;
 use super::spec::SpecError;
 use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, OpeningSpec};
-use super::{line_of_key, line_of_string, toml_error};
+use super::{line_of_string, toml_error};
 use crate::stats::elo::{EloModel, Sprt};
 use crate::stats::spsa::{Parameter, Spsa};
 use serde::Deserialize;
@@ -118,18 +118,15 @@ impl TuneExperiment {
         registry: &AgentRegistry,
     ) -> Result<TuneExperiment, InputError> {
         let file: TuneFile = toml::from_str(&source).map_err(|e| toml_error(path, &source, &e))?;
-        let fail = |line: Option<usize>, message: String| InputError::in_file(path, line, message);
-        let at_key = |key: &str| line_of_key(&source, key);
-        let game: GameSpec = registry
-            .game(&file.game)
-            .map_err(|e: String| fail(at_key("game"), e))?;
-        let count = |key: &str, value: Option<i64>, default: u64, max: u64| match value {
-            None => Ok(default),
-            Some(v) if v >= 1 && v as u64 <= max => Ok(v as u64),
-            Some(v) => Err(fail(
-                at_key(key),
-                format!("{key} = {v}: must be from 1 to {max}"),
-            )),
+        let at = super::experiment::Located {
+            path,
+            source: &source,
+        };
+        let fail = |line: Option<usize>, message: String| at.fail(line, message);
+        let at_key = |key: &str| at.key(key);
+        let game = at.game(registry, &file.game)?;
+        let count = |key: &str, value: Option<i64>, default: u64, max: u64| {
+            at.count(key, value, default, max)
         };
         let iterations = count("iterations", file.iterations, DEFAULT_ITERATIONS, 1_000_000)?;
         let pairs = count("pairs", file.pairs, DEFAULT_PAIRS, 10_000)?;

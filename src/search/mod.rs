@@ -104,11 +104,13 @@ pub enum Algorithm {
     /// Ballard's Star1: expectimax with alpha-beta at the players' positions and cutoffs
     /// at chance's, for values within a bound ([`star`]).
     Star1,
+    /// Ballard's Star2: Star1 with a probe beneath each chance outcome ([`star`]).
+    Star2,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order `list` shows them.
-    pub const ALL: [Algorithm; 18] = [
+    pub const ALL: [Algorithm; 19] = [
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaOrdered,
@@ -118,6 +120,7 @@ impl Algorithm {
         Algorithm::AlphaBetaTt,
         Algorithm::Expectimax,
         Algorithm::Star1,
+        Algorithm::Star2,
         Algorithm::Maxn,
         Algorithm::Paranoid,
         Algorithm::Brs,
@@ -150,6 +153,7 @@ impl Algorithm {
             Algorithm::Paranoid => "paranoid",
             Algorithm::Brs => "brs",
             Algorithm::Star1 => "star1",
+            Algorithm::Star2 => "star2",
         }
     }
 
@@ -200,6 +204,9 @@ impl Algorithm {
             Algorithm::Star1 => {
                 "Ballard's Star1: expectimax's value with alpha-beta cutoffs, also at chance's positions, for heuristic values within `bound`"
             }
+            Algorithm::Star2 => {
+                "Ballard's Star2: Star1 that first probes one move beneath each chance outcome, cutting off on the probes' bounds; the same value"
+            }
         }
     }
 
@@ -219,6 +226,7 @@ impl Algorithm {
                 | Algorithm::Paranoid
                 | Algorithm::Brs
                 | Algorithm::Star1
+                | Algorithm::Star2
         )
     }
 
@@ -247,6 +255,7 @@ impl Algorithm {
             self,
             Algorithm::Expectimax
                 | Algorithm::Star1
+                | Algorithm::Star2
                 | Algorithm::Mcts
                 | Algorithm::Ismcts
                 | Algorithm::Greedy
@@ -526,6 +535,10 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             Algorithm::Star1 => {
                 let bound = self.bound.unwrap_or(WIN_SCORE);
                 return self.star1(state, depth, bound, rng);
+            }
+            Algorithm::Star2 => {
+                let bound = self.bound.unwrap_or(WIN_SCORE);
+                return self.star2(state, depth, bound, rng);
             }
             // Alpha-beta on the root player's value: the others minimise it.
             Algorithm::Paranoid => Algorithm::AlphaBetaOrdered,

@@ -341,17 +341,22 @@ impl AgentSpec {
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
         let bound = match take("bound") {
-            None if algorithm == Algorithm::Star1 => {
+            None if matches!(algorithm, Algorithm::Star1 | Algorithm::Star2) => {
                 return Err(SpecError::at(
                     "bound",
-                    "star1 needs bound=B, the most a heuristic value strays from 0 (wins are then worth B), e.g. star1(heuristic=race,depth=3,bound=40)",
+                    format!("{algorithm} needs bound=B, the most a heuristic value strays from 0 (wins are then worth B), e.g. {algorithm}(heuristic=race,depth=3,bound=40)"),
                 ));
             }
             None => None,
-            Some(_) if !matches!(algorithm, Algorithm::Maxn | Algorithm::Star1) => {
+            Some(_)
+                if !matches!(
+                    algorithm,
+                    Algorithm::Maxn | Algorithm::Star1 | Algorithm::Star2
+                ) =>
+            {
                 return Err(SpecError::at(
                     "bound",
-                    format!("bound is a parameter of maxn (its shallow pruning) and star1, not {algorithm}'s"),
+                    format!("bound is a parameter of maxn (its shallow pruning), star1 and star2, not {algorithm}'s"),
                 ));
             }
             Some(text) => Some(

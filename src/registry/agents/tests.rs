@@ -379,7 +379,7 @@ fn searches_for_more_players_fit_the_games_they_can_play() {
     let err = |t: &str| t.parse::<AgentSpec>().expect_err(t).message;
     assert_eq!(
         err("paranoid(heuristic=distance,depth=2,bound=5)"),
-        "agent 'paranoid(heuristic=distance,depth=2,bound=5)': bound is a parameter of maxn (its shallow pruning) and star1, not paranoid's"
+        "agent 'paranoid(heuristic=distance,depth=2,bound=5)': bound is a parameter of maxn (its shallow pruning), star1 and star2, not paranoid's"
     );
     assert!(err("maxn(heuristic=distance,depth=2,bound=-1)").contains("must be a positive number"));
     assert!(err("star1(heuristic=race,depth=3)").contains("star1 needs bound=B"));

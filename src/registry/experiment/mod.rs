@@ -2,6 +2,7 @@
 //! games, the seed and the colour policy.
 
 mod sections;
+pub(crate) use sections::Located;
 
 use super::reference::{ReferenceKind, checked_references};
 use super::spec::{Spec, list_values};
@@ -11,9 +12,7 @@ use super::{line_of_key, line_of_string, toml_error};
 use crate::core::{Adjudication, ScoreRule, TimeControl};
 use crate::registry::spec::SpecError;
 use crate::stats::elo::{EloModel, Sprt};
-use sections::{
-    Located, Roster, clocks, counts, listed_matchups, players, rounds, submitted, sweeps,
-};
+use sections::{Roster, clocks, counts, listed_matchups, players, rounds, submitted, sweeps};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -485,9 +484,7 @@ impl Experiment {
             path,
             source: &source,
         };
-        let game: GameSpec = registry
-            .game(&file.game)
-            .map_err(|e: String| at.fail(at.key("game"), e))?;
+        let game = at.game(registry, &file.game)?;
         let (games, max_plies, colours) = counts(&file, &at)?;
         let name = super::run_name(file.name.clone(), path, "experiment")
             .map_err(|e| at.fail(at.key("name"), e))?;
@@ -511,15 +508,7 @@ impl Experiment {
         let sweeps = sweeps(&file, &at, &mut roster)?;
         let openings = openings_spec(file.openings.as_ref(), path)
             .map_err(|e| at.fail(at.key("openings"), e))?;
-        let move_time_ms = match file.move_time_ms {
-            None => None,
-            Some(ms) => match crate::core::time_limit_ms(i128::from(ms)) {
-                Ok(_) => Some(ms as u64),
-                Err(e) => {
-                    return Err(at.fail(at.key("move_time_ms"), format!("move_time_ms = {e}")));
-                }
-            },
-        };
+        let move_time_ms = at.move_time_ms(file.move_time_ms)?;
         let rounds = rounds(&file, &round_players, rounds_key, &at, &mut roster)?;
         let (time_control, cpu_clock) = clocks(&file, &at, &roster)?;
         let Roster {
@@ -603,19 +592,11 @@ impl Experiment {
     /// # Errors
     /// The first agent whose heuristic or parameters do not fit the game, naming the line.
     pub fn factories<G: GameEntry>(&self, game: &G) -> Result<Vec<AgentFactory<G>>, InputError> {
-        self.agents
-            .iter()
-            .zip(&self.agent_texts)
-            .map(|(agent, text)| {
-                agent.factory(game).map_err(|e| {
-                    InputError::in_file(
-                        &self.path,
-                        line_of_string(&self.source, text),
-                        format!("agent '{text}': {e}"),
-                    )
-                })
-            })
-            .collect()
+        let at = Located {
+            path: &self.path,
+            source: &self.source,
+        };
+        at.factories(&self.agents, &self.agent_texts, game)
     }
 
     /// Games scheduled for matchup `index`: the SPRT's `max_games` for matchups it may

@@ -115,25 +115,97 @@ pub(super) fn players(
 }
 
 /// An experiment file being read: its path and text, to name the line of what is wrong.
-pub(super) struct Located<'a> {
-    pub(super) path: &'a Path,
-    pub(super) source: &'a str,
+pub(crate) struct Located<'a> {
+    pub(crate) path: &'a Path,
+    pub(crate) source: &'a str,
 }
 
 impl Located<'_> {
     /// The line of `key = ...`, if written.
-    pub(super) fn key(&self, key: &str) -> Option<usize> {
+    pub(crate) fn key(&self, key: &str) -> Option<usize> {
         line_of_key(self.source, key)
     }
 
     /// The line where `text` is first written as a string, if it is.
-    pub(super) fn line_of(&self, text: &str) -> Option<usize> {
+    pub(crate) fn line_of(&self, text: &str) -> Option<usize> {
         line_of_string(self.source, text)
     }
 
     /// An error in the file, at `line` when known.
-    pub(super) fn fail(&self, line: Option<usize>, message: impl Into<String>) -> InputError {
+    pub(crate) fn fail(&self, line: Option<usize>, message: impl Into<String>) -> InputError {
         InputError::in_file(self.path, line, message)
+    }
+
+    /// A count the file may give as `key` (`value`): from 1 to `max`, `default` if absent.
+    ///
+    /// # Errors
+    /// A value out of range, at its line.
+    pub(crate) fn count(
+        &self,
+        key: &str,
+        value: Option<i64>,
+        default: u64,
+        max: u64,
+    ) -> Result<u64, InputError> {
+        match value {
+            None => Ok(default),
+            Some(v) if v >= 1 && v as u64 <= max => Ok(v as u64),
+            Some(v) => Err(self.fail(
+                self.key(key),
+                format!("{key} = {v}: must be from 1 to {max}"),
+            )),
+        }
+    }
+
+    /// The game the file names (`game = "..."`), looked up in `registry`.
+    ///
+    /// # Errors
+    /// An unknown game or parameter, at the line of `game`.
+    pub(crate) fn game(
+        &self,
+        registry: &crate::registry::AgentRegistry,
+        text: &str,
+    ) -> Result<crate::registry::GameSpec, InputError> {
+        registry
+            .game(text)
+            .map_err(|e: String| self.fail(self.key("game"), e))
+    }
+
+    /// A factory for each of `agents` (written as `texts` in the file), each checked to
+    /// play `game`, in order.
+    ///
+    /// # Errors
+    /// The first agent whose algorithm, heuristic or parameters do not fit the game,
+    /// naming the line that names it.
+    pub(crate) fn factories<G: crate::registry::GameEntry>(
+        &self,
+        agents: &[crate::registry::AgentSpec],
+        texts: &[String],
+        game: &G,
+    ) -> Result<Vec<crate::registry::AgentFactory<G>>, InputError> {
+        agents
+            .iter()
+            .zip(texts)
+            .map(|(agent, text)| {
+                agent
+                    .factory(game)
+                    .map_err(|e| self.fail(self.line_of(text), format!("agent '{text}': {e}")))
+            })
+            .collect()
+    }
+
+    /// `move_time_ms`, checked to be a time limit arbiter can keep.
+    ///
+    /// # Errors
+    /// A value out of range, at its line.
+    pub(crate) fn move_time_ms(&self, value: Option<i64>) -> Result<Option<u64>, InputError> {
+        match value {
+            None => Ok(None),
+            Some(ms) => match crate::core::time_limit_ms(i128::from(ms)) {
+                Ok(_) => Ok(Some(ms as u64)),
+                Err(e) => Err(self.fail(self.key("move_time_ms"), format!("move_time_ms = {e}"))),
+            },
+        }
     }
 }
 
