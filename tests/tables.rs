@@ -112,6 +112,16 @@ fn every_agent_sits_in_every_seat_on_shared_deals_and_threads_change_nothing() {
     for file in RECORDS {
         assert_same_csv(&run.join(file), &dir.path().join("one").join(file), file);
     }
+    // The ladder counts a table's games pairwise: random met two others in each of its
+    // 18 games.
+    let ladder = dir.path().join("ladder");
+    let output = common::run(&["ladder", text(&run), "--out", text(&ladder), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = csv_maps(&ladder.join("ladder.csv"));
+    assert_eq!(rows.len(), 4);
+    let last = rows.last().expect("rows");
+    assert_eq!(last["agent"], "random");
+    assert_eq!(last["games"], "36");
     // The documents are drawn again from the files alone.
     fs::remove_file(run.join("report.md")).expect("remove");
     let output = common::run(&["report", text(&run)]);

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct LadderArgs {
     /// Run folders (results/<experiment>/<run-id>), or folders holding runs (every run of
-    /// results/<experiment>, or of results/); in any order.
+    /// results/<experiment>, or of results/); in any order. A table run's games count
+    /// pairwise: every two seats, the better placed winning.
     #[arg(required = true, value_name = "DIR")]
     runs: Vec<PathBuf>,
     /// Rate this agent 0 (e.g. `random`), as Ordo and BayesElo anchor a reference;

@@ -7,6 +7,12 @@
 //! The list depends only on the set of runs, not on the order they are named in: agents
 //! are sorted by name and runs by their start time (then folder) before anything is
 //! fitted.
+//!
+//! A table run's games (tables.csv, more than two players) count pairwise: every two
+//! seats of a game are one game between their agents, won by the one placed better (a
+//! draw when tied), so a game of four counts as six. The pairs of one game are not
+//! independent: the intervals of a ladder with table runs are narrower than they should
+//! be, and the table run's own Plackett-Luce rating is the one to quote for it.
 
 use super::summary::{ENDINGS, ending_of};
 use crate::registry::InputError;
@@ -84,12 +90,25 @@ impl RunGames {
     }
 }
 
-/// Reads one run folder's games.csv (its agents, winners and reasons) and meta.json.
+/// Whether `folder` is a run the ladder reads: it holds games.csv, or a table run's
+/// tables.csv.
+fn is_run(folder: &Path) -> bool {
+    folder.join("games.csv").is_file() || folder.join(super::tables::TABLES).is_file()
+}
+
+/// Reads one run folder's games.csv (its agents, winners and reasons), or a table run's
+/// tables.csv (counted pairwise), and meta.json.
 ///
 /// # Errors
 /// A games.csv that cannot be read or lacks its columns, naming the file and line.
 pub fn read_run(folder: &Path) -> Result<RunGames, InputError> {
-    let path = folder.join("games.csv");
+    let tables =
+        !folder.join("games.csv").is_file() && folder.join(super::tables::TABLES).is_file();
+    let path = folder.join(if tables {
+        super::tables::TABLES
+    } else {
+        "games.csv"
+    });
     let meta = super::loaded::read_meta(folder);
     let unfinished = meta
         .as_ref()
@@ -128,6 +147,9 @@ pub fn read_run(folder: &Path) -> Result<RunGames, InputError> {
             )
         })
     };
+    if tables {
+        return read_table_games(run, reader, &headers, &path);
+    }
     let [p1, p2, winner, reason] = [
         column("p1_agent")?,
         column("p2_agent")?,
@@ -152,8 +174,65 @@ pub fn read_run(folder: &Path) -> Result<RunGames, InputError> {
     Ok(run)
 }
 
-/// The run folders under `path`: itself when it holds a games.csv, else every folder
-/// below it (two levels at most: `results/<experiment>/<run>`) that does, sorted.
+/// A table run's games counted pairwise into `run` (see the module).
+///
+/// # Errors
+/// A row that cannot be read, or a place that is not a number, naming the line.
+fn read_table_games(
+    mut run: RunGames,
+    mut reader: csv::Reader<std::fs::File>,
+    headers: &csv::StringRecord,
+    path: &Path,
+) -> Result<RunGames, InputError> {
+    let fail =
+        |line: Option<u64>, why: String| InputError::in_file(path, line.map(|l| l as usize), why);
+    let at = |name: String| headers.iter().position(|h| h == name);
+    let seats: Vec<(usize, usize)> = (1..=crate::core::Player::MAX)
+        .map_while(|s| Some((at(format!("p{s}_agent"))?, at(format!("p{s}_place"))?)))
+        .collect();
+    let Some(reason) = at("reason".to_string()) else {
+        return Err(fail(
+            None,
+            "no 'reason' column: not a tables.csv of arbiter".to_string(),
+        ));
+    };
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map(|p| p.line());
+                return Err(fail(line, crate::core::one_line(&e.to_string())));
+            }
+        }
+        let line = record.position().map(|p| p.line());
+        let field = |i: usize| record.get(i).unwrap_or("");
+        let mut placed = Vec::with_capacity(seats.len());
+        for &(agent, place) in &seats {
+            let number: u8 = field(place)
+                .parse()
+                .map_err(|_| fail(line, format!("place '{}' is not a number", field(place))))?;
+            placed.push((field(agent), number));
+        }
+        for (i, &(a, place_a)) in placed.iter().enumerate() {
+            for &(b, place_b) in &placed[i + 1..] {
+                let winner = match place_a.cmp(&place_b) {
+                    std::cmp::Ordering::Less => "P1",
+                    std::cmp::Ordering::Greater => "P2",
+                    std::cmp::Ordering::Equal => "draw",
+                };
+                run.add(a, b, winner, field(reason))
+                    .map_err(|why| fail(line, why.message))?;
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// The run folders under `path`: itself when it holds a games.csv (or a table run's
+/// tables.csv), else every folder below it (two levels at most:
+/// `results/<experiment>/<run>`) that does, sorted.
 ///
 /// # Errors
 /// `path` does not exist, or holds no run.
@@ -165,7 +244,7 @@ pub fn find_runs(path: &Path) -> Result<Vec<PathBuf>, InputError> {
             "no such folder".to_string(),
         ));
     }
-    if path.join("games.csv").is_file() {
+    if is_run(path) {
         return Ok(vec![path.to_path_buf()]);
     }
     let mut found = Vec::new();
@@ -182,21 +261,17 @@ pub fn find_runs(path: &Path) -> Result<Vec<PathBuf>, InputError> {
         list
     };
     for child in children(path) {
-        if child.join("games.csv").is_file() {
+        if is_run(&child) {
             found.push(child);
         } else {
-            found.extend(
-                children(&child)
-                    .into_iter()
-                    .filter(|g| g.join("games.csv").is_file()),
-            );
+            found.extend(children(&child).into_iter().filter(|g| is_run(g)));
         }
     }
     if found.is_empty() {
         return Err(InputError::in_file(
             path,
             None,
-            "no run in it (a folder with games.csv, or folders of them)".to_string(),
+            "no run in it (a folder with games.csv or tables.csv, or folders of them)".to_string(),
         ));
     }
     Ok(found)
