@@ -382,6 +382,24 @@ fn terminal_score(outcome: Outcome, root: Player) -> f64 {
     }
 }
 
+/// The score of a finished game `state` for `root`: [`terminal_score`], except that a
+/// game of more than two players that ended without a winner but with returns (the star
+/// at its ply limit) is worth `root`'s return less the others' mean, as a share of a win
+/// (at most a win either way).
+#[inline]
+pub(crate) fn finished_value<G: Game>(state: &G, outcome: Outcome, root: Player) -> f64 {
+    if outcome.winner.is_none()
+        && state.players() > 2
+        && let Some(returns) = state.returns()
+    {
+        let values = returns.as_slice();
+        let mine = returns[root];
+        let others = (values.iter().sum::<f64>() - mine) / (values.len() - 1) as f64;
+        return (WIN_SCORE * (mine - others)).clamp(-WIN_SCORE, WIN_SCORE);
+    }
+    terminal_score(outcome, root)
+}
+
 /// A reusable searcher: the evaluator, the agent's noise seed and one move buffer per
 /// level, so searching allocates nothing once the buffers have grown.
 pub struct Searcher<G: Game, E> {
@@ -858,7 +876,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         }
         if let Some(outcome) = state.outcome() {
             self.stats.count_evaluated(level);
-            return Some(terminal_score(outcome, self.root));
+            return Some(finished_value(state, outcome, self.root));
         }
         if depth == 0 {
             self.stats.count_evaluated(level);
@@ -927,7 +945,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             winner: None,
             reason: "no-moves",
         });
-        terminal_score(outcome, self.root)
+        finished_value(state, outcome, self.root)
     }
 
     /// Whether the searches take moves in `legal_moves`' order (no ordering, no table),
@@ -1217,7 +1235,7 @@ impl<G: Game, E: Evaluator<G> + ActionEvaluator<G>> Searcher<G, E> {
             return path;
         }
         if let Some(outcome) = state.outcome() {
-            return path + terminal_score(outcome, self.root);
+            return path + finished_value(state, outcome, self.root);
         }
         let mut moves = std::mem::take(&mut self.buffers[t]);
         state.legal_moves(&mut moves);

@@ -352,3 +352,38 @@ fn each_search_for_more_players_outplays_two_random_players_on_the_star() {
         }
     }
 }
+
+/// A game of more players stopped at its ply limit is worth the searcher's return less the
+/// others' mean, as a share of a win (paranoid and brs score it so), not a draw.
+#[test]
+fn a_star_game_stopped_at_its_ply_limit_is_scored_by_its_returns() {
+    let mut state = StarCheckers::new(Rules {
+        players: 3,
+        max_plies: 4,
+    });
+    let mut moves = Vec::new();
+    let mut rng = agent_rng(5);
+    while state.outcome().is_none() {
+        state.legal_moves(&mut moves);
+        state.apply(moves[seeds::below(&mut rng, moves.len())]);
+    }
+    let outcome = state.outcome().expect("over");
+    assert_eq!(outcome.winner, None);
+    let returns = state.returns().expect("returns");
+    for root in Player::seats(3).iter().copied() {
+        let others: f64 = Player::seats(3)
+            .iter()
+            .filter(|&&p| p != root)
+            .map(|&p| returns[p])
+            .sum::<f64>()
+            / 2.0;
+        let expected = crate::search::WIN_SCORE * (returns[root] - others);
+        let found = crate::search::finished_value(&state, outcome, root);
+        assert!(
+            (found - expected).abs() < 1e-9,
+            "{root}: {found} against {expected}"
+        );
+    }
+    // Here P1, with two moves to the others' one, is furthest on and scores above 0.
+    assert!(crate::search::finished_value(&state, outcome, Player::P1) > 0.0);
+}
