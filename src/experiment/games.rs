@@ -522,13 +522,6 @@ impl GameTask for Task<'_, Experiment> {
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
-            experiment: experiment.name.clone(),
-            description: experiment.description.clone(),
-            experiment_file: experiment.path.display().to_string(),
-            experiment_source: experiment.source.clone(),
-            game: experiment.game.to_string(),
-            game_program: experiment.game.program(),
-            seed: experiment.seed,
             games_per_matchup: experiment.games_per_matchup,
             colours: experiment.colours.name().to_string(),
             max_plies: experiment.max_plies,
@@ -550,7 +543,7 @@ impl GameTask for Task<'_, Experiment> {
                 Format::Swiss { .. } => RoundsFormat::Swiss,
                 Format::Knockout { .. } => RoundsFormat::Knockout,
             }),
-            ..Meta::starting(RunKind::Tournament, options.threads)
+            ..super::game_meta!(experiment, RunKind::Tournament, options.threads)
         })?;
         // External programs' stderr, one file per agent and game (created when written).
         games.limits.logs = Some(folder.join(LOGS_FOLDER));

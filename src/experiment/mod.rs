@@ -47,6 +47,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+/// The meta.json of a new run of `$experiment` (any kind of experiment played on a game:
+/// its `name`, `description`, `path`, `source`, `game` and `seed`), of `$kind` on
+/// `$threads` threads, before the kind fills in its own fields.
+macro_rules! game_meta {
+    ($experiment:expr, $kind:expr, $threads:expr) => {
+        crate::records::Meta {
+            experiment: $experiment.name.clone(),
+            description: $experiment.description.clone(),
+            experiment_file: $experiment.path.display().to_string(),
+            experiment_source: $experiment.source.clone(),
+            game: $experiment.game.to_string(),
+            game_program: $experiment.game.program(),
+            seed: $experiment.seed,
+            ..crate::records::Meta::starting($kind, $threads)
+        }
+    };
+}
+use game_meta;
+
 /// Why a run could not be started or finished.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

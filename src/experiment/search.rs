@@ -267,13 +267,6 @@ impl GameTask for Task<'_, SearchExperiment> {
             },
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
-            experiment: experiment.name.clone(),
-            description: experiment.description.clone(),
-            experiment_file: experiment.path.display().to_string(),
-            experiment_source: experiment.source.clone(),
-            game: experiment.game.to_string(),
-            game_program: experiment.game.program(),
-            seed: experiment.seed,
             agents: search
                 .runs
                 .iter()
@@ -293,7 +286,7 @@ impl GameTask for Task<'_, SearchExperiment> {
                 .collect(),
             deterministic: experiment.programs.is_empty(),
             timing_columns: vec!["ms".to_string(), "mean_ms".to_string()],
-            ..Meta::starting(crate::records::RunKind::Search, options.threads)
+            ..super::game_meta!(experiment, crate::records::RunKind::Search, options.threads)
         })?;
         search.logs = Some(folder.join(LOGS_FOLDER));
         execute(&search, &folder, meta, options)

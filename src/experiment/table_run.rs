@@ -124,13 +124,6 @@ impl GameTask for Task<'_, TableExperiment> {
         let schedule =
             TableSchedule::new(experiment.seed, experiment.tables.clone(), experiment.deals);
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
-            experiment: experiment.name.clone(),
-            description: experiment.description.clone(),
-            experiment_file: experiment.path.display().to_string(),
-            experiment_source: experiment.source.clone(),
-            game: experiment.game.to_string(),
-            game_program: experiment.game.program(),
-            seed: experiment.seed,
             games_per_matchup: experiment.deals,
             colours: "rotated".to_string(),
             max_plies: experiment.max_plies,
@@ -148,7 +141,7 @@ impl GameTask for Task<'_, TableExperiment> {
                     .iter()
                     .any(|a| a.time_ms.is_some() || a.external.is_some()),
             sandbox: SandboxMode::of(crate::external::sandbox::mode()),
-            ..Meta::starting(RunKind::Tables, options.threads)
+            ..super::game_meta!(experiment, RunKind::Tables, options.threads)
         })?;
         let tables = Tables {
             experiment: &experiment,

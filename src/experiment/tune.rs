@@ -404,13 +404,6 @@ impl GameTask for Task<'_, TuneExperiment> {
             }]),
         };
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
-            experiment: experiment.name.clone(),
-            description: experiment.description.clone(),
-            experiment_file: experiment.path.display().to_string(),
-            experiment_source: experiment.source.clone(),
-            game: experiment.game.to_string(),
-            game_program: experiment.game.program(),
-            seed: experiment.seed,
             games_per_matchup: iteration_games,
             max_plies: experiment.max_plies,
             agents: std::iter::once((experiment.agent_text.clone(), experiment.agent_canonical()))
@@ -423,7 +416,7 @@ impl GameTask for Task<'_, TuneExperiment> {
                 )
                 .collect(),
             deterministic: true,
-            ..Meta::starting(crate::records::RunKind::Tune, options.threads)
+            ..super::game_meta!(experiment, crate::records::RunKind::Tune, options.threads)
         })?;
         execute(&tuning, &folder, meta, options)
     }

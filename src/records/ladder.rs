@@ -156,22 +156,39 @@ pub fn read_run(folder: &Path) -> Result<RunGames, InputError> {
         column("winner")?,
         column("reason")?,
     ];
+    for_each_row(&mut reader, &path, |record, line| {
+        let field = |i: usize| record.get(i).unwrap_or("");
+        run.add(field(p1), field(p2), field(winner), field(reason))
+            .map_err(|why| fail(line, why.message))
+    })?;
+    Ok(run)
+}
+
+/// Calls `each` with every row of `reader` (a CSV file at `path`) and its line.
+///
+/// # Errors
+/// A row that cannot be read, or `each`'s error, naming the line.
+fn for_each_row(
+    reader: &mut csv::Reader<std::fs::File>,
+    path: &Path,
+    mut each: impl FnMut(&csv::StringRecord, Option<u64>) -> Result<(), InputError>,
+) -> Result<(), InputError> {
     let mut record = csv::StringRecord::new();
     loop {
         match reader.read_record(&mut record) {
-            Ok(false) => break,
+            Ok(false) => return Ok(()),
             Ok(true) => {}
             Err(e) => {
-                let line = e.position().map(|p| p.line());
-                return Err(fail(line, crate::core::one_line(&e.to_string())));
+                let line = e.position().map(|p| p.line() as usize);
+                return Err(InputError::in_file(
+                    path,
+                    line,
+                    crate::core::one_line(&e.to_string()),
+                ));
             }
         }
-        let line = record.position().map(|p| p.line());
-        let field = |i: usize| record.get(i).unwrap_or("");
-        run.add(field(p1), field(p2), field(winner), field(reason))
-            .map_err(|why| fail(line, why.message))?;
+        each(&record, record.position().map(|p| p.line()))?;
     }
-    Ok(run)
 }
 
 /// A table run's games counted pairwise into `run` (see the module).
@@ -196,17 +213,7 @@ fn read_table_games(
             "no 'reason' column: not a tables.csv of arbiter".to_string(),
         ));
     };
-    let mut record = csv::StringRecord::new();
-    loop {
-        match reader.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map(|p| p.line());
-                return Err(fail(line, crate::core::one_line(&e.to_string())));
-            }
-        }
-        let line = record.position().map(|p| p.line());
+    for_each_row(&mut reader, path, |record, line| {
         let field = |i: usize| record.get(i).unwrap_or("");
         let mut placed = Vec::with_capacity(seats.len());
         for &(agent, place) in &seats {
@@ -226,7 +233,8 @@ fn read_table_games(
                     .map_err(|why| fail(line, why.message))?;
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(run)
 }
 
