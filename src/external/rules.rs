@@ -346,7 +346,7 @@ fn status_of(
         });
     }
     let (to_move, over) = parse_status(reply, players)?;
-    let returns = returns_in(reply, players, over.is_some())?;
+    let returns = returns_in(reply, players, over.is_some()).map_err(|e| e.to_string())?;
     Ok(Status {
         to_move,
         chance,
@@ -355,21 +355,30 @@ fn status_of(
     })
 }
 
+/// A status's `"returns"` that are not one finite number a player.
+#[derive(Debug, thiserror::Error)]
+#[error("\"returns\" must be {players} finite numbers, one a player from P1's (got {given})")]
+struct BadReturns {
+    players: usize,
+    /// What the status gave, clipped.
+    given: String,
+}
+
 /// A status's `"returns"`, read where the game is `over` (`None` where it is not, or where
 /// the status gives none).
 ///
 /// # Errors
 /// Returns that are not a finite number a player.
-fn returns_in(reply: &Value, players: usize, over: bool) -> Result<Option<Returns>, String> {
+fn returns_in(reply: &Value, players: usize, over: bool) -> Result<Option<Returns>, BadReturns> {
     match &reply["returns"] {
         Value::Null => Ok(None),
         _ if !over => Ok(None),
-        given => returns_of(given, players).map(Some).ok_or_else(|| {
-            format!(
-                "\"returns\" must be {players} finite numbers, one a player from P1's (got {})",
-                clip(&given.to_string())
-            )
-        }),
+        given => returns_of(given, players)
+            .map(Some)
+            .ok_or_else(|| BadReturns {
+                players,
+                given: clip(&given.to_string()).to_string(),
+            }),
     }
 }
 
@@ -734,7 +743,7 @@ pub fn read_status(reply: &Value, players: usize) -> Result<ReadStatus, String> 
         return Ok((to_move, None));
     }
     let (to_move, over) = parse_status(reply, players)?;
-    returns_in(reply, players, over.is_some())?;
+    returns_in(reply, players, over.is_some()).map_err(|e| e.to_string())?;
     Ok((
         to_move,
         over.map(|(winner, reason)| (winner, reason.to_string())),

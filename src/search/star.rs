@@ -358,28 +358,24 @@ mod tests {
                         expectimax(&child, depth as usize - 1, root, bound)
                     })
                     .fold(f64::NEG_INFINITY, f64::max);
-                let mut rng = agent_rng(i as u64);
-                let found = Searcher::new(heuristic, 1)
-                    .star1(state, depth, bound, &mut rng)
-                    .expect("a move");
-                assert!(
-                    (found.value - expected).abs() < 1e-9,
-                    "position {i}, depth {depth}: {} against {expected}",
-                    found.value
-                );
-                let mut rng = agent_rng(i as u64);
-                let probed = Searcher::new(heuristic, 1)
-                    .star2(state, depth, bound, &mut rng)
-                    .expect("a move");
-                assert!(
-                    (probed.value - expected).abs() < 1e-9,
-                    "star2, position {i}, depth {depth}: {} against {expected}",
-                    probed.value
-                );
-                let mut rng = agent_rng(i as u64);
-                let full = Searcher::new(heuristic, 1)
-                    .search(state, Algorithm::Expectimax, depth, &mut rng)
-                    .expect("a move");
+                // Each search from the same seed, its values within the bound.
+                let run = |algorithm: Algorithm| {
+                    let mut rng = agent_rng(i as u64);
+                    let mut searcher = Searcher::new(heuristic, 1);
+                    searcher.set_bound(Some(bound));
+                    searcher
+                        .search(state, algorithm, depth, &mut rng)
+                        .expect("a move")
+                };
+                let (found, probed) = (run(Algorithm::Star1), run(Algorithm::Star2));
+                for (name, result) in [("star1", &found), ("star2", &probed)] {
+                    assert!(
+                        (result.value - expected).abs() < 1e-9,
+                        "{name}, position {i}, depth {depth}: {} against {expected}",
+                        result.value
+                    );
+                }
+                let full = run(Algorithm::Expectimax);
                 star_nodes += found.stats.nodes();
                 probe_nodes += probed.stats.nodes();
                 full_nodes += full.stats.nodes();
