@@ -202,6 +202,14 @@ fn table_files_that_do_not_fit_are_refused_with_their_line() {
         assert_input_error(&output, fragments);
         assert!(!out.exists(), "{name}: nothing is written");
     }
+    // --no-moves has no moves.csv to leave out: the moves are tables.csv's.
+    let out = dir.path().join("no-moves.out");
+    let output = star(dir.path(), "no-moves.out", &["--no-moves"]);
+    assert_input_error(
+        &output,
+        &["--no-moves does not apply to", "star.toml", "tables.csv"],
+    );
+    assert!(!out.exists(), "--no-moves: nothing is written");
 }
 
 #[test]

@@ -626,6 +626,10 @@ fn run_experiment(
             }
             on_game(experiment.game.clone(), *experiment, start, options)
         }
+        AnyExperiment::Tables(_) if overrides.no_moves => Err(Error::Message(format!(
+            "--no-moves does not apply to {}: a table run keeps each game's moves in its row of tables.csv (no moves.csv), where the viewer and `arbiter replay` read them",
+            path.display()
+        ))),
         _ if overrides.no_moves => Err(Error::Message(format!(
             "--no-moves: {} is not a game experiment (it writes no moves.csv)",
             path.display()

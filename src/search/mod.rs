@@ -23,7 +23,8 @@ pub mod tt;
 
 use crate::core::seeds::{self, GameRng};
 use crate::core::{
-    ActionEvaluator, Agent, Clock, Decision, Evaluator, Game, Limits, Outcome, Player, SearchStats,
+    ActionEvaluator, Agent, Clock, Decision, Evaluator, Game, Limits, Outcome, Player, Returns,
+    SearchStats,
 };
 use std::fmt;
 use std::ops::ControlFlow;
@@ -384,20 +385,45 @@ fn terminal_score(outcome: Outcome, root: Player) -> f64 {
 
 /// The score of a finished game `state` for `root`: [`terminal_score`], except that a
 /// game of more than two players that ended without a winner but with returns (the star
-/// at its ply limit) is worth `root`'s return less the others' mean, as a share of a win
-/// (at most a win either way).
+/// at its ply limit) is worth `root`'s share of a win by [`return_shares`].
 #[inline]
 pub(crate) fn finished_value<G: Game>(state: &G, outcome: Outcome, root: Player) -> f64 {
-    if outcome.winner.is_none()
-        && state.players() > 2
-        && let Some(returns) = state.returns()
-    {
-        let values = returns.as_slice();
-        let mine = returns[root];
-        let others = (values.iter().sum::<f64>() - mine) / (values.len() - 1) as f64;
-        return (WIN_SCORE * (mine - others)).clamp(-WIN_SCORE, WIN_SCORE);
+    if let Some(shares) = no_winner_shares(state, outcome) {
+        return WIN_SCORE * shares[root.index()];
     }
     terminal_score(outcome, root)
+}
+
+/// [`return_shares`] of a game of more than two players that ended without a winner but
+/// with returns; `None` for every other finished game (scored by who won).
+#[inline]
+pub(crate) fn no_winner_shares<G: Game>(state: &G, outcome: Outcome) -> Option<[f64; Player::MAX]> {
+    if outcome.winner.is_some() || state.players() <= 2 {
+        return None;
+    }
+    state.returns().map(|returns| return_shares(&returns))
+}
+
+/// Each player's share of a win in a finished game scored by its returns: its return less
+/// the others' mean, all divided alike by the largest such difference when that passes 1,
+/// so that every share lies in [-1, 1] and they sum to 0 (what max^n's shallow pruning
+/// needs of a leaf).
+pub(crate) fn return_shares(returns: &Returns) -> [f64; Player::MAX] {
+    let values = returns.as_slice();
+    let n = values.len();
+    let mut shares = [0.0; Player::MAX];
+    if n < 2 {
+        return shares;
+    }
+    let total: f64 = values.iter().sum();
+    for (share, &mine) in shares.iter_mut().zip(values) {
+        *share = mine - (total - mine) / (n - 1) as f64;
+    }
+    let widest = shares[..n].iter().fold(1.0f64, |m, s| m.max(s.abs()));
+    for share in &mut shares[..n] {
+        *share /= widest;
+    }
+    shares
 }
 
 /// A reusable searcher: the evaluator, the agent's noise seed and one move buffer per

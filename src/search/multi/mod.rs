@@ -3,8 +3,10 @@
 //! - **max^n** (Luckhardt and Irani): every position is worth a value for each player, the
 //!   player moving chooses the child best for itself. A leaf's values are the heuristic
 //!   from each player's side, less their mean (so that they sum to 0); a finished game is
-//!   worth `(n - 1) x W` to its winner and `-W` to every other player (0 to all without a
-//!   winner), `W` being [`WIN_SCORE`]. With a `bound` B the heuristic promises never to
+//!   worth `(n - 1) x W` to its winner and `-W` to every other player; without a winner,
+//!   0 to all, or in a game with returns (the star at its ply limit) each player's share
+//!   of `W` by its return ([`super::return_shares`]: they sum to 0, none past `W`), `W`
+//!   being [`WIN_SCORE`]. With a `bound` B the heuristic promises never to
 //!   leave [-B, (n - 1) B] once centred, wins are worth B, and Korf's **shallow pruning**
 //!   applies: a player that has found `x` for itself leaves at most `(n - 2) B - x` to
 //!   the player above, which stops looking when that is no better than what it has.
@@ -23,7 +25,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::{GameRng, SearchResult, Searcher, WIN_SCORE};
+use super::{GameRng, SearchResult, Searcher, WIN_SCORE, no_winner_shares};
 use crate::core::{Evaluator, Game, Player};
 
 /// A value for each seat, indexed by [`Player::index`].
@@ -98,7 +100,11 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let mut values = [0.0; Player::MAX];
         if let Some(outcome) = state.outcome() {
             let win = bound.unwrap_or(WIN_SCORE);
-            if let Some(winner) = outcome.winner {
+            if let Some(shares) = no_winner_shares(state, outcome) {
+                for (value, share) in values.iter_mut().zip(shares).take(players) {
+                    *value = win * share;
+                }
+            } else if let Some(winner) = outcome.winner {
                 for (i, value) in values.iter_mut().enumerate().take(players) {
                     *value = if i == winner.index() {
                         (players - 1) as f64 * win

@@ -387,3 +387,58 @@ fn a_star_game_stopped_at_its_ply_limit_is_scored_by_its_returns() {
     // Here P1, with two moves to the others' one, is furthest on and scores above 0.
     assert!(crate::search::finished_value(&state, outcome, Player::P1) > 0.0);
 }
+
+/// max^n scores a star game stopped at its ply limit by the same shares: one ply before
+/// the limit, the root's value is the best share of a win its moves leave it, with and
+/// without shallow pruning (the shares sum to 0 and none passes a win, as it needs).
+#[test]
+fn maxn_scores_a_game_stopped_at_its_ply_limit_by_its_returns() {
+    let mut state = StarCheckers::new(Rules {
+        players: 3,
+        max_plies: 5,
+    });
+    let mut moves = Vec::new();
+    let mut rng = agent_rng(7);
+    for _ in 0..4 {
+        state.legal_moves(&mut moves);
+        state.apply(moves[seeds::below(&mut rng, moves.len())]);
+    }
+    let root = state.to_move();
+    state.legal_moves(&mut moves);
+    let best = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = state.clone();
+            child.apply(mv);
+            let outcome = child.outcome().expect("the ply limit");
+            assert_eq!(outcome.winner, None);
+            crate::search::return_shares(&child.returns().expect("returns"))[root.index()]
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert!(best.abs() > 0.0, "some move changes the shares");
+    for bound in [None, Some(10.0)] {
+        let mut searcher = Searcher::new(crate::evals::star_checkers::Heuristic::Distance, 1);
+        let found = searcher
+            .maxn(&state, 1, bound, &mut agent_rng(1))
+            .expect("a move")
+            .value;
+        let win = bound.unwrap_or(WIN_SCORE);
+        assert!(
+            (found - win * best).abs() < 1e-9,
+            "bound {bound:?}: {found} against {}",
+            win * best
+        );
+    }
+}
+
+#[test]
+fn return_shares_sum_to_zero_and_stay_within_a_win() {
+    let shares =
+        crate::search::return_shares(&crate::core::Returns::of(&[3.0, -1.0, 0.5, 0.5]).unwrap());
+    assert!(shares[..4].iter().sum::<f64>().abs() < 1e-12);
+    assert!(shares[..4].iter().all(|s| s.abs() <= 1.0 + 1e-12));
+    // P1 leads by 3 - 0 = 3 over the others' mean: the widest, so exactly a win.
+    assert!((shares[0] - 1.0).abs() < 1e-12, "{shares:?}");
+    let small = crate::search::return_shares(&crate::core::Returns::of(&[0.5, 0.2, 0.2]).unwrap());
+    assert!((small[0] - 0.3).abs() < 1e-12, "{small:?}");
+}
