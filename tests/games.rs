@@ -340,6 +340,7 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
         broken("b-stall", "stall", &marker, python, "request_ms = 300"),
         broken("b-slowstart", "slowstart", &marker, python, ""),
         broken("b-badchance", "badchance", &marker, python, ""),
+        broken("b-badround", "badround", &marker, python, ""),
     ]
     .concat();
     let agents = agents_folder(dir.path(), &entries);
@@ -368,7 +369,10 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
     );
     refused(
         "nonesuch",
-        &["unknown game 'nonesuch'", "declared: b-badchance, b-crash"],
+        &[
+            "unknown game 'nonesuch'",
+            "declared: b-badchance, b-badround, b-crash",
+        ],
     );
 
     let check = |game: &str, extra: &[&str]| -> String {
@@ -386,6 +390,11 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
     let said = check("b-endless", &["--max-plies", "30"]);
     assert!(
         said.contains("did not end within 30 plies (--max-plies)"),
+        "{said}"
+    );
+    let said = check("b-badround", &[]);
+    assert!(
+        said.contains("names where a round of simultaneous moves began, but `ready` does not say \"hidden\": true"),
         "{said}"
     );
     let said = check("b-refuse", &[]);
@@ -844,12 +853,7 @@ fn a_dice_game_replays_from_its_seed_on_any_threads_and_pairs_share_their_dice()
     let page = run(&["report", text(&one), "--game", "4"]);
     assert!(page.status.success(), "{}", stderr(&page));
     let html = fs::read_to_string(one.join("game-4.html")).expect("page");
-    let data = html
-        .split("window.ARBITER_GAMES = ")
-        .nth(1)
-        .and_then(|rest| rest.split(";</script>").next())
-        .expect("embedded games");
-    let embedded: serde_json::Value = serde_json::from_str(data).expect("json");
+    let embedded = embedded_games(&html);
     let game = &embedded[0];
     let plies: Vec<&str> = rows[4]["moves"].split(';').collect();
     let stats = game["stats"].as_array().expect("stats");

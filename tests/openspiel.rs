@@ -40,6 +40,16 @@ fn clients() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/python")
 }
 
+/// The OpenSpiel bridge as a process to talk to over its stdin and stdout.
+fn bridge(python: &str) -> std::process::Child {
+    Command::new(python)
+        .arg(clients().join("openspiel_game.py"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the bridge starts")
+}
+
 /// An agents folder declaring the bridge as `openspiel` and OpenSpiel's bots.
 fn agents(dir: &Path, python: &str) -> PathBuf {
     let folder = dir.join("agents");
@@ -751,6 +761,217 @@ fn openspiels_games_of_one_and_of_three_to_six_players_replay_in_openspiel_from_
         if !replay.status.success() || !said.trim().is_empty() {
             failures.push(format!("{name}: {said}"));
         }
+        // The report's viewer draws each game as the bridge renders it, at every ply, each
+        // move by the agent in its seat (or chance).
+        let html = fs::read_to_string(out.join("index.html")).expect("index.html");
+        if !html.contains("window.ARBITER_GAMES = ") {
+            failures.push(format!("{name}: no viewer in index.html"));
+            continue;
+        }
+        let embedded = embedded_games(&html);
+        let games = embedded.as_array().expect("a list");
+        assert_eq!(games.len(), rows.len(), "{name}: every game in the viewer");
+        for game in games {
+            let moves = game["moves"].as_array().expect("moves").len();
+            let plies = game["grid"]["plies"].as_array().map_or(0, Vec::len);
+            assert_eq!(plies, moves + 1, "{name}: a board at every ply");
+            assert_eq!(
+                game["stats"].as_array().map_or(0, Vec::len),
+                moves,
+                "{name}: a mover at every ply"
+            );
+            assert_eq!(
+                game["players"].as_array().map_or(0, Vec::len),
+                seats,
+                "{name}"
+            );
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A game of simultaneous moves: the bridge says where each round began, and `ismcts`
+/// searches a round blind from there in each of its three ways, playing the same games
+/// from the same seed and beating `random`.
+#[test]
+fn simultaneous_moves_are_searched_blind_from_where_the_round_began() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    // The protocol: inside a round, the status names the round's start; once the round
+    // is over, it names none.
+    let mut bridge = bridge(&python);
+    {
+        use std::io::Write;
+        let mut stdin = bridge.stdin.take().expect("stdin");
+        for request in [
+            r#"{"type":"hello","protocol":2,"game":"oshi","params":{"name":"oshi_zumo","coins":4,"size":1,"horizon":6}}"#,
+            r#"{"type":"apply","position":"","move":"[P0]Bid: 1"}"#,
+            r#"{"type":"status","position":"1"}"#,
+            r#"{"type":"apply","position":"1","move":"[P1]Bid: 2"}"#,
+            r#"{"type":"quit"}"#,
+        ] {
+            writeln!(stdin, "{request}").expect("a request");
+        }
+    }
+    let output = bridge.wait_with_output().expect("the bridge answers");
+    let replies: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON reply"))
+        .collect();
+    assert_eq!(replies.len(), 4, "{replies:?}");
+    assert_eq!(replies[1]["status"]["round_start"], "", "{replies:?}");
+    assert_eq!(replies[2]["round_start"], "", "{replies:?}");
+    assert_eq!(replies[2]["to_move"], "P2", "{replies:?}");
+    assert!(
+        replies[3]["status"].get("round_start").is_none(),
+        "{replies:?}"
+    );
+    // Each way of searching a round plays whole games without a failure, the same ones
+    // from the same seed, and beats random.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    for rounds in ["decoupled", "regret", "turns"] {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{rounds}.toml"),
+            &format!(
+                "game = \"openspiel(name=oshi_zumo,coins=6,size=1,horizon=8)\"\ngames = 20\nseed = 8\nmatchups = [[\"ismcts(iterations=200,rounds={rounds})\", \"random\"]]\n"
+            ),
+        );
+        let mut played = Vec::new();
+        for run in ["a", "b"] {
+            let out = dir.path().join(format!("{rounds}-{run}"));
+            let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+            assert!(output.status.success(), "{}", stderr(&output));
+            let rows = csv_maps(&out.join("games.csv"));
+            assert_eq!(rows.len(), 20);
+            assert!(
+                rows.iter().all(|r| r["reason"] != "rules_failure"),
+                "{rounds}: {rows:?}"
+            );
+            played.push(rows.iter().map(|r| r["moves"].clone()).collect::<Vec<_>>());
+            let summary = csv_maps(&out.join("summary.csv"));
+            let (wins, losses): (u32, u32) = (
+                summary[0]["wins"].parse().expect("wins"),
+                summary[0]["losses"].parse().expect("losses"),
+            );
+            assert!(wins > losses, "{rounds}: {:?}", summary[0]);
+        }
+        assert_eq!(played[0], played[1], "{rounds}");
+    }
+}
+
+/// The viewer of a game with hidden information shows, at every ply, what each seat was
+/// told (the bridge's observation of that position), and the whole board by default.
+#[test]
+fn the_viewer_shows_each_seat_what_it_saw_of_a_poker_game_in_a_real_browser() {
+    use std::io::{BufRead, BufReader, Write};
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents(dir.path(), &python);
+    let out = dir.path().join("kuhn");
+    let output = run(&[
+        "match",
+        "ismcts(iterations=50)",
+        "random",
+        "--game",
+        "openspiel(name=kuhn_poker)",
+        "--games",
+        "4",
+        "--agents",
+        text(&agents),
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = headless(&browser, &out.join("chromium-profile"))
+        .arg("--dump-dom")
+        .arg(format!("file://{}#dump", out.join("index.html").display()))
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let start = dom
+        .find("<pre id=\"dump\">")
+        .expect("the page wrote its dump")
+        + 15;
+    let end = start + dom[start..].find("</pre>").expect("dump closed");
+    let unescape = |t: &str| {
+        t.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+    };
+    // (game, ply, seat) -> what the page says that seat saw.
+    let mut views = std::collections::BTreeMap::new();
+    for block in dom[start..end].split("\n\n") {
+        let mut lines = block.lines();
+        let Some(head) = lines.next() else { continue };
+        let words: Vec<&str> = head.split_whitespace().collect();
+        if words.len() == 7 && words[4] == "seen" {
+            let key = (
+                words[1].to_string(),
+                words[3].parse::<usize>().expect("ply"),
+                words[6].to_string(),
+            );
+            views.insert(key, unescape(&lines.collect::<Vec<_>>().join("\n")));
+        }
+    }
+    // The bridge, asked position by position, says the same.
+    let mut bridge = bridge(&python);
+    let mut stdin = bridge.stdin.take().expect("stdin");
+    let mut replies = BufReader::new(bridge.stdout.take().expect("stdout")).lines();
+    let mut ask = move |request: serde_json::Value| -> serde_json::Value {
+        writeln!(stdin, "{request}").expect("a request");
+        let line = replies.next().expect("a reply").expect("a line");
+        serde_json::from_str(&line).expect("JSON")
+    };
+    ask(
+        serde_json::json!({"type": "hello", "protocol": 2, "game": "kuhn", "params": {"name": "kuhn_poker"}}),
+    );
+    let rows = csv_maps(&out.join("games.csv"));
+    assert_eq!(rows.len(), 4);
+    let mut compared = 0;
+    let mut differ = 0;
+    for row in &rows {
+        let mut position = String::new();
+        let moves: Vec<&str> = row["moves"].split(';').filter(|m| !m.is_empty()).collect();
+        for ply in 0..=moves.len() {
+            let mut seen = Vec::new();
+            for seat in ["P1", "P2"] {
+                let told = ask(
+                    serde_json::json!({"type": "observation", "position": position, "player": seat}),
+                );
+                let page = &views[&(row["game_id"].clone(), ply, seat.to_string())];
+                assert_eq!(
+                    page.trim_end(),
+                    told["observation"]
+                        .as_str()
+                        .expect("observation")
+                        .trim_end(),
+                    "game {} ply {ply} {seat}",
+                    row["game_id"]
+                );
+                seen.push(page.clone());
+                compared += 1;
+            }
+            differ += usize::from(seen[0] != seen[1]);
+            if ply < moves.len() {
+                let child = ask(
+                    serde_json::json!({"type": "apply", "position": position, "move": moves[ply]}),
+                );
+                position = child["position"].as_str().expect("position").to_string();
+            }
+        }
+    }
+    drop(ask);
+    let _ = bridge.wait();
+    // Every ply of every game, both seats, and the seats' views differ once cards are dealt.
+    assert!(compared >= 4 * 2 * 4, "{compared}");
+    assert!(differ >= 4, "{differ}");
 }

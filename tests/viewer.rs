@@ -11,50 +11,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn chromium() -> Option<String> {
-    let candidates = [
-        std::env::var("ARBITER_CHROMIUM").unwrap_or_default(),
-        "chromium".to_string(),
-        "chromium-browser".to_string(),
-        "google-chrome".to_string(),
-    ];
-    candidates.into_iter().filter(|c| !c.is_empty()).find(|c| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
-/// The browser, or `None` after saying loudly that the test is skipped.
-fn chromium_or_skip() -> Option<String> {
-    let browser = chromium();
-    component(
-        browser.is_some(),
-        "Chromium (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM)",
-        "install Debian's chromium, as .ci/run does",
-    );
-    browser
-}
-
-fn headless(browser: &str, profile: &Path) -> Command {
-    let mut command = Command::new(browser);
-    command.args([
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--enable-logging=stderr",
-        "--v=0",
-    ]);
-    command.arg(format!("--user-data-dir={}", profile.display()));
-    // Chromium puts its singleton socket in a fresh folder under TMPDIR and leaves it there:
-    // keep it inside the test's own folder rather than /tmp.
-    std::fs::create_dir_all(profile).expect("make the browser's profile folder");
-    command.env("TMPDIR", profile);
-    command
-}
-
 /// `game <id> ply <k>` blocks of the page's `#dump` mode: board text by (id, ply).
 fn page_boards(html_dump: &str) -> BTreeMap<(u64, usize), String> {
     let start = html_dump
@@ -67,6 +23,10 @@ fn page_boards(html_dump: &str) -> BTreeMap<(u64, usize), String> {
         let mut lines = block.lines();
         let Some(head) = lines.next() else { continue };
         let words: Vec<&str> = head.split_whitespace().collect();
+        if words.len() > 4 {
+            // `game <id> ply <k> seen by <seat>`: a seat's view, not the board.
+            continue;
+        }
         let (id, ply) = (
             words[1].parse().expect("id"),
             words[3].parse().expect("ply"),

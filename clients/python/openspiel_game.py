@@ -3,8 +3,9 @@ chance's outcomes included (dice: pig, backgammon, einstein_wurfelt_nicht) with 
 probabilities, hidden information (kuhn_poker, leduc_poker, liars_dice, phantom_ttt): each
 player observes OpenSpiel's information state string, and `sample` draws a position a
 player cannot tell from the real one; simultaneous moves (goofspiel, oshi_zumo) in
-OpenSpiel's turn-based form, each move hidden until both are in; returns for a game scored
-by more than who won.
+OpenSpiel's turn-based form, each move hidden until all are in, a status inside a round
+naming where the round began (`round_start`); returns for a game scored by more than who
+won.
 
 Needs OpenSpiel's Python package (`pip install open_spiel`, best in a virtual environment:
 README, "OpenSpiel's games"). Declared in agents/openspiel.toml as `openspiel`, so that
@@ -164,7 +165,28 @@ class Bridge:
             pairs.append((text, action))
         return pairs
 
-    def status(self, state):
+    def pending(self, state):
+        """The moves made in the current round of a game of simultaneous moves (none in a
+        game of sequential moves): OpenSpiel's turn-based form prints them first."""
+        if not self.simultaneous or state.is_terminal() or state.is_chance_node():
+            return []
+        first = str(state).split("\n", 1)[0]
+        prefix = "Partial joint action:"
+        return first[len(prefix):].split() if first.startswith(prefix) else []
+
+    def status(self, position):
+        state = self.state(position)
+        status = self.status_of(state)
+        # Inside a round of simultaneous moves: where the round began, before the moves
+        # the player to move has not seen.
+        made = len(self.pending(state))
+        if made:
+            start = " ".join(position.split()[:-made])
+            if not self.pending(self.state(start)):
+                status["round_start"] = start
+        return status
+
+    def status_of(self, state):
         if state.is_terminal():
             returns = state.returns()
             # The winner scored more than every other player (no winner when the best tie).
@@ -298,7 +320,7 @@ def answer(bridge, request):
     position = request["position"]
     state = bridge.state(position)
     if kind == "status":
-        return bridge.status(state)
+        return bridge.status(position)
     if kind == "legal":
         reply = {"type": "legal", "moves": [text for text, _ in bridge.moves_at(position)]}
         if state.is_chance_node():
@@ -308,7 +330,7 @@ def answer(bridge, request):
         for text, action in bridge.moves_at(position):
             if text == request["move"]:
                 child = ("%s %d" % (position, action)).strip()
-                return {"type": "position", "position": child, "status": bridge.status(bridge.state(child))}
+                return {"type": "position", "position": child, "status": bridge.status(child)}
         raise ValueError("move '%s' is not legal here" % request["move"])
     if kind == "render":
         return bridge.render(state)
@@ -316,7 +338,7 @@ def answer(bridge, request):
         return {"type": "observation", "observation": bridge.observation(state, player_of(request, bridge.players))}
     if kind == "sample":
         drawn = bridge.sample(position, player_of(request, bridge.players), int(request.get("seed", 0)))
-        return {"type": "position", "position": drawn, "status": bridge.status(bridge.state(drawn))}
+        return {"type": "position", "position": drawn, "status": bridge.status(drawn)}
     if kind == "view":
         return {"type": "view", "view": {"board": str(state).splitlines(),
                                          "actions": [int(a) for a in position.split()]}}

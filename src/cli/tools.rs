@@ -163,6 +163,8 @@ pub fn list(agents: Option<&Path>, only: Option<&str>) -> Result<()> {
             "heuristic=H, depth=D (default 3, 1-12), time_ms=N or nodes=N (iterative deepening)"
         } else if algorithm == Algorithm::Beam {
             "heuristic=H, depth=D own moves (default 3, 0-12), k (default 4), gamma (default 1), time_ms=N"
+        } else if algorithm == Algorithm::Ismcts {
+            "iterations=N (default 1000; 0 with time_ms: as many as fit), time_ms=N, c (default 1.414), rollout=random|heuristic, rollout_plies=N (0: to the end; then the heuristic's sign), epsilon (default 0.1), heuristic=H (for heuristic rollouts and cut-offs), rounds=decoupled|regret|turns (simultaneous moves: each player blind by UCT, the default, or by regret matching, or as moves in turn)"
         } else if algorithm.is_mcts() {
             "iterations=N (default 1000; 0 with time_ms: as many as fit), time_ms=N, c (default 1.414), rollout=random|heuristic, rollout_plies=N (0: to the end; then the heuristic's sign), epsilon (default 0.1), heuristic=H (for heuristic rollouts and cut-offs)"
         } else if algorithm.uses_heuristic() {

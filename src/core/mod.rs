@@ -123,8 +123,9 @@ pub fn stuck<G: Game>(state: &G) -> Option<&'static str> {
 }
 
 /// The rules of a turn-based game of two players (or up to six, [`Game::players`]), where chance may act between the players'
-/// moves ([`Game::CHANCE`]) and some of a position may be hidden from a player
-/// ([`Game::HIDDEN`]).
+/// moves ([`Game::CHANCE`]), some of a position may be hidden from a player
+/// ([`Game::HIDDEN`]) and the players may move simultaneously, in rounds played in turns
+/// with each move hidden until the round is over ([`Game::in_round`]).
 ///
 /// A position is a small value: search copies it to make a move (`copy-make`), so
 /// implementations keep it compact (bitboards). Games know nothing of search or files.
@@ -239,6 +240,23 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// says so when it starts).
     fn can_determinize(&self) -> bool {
         true
+    }
+
+    /// Whether this position is inside a round of simultaneous moves played in turns: a
+    /// move of the round is already made, hidden from the player to move, who chooses
+    /// without it; the moves are applied together once every player of the round has
+    /// chosen. `false` in every game of sequential moves (the default).
+    #[inline]
+    fn in_round(&self) -> bool {
+        false
+    }
+
+    /// Inside a round of simultaneous moves ([`Game::in_round`]), the position where the
+    /// round began, before any of its moves: where a search for the player to move starts,
+    /// so that its choice does not rest on the moves it cannot see. `None` elsewhere (the
+    /// default), or when the game cannot give it.
+    fn round_start(&self) -> Option<Self> {
+        None
     }
 
     /// A key of `mv` that means the same move in every position of a game where it is

@@ -182,6 +182,11 @@ function startViewer() {
           ? boardText(boardFromMoves(g.game, g.rules, g.moves, ply))
           : displayAt(g, ply).join("\n") + "\n";
         out.push("game " + g.id + " ply " + ply + "\n" + board);
+        if (g.grid && g.grid.views) {
+          g.grid.seats.forEach((seat, i) => {
+            out.push("game " + g.id + " ply " + ply + " seen by " + seat + "\n" + g.grid.views[ply][i] + "\n");
+          });
+        }
       }
     }
     const pre = document.createElement("pre");
@@ -196,6 +201,8 @@ function startViewer() {
   const info = root.querySelector("#viewer-info");
   const list = root.querySelector("#viewer-moves");
   const plyInput = root.querySelector("#viewer-ply");
+  const seenBy = root.querySelector("#viewer-view");
+  const seenByLabel = root.querySelector("#viewer-view-label");
   let current = null;
   let ply = 0;
   let timer = null;
@@ -222,6 +229,26 @@ function startViewer() {
     const id = parseInt(pick.value, 10);
     current = games.find((g) => g.id === id) || null;
     ply = current ? current.moves.length : 0;
+    // A game with hidden information: whose view to show (all of it by default: the
+    // game is over).
+    const views = current && current.grid && current.grid.views;
+    const was = seenBy.value;
+    seenBy.innerHTML = "";
+    const everything = document.createElement("option");
+    everything.value = "";
+    everything.textContent = "no one: all of it";
+    seenBy.appendChild(everything);
+    if (views) {
+      current.grid.seats.forEach((seat, i) => {
+        const o = document.createElement("option");
+        o.value = String(i);
+        const agent = current.players ? current.players[i] : i === 0 ? current.p1 : current.p2;
+        o.textContent = seat + (agent ? " (" + agent + ")" : "");
+        seenBy.appendChild(o);
+      });
+      if ([...seenBy.options].some((o) => o.value === was)) seenBy.value = was;
+    }
+    seenByLabel.hidden = !views;
     draw();
   }
 
@@ -230,6 +257,22 @@ function startViewer() {
       boardBox.textContent = "No game matches.";
       info.textContent = "";
       list.innerHTML = "";
+      return;
+    }
+    const seat = seenBy.value;
+    if (seat !== "" && current.grid && current.grid.views) {
+      // What one seat observed at this ply, as it was told (its information state).
+      const pre = document.createElement("pre");
+      pre.className = "observation";
+      pre.textContent = current.grid.views[ply][parseInt(seat, 10)];
+      const legend = document.createElement("p");
+      legend.className = "legend";
+      legend.textContent = "What " + current.grid.seats[parseInt(seat, 10)] +
+        " knew at this ply, as the game told it: the rest was hidden from it. Choose \"no one\" for the whole position.";
+      boardBox.innerHTML = "";
+      boardBox.appendChild(pre);
+      boardBox.appendChild(legend);
+      describe();
       return;
     }
     const view = viewOf(current, ply);
@@ -312,6 +355,11 @@ function startViewer() {
         Object.keys(current.grid.colors || {}).join(", ") + "."
       : LEGENDS[game] || "";
     boardBox.appendChild(legend);
+    describe();
+  }
+
+  // The ply's line under the controls and the move list.
+  function describe() {
     plyInput.value = String(ply);
     plyInput.max = String(current.moves.length);
     let text = "Ply " + ply + " of " + current.moves.length;
@@ -387,6 +435,7 @@ function startViewer() {
   filter.addEventListener("change", fill);
   order.addEventListener("change", fill);
   pick.addEventListener("change", choose);
+  seenBy.addEventListener("change", draw);
   root.querySelector("#viewer-start").addEventListener("click", () => go(0));
   root.querySelector("#viewer-back").addEventListener("click", () => go(ply - 1));
   root.querySelector("#viewer-forward").addEventListener("click", () => go(ply + 1));

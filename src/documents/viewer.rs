@@ -5,6 +5,7 @@
 //! other games' are replayed here, by arbiter's rules, and embedded as the lines of the
 //! board (as `arbiter replay --steps` prints it) that each ply changes.
 
+use crate::core::Player;
 use crate::records::loaded::LoadedRun;
 use crate::registry::InputError;
 use crate::registry::{GameEntry, GameSpec, GameTask, dispatch};
@@ -51,11 +52,7 @@ impl GameTask for Displays<'_> {
             let mv = state
                 .parse_move(text)
                 .map_err(|e| InputError::new(format!("viewer: ply {}: {e}", index + 1)))?;
-            movers.push(if state.is_chance() {
-                "chance"
-            } else {
-                state.to_move().label()
-            });
+            movers.push(mover_label(&state));
             state.apply(mv);
             let lines: Vec<String> = state.board_display().lines().map(str::to_string).collect();
             let changed: Vec<Value> = lines
@@ -69,6 +66,29 @@ impl GameTask for Displays<'_> {
         }
         Ok(json!({"start": first.lines().collect::<Vec<_>>(), "plies": plies, "movers": movers}))
     }
+}
+
+/// Who makes the move in `state`: a seat's label, or `chance`.
+fn mover_label<G: GameEntry>(state: &G) -> &'static str {
+    if state.is_chance() {
+        "chance"
+    } else {
+        state.to_move().label()
+    }
+}
+
+/// A run's game served by a program, as meta.json recorded it: its name and a registry
+/// that can start it again (to replay the games by its rules).
+fn program_of(
+    meta: Option<&crate::records::Meta>,
+    folder: &Path,
+) -> Option<(String, crate::registry::AgentRegistry)> {
+    meta.and_then(|meta| meta.game_program.clone())
+        .map(|(name, spec)| {
+            let mut registry = crate::registry::AgentRegistry::default();
+            registry.record_game(&name, spec, &folder.join("meta.json"));
+            (name, registry)
+        })
 }
 
 /// Replays a game's moves by its rules and keeps the board as the game renders it at every
@@ -107,11 +127,23 @@ impl GameTask for Grids<'_> {
         };
         let mut colors = first["colors"].as_object().cloned().unwrap_or_default();
         let mut plies = vec![rows(&first)];
+        // In a game with hidden information, what each seat observed at every ply, for the
+        // viewer's choice of whose view to show.
+        let seats = Player::seats(start.players());
+        let observed =
+            |state: &G| -> Value { seats.iter().map(|&seat| state.observation(seat)).collect() };
+        let hidden = start.has_hidden();
+        let mut views = Vec::new();
+        if hidden {
+            views.push(observed(&start));
+        }
         let mut state = start;
+        let mut movers = Vec::with_capacity(self.moves.len());
         for (index, text) in self.moves.iter().enumerate() {
             let mv = state
                 .parse_move(text)
                 .map_err(|e| InputError::new(format!("viewer: ply {}: {e}", index + 1)))?;
+            movers.push(mover_label(&state));
             state.apply(mv);
             let rendered = state
                 .render_json()
@@ -124,9 +156,16 @@ impl GameTask for Grids<'_> {
                 }
             }
             plies.push(rows(&rendered));
+            if hidden {
+                views.push(observed(&state));
+            }
         }
+        let seats: Vec<&str> = seats.iter().map(|seat| seat.label()).collect();
         Ok(json!({
             "plies": plies,
+            "views": if hidden { Value::Array(views) } else { Value::Null },
+            "seats": seats,
+            "movers": movers,
             "colors": colors,
             "row_labels": first["row_labels"],
             "column_labels": first["column_labels"],
@@ -148,7 +187,7 @@ impl GameTask for Renders {
 
 const SCRIPT: &str = include_str!("viewer.js");
 
-const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer select{max-width:100%}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.p3{background:#2e9e4f;border:2px solid #1b5e2f}.marble.p4{background:#8e44ad;border:2px solid #5b2c6f}.marble.p5{background:#c0392b;border:2px solid #7b241c}.marble.p6{background:#f1c40f;border:2px solid #9a7d0a}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
+const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer select{max-width:100%}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.p3{background:#2e9e4f;border:2px solid #1b5e2f}.marble.p4{background:#8e44ad;border:2px solid #5b2c6f}.marble.p5{background:#c0392b;border:2px solid #7b241c}.marble.p6{background:#f1c40f;border:2px solid #9a7d0a}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}#viewer pre.observation{background:#f4f1ea;padding:.6em;margin:0;max-width:36em;white-space:pre-wrap}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
 
 fn game_name(spec: &str) -> &str {
     spec.split('(').next().unwrap_or(spec)
@@ -185,7 +224,8 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
 const FIGURES_OF_MOVES: &str = "Figures per move come from moves.csv.";
 
 /// The viewer section of a table run, from tables.csv, if its game is one the script draws
-/// from arbiter's boards (a rules program's game is left out).
+/// from arbiter's boards (the star) or a program that renders its board (replayed by the
+/// program, started again).
 ///
 /// # Errors
 /// tables.csv cannot be read, or a game's moves do not replay.
@@ -194,10 +234,15 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
         return Ok(None);
     };
     let name = game_name(&meta.game);
-    if !DRAWN.contains(&name) || REPLAYED_BY_SCRIPT.contains(&name) {
+    let program = program_of(Some(meta), &run.folder).filter(|(n, _)| n == name);
+    if program.is_none() && (!DRAWN.contains(&name) || REPLAYED_BY_SCRIPT.contains(&name)) {
         return Ok(None);
     }
-    let Ok(spec) = meta.game.parse::<GameSpec>() else {
+    let spec = match &program {
+        Some((_, registry)) => registry.game(&meta.game).ok(),
+        None => meta.game.parse::<GameSpec>().ok(),
+    };
+    let Some(spec) = spec else {
         return Ok(None);
     };
     let (rows, total) = crate::records::tables::sample_rows(&run.folder, SAMPLE_WITH_BOARDS)?;
@@ -212,8 +257,23 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
         let seats: Vec<String> = (1..=crate::core::Player::MAX)
             .map_while(|s| row.get(&format!("p{s}_agent")).cloned())
             .collect();
-        let boards = dispatch(spec.clone(), Displays { moves: &moves })
-            .map_err(|e| InputError::new(format!("tables.csv: game {id}: {}", e.message)))?;
+        let (boards, grid) = if program.is_some() {
+            // A program that draws no board (or cannot be started now) leaves the viewer
+            // out; the rest of the report stands.
+            let Ok(grid) = dispatch(spec.clone(), Grids { moves: &moves }) else {
+                return Ok(None);
+            };
+            (Value::Null, grid)
+        } else {
+            let boards = dispatch(spec.clone(), Displays { moves: &moves })
+                .map_err(|e| InputError::new(format!("tables.csv: game {id}: {}", e.message)))?;
+            (boards, Value::Null)
+        };
+        let movers = if grid.is_null() {
+            &boards["movers"]
+        } else {
+            &grid["movers"]
+        };
         let agent_of = |label: &str| {
             label
                 .strip_prefix('P')
@@ -221,7 +281,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
                 .and_then(|n| seats.get(n.wrapping_sub(1)))
                 .cloned()
         };
-        let stats: Vec<Value> = boards["movers"]
+        let stats: Vec<Value> = movers
             .as_array()
             .map(|movers| {
                 movers
@@ -255,7 +315,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
             "opening": 0,
             "stats": stats,
             "boards": boards,
-            "grid": Value::Null,
+            "grid": grid,
         }));
     }
     if games.is_empty() {
@@ -337,7 +397,7 @@ fn section(games: &[Value], shown: &str, figures: &str) -> Result<String, InputE
         .map_err(|e| InputError::new(format!("viewer: {e}")))?
         .replace("</", "<\\/");
     Ok(format!(
-        "<h2 id=\"watch\">Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. {figures}</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label>in <select id=\"viewer-order\"><option value=\"\">games.csv order</option><option value=\"shortest\">shortest first</option><option value=\"longest\">longest first</option></select></label> <label><select id=\"viewer-game\"></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
+        "<h2 id=\"watch\">Watch the games</h2>\n<p>{shown} Buttons or the arrow keys step through a game (Home and End jump); the last move is outlined. {figures}</p>\n<style>{STYLE}</style>\n<div id=\"viewer\">\n<div class=\"controls\"><label>Show <select id=\"viewer-filter\"><option value=\"\">every game</option></select></label> <label>in <select id=\"viewer-order\"><option value=\"\">games.csv order</option><option value=\"shortest\">shortest first</option><option value=\"longest\">longest first</option></select></label> <label><select id=\"viewer-game\"></select></label> <label id=\"viewer-view-label\" hidden>as seen by <select id=\"viewer-view\"><option value=\"\">no one: all of it</option></select></label></div>\n<div class=\"controls\"><button id=\"viewer-start\">|&lt;</button><button id=\"viewer-back\">&lt;</button><button id=\"viewer-play\">play/pause</button><button id=\"viewer-forward\">&gt;</button><button id=\"viewer-end\">&gt;|</button> <label>ply <input id=\"viewer-ply\" type=\"number\" min=\"0\" value=\"0\" style=\"width:5em\"></label></div>\n<p id=\"viewer-info\"></p>\n<div class=\"layout\"><div id=\"viewer-board\"></div><ol id=\"viewer-moves\"></ol></div>\n</div>\n<script>window.ARBITER_GAMES = {data};</script>\n<script>{SCRIPT}</script>\n"
     ))
 }
 
@@ -353,13 +413,7 @@ fn sample(
     let in_game = |id: &str, e: String| InputError::in_file(&path, None, format!("game {id}: {e}"));
     // A game served by a program is drawn from its `render`: the program as the run
     // recorded it (meta.json) is started again to replay the games.
-    let program = meta
-        .and_then(|meta| meta.game_program.clone())
-        .map(|(name, spec)| {
-            let mut registry = crate::registry::AgentRegistry::default();
-            registry.record_game(&name, spec, &folder.join("meta.json"));
-            (name, registry)
-        });
+    let program = program_of(meta, folder);
     // A built-in game the script has no drawing of its own for is drawn from the board
     // it renders (Connect Four), as a program's game is: asked once per spec.
     let mut renders: BTreeMap<String, bool> = BTreeMap::new();

@@ -92,6 +92,7 @@ impl Walker<'_> {
         let about = format!("of position '{}'", clip(position));
         let mut seen = Vec::new();
         let mut chance = false;
+        let mut round_start = Value::Null;
         for _ in 0..2 {
             let status = self.ask(
                 json!({"type": "status", "position": position}),
@@ -101,6 +102,7 @@ impl Walker<'_> {
             let (to_move, over) =
                 read_status(&status, self.players).map_err(|e| format!("`status` {about}: {e}"))?;
             chance = status["chance"].as_bool() == Some(true) && over.is_none();
+            round_start = status["round_start"].clone();
             let reply = self.ask(
                 json!({"type": "legal", "position": position}),
                 "legal",
@@ -130,6 +132,7 @@ impl Walker<'_> {
                 clip(&second.2.join(","))
             ));
         }
+        self.round(position, &round_start)?;
         let (to_move, over, legal) = seen.swap_remove(0);
         let mut distinct = HashSet::new();
         for mv in &legal {
@@ -163,6 +166,43 @@ impl Walker<'_> {
                 legal,
             }),
         }
+    }
+
+    /// A status's `round_start` (a position inside a round of simultaneous moves names
+    /// where the round began): a position string, in a game that hides moves, naming a
+    /// position where a player is to move and no round is under way.
+    fn round(&mut self, position: &str, start: &Value) -> Result<(), Found> {
+        let about = format!("of position '{}'", clip(position));
+        let start = match start {
+            Value::Null => return Ok(()),
+            Value::String(start) => start,
+            other => {
+                return Err(format!(
+                    "`status` {about}: \"round_start\" must be the position string where the round of simultaneous moves began (got {})",
+                    clip(&other.to_string())
+                ));
+            }
+        };
+        if !self.hidden {
+            return Err(format!(
+                "`status` {about} names where a round of simultaneous moves began, but `ready` does not say \"hidden\": true (a round's moves are hidden from the players who move after them)"
+            ));
+        }
+        let status = self.ask(
+            json!({"type": "status", "position": start}),
+            "status",
+            &format!("of position '{}' (where the round began)", clip(start)),
+        )?;
+        if !status["round_start"].is_null()
+            || status["over"].as_bool() == Some(true)
+            || status["chance"].as_bool() == Some(true)
+        {
+            return Err(format!(
+                "`status` {about}: its round began at '{}', but that position is not one where a round begins (it is over, chance's, or itself inside a round)",
+                clip(start)
+            ));
+        }
+        Ok(())
     }
 
     /// The position after `mv`, asked twice.

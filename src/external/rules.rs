@@ -93,6 +93,9 @@ struct Status {
     over: Option<(Option<Player>, &'static str)>,
     /// Each player's return once the game is over, when the program gives them.
     returns: Option<Returns>,
+    /// Whether the position is inside a round of simultaneous moves (the status names the
+    /// position where the round began, `"round_start"`).
+    round: bool,
 }
 
 /// A rules program with its game parameters, checked by starting it once: what it said in
@@ -219,6 +222,7 @@ impl ProgramGameDef {
                 chance: false,
                 over: None,
                 returns: None,
+                round: false,
             },
             failures: AtomicU64::new(0),
         };
@@ -343,15 +347,27 @@ fn status_of(
             chance,
             over: None,
             returns: None,
+            round: false,
         });
     }
     let (to_move, over) = parse_status(reply, players)?;
     let returns = returns_in(reply, players, over.is_some()).map_err(|e| e.to_string())?;
+    let round = match &reply["round_start"] {
+        Value::Null => false,
+        Value::String(_) => over.is_none(),
+        other => {
+            return Err(format!(
+                "\"round_start\" must be the position string where the round began (got {})",
+                clip(&other.to_string())
+            ));
+        }
+    };
     Ok(Status {
         to_move,
         chance,
         over: over.map(|(winner, reason)| (winner, intern(reason, reasons))),
         returns,
+        round,
     })
 }
 
@@ -1304,6 +1320,24 @@ impl Client {
         self.child_of(reply, &about)
     }
 
+    /// The position where `state`'s round of simultaneous moves began: its status names it
+    /// (`"round_start"`), and that position's own status is asked for.
+    fn round_start(&mut self, state: &ProgramGame) -> Option<Child> {
+        let about = format!("the round's start of position '{}'", clip(&state.position));
+        let reply = self.ask(
+            json!({"type": "status", "position": &*state.position}),
+            "status",
+            &about,
+        )?;
+        let Some(start) = reply["round_start"].as_str() else {
+            self.fail(&format!(
+                "its status no longer names where the round began (\"round_start\") ({about})"
+            ));
+            return None;
+        };
+        self.child_of(json!({"position": start}), &about)
+    }
+
     /// Any other request about `state` whose whole reply is wanted (`render`, `view`),
     /// kept for `render`.
     fn reply(&mut self, state: &ProgramGame, request: &str) -> Option<Arc<Value>> {
@@ -1507,6 +1541,24 @@ impl Game for ProgramGame {
 
     fn can_determinize(&self) -> bool {
         !self.def.hidden || self.def.sample
+    }
+
+    #[inline]
+    fn in_round(&self) -> bool {
+        self.status.round && self.status.over.is_none() && !self.is_failed()
+    }
+
+    fn round_start(&self) -> Option<ProgramGame> {
+        if !self.in_round() {
+            return None;
+        }
+        let start = with_client(&self.def, |client| client.round_start(self))?;
+        Some(ProgramGame {
+            position: start.position,
+            hash: start.hash,
+            status: start.status,
+            ..self.clone()
+        })
     }
 
     fn move_key(&self, mv: u16) -> u64 {

@@ -54,6 +54,34 @@ pub struct MctsConfig {
     pub rollout_plies: u32,
     /// The share of random moves in heuristic rollouts.
     pub epsilon: f64,
+    /// How `ismcts` searches a round of simultaneous moves.
+    pub rounds: Rounds,
+}
+
+/// How `ismcts` searches a round of simultaneous moves played in turns
+/// ([`crate::core::Game::in_round`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounds {
+    /// Each player of the round by its own UCT statistics at the round's node (decoupled
+    /// UCT), blind to the round's earlier moves; the most visited move played.
+    Decoupled,
+    /// Each player of the round by regret matching at the round's node, blind to the
+    /// round's earlier moves; the move played drawn from the average strategy.
+    Regret,
+    /// As moves in turn: a later player's node hangs below the earlier moves, as if it
+    /// had seen them (information-set MCTS as it plays a sequential game).
+    Turns,
+}
+
+impl Rounds {
+    /// The name in an agent spec.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rounds::Regret => "regret",
+            Rounds::Decoupled => "decoupled",
+            Rounds::Turns => "turns",
+        }
+    }
 }
 
 impl Default for MctsConfig {
@@ -64,6 +92,7 @@ impl Default for MctsConfig {
             rollout: Rollout::Random,
             rollout_plies: 0,
             epsilon: 0.1,
+            rounds: Rounds::Decoupled,
         }
     }
 }

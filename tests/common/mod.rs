@@ -257,3 +257,58 @@ pub fn assert_none_left(marker: &str) {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+pub fn chromium() -> Option<String> {
+    let candidates = [
+        std::env::var("ARBITER_CHROMIUM").unwrap_or_default(),
+        "chromium".to_string(),
+        "chromium-browser".to_string(),
+        "google-chrome".to_string(),
+    ];
+    candidates.into_iter().filter(|c| !c.is_empty()).find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// The browser, or `None` after saying loudly that the test is skipped.
+pub fn chromium_or_skip() -> Option<String> {
+    let browser = chromium();
+    component(
+        browser.is_some(),
+        "Chromium (chromium, chromium-browser, google-chrome or $ARBITER_CHROMIUM)",
+        "install Debian's chromium, as .ci/run does",
+    );
+    browser
+}
+
+pub fn headless(browser: &str, profile: &Path) -> Command {
+    let mut command = Command::new(browser);
+    command.args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--enable-logging=stderr",
+        "--v=0",
+    ]);
+    command.arg(format!("--user-data-dir={}", profile.display()));
+    // Chromium puts its singleton socket in a fresh folder under TMPDIR and leaves it there:
+    // keep it inside the test's own folder rather than /tmp.
+    std::fs::create_dir_all(profile).expect("make the browser's profile folder");
+    command.env("TMPDIR", profile);
+    command
+}
+
+/// The games a report's viewer embeds (`window.ARBITER_GAMES` of an index.html or a
+/// game page), as JSON.
+pub fn embedded_games(html: &str) -> serde_json::Value {
+    let data = html
+        .split("window.ARBITER_GAMES = ")
+        .nth(1)
+        .and_then(|rest| rest.split(";</script>").next())
+        .expect("embedded games");
+    serde_json::from_str(&data.replace("<\\/", "</")).expect("the embedded games are JSON")
+}

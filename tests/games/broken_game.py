@@ -10,8 +10,9 @@ and `legal` of one position change from call to call: a side to move, then the g
 then no legal move), many (70,000 legal moves in the start position), huge (a 200 MB line
 in answer to its 30th `legal`), stall (never answers its 20th `apply`), slowstart (takes
 1 s to start, then plays well), badchance (declares chance: a coin tossed before the
-game, whose two sides' probabilities sum to 0.9). MARKER only makes the processes
-findable.
+game, whose two sides' probabilities sum to 0.9), badround (every status after the first
+move names its own position as where a round of simultaneous moves began, in a game that
+hides nothing). MARKER only makes the processes findable.
 """
 
 import json
@@ -66,6 +67,8 @@ def answer(request):
                 return {"type": "legal", "moves": ["heads", "tails"], "chance": [0.5, 0.4]}
             if kind == "apply":
                 return {"type": "position", "position": "......... X", "status": {"type": "status", "to_move": "P1"}}
+    if mode == "badround" and kind == "status" and request["position"] != "......... X":
+        return dict(game.answer(request), round_start=request["position"])
     if kind == "hello" and mode == "garbage":
         return {"type": "hello-to-you-too"}
     if kind == "hello" and mode == "silent":

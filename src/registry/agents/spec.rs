@@ -6,7 +6,7 @@ use crate::registry::spec::Spec;
 use crate::registry::spec::SpecError;
 use crate::registry::{AgentFactory, GameEntry};
 use crate::search::ismcts::IsmctsAgent;
-use crate::search::mcts::{MctsAgent, MctsConfig, Rollout};
+use crate::search::mcts::{MctsAgent, MctsConfig, Rollout, Rounds};
 use crate::search::tt::DEFAULT_TT_MB;
 use crate::search::{Algorithm, MAX_DEEPENING, MAX_DEPTH, RandomAgent, SearchAgent, SearchConfig};
 
@@ -340,6 +340,30 @@ impl AgentSpec {
                 .map(|i| params.remove(i).1)
         };
         let (k, gamma, time_ms) = (take("k"), take("gamma"), take("time_ms"));
+        let rounds = match take("rounds") {
+            None => Rounds::Decoupled,
+            Some(_) if algorithm != Algorithm::Ismcts => {
+                return Err(SpecError::at(
+                    "rounds",
+                    format!(
+                        "rounds is a parameter of ismcts (how it searches simultaneous moves), not {algorithm}'s"
+                    ),
+                ));
+            }
+            Some(text) => match text.trim() {
+                "regret" => Rounds::Regret,
+                "decoupled" => Rounds::Decoupled,
+                "turns" => Rounds::Turns,
+                other => {
+                    return Err(SpecError::at(
+                        "rounds",
+                        format!(
+                            "rounds '{other}' must be decoupled (each player blind, by UCT), regret (each player blind, by regret matching) or turns (as moves in turn)"
+                        ),
+                    ));
+                }
+            },
+        };
         let bound = match take("bound") {
             None if matches!(algorithm, Algorithm::Star1 | Algorithm::Star2) => {
                 return Err(SpecError::at(
@@ -438,7 +462,8 @@ impl AgentSpec {
                 })?,
         };
         let depth = depth_of(algorithm, depth, time_ms.is_some() || nodes.is_some())?;
-        let mcts = mcts_config(algorithm, &mcts_keys, time_ms.is_some())?;
+        let mut mcts = mcts_config(algorithm, &mcts_keys, time_ms.is_some())?;
+        mcts.rounds = rounds;
         if algorithm.is_mcts()
             && heuristic.is_none()
             && (mcts.rollout == Rollout::Heuristic || mcts.rollout_plies > 0)
@@ -548,6 +573,9 @@ impl AgentSpec {
             }
             if mcts.epsilon != default.epsilon {
                 params.push(("epsilon".to_string(), mcts.epsilon.to_string()));
+            }
+            if mcts.rounds != default.rounds {
+                params.push(("rounds".to_string(), mcts.rounds.name().to_string()));
             }
         }
         if self.algorithm == Algorithm::AlphaBetaTt && self.tt_mb != DEFAULT_TT_MB {

@@ -362,6 +362,42 @@ fn external_agents_are_registered_checked_and_round_trip_through_meta() {
     assert!(message.contains("give algorithm"), "{message}");
 }
 
+/// `rounds` (how ismcts searches simultaneous moves) parses, prints when not the default,
+/// and is refused elsewhere or with an unknown value, in one line.
+#[test]
+fn ismcts_takes_how_it_searches_rounds_of_simultaneous_moves() {
+    use crate::search::mcts::Rounds;
+    let spec = |t: &str| t.parse::<AgentSpec>().expect(t);
+    assert_eq!(spec("ismcts").mcts.rounds, Rounds::Decoupled);
+    for (text, rounds) in [
+        ("ismcts(rounds=decoupled)", Rounds::Decoupled),
+        ("ismcts(rounds=regret)", Rounds::Regret),
+        ("ismcts(rounds=turns)", Rounds::Turns),
+    ] {
+        assert_eq!(spec(text).mcts.rounds, rounds, "{text}");
+    }
+    assert_eq!(
+        spec("ismcts(rounds=decoupled)").canonical(),
+        spec("ismcts").canonical()
+    );
+    assert_eq!(
+        spec("ismcts(iterations=50,rounds=turns)").canonical(),
+        "ismcts(iterations=50,rounds=turns)"
+    );
+    let err = |t: &str| t.parse::<AgentSpec>().expect_err(t).message;
+    assert_eq!(
+        err("mcts(rounds=turns)"),
+        "agent 'mcts(rounds=turns)': rounds is a parameter of ismcts (how it searches simultaneous moves), not mcts's"
+    );
+    assert!(
+        err("ismcts(rounds=blind)").contains(
+            "rounds 'blind' must be decoupled (each player blind, by UCT), regret (each player blind, by regret matching) or turns"
+        ),
+        "{}",
+        err("ismcts(rounds=blind)")
+    );
+}
+
 /// The searches for more players parse and print with their keys; a search for two
 /// players refuses a bigger table, and best-reply search a game that cannot put any
 /// player to move, each in one line saying what to use.
