@@ -9,7 +9,6 @@ use common::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// `game <id> ply <k>` blocks of the page's `#dump` mode: board text by (id, ply).
 fn page_boards(html_dump: &str) -> BTreeMap<(u64, usize), String> {
