@@ -293,6 +293,30 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
             .unwrap_or(NONE)
     }
 
+    /// Fills `options` with the legal moves of `state` (the player to move's), their keys
+    /// and their children of `node` (`NONE` for a move without one, unless `create` makes
+    /// them). Returns whether a child was made; `None` without a legal move.
+    fn list_options(&mut self, node: u32, state: &G, create: bool) -> Option<bool> {
+        let mover = state.to_move();
+        state.legal_moves(&mut self.moves);
+        if self.moves.is_empty() {
+            return None;
+        }
+        self.options.clear();
+        let mut created = false;
+        for i in 0..self.moves.len() {
+            let mv = self.moves[i];
+            let key = state.move_key(mv);
+            let mut child = self.child_by(node, key, mover);
+            if child == NONE && create {
+                child = self.add_child(node, key, mover);
+                created = true;
+            }
+            self.options.push((mv, key, child));
+        }
+        Some(created)
+    }
+
     /// The move of the player to move in `state`, by its statistics among `node`'s
     /// children: an untried move first (a random one, given a new child), else the
     /// largest UCT score among the children whose move is legal here (each one's
@@ -305,16 +329,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         rng: &mut GameRng,
     ) -> Option<(G::Move, u64, u32, bool)> {
         let mover = state.to_move();
-        state.legal_moves(&mut self.moves);
-        if self.moves.is_empty() {
-            return None;
-        }
-        self.options.clear();
-        for &mv in &self.moves {
-            let key = state.move_key(mv);
-            let child = self.child_by(node, key, mover);
-            self.options.push((mv, key, child));
-        }
+        self.list_options(node, state, false)?;
         let untried = self.options.iter().filter(|o| o.2 == NONE).count();
         if untried > 0 {
             // Expansion: a random untried move gets a node.
@@ -363,23 +378,7 @@ impl<G: Game, E: Evaluator<G>> Ismcts<G, E> {
         state: &G,
         rng: &mut GameRng,
     ) -> Option<(G::Move, u64, u32, bool)> {
-        let mover = state.to_move();
-        state.legal_moves(&mut self.moves);
-        if self.moves.is_empty() {
-            return None;
-        }
-        self.options.clear();
-        let mut created = false;
-        for i in 0..self.moves.len() {
-            let mv = self.moves[i];
-            let key = state.move_key(mv);
-            let mut child = self.child_by(node, key, mover);
-            if child == NONE {
-                child = self.add_child(node, key, mover);
-                created = true;
-            }
-            self.options.push((mv, key, child));
-        }
+        let created = self.list_options(node, state, true)?;
         let positive: f64 = self
             .options
             .iter()
