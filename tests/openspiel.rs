@@ -907,20 +907,31 @@ fn the_viewer_shows_each_seat_what_it_saw_of_a_poker_game_in_a_real_browser() {
             .replace("&gt;", ">")
             .replace("&amp;", "&")
     };
-    // (game, ply, seat) -> what the page says that seat saw.
+    // (game, ply, seat) -> what the page says that seat saw: the lines under each
+    // `game <id> ply <k> seen by <seat>` head (an observation may be empty).
     let mut views = std::collections::BTreeMap::new();
-    for block in dom[start..end].split("\n\n") {
-        let mut lines = block.lines();
-        let Some(head) = lines.next() else { continue };
-        let words: Vec<&str> = head.split_whitespace().collect();
-        if words.len() == 7 && words[4] == "seen" {
-            let key = (
-                words[1].to_string(),
-                words[3].parse::<usize>().expect("ply"),
-                words[6].to_string(),
-            );
-            views.insert(key, unescape(&lines.collect::<Vec<_>>().join("\n")));
+    let mut open: Option<((String, usize, String), Vec<&str>)> = None;
+    for line in dom[start..end].lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let head = words.first() == Some(&"game") && words.get(2) == Some(&"ply");
+        if head {
+            if let Some((key, text)) = open.take() {
+                views.insert(key, unescape(text.join("\n").trim_end()));
+            }
+            if words.len() == 7 && words[4] == "seen" {
+                let key = (
+                    words[1].to_string(),
+                    words[3].parse::<usize>().expect("ply"),
+                    words[6].to_string(),
+                );
+                open = Some((key, Vec::new()));
+            }
+        } else if let Some((_, text)) = open.as_mut() {
+            text.push(line);
         }
+    }
+    if let Some((key, text)) = open.take() {
+        views.insert(key, unescape(text.join("\n").trim_end()));
     }
     // The bridge, asked position by position, says the same.
     let mut bridge = bridge(&python);

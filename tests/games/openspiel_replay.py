@@ -33,4 +33,4 @@ for game in csv.DictReader(open(sys.argv[2])):
     if why:
         print(game["game_id"], "MISMATCH", why)
     else:
-        print(game["game_id"], bridge.status(state)["winner"] or "draw", len(moves))
+        print(game["game_id"], bridge.status_of(state)["winner"] or "draw", len(moves))
