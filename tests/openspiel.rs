@@ -910,7 +910,8 @@ fn the_viewer_shows_each_seat_what_it_saw_of_a_poker_game_in_a_real_browser() {
     // (game, ply, seat) -> what the page says that seat saw: the lines under each
     // `game <id> ply <k> seen by <seat>` head (an observation may be empty).
     let mut views = std::collections::BTreeMap::new();
-    let mut open: Option<((String, usize, String), Vec<&str>)> = None;
+    type Seen = (String, usize, String);
+    let mut open: Option<(Seen, Vec<&str>)> = None;
     for line in dom[start..end].lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
         let head = words.first() == Some(&"game") && words.get(2) == Some(&"ply");
