@@ -122,7 +122,7 @@ matchups = [["crash", "random"], ["slow", "random"], ["garbage", "random"],
         ["illegal_move", "illegal_move"]
     );
     assert_eq!(reasons_of(&out, "orphan"), ["timeout", "timeout"]);
-    // A 200 MB line is bad output, at once (not read into memory, not a timeout).
+    // A 20 MB line (20x the 1 MiB limit) is bad output, at once (not read into memory, not a timeout).
     assert_eq!(reasons_of(&out, "flood"), ["bad_output", "bad_output"]);
     // Lines that are not JSON are logged, not fatal, unless strict.
     let all = games(&out);

@@ -9,7 +9,7 @@ third move starts a child that keeps its stdout open, then exits with code 4), b
 0.1 s of CPU before every move), nap (sleeps 0.1 s before every move), clock (writes each
 request's `clock` to stderr as `clock: {...}`, and answers an illegal move when a request
 has none), sleepy (sleeps 0.5 s before every move), flood (answers its second move with a
-200 MB line, its move inside), starved (uses 20 ms of CPU a move at 5% of a core, 1 ms
+20 MB line, its move inside), starved (uses 20 ms of CPU a move at 5% of a core, 1 ms
 at a time: 0.4 s of wall time, as a program on a machine that starves it). MARKER
 only makes the processes findable.
 """
@@ -74,7 +74,7 @@ for line in sys.stdin:
                 send({"type": "move", "move": "no-clock"})
                 continue
         if mode == "flood" and moves_made == 2:
-            reply = {"type": "move", "move": random.choice(message["legal"]), "pad": "x" * (200 << 20)}
+            reply = {"type": "move", "move": random.choice(message["legal"]), "pad": "x" * (20 << 20)}
             sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
             continue
