@@ -516,6 +516,49 @@ fn a_resume_killed_half_way_keeps_the_files_it_had() {
     let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert!(!out.join("games.csv.tmp").exists() && !out.join("moves.csv.tmp").exists());
+    assert!(!out.join("moves.resume.csv").exists());
+    let reference = dir.path().join("reference");
+    run_quietly(&experiment, &reference);
+    assert_same_records(&out, &reference);
+}
+
+#[test]
+fn a_journal_counts_each_game_s_moves_and_a_game_whose_rows_were_lost_is_played_again() {
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(dir.path(), "lost.toml", EXPERIMENT);
+    let out = dir.path().join("run");
+    run_experiment(&experiment, &out, &["--max-games", "300"]);
+    // moves.csv holds the moves; each journal line only counts them, so the run needs
+    // little more room while it plays than when it is done.
+    let size = |name: &str| fs::metadata(out.join(name)).expect(name).len();
+    let (journal, files) = (size("journal.jsonl"), size("games.csv") + size("moves.csv"));
+    assert!(
+        journal * 4 < files,
+        "journal {journal} bytes beside {files} of CSV"
+    );
+    // A kill that landed between the last game's journal line and its rows.
+    let moves = fs::read_to_string(out.join("moves.csv")).expect("moves.csv");
+    let last = moves
+        .lines()
+        .last()
+        .and_then(|row| row.split(',').next())
+        .expect("a row")
+        .to_string();
+    let cut: String = moves
+        .lines()
+        .filter(|row| !row.starts_with(&format!("{last},")))
+        .map(|row| format!("{row}\n"))
+        .collect();
+    fs::write(out.join("moves.csv"), cut).expect("write");
+    let resumed = run(&["run", "--resume", text(&out)]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed)
+            .contains("moves.csv lacked the moves of 1 of the 300 games in the journal"),
+        "{}",
+        stderr(&resumed)
+    );
+    assert!(!out.join("moves.resume.csv").exists());
     let reference = dir.path().join("reference");
     run_quietly(&experiment, &reference);
     assert_same_records(&out, &reference);

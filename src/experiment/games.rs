@@ -4,6 +4,7 @@
 
 use super::{Error, Finished, Kind, Task, Work, execute};
 use crate::core::{Game, MOVE_SEPARATOR, Player};
+use crate::records::journal::JournalIndex;
 use crate::records::rounds::Standing;
 use crate::records::tally::Tally;
 use crate::records::{
@@ -240,6 +241,18 @@ impl<G: GameEntry> Kind for Games<'_, G> {
                 left_out: self.left_out(),
             }),
         })
+    }
+
+    fn before_replay(
+        &self,
+        folder: &Path,
+        journal: &JournalIndex<GameRecord>,
+        merged_from: &[String],
+    ) -> io::Result<Vec<u64>> {
+        if !self.experiment.moves_csv || journal.is_empty() {
+            return Ok(Vec::new());
+        }
+        crate::records::moves_rows::gather_games(folder, merged_from, journal)
     }
 
     fn notes(&self) -> Vec<String> {

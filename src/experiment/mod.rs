@@ -107,6 +107,22 @@ where
     /// A file that cannot be created.
     fn recorder(&self, folder: &Path) -> io::Result<Box<dyn Reporter<Self::Record> + '_>>;
 
+    /// Readies what a resume replays from `journal` beside it (a run of games gathers the
+    /// moves.csv rows that its journal lines only count, from `folder` and the shards
+    /// `merged_from`). Returns the ids of jobs whose records cannot be replayed whole:
+    /// they are played again. Default: nothing to ready.
+    ///
+    /// # Errors
+    /// A file that cannot be read or written.
+    fn before_replay(
+        &self,
+        _folder: &Path,
+        _journal: &JournalIndex<Self::Record>,
+        _merged_from: &[String],
+    ) -> io::Result<Vec<u64>> {
+        Ok(Vec::new())
+    }
+
     /// What the user must know about the run once it ended (e.g. an agent that could not
     /// start, whose games were left unplayed), one line each. Default: nothing.
     fn notes(&self) -> Vec<String> {
@@ -279,7 +295,22 @@ where
     let in_folder = |what: &str, e: &dyn std::fmt::Display| {
         Error::Message(format!("{}: cannot write {what}: {e}", folder.display()))
     };
-    let earlier = JournalIndex::<K::Record>::open(folder)?;
+    let mut earlier = JournalIndex::<K::Record>::open(folder)?;
+    let again = kind
+        .before_replay(folder, &earlier, &meta.merged_from)
+        .map_err(|e| in_folder("the records to replay", &e))?;
+    if !again.is_empty() {
+        earlier = earlier.without(folder, &again)?;
+        if !options.quiet {
+            crate::records::say(&format!(
+                "{}: moves.csv lacked the moves of {} of the {} {} in the journal (the run was killed between the two): played again",
+                folder.display(),
+                again.len(),
+                again.len() + earlier.len(),
+                K::UNIT
+            ));
+        }
+    }
     // A shard runs its slice of the plan, fixed-length: early stops need every shard's
     // games and are decided at the merge.
     let sharded = options.shard.map(|[index, count]| shard::Sharded {

@@ -2,6 +2,7 @@
 //! nodes_by_depth.csv (written when the run ends).
 
 use super::load::GamesTally;
+use super::moves_rows::Gathered;
 use super::{Reporter, RunContext, RunOutcome, Summary, millis};
 use crate::core::{MOVE_SEPARATOR, Player};
 use crate::tournament::GameRecord;
@@ -59,7 +60,7 @@ const GAME_COLUMNS: &[&str] = &[
     "moves",
 ];
 
-const MOVE_COLUMNS: &[&str] = &[
+pub(super) const MOVE_COLUMNS: &[&str] = &[
     "game_id",
     "matchup",
     "ply",
@@ -149,6 +150,8 @@ pub struct CsvRecorder {
     games: CsvFile,
     /// None when moves.csv is not wanted (big runs: most of the bytes are per move).
     moves: Option<CsvFile>,
+    /// The rows of the games a resume replays (their journal lines only count them).
+    gathered: Option<Gathered>,
     /// Where the files go when the run ends (a resume rewrites them beside the old ones).
     staged: Vec<super::staged::Staged>,
     summary: Summary,
@@ -202,8 +205,12 @@ impl Row<'_> {
     }
 
     fn text(&mut self, text: &str) -> io::Result<()> {
+        self.bytes(text.as_bytes())
+    }
+
+    fn bytes(&mut self, field: &[u8]) -> io::Result<()> {
         self.separate();
-        push_field(&mut self.file.line, text.as_bytes());
+        push_field(&mut self.file.line, field);
         Ok(())
     }
 
@@ -287,10 +294,14 @@ impl CsvRecorder {
             None
         };
         let quoted = Quoted::new(&context);
+        let gathered = moves
+            .as_ref()
+            .and_then(|_| Gathered::open(folder, MOVE_COLUMNS));
         Ok(CsvRecorder {
             folder: folder.to_path_buf(),
             games,
             moves,
+            gathered,
             staged,
             summary: Summary::new(context.clone()),
             tally: GamesTally::default(),
@@ -440,6 +451,30 @@ impl Reporter<GameRecord> for CsvRecorder {
                 row.number(u64::from(mv.self_reported))?;
                 row.end()?;
             }
+            // A game replayed from the journal: its rows as the old moves.csv had them.
+            if record.moves.is_empty() && record.move_rows > 0 {
+                let gathered = self.gathered.as_mut().ok_or_else(|| {
+                    io::Error::other(format!(
+                        "the moves of game {} are not in moves.csv: delete the journal's line of that game to play it again",
+                        job.id
+                    ))
+                })?;
+                for fields in gathered.rows(job.id, record.move_rows)? {
+                    for field in fields {
+                        row.bytes(field)?;
+                    }
+                    row.end()?;
+                    // What the report takes of the row (as when it was written).
+                    let text = |at: usize| {
+                        std::str::from_utf8(fields.get(at).unwrap_or_default()).unwrap_or("")
+                    };
+                    if let (Ok(ply), Ok(expanded), Ok(ms)) =
+                        (text(2).parse(), text(6).parse(), text(12).parse())
+                    {
+                        self.tally.add_move(text(4), ply, expanded, ms);
+                    }
+                }
+            }
         }
         self.summary.add(record);
         if self.last_flush.elapsed() >= FLUSH_EVERY {
@@ -456,6 +491,10 @@ impl Reporter<GameRecord> for CsvRecorder {
         self.flush()?;
         for place in &mut self.staged {
             place.commit()?;
+        }
+        // The replayed games' rows are in the new moves.csv now.
+        if let Some(gathered) = self.gathered.take() {
+            std::fs::remove_file(gathered.path())?;
         }
         self.ended = true;
         let mut summary =

@@ -19,7 +19,7 @@
 use super::{JobRecord, Reporter, RunOutcome};
 use crate::registry::InputError;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -384,6 +384,36 @@ impl<R> JournalIndex<R> {
 }
 
 impl<R: JobRecord> JournalIndex<R> {
+    /// Rewrites `folder`'s journal without the records of `ids` (sorted), whose jobs are
+    /// then played again, and reads it anew.
+    ///
+    /// # Errors
+    /// The journal cannot be read or written.
+    pub fn without(self, folder: &Path, ids: &[u64]) -> Result<JournalIndex<R>, InputError> {
+        let path = self.path.clone();
+        let failed = |e: io::Error| InputError::in_file(&path, None, e.to_string());
+        let fresh = folder.join(format!("{JOURNAL}.new"));
+        let mut reader = BufReader::new(File::open(&path).map_err(failed)?).take(self.whole);
+        let mut writer = BufWriter::new(File::create(&fresh).map_err(failed)?);
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            if reader.read_until(b'\n', &mut line).map_err(failed)? == 0 {
+                break;
+            }
+            let dropped = serde_json::from_slice::<R>(&line)
+                .is_ok_and(|record| ids.binary_search(&record.id()).is_ok());
+            if !dropped {
+                writer.write_all(&line).map_err(failed)?;
+            }
+        }
+        writer.flush().map_err(failed)?;
+        drop(writer);
+        drop(self);
+        std::fs::rename(&fresh, &path).map_err(failed)?;
+        JournalIndex::open(folder)
+    }
+
     /// The record of job `id` (recorded), read back from the file. Reading in increasing
     /// id order reads the file nearly sequentially.
     ///

@@ -151,6 +151,7 @@ pub(crate) mod tests {
             plies: 1,
             sides: Default::default(),
             moves: Vec::new(),
+            move_rows: 0,
             chance: Vec::new(),
             returns: None,
             move_text: String::new(),

@@ -226,8 +226,9 @@ impl<G: Game> Openings<G> {
     }
 }
 
-/// One move as recorded. A journal writes it as a compact array ([`MoveRecord::write_compact`])
-/// and reads that or the object form of journals written before.
+/// One move as recorded. A journal line counts its game's moves (`move_rows`) and
+/// moves.csv holds them; journals of earlier versions held them, as the compact arrays
+/// of [`MoveForm`] or, before those, as objects, and both still read.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(from = "MoveForm")]
 pub struct MoveRecord {
@@ -266,7 +267,7 @@ pub struct MoveRecord {
     pub clock_nanos: Option<u64>,
 }
 
-/// A move as a journal holds it: the object of journals written before, or the compact
+/// A move as a journal of an earlier version holds it: an object, or (later) the compact
 /// array `[side, nanos, expanded, evaluated, generated, peak_bytes, value, depth,
 /// timed_out, fault, self_reported, cpu_nanos, clock_nanos]` (side 0 or 1, flags 0 or 1,
 /// absent values null), its trailing defaults left out (a random move is `[0,801]`).
@@ -367,8 +368,9 @@ impl From<MoveForm> for MoveRecord {
 }
 
 impl MoveRecord {
-    /// Appends the move as a compact JSON array (what a journal line holds: about a
-    /// fifth of the object form's bytes, a few bytes for a move with no search counts).
+    /// Appends the move as a compact JSON array, as journals of earlier versions hold it
+    /// (the tests write them, to check that they still read).
+    #[cfg(test)]
     pub fn write_compact(&self, out: &mut Vec<u8>) {
         use crate::core::json::{push_opt_u64, push_u64};
         // How many fields after side and nanos: up to the last not at its default.
@@ -483,6 +485,11 @@ pub struct GameRecord {
     /// moves.csv).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<MoveRecord>,
+    /// How many rows of moves.csv hold this game's moves when `moves` does not: a journal
+    /// line counts them instead of repeating them ([`crate::records::moves_rows`] finds
+    /// them again on resume). 0 when `moves` holds them or none were recorded.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub move_rows: u32,
     /// The plies (from 0, in `move_text`) that were chance's outcomes, not an agent's
     /// move: none in a game without chance.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -495,6 +502,10 @@ pub struct GameRecord {
     /// `--no-moves`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub move_text: String,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Fresh agents for the two seats of `job`, each with its own seed.
@@ -851,6 +862,7 @@ pub fn play_from<G: Game>(
         plies,
         sides,
         moves,
+        move_rows: 0,
         chance,
         returns,
         move_text: texts.moves,
