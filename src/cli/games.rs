@@ -127,7 +127,8 @@ pub struct SolveGameArgs {
     /// win it proves instead of looking for the fastest, so it is often much quicker.
     #[arg(long)]
     no_distance: bool,
-    /// The transposition table's size in MB (rounded down to a power of two of entries).
+    /// The most the transposition table may take, in MB (rounded down to a power of two
+    /// of entries): it starts at about a megabyte and doubles whenever half full.
     #[arg(long, default_value_t = crate::experiment::solve_game::DEFAULT_TT_MB, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     tt_mb: u64,
     /// Give up after this many seconds (exit 4, no value).
@@ -197,7 +198,7 @@ pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
     );
     println!("time: {:.3} s", effort.seconds);
     println!(
-        "method: alpha-beta to the end of the game with a transposition table ({megabytes} MB, {} entries), {}",
+        "method: alpha-beta to the end of the game with a transposition table (grown to {} entries, at most {megabytes} MB), {}",
         proof.table_entries,
         if distance {
             "wins scored by their distance to the end"

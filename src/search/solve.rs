@@ -75,10 +75,20 @@ struct Entry<M> {
     best: Option<M>,
 }
 
+/// Entries a table starts with (about 1.5 MB for Connect Four), unless its size is less.
+const FIRST_ENTRIES: usize = 1 << 16;
+
 /// A complete alpha-beta search with a transposition table.
 pub struct Solver<G: Game> {
+    /// Starts small and doubles whenever half its slots are taken, up to `largest`: a
+    /// position solved in a second touches a few megabytes, not the whole allowance (the
+    /// kernel zeroing 256 MB of pages doubled the time of such solves).
     table: Vec<Option<Entry<G::Move>>>,
     mask: usize,
+    /// Slots taken.
+    taken: usize,
+    /// The most entries the table may grow to.
+    largest: usize,
     limits: Limits,
     expanded: u64,
     visited: u64,
@@ -92,20 +102,23 @@ pub struct Solver<G: Game> {
 }
 
 impl<G: Game> Solver<G> {
-    /// A solver with a table of about `megabytes` MB (rounded down to a power of two of
-    /// entries), stopped by `limits`.
+    /// A solver whose table grows to about `megabytes` MB at most (rounded down to a
+    /// power of two of entries), stopped by `limits`.
     pub fn new(megabytes: usize, limits: Limits) -> Solver<G> {
         let entry = std::mem::size_of::<Option<Entry<G::Move>>>().max(1);
-        let wanted = (megabytes.max(1) << 20) / entry;
-        let size = if wanted.is_power_of_two() {
+        let wanted = megabytes.max(1).saturating_mul(1 << 20) / entry;
+        let largest = if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
         };
-        let size = size.max(1024);
+        let largest = largest.max(1024);
+        let size = largest.min(FIRST_ENTRIES);
         Solver {
             table: vec![None; size],
             mask: size - 1,
+            taken: 0,
+            largest,
             limits,
             expanded: 0,
             visited: 0,
@@ -152,9 +165,34 @@ impl<G: Game> Solver<G> {
         self.visited
     }
 
-    /// The table's size in entries.
+    /// The table's size in entries (it grew to this).
     pub fn table_entries(&self) -> usize {
         self.table.len()
+    }
+
+    /// Stores `entry` in its slot (the slot's last entry goes), doubling the table first
+    /// when this fills its half.
+    fn store(&mut self, entry: Entry<G::Move>) {
+        let slot = entry.key as usize & self.mask;
+        if self.table[slot].is_none() {
+            self.taken += 1;
+            if self.taken * 2 > self.table.len() && self.table.len() < self.largest {
+                self.grow();
+            }
+        }
+        self.table[entry.key as usize & self.mask] = Some(entry);
+    }
+
+    /// Doubles the table: an entry of slot `i` goes to slot `i` or `i + old size`, so
+    /// none is lost.
+    fn grow(&mut self) {
+        let size = self.table.len() * 2;
+        let mut table = vec![None; size];
+        for entry in self.table.drain(..).flatten() {
+            table[entry.key as usize & (size - 1)] = Some(entry);
+        }
+        self.table = table;
+        self.mask = size - 1;
     }
 
     /// The value of `state` for its side to move, or `None` if the limits stopped the
@@ -278,7 +316,7 @@ impl<G: Game> Solver<G> {
             if child.outcome().is_some_and(|o| o.winner == Some(mover)) {
                 self.visited += 1;
                 let score = self.win_score(ply + 1);
-                self.table[key as usize & self.mask] = Some(Entry {
+                self.store(Entry {
                     key,
                     score: to_table(score, ply),
                     bound: Bound::Exact,
@@ -324,7 +362,7 @@ impl<G: Game> Solver<G> {
         } else {
             Bound::Exact
         };
-        self.table[key as usize & self.mask] = Some(Entry {
+        self.store(Entry {
             key,
             score: to_table(best, ply),
             bound,
@@ -478,6 +516,37 @@ mod tests {
                 solver.solve(&child).expect("no limit").value.before_move(),
                 whole.value
             );
+        }
+    }
+
+    #[test]
+    fn the_table_grows_as_it_fills_up_to_its_allowance_and_the_values_stay() {
+        let start = ConnectFour::new(Params {
+            rows: 4,
+            columns: 5,
+        });
+        // A quick solve keeps its first table; a long one doubles it, at most to its
+        // allowance; every value is what the largest fixed table gives.
+        let late = crate::games::random_positions(&start, 1, 12, 13, 9);
+        let mut quick = Solver::<ConnectFour>::new(256, Limits::NONE);
+        quick.solve(&late[0]).expect("no limit");
+        assert_eq!(quick.table_entries(), FIRST_ENTRIES);
+        let entry = std::mem::size_of::<Option<Entry<u8>>>();
+        for megabytes in [1, 4, 256] {
+            let mut solver = Solver::<ConnectFour>::new(megabytes, Limits::NONE);
+            let largest = solver.largest;
+            let solved = solver.solve(&start).expect("no limit");
+            assert_eq!(solved.value, Value::Draw, "4x5 Connect Four is a draw");
+            let entries = solver.table_entries();
+            assert!(entries <= largest && largest * entry <= megabytes << 20);
+            assert!(solver.taken <= entries);
+            if largest > FIRST_ENTRIES {
+                // Grown, and only as far as it filled.
+                assert!(entries > FIRST_ENTRIES, "{entries}");
+                assert!(solver.taken * 4 > entries, "{} of {entries}", solver.taken);
+            } else {
+                assert_eq!(entries, largest);
+            }
         }
     }
 
