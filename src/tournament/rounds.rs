@@ -9,10 +9,9 @@
 //! bottom half (1 against n/2+1, ...). Later rounds order the players by points, then seed
 //! rank, and pair each unpaired player, from the top, with the nearest one below it it has
 //! not met (a backtracking search, so the whole round is paired without a repeat whenever
-//! that is possible; only when it is not are repeats allowed, as few as the search finds
-//! first). With an odd number of players, the lowest-placed player who has not had a bye
-//! sits out and scores as if it had won every game of the pairing. A game won is 1 point,
-//! a draw 1/2.
+//! that is possible; when it is not, with as few repeats as any pairing could have). With
+//! an odd number of players, the lowest-placed player who has not had a bye sits out and
+//! scores as if it had won every game of the pairing. A game won is 1 point, a draw 1/2.
 //!
 //! **Knockout** (`games` games a match, then up to `tiebreak` more, one at a time, while it
 //! is level): players in seed-rank order fill a bracket of the next power of two in the
@@ -308,9 +307,7 @@ impl Rounds {
             let half = order.len() / 2;
             (0..half).map(|i| [order[i], order[i + half]]).collect()
         } else {
-            pair_without_repeats(&order, &met)
-                .or_else(|| pair_without_repeats(&order, &BTreeSet::new()))
-                .unwrap_or_default()
+            pair_fewest_repeats(&order, &met)
         };
         // Colours: the player who has opened fewer pairings opens this one.
         let boards = pairs
@@ -520,44 +517,112 @@ fn matchup_first(a: usize, b: usize) -> bool {
     a < b
 }
 
-/// Pairs `order` (even length) neighbour by neighbour from the top, never two players in
-/// `met`; backtracks so that the whole list is paired if any pairing without a repeat
-/// exists. `None` when none does.
-fn pair_without_repeats(order: &[usize], met: &BTreeSet<[usize; 2]>) -> Option<Vec<[usize; 2]>> {
-    fn search(
-        left: &mut Vec<usize>,
-        met: &BTreeSet<[usize; 2]>,
-        pairs: &mut Vec<[usize; 2]>,
-        budget: &mut u64,
-    ) -> bool {
-        if left.is_empty() {
+/// Pairs `order` (even length) neighbour by neighbour from the top: each player, from the
+/// top, with the nearest one below it that it has not met (`met`), backtracking so that
+/// the whole list is paired with as few repeats as possible. That fewest is known first,
+/// from a maximum matching of the pairs not yet met (a repeat is a player left out of it);
+/// a pairing with that many repeats is then searched in the Swiss order, repeats taken
+/// only where no new opponent can be, and, if the search gives up, the matching itself is
+/// the round (its leftovers paired in order).
+fn pair_fewest_repeats(order: &[usize], met: &BTreeSet<[usize; 2]>) -> Vec<[usize; 2]> {
+    let meets = |a: usize, b: usize| met.contains(&[a.min(b), a.max(b)]);
+    let matching = new_opponents_matching(order, &meets);
+    let fewest = (order.len() - 2 * matching.len()) / 2;
+    let mut search = Search {
+        meets: &meets,
+        left: order.to_vec(),
+        pairs: Vec::with_capacity(order.len() / 2),
+        repeats: fewest,
+        budget: 1_000_000,
+    };
+    if search.pair() {
+        return search.pairs;
+    }
+    let matched: BTreeSet<usize> = matching.iter().flatten().copied().collect();
+    let rest: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|p| !matched.contains(p))
+        .collect();
+    let mut pairs = matching;
+    pairs.extend(rest.chunks(2).map(|pair| [pair[0], pair[1]]));
+    pairs
+}
+
+/// A largest set of pairs of `order`'s players, none of whom `meets` already, each player
+/// in one pair at most: each pair in `order`'s order (higher placed first).
+fn new_opponents_matching(
+    order: &[usize],
+    meets: &dyn Fn(usize, usize) -> bool,
+) -> Vec<[usize; 2]> {
+    use petgraph::graph::{NodeIndex, UnGraph};
+    let mut graph = UnGraph::<(), ()>::with_capacity(order.len(), 0);
+    let nodes: Vec<NodeIndex> = order.iter().map(|_| graph.add_node(())).collect();
+    for i in 0..order.len() {
+        for j in i + 1..order.len() {
+            if !meets(order[i], order[j]) {
+                graph.add_edge(nodes[i], nodes[j], ());
+            }
+        }
+    }
+    let matching = petgraph::algo::maximum_matching(&graph);
+    let mut pairs: Vec<[usize; 2]> = (0..order.len())
+        .filter_map(|i| {
+            let mate = matching.mate(nodes[i])?.index();
+            (i < mate).then_some([order[i], order[mate]])
+        })
+        .collect();
+    pairs.sort_unstable_by_key(|&[a, _]| order.iter().position(|&p| p == a));
+    pairs
+}
+
+/// The backtracking search of [`pair_fewest_repeats`].
+struct Search<'a> {
+    meets: &'a dyn Fn(usize, usize) -> bool,
+    /// Players still to pair, in order.
+    left: Vec<usize>,
+    pairs: Vec<[usize; 2]>,
+    /// Repeats still allowed.
+    repeats: usize,
+    /// Steps left before the search gives up.
+    budget: u64,
+}
+
+impl Search<'_> {
+    /// Pairs the rest of `left`; `false` (everything as it was) when it cannot.
+    fn pair(&mut self) -> bool {
+        if self.left.is_empty() {
             return true;
         }
-        if *budget == 0 {
+        if self.budget == 0 {
             return false;
         }
-        *budget -= 1;
-        let a = left.remove(0);
-        for i in 0..left.len() {
-            let b = left[i];
-            if met.contains(&[a.min(b), a.max(b)]) {
-                continue;
+        self.budget -= 1;
+        let a = self.left.remove(0);
+        // New opponents first, nearest first; then, if a repeat is still allowed, old ones.
+        for repeat in [false, true] {
+            if repeat && self.repeats == 0 {
+                break;
             }
-            left.remove(i);
-            pairs.push([a, b]);
-            if search(left, met, pairs, budget) {
-                return true;
+            for i in 0..self.left.len() {
+                let b = self.left[i];
+                if (self.meets)(a, b) != repeat {
+                    continue;
+                }
+                self.left.remove(i);
+                self.pairs.push([a, b]);
+                self.repeats -= usize::from(repeat);
+                if self.pair() {
+                    return true;
+                }
+                self.repeats += usize::from(repeat);
+                self.pairs.pop();
+                self.left.insert(i, b);
             }
-            pairs.pop();
-            left.insert(i, b);
         }
-        left.insert(0, a);
+        self.left.insert(0, a);
         false
     }
-    let mut left = order.to_vec();
-    let mut pairs = Vec::new();
-    let mut budget = 1_000_000;
-    search(&mut left, met, &mut pairs, &mut budget).then_some(pairs)
 }
 
 #[cfg(test)]
@@ -622,6 +687,69 @@ mod tests {
             );
             assert_ne!(other, pairings);
         }
+    }
+
+    /// The fewest repeats of any pairing of `players`, by trying every one.
+    fn fewest_by_brute_force(players: &[usize], met: &BTreeSet<[usize; 2]>) -> usize {
+        let Some((&a, rest)) = players.split_first() else {
+            return 0;
+        };
+        rest.iter()
+            .map(|&b| {
+                let others: Vec<usize> = rest.iter().copied().filter(|&p| p != b).collect();
+                usize::from(met.contains(&[a.min(b), a.max(b)]))
+                    + fewest_by_brute_force(&others, met)
+            })
+            .min()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_round_that_cannot_avoid_repeats_has_as_few_as_any_pairing() {
+        // 0 to 3 have all met, and so have 4 and 5: one repeat is forced, not three (the
+        // neighbours 0-1, 2-3, 4-5 would all be repeats).
+        let mut met = BTreeSet::new();
+        for a in 0..4 {
+            for b in a + 1..4 {
+                met.insert([a, b]);
+            }
+        }
+        met.insert([4, 5]);
+        let pairs = pair_fewest_repeats(&[0, 1, 2, 3, 4, 5], &met);
+        assert_eq!(pairs, [[0, 4], [1, 5], [2, 3]]);
+        // Whole tournaments to their last round: every round has the fewest repeats any
+        // pairing of its players could have.
+        let mut forced = 0;
+        for players in [6usize, 8, 9, 10] {
+            for seed in 0..5u64 {
+                let rounds = most_swiss_rounds(players);
+                let plan = Rounds::new(Format::Swiss { rounds }, (0..players).collect(), 1, seed);
+                let result = |a: usize, b: usize, _| {
+                    Some(!(a * 7 + b * 3 + seed as usize).is_multiple_of(3))
+                };
+                let mut met = BTreeSet::new();
+                for pairing in play(&plan, &result) {
+                    let seated: Vec<usize> = pairing.boards.iter().flatten().copied().collect();
+                    let key = |&[a, b]: &[usize; 2]| [a.min(b), a.max(b)];
+                    let repeats = pairing
+                        .boards
+                        .iter()
+                        .filter(|board| met.contains(&key(board)))
+                        .count();
+                    assert_eq!(
+                        repeats,
+                        fewest_by_brute_force(&seated, &met),
+                        "{players} players, seed {seed}: {pairing:?}"
+                    );
+                    forced += repeats;
+                    met.extend(pairing.boards.iter().map(key));
+                }
+            }
+        }
+        assert!(
+            forced > 0,
+            "no round was forced to repeat: the test tests nothing"
+        );
     }
 
     #[test]

@@ -489,7 +489,7 @@ pub(super) fn rounds(
                 return Err(at.fail(
                     line,
                     format!(
-                        "swiss: rounds = {}: {} players can play 1 to {most} rounds without two of them meeting twice",
+                        "swiss: rounds = {}: {} players can play 1 to {most} rounds (as many as a round robin has)",
                         swiss.rounds,
                         players.len()
                     ),
