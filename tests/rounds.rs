@@ -157,6 +157,50 @@ fn a_knockout_gives_the_top_seeds_byes_plays_tie_breaks_and_crowns_one() {
     assert_eq!(games.len() as u64, played);
 }
 
+/// A PNG's width and height, from its header.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = fs::read(path).expect("png");
+    let at = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    (at(16), at(20))
+}
+
+#[test]
+fn a_swiss_of_many_players_summarises_the_pairs_that_met_and_charts_the_best_placed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let players: Vec<String> = (1..=120)
+        .map(|k| format!("\"mcts(iterations={k})\""))
+        .collect();
+    let experiment = write_experiment(
+        dir.path(),
+        "many.toml",
+        &format!(
+            "game = \"connect-four(rows=4,columns=4)\"\nseed = 3\nswiss = {{ rounds = 4, games = 2, players = [{}] }}\n",
+            players.join(", ")
+        ),
+    );
+    let out = dir.path().join("out");
+    let output = run_experiment(&experiment, &out, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // 60 boards a round: 240 pairs met, of the 7,140 that could have; summary.csv has
+    // a row for each agent of each pair that met, and no other.
+    let (header, rows) = read_csv(&out.join("summary.csv"));
+    let games = header.iter().position(|h| h == "games").expect("games");
+    assert_eq!(rows.len(), 2 * 240);
+    assert!(rows.iter().all(|row| row[games] == "2"));
+    // The charts show the best placed: a matrix of 24 agents, 60 matchups, not 120 and
+    // 240 (whose bitmaps grew with the square of the players).
+    let matrix = fs::read_to_string(out.join("winrate_matrix.svg")).expect("svg");
+    assert!(matrix.contains("(the 24 best placed of 120 agents)"));
+    let (width, height) = png_size(&out.join("winrate_matrix.png"));
+    assert!(width < 3000 && height < 2000, "{width} x {height}");
+    let winrates = fs::read_to_string(out.join("winrates.svg")).expect("svg");
+    assert!(winrates.contains("(60 of 240 matchups: those of the best placed agents)"));
+    let (_, height) = png_size(&out.join("winrates.png"));
+    assert!(height < 3000, "{height}");
+    let page = fs::read_to_string(out.join("index.html")).expect("page");
+    assert!(page.len() < 2_000_000, "{} bytes", page.len());
+}
+
 #[test]
 fn bad_round_settings_are_one_line_errors() {
     let dir = tempfile::tempdir().expect("dir");

@@ -13,6 +13,86 @@ use crate::registry::InputError;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+/// The most agents a win-rate matrix shows, and the most rows (agents or matchups) any
+/// other chart shows: past them a chart cannot be read, and its bitmap grows with the
+/// square of the players (a 200-player Swiss drew a 19,000 x 14,000 pixel matrix, 0.8 GB).
+/// A run with more charts the best placed; its tables keep every row.
+const MATRIX_AGENTS: usize = 24;
+const CHART_ROWS: usize = 60;
+
+/// Agents by points per game over the run (wins and half the draws), best first; ties in
+/// the order given.
+fn ranked<'a>(agents: &'a [String], data: &RunData) -> Vec<&'a String> {
+    let mut points: BTreeMap<&str, (f64, u64)> = BTreeMap::new();
+    for row in &data.summary {
+        let entry = points.entry(row.agent.as_str()).or_default();
+        entry.0 += row.wins as f64 + row.draws as f64 / 2.0;
+        entry.1 += row.games;
+    }
+    let score = |agent: &str| {
+        points
+            .get(agent)
+            .map_or(-1.0, |&(won, games)| won / games.max(1) as f64)
+    };
+    let mut order: Vec<&String> = agents.iter().collect();
+    order.sort_by(|a, b| score(b).total_cmp(&score(a)));
+    order
+}
+
+/// `agents` as a chart shows them: all, in their order, when they are at most `most`;
+/// else the `most` best placed, best first. Also what a title says of the cut.
+fn charted(agents: &[String], data: &RunData, most: usize) -> (Vec<String>, String) {
+    if agents.len() <= most {
+        return (agents.to_vec(), String::new());
+    }
+    let kept = ranked(agents, data)
+        .into_iter()
+        .take(most)
+        .cloned()
+        .collect();
+    (
+        kept,
+        format!(" (the {most} best placed of {} agents)", agents.len()),
+    )
+}
+
+/// The first matchup of each pair of summary rows, cut to [`CHART_ROWS`] when a run has
+/// more: those whose better agent is placed highest (then the other). Also what a title
+/// says of the cut.
+fn charted_matchups<'a>(
+    data: &'a RunData,
+    agents: &[String],
+) -> (Vec<&'a crate::records::SummaryRow>, String) {
+    let played: Vec<&crate::records::SummaryRow> = data
+        .summary
+        .chunks(2)
+        .filter_map(|pair| pair.first())
+        .filter(|r| r.games > 0)
+        .collect();
+    if played.len() <= CHART_ROWS {
+        return (played, String::new());
+    }
+    let place: BTreeMap<&str, usize> = ranked(agents, data)
+        .into_iter()
+        .enumerate()
+        .map(|(at, agent)| (agent.as_str(), at))
+        .collect();
+    let at = |agent: &str| place.get(agent).copied().unwrap_or(usize::MAX);
+    let mut kept = played.clone();
+    kept.sort_by_key(|r| {
+        let (a, b) = (at(&r.agent), at(&r.opponent));
+        (a.min(b), a.max(b))
+    });
+    kept.truncate(CHART_ROWS);
+    // Back in the run's order.
+    kept.sort_by_key(|r| r.matchup);
+    let note = format!(
+        " ({CHART_ROWS} of {} matchups: those of the best placed agents)",
+        played.len()
+    );
+    (kept, note)
+}
+
 /// Draws the run's charts into its folder; returns the sections that show them.
 ///
 /// # Errors
@@ -22,11 +102,9 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     let mut sections = Vec::new();
     let agents = data.agents(run.meta.as_ref());
     sections.extend(win_rate_matrices(folder, data, &agents)?);
-    let rows: Vec<Interval> = data
-        .summary
-        .chunks(2)
-        .filter_map(|pair| pair.first())
-        .filter(|r| r.games > 0)
+    let (matchups, cut) = charted_matchups(data, &agents);
+    let rows: Vec<Interval> = matchups
+        .into_iter()
         .map(|r| Interval {
             label: format!("{} vs {}", r.agent, r.opponent),
             value: r.win_rate,
@@ -37,7 +115,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     if !rows.is_empty() {
         let svg = charts::save(
             &IntervalChart {
-                title: "Win rate of the first agent of each matchup".to_string(),
+                title: format!("Win rate of the first agent of each matchup{cut}"),
                 x_desc: "games won (%), bar: 95% Wilson interval".to_string(),
                 rows,
                 even: 0.5,
@@ -51,7 +129,8 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
             ..Section::default()
         });
     }
-    let times: Vec<(String, [f64; 5])> = agents
+    let (timed, cut) = charted(&agents, data, CHART_ROWS);
+    let times: Vec<(String, [f64; 5])> = timed
         .iter()
         .filter_map(|a| {
             let ms = data.move_ms.get(a)?;
@@ -61,7 +140,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     if !times.is_empty() {
         let svg = charts::save(
             &BoxChart {
-                title: "Time per move".to_string(),
+                title: format!("Time per move{cut}"),
                 x_desc:
                     "milliseconds per move (log scale); box: quartiles, bar: median, line: range"
                         .to_string(),
@@ -79,7 +158,17 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     }
     // Nodes per move as the game goes on (Double Card: as cards accumulate), for every
     // agent that searched.
-    let series: Vec<(String, Vec<(f64, f64)>)> = agents
+    let searched: Vec<String> = agents
+        .iter()
+        .filter(|agent| {
+            data.expanded_by_ply
+                .get(*agent)
+                .is_some_and(|by_ply| by_ply.values().filter(|(sum, _)| *sum > 0).nth(1).is_some())
+        })
+        .cloned()
+        .collect();
+    let (searched, cut) = charted(&searched, data, MATRIX_AGENTS);
+    let series: Vec<(String, Vec<(f64, f64)>)> = searched
         .iter()
         .filter_map(|agent| {
             let by_ply = data.expanded_by_ply.get(agent)?;
@@ -94,7 +183,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     if !series.is_empty() {
         let svg = charts::save(
             &charts::LogLines {
-                title: "Nodes expanded per move as the game goes on".to_string(),
+                title: format!("Nodes expanded per move as the game goes on{cut}"),
                 x_desc: "ply of the move (from 1; a dice roll or a deal counts too)".to_string(),
                 y_desc: "nodes expanded per move (mean, log scale)".to_string(),
                 series,
@@ -113,7 +202,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
             ..Section::default()
         });
     }
-    sections.extend(game_length_section(folder, data)?);
+    sections.extend(game_length_section(folder, data, &agents)?);
     Ok(sections)
 }
 
@@ -129,6 +218,7 @@ fn win_rate_matrices(
     if !played || agents.len() < 2 {
         return Ok(None);
     }
+    let (agents, cut) = charted(agents, data, MATRIX_AGENTS);
     let mut section = Section {
             title: "Win rates".to_string(),
             text: vec![
@@ -148,14 +238,14 @@ fn win_rate_matrices(
             "Win rate of row agent playing P1 against column agent",
         ),
     ] {
-        let cells = win_matrix(agents, &data.pairings, p1_only)
+        let cells = win_matrix(&agents, &data.pairings, p1_only)
             .into_iter()
             .map(|row| row.into_iter().map(|c| (c.wins as f64, c.games)).collect())
             .collect();
         let svg = charts::save(
             &WinMatrix {
-                title: title.to_string(),
-                agents: agents.to_vec(),
+                title: format!("{title}{cut}"),
+                agents: agents.clone(),
                 cells,
                 columns: "opponent".to_string(),
             },
@@ -171,16 +261,19 @@ fn win_rate_matrices(
 fn game_length_section(
     folder: &std::path::Path,
     data: &RunData,
+    agents: &[String],
 ) -> Result<Option<Section>, InputError> {
-    let labels: BTreeMap<usize, String> = data
-        .summary
-        .chunks(2)
-        .filter_map(|p| p.first())
+    let (matchups, cut) = charted_matchups(data, agents);
+    let labels: BTreeMap<usize, String> = matchups
+        .iter()
         .map(|r| (r.matchup, format!("{} vs {}", r.agent, r.opponent)))
         .collect();
+    // Matchups the summary does not name (none, unless it was cut) are left out with it.
+    let named = |m: &usize| cut.is_empty() || labels.contains_key(m);
     let rows: Vec<(String, [f64; 5])> = data
         .plies
         .iter()
+        .filter(|(m, _)| named(m))
         .filter_map(|(m, plies)| {
             let label = labels
                 .get(m)
@@ -194,7 +287,7 @@ fn game_length_section(
     }
     let svg = charts::save(
         &BoxChart {
-            title: "Game length".to_string(),
+            title: format!("Game length{cut}"),
             x_desc: "plies per game; box: quartiles, bar: median, line: range".to_string(),
             rows,
             log: false,

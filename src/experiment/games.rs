@@ -230,6 +230,7 @@ impl<G: GameEntry> Kind for Games<'_, G> {
         );
         context.sprt = experiment.sprt.map(|(sprt, _)| sprt);
         context.sequential = experiment.matchups.iter().map(|m| m.sequential).collect();
+        context.played_only = matches!(self.plan, Plan::Rounds(..));
         let csv = Box::new(CsvRecorder::create(folder, context, experiment.moves_csv)?);
         Ok(match &self.plan {
             Plan::Fixed(_) => csv,

@@ -310,6 +310,10 @@ pub struct RunContext {
     pub sprt: Option<crate::stats::elo::Sprt>,
     /// Per matchup: whether the SPRT applies.
     pub sequential: Vec<bool>,
+    /// Whether matchups that played no game are left out of the summary: a tournament in
+    /// rounds plans every pair of its players, and most never meet (a 200-player Swiss
+    /// wrote 39,800 summary rows for the 800 pairs that played).
+    pub played_only: bool,
 }
 
 impl RunContext {
@@ -327,6 +331,7 @@ impl RunContext {
             matchups,
             sprt: None,
             sequential: Vec::new(),
+            played_only: false,
         }
     }
 

@@ -266,6 +266,9 @@ impl Summary {
     pub fn rows(&self) -> Vec<SummaryRow> {
         let mut rows = Vec::new();
         for (matchup, pair) in self.totals.iter().enumerate() {
+            if self.context.played_only && pair[0].games == 0 {
+                continue;
+            }
             for (slot, t) in pair.iter().enumerate() {
                 let agents = self.context.matchups[matchup];
                 let (low, high) = wilson_interval(t.wins, t.games, Z95);
@@ -375,6 +378,9 @@ impl Summary {
     pub fn level_rows(&self) -> Vec<LevelRow> {
         let mut rows = Vec::new();
         for (matchup, pair) in self.totals.iter().enumerate() {
+            if self.context.played_only && pair[0].games == 0 {
+                continue;
+            }
             for (slot, t) in pair.iter().enumerate() {
                 let agent = &self.context.agents[self.context.matchups[matchup][slot]];
                 for level in 0..t.stats.levels_used() {
