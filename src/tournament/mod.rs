@@ -486,7 +486,7 @@ pub struct GameRecord {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub moves: Vec<MoveRecord>,
     /// How many rows of moves.csv hold this game's moves when `moves` does not: a journal
-    /// line counts them instead of repeating them ([`crate::records::moves_rows`] finds
+    /// line counts them instead of repeating them (the records' `moves_rows` finds
     /// them again on resume). 0 when `moves` holds them or none were recorded.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub move_rows: u32,
