@@ -459,19 +459,22 @@ impl Reporter<GameRecord> for CsvRecorder {
                         job.id
                     ))
                 })?;
+                // What the report takes of each row, as when it was written.
+                let column = |name: &str| MOVE_COLUMNS.iter().position(|&c| c == name);
+                let [ply, agent, expanded, ms] =
+                    ["ply", "agent", "expanded", "ms"].map(|name| column(name).unwrap_or(0));
                 for fields in gathered.rows(job.id, record.move_rows)? {
                     for field in fields {
                         row.bytes(field)?;
                     }
                     row.end()?;
-                    // What the report takes of the row (as when it was written).
                     let text = |at: usize| {
                         std::str::from_utf8(fields.get(at).unwrap_or_default()).unwrap_or("")
                     };
                     if let (Ok(ply), Ok(expanded), Ok(ms)) =
-                        (text(2).parse(), text(6).parse(), text(12).parse())
+                        (text(ply).parse(), text(expanded).parse(), text(ms).parse())
                     {
-                        self.tally.add_move(text(4), ply, expanded, ms);
+                        self.tally.add_move(text(agent), ply, expanded, ms);
                     }
                 }
             }

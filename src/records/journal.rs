@@ -377,6 +377,14 @@ impl<R> JournalIndex<R> {
         self.stretches.get(after).map(|s| s.first)
     }
 
+    /// The recorded ids, increasing (after [`JournalIndex::open`], stretches never
+    /// overlap).
+    pub fn ids(&self) -> impl Iterator<Item = u64> + '_ {
+        self.stretches
+            .iter()
+            .flat_map(|s| (0..s.count).map(move |k| s.first + k * s.step))
+    }
+
     /// How many stretches the index holds (its memory).
     pub fn stretches(&self) -> usize {
         self.stretches.len()

@@ -71,14 +71,8 @@ impl Rows {
 
     /// Skips the rows of games before `id`, then moves the rows of game `id` into `into`.
     fn take(&mut self, id: u64, into: &mut Vec<ByteRecord>) {
-        while let Some((at, _)) = &self.next {
-            if *at > id {
-                break;
-            }
-            let found = *at == id;
-            if let Some((_, row)) = self.next.take()
-                && found
-            {
+        while let Some((at, row)) = self.next.take_if(|(at, _)| *at <= id) {
+            if at == id {
                 into.push(row);
             }
             self.advance();
@@ -147,12 +141,9 @@ pub fn gather_games(
     merged_from: &[String],
     journal: &JournalIndex<GameRecord>,
 ) -> io::Result<Vec<u64>> {
-    let mut next = journal.next_from(0);
-    let games = std::iter::from_fn(|| {
-        let id = next?;
-        next = id.checked_add(1).and_then(|after| journal.next_from(after));
-        Some(journal.record(id).map(|record| (id, record.move_rows)))
-    });
+    let games = journal
+        .ids()
+        .map(|id| journal.record(id).map(|record| (id, record.move_rows)));
     gather(
         folder,
         &sources(folder, merged_from),
