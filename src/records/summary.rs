@@ -262,13 +262,19 @@ impl Summary {
         }
     }
 
+    /// The matchups the summary lists, with their totals: all, or those that played
+    /// (`played_only`).
+    fn shown(&self) -> impl Iterator<Item = (usize, &[Totals; 2])> {
+        self.totals
+            .iter()
+            .enumerate()
+            .filter(|(_, pair)| !self.context.played_only || pair[0].games > 0)
+    }
+
     /// One row per matchup and listed agent, matchups in order.
     pub fn rows(&self) -> Vec<SummaryRow> {
         let mut rows = Vec::new();
-        for (matchup, pair) in self.totals.iter().enumerate() {
-            if self.context.played_only && pair[0].games == 0 {
-                continue;
-            }
+        for (matchup, pair) in self.shown() {
             for (slot, t) in pair.iter().enumerate() {
                 let agents = self.context.matchups[matchup];
                 let (low, high) = wilson_interval(t.wins, t.games, Z95);
@@ -377,10 +383,7 @@ impl Summary {
     /// Per-level node counts of every agent that searched.
     pub fn level_rows(&self) -> Vec<LevelRow> {
         let mut rows = Vec::new();
-        for (matchup, pair) in self.totals.iter().enumerate() {
-            if self.context.played_only && pair[0].games == 0 {
-                continue;
-            }
+        for (matchup, pair) in self.shown() {
             for (slot, t) in pair.iter().enumerate() {
                 let agent = &self.context.agents[self.context.matchups[matchup][slot]];
                 for level in 0..t.stats.levels_used() {
