@@ -20,40 +20,42 @@ use std::path::PathBuf;
 const MATRIX_AGENTS: usize = 24;
 const CHART_ROWS: usize = 60;
 
-/// Agents by points per game over the run (wins and half the draws), best first; ties in
-/// the order given.
-fn ranked<'a>(agents: &'a [String], data: &RunData) -> Vec<&'a String> {
+/// Each agent's points per game over the run (wins and half the draws), by name.
+fn points_per_game(data: &RunData) -> BTreeMap<&str, f64> {
     let mut points: BTreeMap<&str, (f64, u64)> = BTreeMap::new();
     for row in &data.summary {
         let entry = points.entry(row.agent.as_str()).or_default();
         entry.0 += row.wins as f64 + row.draws as f64 / 2.0;
         entry.1 += row.games;
     }
-    let score = |agent: &str| {
-        points
-            .get(agent)
-            .map_or(-1.0, |&(won, games)| won / games.max(1) as f64)
-    };
-    let mut order: Vec<&String> = agents.iter().collect();
-    order.sort_by(|a, b| score(b).total_cmp(&score(a)));
-    order
+    points
+        .into_iter()
+        .map(|(agent, (won, games))| (agent, won / games.max(1) as f64))
+        .collect()
 }
 
-/// `agents` as a chart shows them: all, in their order, when they are at most `most`;
-/// else the `most` best placed, best first. Also what a title says of the cut.
-fn charted(agents: &[String], data: &RunData, most: usize) -> (Vec<String>, String) {
-    if agents.len() <= most {
-        return (agents.to_vec(), String::new());
+/// `rows` (each an agent's, by name) as a chart shows them: all, in their order, when
+/// they are at most `most`; else the `most` best placed, best first (ties in their
+/// order). Also what a title says of the cut.
+fn best_placed<T>(
+    mut rows: Vec<(String, T)>,
+    data: &RunData,
+    most: usize,
+) -> (Vec<(String, T)>, String) {
+    if rows.len() <= most {
+        return (rows, String::new());
     }
-    let kept = ranked(agents, data)
-        .into_iter()
-        .take(most)
-        .cloned()
-        .collect();
-    (
-        kept,
-        format!(" (the {most} best placed of {} agents)", agents.len()),
-    )
+    let total = rows.len();
+    by_points(&mut rows, data);
+    rows.truncate(most);
+    (rows, format!(" (the {most} best placed of {total} agents)"))
+}
+
+/// Sorts `rows` (each an agent's, by name) best placed first, ties in their order.
+fn by_points<T>(rows: &mut [(String, T)], data: &RunData) {
+    let points = points_per_game(data);
+    let score = |agent: &str| points.get(agent).copied().unwrap_or(-1.0);
+    rows.sort_by(|a, b| score(&b.0).total_cmp(&score(&a.0)));
 }
 
 /// The first matchup of each pair of summary rows, cut to [`CHART_ROWS`] when a run has
@@ -72,10 +74,12 @@ fn charted_matchups<'a>(
     if played.len() <= CHART_ROWS {
         return (played, String::new());
     }
-    let place: BTreeMap<&str, usize> = ranked(agents, data)
-        .into_iter()
+    let mut ranked: Vec<(String, ())> = agents.iter().map(|a| (a.clone(), ())).collect();
+    by_points(&mut ranked, data);
+    let place: BTreeMap<&str, usize> = ranked
+        .iter()
         .enumerate()
-        .map(|(at, agent)| (agent.as_str(), at))
+        .map(|(at, (agent, _))| (agent.as_str(), at))
         .collect();
     let at = |agent: &str| place.get(agent).copied().unwrap_or(usize::MAX);
     let mut kept = played.clone();
@@ -129,14 +133,14 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
             ..Section::default()
         });
     }
-    let (timed, cut) = charted(&agents, data, CHART_ROWS);
-    let times: Vec<(String, [f64; 5])> = timed
+    let times: Vec<(String, [f64; 5])> = agents
         .iter()
         .filter_map(|a| {
             let ms = data.move_ms.get(a)?;
             ms.five_numbers().map(|f| (a.clone(), f))
         })
         .collect();
+    let (times, cut) = best_placed(times, data, CHART_ROWS);
     if !times.is_empty() {
         let svg = charts::save(
             &BoxChart {
@@ -158,17 +162,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
     }
     // Nodes per move as the game goes on (Double Card: as cards accumulate), for every
     // agent that searched.
-    let searched: Vec<String> = agents
-        .iter()
-        .filter(|agent| {
-            data.expanded_by_ply
-                .get(*agent)
-                .is_some_and(|by_ply| by_ply.values().filter(|(sum, _)| *sum > 0).nth(1).is_some())
-        })
-        .cloned()
-        .collect();
-    let (searched, cut) = charted(&searched, data, MATRIX_AGENTS);
-    let series: Vec<(String, Vec<(f64, f64)>)> = searched
+    let series: Vec<(String, Vec<(f64, f64)>)> = agents
         .iter()
         .filter_map(|agent| {
             let by_ply = data.expanded_by_ply.get(agent)?;
@@ -180,6 +174,7 @@ pub fn tournament_charts(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>
             (points.len() >= 2).then(|| (agent.clone(), points))
         })
         .collect();
+    let (series, cut) = best_placed(series, data, MATRIX_AGENTS);
     if !series.is_empty() {
         let svg = charts::save(
             &charts::LogLines {
@@ -218,7 +213,12 @@ fn win_rate_matrices(
     if !played || agents.len() < 2 {
         return Ok(None);
     }
-    let (agents, cut) = charted(agents, data, MATRIX_AGENTS);
+    let (rows, cut) = best_placed(
+        agents.iter().map(|a| (a.clone(), ())).collect(),
+        data,
+        MATRIX_AGENTS,
+    );
+    let agents: Vec<String> = rows.into_iter().map(|(agent, ())| agent).collect();
     let mut section = Section {
             title: "Win rates".to_string(),
             text: vec![
@@ -268,17 +268,16 @@ fn game_length_section(
         .iter()
         .map(|r| (r.matchup, format!("{} vs {}", r.agent, r.opponent)))
         .collect();
-    // Matchups the summary does not name (none, unless it was cut) are left out with it.
-    let named = |m: &usize| cut.is_empty() || labels.contains_key(m);
     let rows: Vec<(String, [f64; 5])> = data
         .plies
         .iter()
-        .filter(|(m, _)| named(m))
         .filter_map(|(m, plies)| {
-            let label = labels
-                .get(m)
-                .cloned()
-                .unwrap_or_else(|| format!("matchup {m}"));
+            let label = match labels.get(m) {
+                Some(label) => label.clone(),
+                // A matchup the summary does not name; left out with the rest of a cut.
+                None if cut.is_empty() => format!("matchup {m}"),
+                None => return None,
+            };
             plies.five_numbers().map(|f| (label, f))
         })
         .collect();
