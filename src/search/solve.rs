@@ -526,7 +526,7 @@ mod tests {
             columns: 5,
         });
         // A quick solve keeps its first table; a long one doubles it, at most to its
-        // allowance; every value is what the largest fixed table gives.
+        // allowance; every size proves the known value (4x5 is a draw).
         let late = crate::games::random_positions(&start, 1, 12, 13, 9);
         let mut quick = Solver::<ConnectFour>::new(256, Limits::NONE);
         quick.solve(&late[0]).expect("no limit");

@@ -566,14 +566,12 @@ fn new_opponents_matching(
         }
     }
     let matching = petgraph::algo::maximum_matching(&graph);
-    let mut pairs: Vec<[usize; 2]> = (0..order.len())
+    (0..order.len())
         .filter_map(|i| {
             let mate = matching.mate(nodes[i])?.index();
             (i < mate).then_some([order[i], order[mate]])
         })
-        .collect();
-    pairs.sort_unstable_by_key(|&[a, _]| order.iter().position(|&p| p == a));
-    pairs
+        .collect()
 }
 
 /// The backtracking search of [`pair_fewest_repeats`].
