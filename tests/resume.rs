@@ -65,6 +65,14 @@ fn assert_same_records(run: &Path, reference: &Path) {
     }
 }
 
+/// Runs `experiment` uninterrupted into `dir/reference` and checks that `run` ended with
+/// the same records.
+fn assert_as_uninterrupted(experiment: &Path, run: &Path, dir: &Path) {
+    let reference = dir.join("reference");
+    run_quietly(experiment, &reference);
+    assert_same_records(run, &reference);
+}
+
 fn meta(folder: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(folder.join("meta.json")).expect("meta.json"))
         .expect("json")
@@ -171,9 +179,7 @@ fn a_second_writer_is_refused_with_the_holder_named() {
     let output: Output = first.wait_with_output().expect("wait");
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(meta(&out)["status"], "complete");
-    let reference = dir.path().join("reference");
-    run_quietly(&experiment, &reference);
-    assert_same_records(&out, &reference);
+    assert_as_uninterrupted(&experiment, &out, dir.path());
 }
 
 /// Mounts a tmpfs of `size` at `at`; false where this machine does not allow it.
@@ -245,9 +251,7 @@ fn a_full_disk_stops_the_run_and_resume_finishes_it_once_there_is_room() {
     assert!(remount.success());
     let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
-    let reference = dir.path().join("reference");
-    run_quietly(&experiment, &reference);
-    assert_same_records(&out, &reference);
+    assert_as_uninterrupted(&experiment, &out, dir.path());
 }
 
 #[test]
@@ -517,9 +521,7 @@ fn a_resume_killed_half_way_keeps_the_files_it_had() {
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert!(!out.join("games.csv.tmp").exists() && !out.join("moves.csv.tmp").exists());
     assert!(!out.join("moves.resume.csv").exists());
-    let reference = dir.path().join("reference");
-    run_quietly(&experiment, &reference);
-    assert_same_records(&out, &reference);
+    assert_as_uninterrupted(&experiment, &out, dir.path());
 }
 
 #[test]
@@ -559,9 +561,7 @@ fn a_journal_counts_each_game_s_moves_and_a_game_whose_rows_were_lost_is_played_
         stderr(&resumed)
     );
     assert!(!out.join("moves.resume.csv").exists());
-    let reference = dir.path().join("reference");
-    run_quietly(&experiment, &reference);
-    assert_same_records(&out, &reference);
+    assert_as_uninterrupted(&experiment, &out, dir.path());
 }
 
 #[test]
@@ -596,9 +596,7 @@ fn a_journal_record_edited_by_hand_is_refused_on_resume() {
     fs::write(&journal, lines.join("\n") + "\n").expect("write");
     let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
-    let reference = dir.path().join("reference");
-    run_quietly(&experiment, &reference);
-    assert_same_records(&out, &reference);
+    assert_as_uninterrupted(&experiment, &out, dir.path());
 }
 
 #[test]
@@ -622,9 +620,7 @@ matchups = [["alphabeta(heuristic=material,nodes=400)", "alphabeta-cached(heuris
     let resumed = run(&["run", "--resume", text(&out), "--quiet"]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert_eq!(meta(&out)["status"], "complete");
-    let reference = dir.path().join("reference");
-    run_quietly(&experiment, &reference);
-    assert_same_records(&out, &reference);
+    assert_as_uninterrupted(&experiment, &out, dir.path());
 }
 
 /// Ctrl-C on `solve-game` (the 6x7 start would take hours): it stops, says how far it
