@@ -503,12 +503,13 @@ mod tests {
             .collect();
         let pairs = vec![[0, 1], [0, 2], [1, 2]];
         let jobs = tournament::schedule(5, &pairs, 6, Colours::Alternate);
-        let context = RunContext::new(
+        let mut context = RunContext::new(
             "breakthrough(rules=standard)".into(),
             "standard".into(),
             names.iter().map(|n| n.to_string()).collect(),
             pairs,
         );
+        context.experiment = "fixture \"quoted\"".into();
         // Boxed, as a run holds its recorder.
         let mut recorder: Box<dyn Reporter<tournament::GameRecord>> =
             Box::new(CsvRecorder::create(folder.path(), context, true).expect("files"));
@@ -552,6 +553,17 @@ mod tests {
         assert_eq!(counted.expanded_by_ply, read.expanded_by_ply);
         assert_eq!(counted.move_ms.len(), 3);
         assert_eq!(counted.summary, read.summary);
+        // games.pgn as the recorder wrote it is what `arbiter report` makes of games.csv.
+        assert!(counted.game_records_written && !read.game_records_written);
+        let records = folder.path().join(crate::records::pgn::GAME_RECORDS);
+        let written = std::fs::read_to_string(&records).expect("games.pgn");
+        assert_eq!(written.matches("[GameId ").count(), 18);
+        crate::records::pgn::write_game_records(folder.path(), "fixture \"quoted\"")
+            .expect("remade");
+        assert_eq!(
+            written,
+            std::fs::read_to_string(&records).expect("games.pgn")
+        );
     }
 
     fn is_png(path: &std::path::Path) -> bool {

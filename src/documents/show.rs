@@ -35,7 +35,9 @@ pub fn write_all(run: &LoadedRun) -> Result<Vec<PathBuf>, InputError> {
         RunTables::Games(data) => {
             // First, so that the documents list it.
             let with_moves = !run.meta.as_ref().is_some_and(|m| m.no_moves_csv);
-            let records = if with_moves {
+            let records = if data.game_records_written {
+                Some(folder.join(crate::records::pgn::GAME_RECORDS))
+            } else if with_moves {
                 Some(crate::records::pgn::write_game_records(
                     folder,
                     run.experiment(),

@@ -231,6 +231,7 @@ impl<G: GameEntry> Kind for Games<'_, G> {
         context.sprt = experiment.sprt.map(|(sprt, _)| sprt);
         context.sequential = experiment.matchups.iter().map(|m| m.sequential).collect();
         context.played_only = matches!(self.plan, Plan::Rounds(..));
+        context.experiment = experiment.name.clone();
         let csv = Box::new(CsvRecorder::create(folder, context, experiment.moves_csv)?);
         Ok(match &self.plan {
             Plan::Fixed(_) => csv,

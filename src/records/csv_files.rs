@@ -7,7 +7,7 @@ use super::{Reporter, RunContext, RunOutcome, Summary, millis};
 use crate::core::{MOVE_SEPARATOR, Player};
 use crate::tournament::GameRecord;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -87,19 +87,35 @@ fn csv_error(error: csv::Error) -> io::Error {
 
 /// A CSV file written a row at a time: each row is put together in a buffer, fields
 /// quoted as the csv crate quotes them (one holding a comma, a double quote or an end of
-/// line is quoted, its double quotes doubled; rows end with `\n`), then written whole.
-/// The csv crate's writer went through a state machine byte by byte for every field, a
-/// quarter of the time of the thread that records a run of fast games.
+/// line is quoted, its double quotes doubled; rows end with `\n`), and the buffer written
+/// when it holds [`CsvFile::WRITE_AT`] bytes of whole rows (rows are not copied again
+/// into a second buffer: moves.csv takes millions). The csv crate's writer went through a
+/// state machine byte by byte for every field, a quarter of the time of the thread that
+/// records a run of fast games.
 struct CsvFile {
-    out: BufWriter<File>,
+    out: File,
+    /// Whole rows not yet written, then the row being put together.
     line: Vec<u8>,
 }
 
 impl CsvFile {
+    const WRITE_AT: usize = 1 << 16;
+
+    /// A file that starts with `first`, not a CSV header.
+    fn starting(file: File, first: &[u8]) -> io::Result<CsvFile> {
+        let mut text = CsvFile {
+            out: file,
+            line: Vec::with_capacity(Self::WRITE_AT + 1024),
+        };
+        text.line.extend_from_slice(first);
+        text.flush()?;
+        Ok(text)
+    }
+
     fn new(file: File, header: &[&str]) -> io::Result<CsvFile> {
         let mut csv = CsvFile {
-            out: BufWriter::with_capacity(1 << 16, file),
-            line: Vec::with_capacity(1024),
+            out: file,
+            line: Vec::with_capacity(Self::WRITE_AT + 1024),
         };
         let mut scratch = String::new();
         let mut row = csv.row(&mut scratch);
@@ -107,11 +123,11 @@ impl CsvFile {
             row.text(name)?;
         }
         row.end()?;
+        csv.flush()?;
         Ok(csv)
     }
 
     fn row<'a>(&'a mut self, scratch: &'a mut String) -> Row<'a> {
-        self.line.clear();
         Row {
             file: self,
             scratch,
@@ -119,17 +135,30 @@ impl CsvFile {
         }
     }
 
+    /// Writes the whole rows held.
     fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        self.out.write_all(&self.line)?;
+        self.line.clear();
+        Ok(())
+    }
+}
+
+impl Drop for CsvFile {
+    /// The whole rows held are written, as a buffered writer would on its way out (a run
+    /// that stops on an error keeps the rows it had).
+    fn drop(&mut self) {
+        let whole = memchr::memrchr(b'\n', &self.line).map_or(0, |end| end + 1);
+        let _ = self.out.write_all(&self.line[..whole]);
     }
 }
 
 /// Appends `field` to `line` as a CSV field.
 fn push_field(line: &mut Vec<u8>, field: &[u8]) {
-    if field
-        .iter()
-        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
+    // Every byte looked at, without a branch per byte, so that the compiler compares
+    // them many at a time (an early exit kept the loop to one byte at a time).
+    if field.iter().fold(false, |quote, b| {
+        quote | matches!(b, b',' | b'"' | b'\n' | b'\r')
+    }) {
         line.push(b'"');
         for &b in field {
             if b == b'"' {
@@ -150,6 +179,9 @@ pub struct CsvRecorder {
     games: CsvFile,
     /// None when moves.csv is not wanted (big runs: most of the bytes are per move).
     moves: Option<CsvFile>,
+    /// games.pgn, written with moves.csv (a file of text, not CSV): the documents made
+    /// after the run need not read games.csv back to write it.
+    records: Option<CsvFile>,
     /// The rows of the games a resume replays (their journal lines only count them).
     gathered: Option<Gathered>,
     /// Where the files go when the run ends (a resume rewrites them beside the old ones).
@@ -256,11 +288,13 @@ impl Row<'_> {
         let line = &mut self.file.line;
         crate::core::json::push_u64(line, units / scale);
         line.push(b'.');
-        let fraction = units % scale;
-        let mut place = scale;
-        while place > 1 {
-            place /= 10;
-            line.push(b'0' + (fraction / place % 10) as u8);
+        // The fraction's digits from the last, each a division by the constant 10.
+        let start = line.len();
+        line.resize(start + DECIMALS as usize, b'0');
+        let mut fraction = units % scale;
+        for digit in line[start..].iter_mut().rev() {
+            *digit = b'0' + (fraction % 10) as u8;
+            fraction /= 10;
         }
         Ok(units as f64 / scale as f64)
     }
@@ -268,8 +302,9 @@ impl Row<'_> {
     /// Ends the row and writes it.
     fn end(&mut self) -> io::Result<()> {
         self.file.line.push(b'\n');
-        self.file.out.write_all(&self.file.line)?;
-        self.file.line.clear();
+        if self.file.line.len() >= CsvFile::WRITE_AT {
+            self.file.flush()?;
+        }
         self.first = true;
         Ok(())
     }
@@ -288,11 +323,22 @@ impl CsvRecorder {
             CsvFile::new(file, header)
         };
         let games = open("games.csv", GAME_COLUMNS)?;
-        let moves = if moves {
+        let moves_wanted = moves;
+        let moves = if moves_wanted {
             Some(open("moves.csv", MOVE_COLUMNS)?)
         } else {
             None
         };
+        let records = if moves_wanted {
+            let (file, place) = super::staged::create(folder, super::pgn::GAME_RECORDS)?;
+            staged.push(place);
+            let first = super::pgn::first_line(&context.experiment);
+            Some(CsvFile::starting(file, first.as_bytes())?)
+        } else {
+            None
+        };
+        let mut tally = GamesTally::default();
+        tally.game_records = moves_wanted;
         let quoted = Quoted::new(&context);
         let gathered = moves
             .as_ref()
@@ -301,10 +347,11 @@ impl CsvRecorder {
             folder: folder.to_path_buf(),
             games,
             moves,
+            records,
             gathered,
             staged,
             summary: Summary::new(context.clone()),
-            tally: GamesTally::default(),
+            tally,
             ended: false,
             context,
             last_flush: Instant::now(),
@@ -315,8 +362,8 @@ impl CsvRecorder {
 
     fn flush(&mut self) -> io::Result<()> {
         self.games.flush()?;
-        if let Some(moves) = &mut self.moves {
-            moves.flush()?;
+        for file in [&mut self.moves, &mut self.records].into_iter().flatten() {
+            file.flush()?;
         }
         self.last_flush = Instant::now();
         Ok(())
@@ -404,25 +451,48 @@ impl Reporter<GameRecord> for CsvRecorder {
         row.text(&record.opening)?;
         row.text(&record.move_text)?;
         row.end()?;
-        self.tally
+        let numbers = self
+            .tally
             .add_game(agents, winner, job.matchup, record.plies);
+        if let Some(records) = &mut self.records {
+            super::pgn::push_game(
+                &mut records.line,
+                &super::pgn::GameTags {
+                    game_id: job.id,
+                    game_index: job.game_index,
+                    seed: job.seed,
+                    game: &context.game,
+                    p1_agent: agents[0],
+                    p2_agent: agents[1],
+                    winner,
+                    reason: &record.reason,
+                    opening: &record.opening,
+                    moves: &record.move_text,
+                },
+            );
+            if records.line.len() >= CsvFile::WRITE_AT {
+                records.flush()?;
+            }
+        }
 
         if let Some(moves) = &mut self.moves {
             let mut row = moves.row(&mut self.scratch);
             // The agents' moves, each beside its ply's text (chance's plies have no row).
             let mut chance = record.chance.iter().peekable();
+            let separator = MOVE_SEPARATOR as u8;
             let agents_plies = record
                 .move_text
-                .split(MOVE_SEPARATOR)
+                .as_bytes()
+                .split(|&b| b == separator)
                 .enumerate()
                 .filter(|&(ply, _)| chance.next_if(|&&c| c as usize == ply).is_none());
             for (mv, (ply, text)) in record.moves.iter().zip(agents_plies) {
                 row.number(job.id)?;
                 row.number(job.matchup as u64)?;
                 row.number(ply as u64 + 1)?;
-                row.text(mv.side.label())?;
+                row.quoted(mv.side.label().as_bytes())?;
                 row.quoted(&quoted.agents[job.agent(mv.side)])?;
-                row.text(text)?;
+                row.bytes(text)?;
                 row.number(mv.expanded)?;
                 row.number(mv.evaluated)?;
                 row.number(mv.generated)?;
@@ -432,7 +502,7 @@ impl Reporter<GameRecord> for CsvRecorder {
                 // The report's figure as it will read it back from the file.
                 let ms = row.fixed::<4>(millis(mv.nanos))?;
                 self.tally.add_move(
-                    context.agent_name(job, mv.side),
+                    numbers[mv.side.pair_index()],
                     ply as u32 + 1,
                     mv.expanded,
                     ms,
@@ -474,7 +544,8 @@ impl Reporter<GameRecord> for CsvRecorder {
                     if let (Ok(ply), Ok(expanded), Ok(ms)) =
                         (text(ply).parse(), text(expanded).parse(), text(ms).parse())
                     {
-                        self.tally.add_move(text(agent), ply, expanded, ms);
+                        let agent = self.tally.agent(text(agent));
+                        self.tally.add_move(agent, ply, expanded, ms);
                     }
                 }
             }

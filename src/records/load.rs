@@ -209,48 +209,77 @@ pub struct GamesTally {
     pairs: BTreeMap<(usize, usize), Outcomes>,
     games: u64,
     plies: BTreeMap<usize, Spread>,
-    move_ms: BTreeMap<String, Spread>,
-    expanded_by_ply: BTreeMap<String, BTreeMap<u32, (u64, u64)>>,
+    /// By agent number: its moves counted (a move finds its agent by number, not name).
+    moves: Vec<AgentMoves>,
+    /// Whether games.pgn was written beside the files counted (by a run's recorder).
+    pub game_records: bool,
 }
 
+/// What the report takes of one agent's moves.
+#[derive(Debug, Default)]
+struct AgentMoves {
+    ms: Spread,
+    /// Nodes expanded (sum, moves) at ply `index + 1`, for the plies most games reach;
+    /// later ones in `late` (a ply number read from a file may be anything).
+    by_ply: Vec<(u64, u64)>,
+    late: BTreeMap<u32, (u64, u64)>,
+}
+
+/// The plies counted in [`AgentMoves::by_ply`].
+const DENSE_PLIES: u32 = 1 << 12;
+
 impl GamesTally {
-    /// Counts a game: its agents by seat, its `winner` column (`P1`, `P2`, or a draw), its
-    /// matchup and length.
-    pub fn add_game(&mut self, agents: [&str; 2], winner: &str, matchup: usize, plies: u32) {
-        self.games += 1;
-        let seats = agents.map(|name| match self.names.get(name) {
+    /// The number of agent `name` (its moves are counted by it).
+    pub fn agent(&mut self, name: &str) -> usize {
+        match self.names.get(name) {
             Some(&index) => index,
             None => {
                 let index = self.names.len();
                 self.names.insert(name.to_string(), index);
+                self.moves.push(AgentMoves::default());
                 index
             }
-        });
+        }
+    }
+
+    /// Counts a game: its agents by seat, its `winner` column (`P1`, `P2`, or a draw), its
+    /// matchup and length. Returns the agents' numbers, by seat.
+    pub fn add_game(
+        &mut self,
+        agents: [&str; 2],
+        winner: &str,
+        matchup: usize,
+        plies: u32,
+    ) -> [usize; 2] {
+        self.games += 1;
+        let seats = agents.map(|name| self.agent(name));
         self.pairs
             .entry((seats[0], seats[1]))
             .or_default()
             .add(winner);
         self.plies.entry(matchup).or_default().add(f64::from(plies));
+        seats
     }
 
-    /// Counts a move of `agent`: its ply, nodes expanded and milliseconds (as moves.csv
-    /// writes them).
-    pub fn add_move(&mut self, agent: &str, ply: u32, expanded: u64, ms: f64) {
-        if !self.move_ms.contains_key(agent) {
-            self.move_ms.insert(agent.to_string(), Spread::default());
-        }
-        if let Some(spread) = self.move_ms.get_mut(agent) {
-            spread.add(ms);
-        }
-        if !self.expanded_by_ply.contains_key(agent) {
-            self.expanded_by_ply
-                .insert(agent.to_string(), BTreeMap::new());
-        }
-        if let Some(by_ply) = self.expanded_by_ply.get_mut(agent) {
-            let at_ply = by_ply.entry(ply).or_default();
-            at_ply.0 += expanded;
-            at_ply.1 += 1;
-        }
+    /// Counts a move of agent number `agent` (see [`GamesTally::agent`]): its ply, nodes
+    /// expanded and milliseconds (as moves.csv writes them).
+    pub fn add_move(&mut self, agent: usize, ply: u32, expanded: u64, ms: f64) {
+        let Some(moves) = self.moves.get_mut(agent) else {
+            return;
+        };
+        moves.ms.add(ms);
+        let at_ply = match ply.checked_sub(1) {
+            Some(index) if index < DENSE_PLIES => {
+                let index = index as usize;
+                if moves.by_ply.len() <= index {
+                    moves.by_ply.resize(index + 1, (0, 0));
+                }
+                &mut moves.by_ply[index]
+            }
+            _ => moves.late.entry(ply).or_default(),
+        };
+        at_ply.0 += expanded;
+        at_ply.1 += 1;
     }
 
     /// Puts the counts into `data`.
@@ -264,9 +293,19 @@ impl GamesTally {
                 .insert((by_index[p1].clone(), by_index[p2].clone()), outcomes);
         }
         data.games = self.games;
+        data.game_records_written = self.game_records;
         data.plies = self.plies;
-        data.move_ms = self.move_ms;
-        data.expanded_by_ply = self.expanded_by_ply;
+        data.move_ms = BTreeMap::new();
+        data.expanded_by_ply = BTreeMap::new();
+        for (name, moves) in by_index.into_iter().zip(self.moves) {
+            if moves.ms.is_empty() {
+                continue;
+            }
+            let mut by_ply = moves.late;
+            by_ply.extend((1..).zip(moves.by_ply).filter(|(_, (_, count))| *count > 0));
+            data.expanded_by_ply.insert(name.clone(), by_ply);
+            data.move_ms.insert(name, moves.ms);
+        }
     }
 }
 
@@ -302,10 +341,10 @@ fn read_games(data: &mut RunData, path: &Path, moves: Option<&Path>) -> Result<(
         let winner = row.text(columns.winner, "winner")?;
         let matchup: usize = row.number(columns.matchup, "matchup")?;
         let plies: u32 = row.number(columns.plies, "plies")?;
-        tally.add_game(agents, winner, matchup, plies);
+        let seats = tally.add_game(agents, winner, matchup, plies);
         if let Some(moves) = moves.as_mut() {
             let game_id = row.number(columns.game_id, "game_id")?;
-            moves.of_game(&mut tally, game_id, agents)?;
+            moves.of_game(&mut tally, game_id, seats)?;
         }
     }
     tally.into_data(data);
@@ -378,7 +417,7 @@ impl<'p> MoveRows<'p> {
         &mut self,
         tally: &mut GamesTally,
         game_id: u64,
-        seats: [&str; 2],
+        seats: [usize; 2],
     ) -> Result<(), InputError> {
         while self.peek()?.is_some_and(|(id, _, _)| id == game_id) {
             let Some(row) = self.next.take() else { break };
@@ -408,6 +447,9 @@ pub struct RunData {
     /// Whether the games were read (`show` leaves the ratings out of a run whose
     /// games.csv cannot be read).
     pub games_read: bool,
+    /// Whether games.pgn was written with games.csv (by the run's recorder), so that the
+    /// documents need not make it from games.csv.
+    pub game_records_written: bool,
 }
 
 /// A CSV file's cells as text, its header and its rows: a file the documents read by

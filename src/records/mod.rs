@@ -17,6 +17,7 @@ mod progress;
 pub mod rounds;
 pub mod rows;
 pub mod sample;
+pub mod scan;
 pub mod schema;
 pub mod search;
 pub mod solves;
@@ -314,6 +315,8 @@ pub struct RunContext {
     /// rounds plans every pair of its players, and most never meet (a 200-player Swiss
     /// wrote 39,800 summary rows for the 800 pairs that played).
     pub played_only: bool,
+    /// The experiment's name (games.pgn's first line).
+    pub experiment: String,
 }
 
 impl RunContext {
@@ -332,6 +335,7 @@ impl RunContext {
             sprt: None,
             sequential: Vec::new(),
             played_only: false,
+            experiment: String::new(),
         }
     }
 

@@ -44,12 +44,61 @@ struct Row {
     moves: String,
 }
 
-/// A tag value with `"` and `\` escaped.
-fn tag(name: &str, value: &str) -> String {
-    format!(
-        "[{name} \"{}\"]\n",
-        value.replace('\\', "\\\\").replace('"', "\\\"")
-    )
+/// What a game's record holds: the columns of its games.csv row that a reader needs.
+pub struct GameTags<'a> {
+    pub game_id: u64,
+    pub game_index: u64,
+    pub seed: u64,
+    pub game: &'a str,
+    pub p1_agent: &'a str,
+    pub p2_agent: &'a str,
+    pub winner: &'a str,
+    pub reason: &'a str,
+    pub opening: &'a str,
+    pub moves: &'a str,
+}
+
+impl Row {
+    fn tags(&self) -> GameTags<'_> {
+        GameTags {
+            game_id: self.game_id,
+            game_index: self.game_index,
+            seed: self.seed,
+            game: &self.game,
+            p1_agent: &self.p1_agent,
+            p2_agent: &self.p2_agent,
+            winner: &self.winner,
+            reason: &self.reason,
+            opening: &self.opening,
+            moves: &self.moves,
+        }
+    }
+}
+
+/// The file's first line and the blank line after it: the run's experiment `event`.
+pub fn first_line(event: &str) -> String {
+    let event = event.replace(['\n', '\r'], " ");
+    format!("# games of the run of {event} (arbiter)\n\n")
+}
+
+/// Appends a tag line, the value's `"` and `\` escaped.
+fn push_tag(text: &mut Vec<u8>, name: &str, value: &[u8]) {
+    text.push(b'[');
+    text.extend_from_slice(name.as_bytes());
+    text.extend_from_slice(b" \"");
+    for &byte in value {
+        if matches!(byte, b'"' | b'\\') {
+            text.push(b'\\');
+        }
+        text.push(byte);
+    }
+    text.extend_from_slice(b"\"]\n");
+}
+
+/// Appends a tag line of a number.
+fn push_number_tag(text: &mut Vec<u8>, name: &str, value: u64) {
+    let mut digits = itoa::Buffer::new();
+    push_tag(text, name, digits.format(value).as_bytes());
 }
 
 /// The widest a line of moves gets (a single longer move stands alone).
@@ -57,26 +106,51 @@ const WIDTH: usize = 80;
 
 /// Appends `moves` (separated by [`MOVE_SEPARATOR`]) to `text`, wrapped at move
 /// boundaries: a new line takes a separator's place.
-fn push_moves(text: &mut String, moves: &str) {
+fn push_moves(text: &mut Vec<u8>, moves: &str) {
     let mut width = 0;
-    for mv in moves.split(MOVE_SEPARATOR).filter(|m| !m.is_empty()) {
+    let separator = MOVE_SEPARATOR as u8;
+    for mv in moves.as_bytes().split(|&b| b == separator) {
+        if mv.is_empty() {
+            continue;
+        }
         if width > 0 && width + 1 + mv.len() > WIDTH {
-            text.push('\n');
+            text.push(b'\n');
             width = 0;
         } else if width > 0 {
-            text.push(MOVE_SEPARATOR);
+            text.push(separator);
             width += 1;
         }
-        text.push_str(mv);
+        text.extend_from_slice(mv);
         width += mv.len();
     }
     if width > 0 {
-        text.push('\n');
+        text.push(b'\n');
     }
 }
 
+/// Appends one game's record: its tags, a blank line, its moves (an opening's on their own
+/// line first) and a blank line.
+pub fn push_game(text: &mut Vec<u8>, game: &GameTags) {
+    push_tag(text, "Game", game.game.as_bytes());
+    push_number_tag(text, "GameId", game.game_id);
+    push_number_tag(text, "Round", game.game_index + 1);
+    push_number_tag(text, "Seed", game.seed);
+    push_tag(text, "P1", game.p1_agent.as_bytes());
+    push_tag(text, "P2", game.p2_agent.as_bytes());
+    push_tag(text, "Result", game.winner.as_bytes());
+    push_tag(text, "Reason", game.reason.as_bytes());
+    text.push(b'\n');
+    if !game.opening.is_empty() {
+        push_moves(text, game.opening);
+        text.pop();
+        text.extend_from_slice(b"   # opening\n");
+    }
+    push_moves(text, game.moves);
+    text.push(b'\n');
+}
+
 /// Writes games.pgn in `folder` from its games.csv, one game at a time (nothing grows with
-/// the number of games).
+/// the number of games). A run's recorder writes the same bytes as it plays.
 ///
 /// # Errors
 /// games.csv that cannot be read, or the file that cannot be written, named.
@@ -87,29 +161,14 @@ pub fn write_game_records(folder: &Path, event: &str) -> Result<PathBuf, InputEr
     let fail_write = |e: io::Error| InputError::in_file(&path, None, e.to_string());
     let mut reader = csv::Reader::from_path(&games).map_err(fail_read)?;
     let mut out = BufWriter::new(std::fs::File::create(&path).map_err(fail_write)?);
-    let event = event.replace(['\n', '\r'], " ");
-    let mut text = format!("# games of the run of {event} (arbiter)\n\n");
+    let mut text = first_line(event).into_bytes();
     for (index, row) in reader.deserialize::<Row>().enumerate() {
         let row = row.map_err(|e| InputError::in_file(&games, Some(index + 2), e.to_string()))?;
-        text.push_str(&tag("Game", &row.game));
-        text.push_str(&tag("GameId", &row.game_id.to_string()));
-        text.push_str(&tag("Round", &(row.game_index + 1).to_string()));
-        text.push_str(&tag("Seed", &row.seed.to_string()));
-        text.push_str(&tag("P1", &row.p1_agent));
-        text.push_str(&tag("P2", &row.p2_agent));
-        text.push_str(&tag("Result", &row.winner));
-        text.push_str(&tag("Reason", &row.reason));
-        text.push('\n');
-        if !row.opening.is_empty() {
-            push_moves(&mut text, &row.opening);
-            text.pop();
-            text.push_str("   # opening\n");
-        }
-        push_moves(&mut text, &row.moves);
-        text.push('\n');
-        out.write_all(text.as_bytes()).map_err(fail_write)?;
+        push_game(&mut text, &row.tags());
+        out.write_all(&text).map_err(fail_write)?;
         text.clear();
     }
+    out.write_all(&text).map_err(fail_write)?;
     out.flush().map_err(fail_write)?;
     Ok(path)
 }
@@ -192,15 +251,16 @@ mod tests {
     fn moves_wrap_at_move_boundaries_and_read_back_as_written() {
         let moves: Vec<String> = (0..40).map(|i| format!("m{i}-x{}", i * 7)).collect();
         let joined = moves.join(";");
-        let mut text = String::new();
+        let mut text = Vec::new();
         push_moves(&mut text, &joined);
+        let text = String::from_utf8(text).expect("UTF-8");
         assert!(text.lines().count() > 1, "{text}");
         assert!(text.lines().all(|l| l.len() <= WIDTH), "{text}");
         // One byte per move boundary, as in games.csv, plus the last newline.
         assert_eq!(text.len(), joined.len() + 1);
         let read: Vec<String> = read_moves(&text).into_iter().map(|(_, m)| m).collect();
         assert_eq!(read, moves);
-        let mut empty = String::new();
+        let mut empty = Vec::new();
         push_moves(&mut empty, "");
         assert!(empty.is_empty());
     }

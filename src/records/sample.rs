@@ -2,7 +2,6 @@
 //! moves.csv read a row at a time, since they may hold millions, and only the rows kept
 //! taken apart.
 
-use super::load::byte_reader;
 use crate::registry::InputError;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -42,24 +41,39 @@ pub fn sample_games(
             first: 0,
         });
     }
-    let (mut reader, headers) = byte_reader(&path)?;
+    let failed = |line: usize, e: &dyn std::fmt::Display| {
+        InputError::in_file(&path, Some(line), e.to_string())
+    };
+    let file = std::fs::File::open(&path).map_err(|e| failed(1, &e))?;
+    let mut scan = super::scan::RawRecords::new(file);
+    let headers = match scan.next_record().map_err(|e| failed(1, &e))? {
+        Some(header) => super::scan::parse_record(header),
+        None => csv::ByteRecord::new(),
+    };
     let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
     let mut shortest: Option<(u64, BTreeMap<String, String>)> = None;
     let mut longest: Option<(u64, BTreeMap<String, String>)> = None;
     let mut total = 0;
-    // A row is taken apart only when it is kept: games.csv may hold millions.
+    // A row is put in a map only when it is kept: games.csv may hold millions.
     let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
     let (game_column, plies_column, id_column) =
         (column("game"), column("plies"), column("game_id"));
+    // The columns looked at in every row; a row kept is parsed whole.
+    let looked_at = [game_column, plies_column, id_column]
+        .into_iter()
+        .flatten()
+        .max()
+        .map_or(0, |last| last + 1);
     let mut record = csv::ByteRecord::new();
+    let mut whole = csv::ByteRecord::new();
     for index in 0.. {
-        let failed =
-            |e: &dyn std::fmt::Display| InputError::in_file(&path, Some(index + 2), e.to_string());
-        match reader.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(failed(&e)),
-        }
+        let line = index + 2;
+        let raw = match scan.next_record().map_err(|e| failed(line, &e))? {
+            Some([]) => continue,
+            Some(raw) => raw,
+            None => break,
+        };
+        super::scan::parse_first(raw, looked_at, &mut record);
         let field = |at: Option<usize>| {
             at.and_then(|at| record.get(at))
                 .and_then(|bytes| std::str::from_utf8(bytes).ok())
@@ -71,8 +85,11 @@ pub fn sample_games(
         }
         total += 1;
         let plies: u64 = field(plies_column).parse().unwrap_or(0);
-        let row = || -> Result<BTreeMap<String, String>, InputError> {
-            record.deserialize(Some(&headers)).map_err(|e| failed(&e))
+        let mut row = || -> Result<BTreeMap<String, String>, InputError> {
+            super::scan::parse_into(raw, &mut whole);
+            whole
+                .deserialize(Some(&headers))
+                .map_err(|e| failed(line, &e))
         };
         if shortest.as_ref().is_none_or(|(s, _)| plies < *s) {
             shortest = Some((plies, row()?));
@@ -120,52 +137,234 @@ pub fn move_stats(
     folder: &Path,
     ids: &[String],
 ) -> Result<BTreeMap<String, Vec<Value>>, InputError> {
-    let ids: std::collections::BTreeSet<&str> = ids.iter().map(String::as_str).collect();
     let path = folder.join("moves.csv");
     let mut stats: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    if !path.is_file() {
+    let mut targets: Vec<u64> = ids.iter().filter_map(|id| id.parse().ok()).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    if !path.is_file() || targets.is_empty() {
         return Ok(stats);
     }
-    // Only the sampled games' rows are taken apart: moves.csv has a row per move.
-    let (mut reader, headers) = byte_reader(&path)?;
-    let Some(id_column) = headers.iter().position(|h| h == b"game_id") else {
+    let failed = |line: Option<usize>, e: &dyn std::fmt::Display| {
+        InputError::in_file(&path, line, e.to_string())
+    };
+    let file = std::fs::File::open(&path).map_err(|e| failed(None, &e))?;
+    let mut scan = super::scan::RawRecords::new(&file);
+    let headers = match scan.next_record().map_err(|e| failed(Some(1), &e))? {
+        Some(header) => super::scan::parse_record(header),
+        None => return Ok(stats),
+    };
+    let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
+    let Some(id_column) = column("game_id") else {
         return Ok(stats);
     };
-    let mut record = csv::ByteRecord::new();
-    for index in 0.. {
-        match reader.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(InputError::in_file(&path, Some(index + 2), e.to_string())),
-        }
-        let id = std::str::from_utf8(record.get(id_column).unwrap_or_default()).unwrap_or("");
-        if !ids.contains(id) {
-            continue;
-        }
-        let row: BTreeMap<String, String> = record
-            .deserialize(Some(&headers))
-            .map_err(|e| InputError::in_file(&path, Some(index + 2), e.to_string()))?;
-        let Some(id) = row.get("game_id") else {
+    let [
+        ply_column,
+        agent_column,
+        ms_column,
+        expanded_column,
+        value_column,
+    ] = ["ply", "agent", "ms", "expanded", "value"].map(column);
+    let mut fields = csv::ByteRecord::new();
+    let id_of = |record: &[u8]| -> Option<u64> {
+        let parsed;
+        let field = match super::scan::plain_field(record, id_column) {
+            Some(field) => field,
+            None => {
+                parsed = super::scan::parse_record(record);
+                parsed.get(id_column)?
+            }
+        };
+        std::str::from_utf8(field).ok()?.parse().ok()
+    };
+    // moves.csv has a row per move, in game id order (as arbiter writes it): the rows of
+    // the games before a sampled one are skipped over by halving (a run of millions of
+    // moves need not be read whole for the shortest and the longest game), and only the
+    // sampled games' rows are parsed. The line of a row is known until the first skip.
+    let mut targets = targets.into_iter().peekable();
+    let mut line = Some(1);
+    let mut skipped_to = None;
+    loop {
+        let start = scan.position();
+        line = line.map(|l| l + 1);
+        let Some(record) = scan.next_record().map_err(|e| failed(line, &e))? else {
+            break;
+        };
+        let Some(id) = id_of(record) else {
             continue;
         };
-        let number = |k: &str| -> Value {
-            row.get(k)
-                .and_then(|v| v.parse::<f64>().ok())
+        while targets.next_if(|&target| target < id).is_some() {}
+        let Some(&target) = targets.peek() else {
+            break;
+        };
+        if id < target {
+            if skipped_to != Some(target) {
+                skipped_to = Some(target);
+                let at = super::scan::first_at_least(&file, start, id_column, target)
+                    .map_err(|e| failed(None, &e))?;
+                if at > start {
+                    scan = super::scan::RawRecords::at(&file, at).map_err(|e| failed(None, &e))?;
+                    line = None;
+                }
+            }
+            continue;
+        }
+        super::scan::parse_into(record, &mut fields);
+        let text = |column: Option<usize>| -> Result<&str, InputError> {
+            let bytes = column.and_then(|at| fields.get(at)).unwrap_or_default();
+            std::str::from_utf8(bytes).map_err(|e| failed(line, &format!("game {id}: {e}")))
+        };
+        let number = |column: Option<usize>| -> Result<Value, InputError> {
+            Ok(text(column)?
+                .parse::<f64>()
+                .ok()
                 .filter(|v| v.is_finite())
-                .map_or(Value::Null, Value::from)
+                .map_or(Value::Null, Value::from))
         };
-        let moves = stats.entry(id.clone()).or_default();
+        let moves = stats.entry(id.to_string()).or_default();
         // At its ply: the plies between two agents' moves were chance's (a die rolled).
-        let ply = row.get("ply").and_then(|p| p.parse::<usize>().ok());
-        if let Some(ply) = ply.filter(|&p| p > moves.len() + 1) {
+        if let Some(ply) = text(ply_column)?
+            .parse::<usize>()
+            .ok()
+            .filter(|&p| p > moves.len() + 1)
+        {
             moves.resize(ply - 1, json!({"agent": "chance"}));
         }
         moves.push(json!({
-            "agent": row.get("agent").cloned().unwrap_or_default(),
-            "ms": number("ms"),
-            "expanded": number("expanded"),
-            "value": number("value"),
+            "agent": text(agent_column)?,
+            "ms": number(ms_column)?,
+            "expanded": number(expanded_column)?,
+            "value": number(value_column)?,
         }));
     }
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A moves.csv of `games` games of 1 to 60 moves (game 7's agent named with a comma,
+    /// so its rows are quoted), and games.csv beside it.
+    fn run_folder(games: u64) -> tempfile::TempDir {
+        let folder = tempfile::tempdir().expect("a folder");
+        let mut moves = String::from("game_id,matchup,ply,side,agent,move,expanded,ms,value\n");
+        let mut rows = String::from("game_id,game,plies,moves\n");
+        for id in 0..games {
+            let plies = 1 + (id * 37) % 60;
+            let agent = if id == 7 { "\"a, quoted\"" } else { "random" };
+            for ply in 1..=plies {
+                // A chance ply (no row) in game 3.
+                if id == 3 && ply == 2 {
+                    continue;
+                }
+                let side = if ply % 2 == 1 { "P1" } else { "P2" };
+                moves.push_str(&format!(
+                    "{id},0,{ply},{side},{agent},m{ply},{},{}.{:04},\n",
+                    id + ply,
+                    ply % 3,
+                    id % 10_000
+                ));
+            }
+            rows.push_str(&format!("{id},g,{plies},\n"));
+        }
+        std::fs::write(folder.path().join("moves.csv"), moves).expect("written");
+        std::fs::write(folder.path().join("games.csv"), rows).expect("written");
+        folder
+    }
+
+    /// The same figures read the plain way: every row through the csv crate.
+    fn read_plainly(folder: &Path, ids: &[String]) -> BTreeMap<String, Vec<(String, String)>> {
+        let mut reader = csv::Reader::from_path(folder.join("moves.csv")).expect("csv");
+        let mut found: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        for row in reader.deserialize::<BTreeMap<String, String>>() {
+            let row = row.expect("a row");
+            if ids.contains(&row["game_id"]) {
+                found
+                    .entry(row["game_id"].clone())
+                    .or_default()
+                    .push((row["agent"].clone(), row["expanded"].clone()));
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_sampled_games_rows_are_found_across_skips_as_a_whole_read_finds_them() {
+        // About 2 MB: the skips halve the distance many times.
+        let folder = run_folder(2_000);
+        let ids: Vec<String> = [0, 1, 2, 3, 7, 8, 999, 1000, 1_998, 1_999, 5_000]
+            .iter()
+            .map(u64::to_string)
+            .collect();
+        let stats = move_stats(folder.path(), &ids).expect("read");
+        let expected = read_plainly(folder.path(), &ids);
+        assert_eq!(stats.len(), expected.len());
+        for (id, rows) in &expected {
+            let moves = &stats[id];
+            let agents: Vec<(String, String)> = moves
+                .iter()
+                .filter(|m| m["agent"] != "chance")
+                .map(|m| {
+                    let expanded = m["expanded"].as_f64().expect("a number");
+                    (
+                        m["agent"].as_str().expect("text").to_string(),
+                        format!("{expanded}"),
+                    )
+                })
+                .collect();
+            assert_eq!(&agents, rows, "game {id}");
+        }
+        // Game 3's second ply was chance's.
+        assert_eq!(stats["3"][1]["agent"], "chance");
+        assert_eq!(stats["7"][0]["agent"], "a, quoted");
+    }
+
+    #[test]
+    fn a_skip_lands_at_most_a_probe_before_the_game_and_never_after_it() {
+        let folder = run_folder(3_000);
+        let file = std::fs::File::open(folder.path().join("moves.csv")).expect("open");
+        let text = std::fs::read(folder.path().join("moves.csv")).expect("read");
+        let header = text.iter().position(|&b| b == b'\n').expect("a header") as u64 + 1;
+        for target in [0, 1, 5, 7, 8, 1_234, 2_999, 4_000] {
+            let at = crate::records::scan::first_at_least(&file, header, 0, target).expect("read")
+                as usize;
+            let first = text
+                .split_inclusive(|&b| b == b'\n')
+                .scan(0, |offset, line| {
+                    let start = *offset;
+                    *offset += line.len();
+                    Some((start, line))
+                })
+                .skip(1)
+                .find(|(_, line)| {
+                    std::str::from_utf8(line.split(|&b| b == b',').next().unwrap_or_default())
+                        .ok()
+                        .and_then(|id| id.parse::<u64>().ok())
+                        .is_some_and(|id| id >= target)
+                })
+                .map_or(text.len(), |(start, _)| start);
+            assert!(at <= first, "target {target}: {at} after {first}");
+            assert!(
+                first - at <= 1 << 17,
+                "target {target}: {at} far before {first}"
+            );
+            assert!(
+                at == header as usize || text[at - 1] == b'\n',
+                "{at} starts no line"
+            );
+        }
+    }
+
+    #[test]
+    fn games_csv_rows_are_sampled_first_shortest_and_longest() {
+        let folder = run_folder(500);
+        let sample =
+            sample_games(folder.path(), None, 3, |_| true, |_, first| first).expect("read");
+        let ids: Vec<&str> = sample.rows.iter().map(|r| r["game_id"].as_str()).collect();
+        // Plies 1 + (id * 37) % 60: the first shortest (1 ply) is game 0 itself, the
+        // first longest (60) is game 47.
+        assert_eq!(ids, ["0", "1", "2", "47"]);
+        assert_eq!(sample.total, 500);
+    }
 }
