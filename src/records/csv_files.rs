@@ -194,6 +194,8 @@ pub struct CsvRecorder {
     last_flush: Instant,
     scratch: String,
     quoted: Quoted,
+    /// A game's id and matchup, the first two fields of each of its moves.csv rows.
+    lead: Vec<u8>,
 }
 
 /// The fields that are the same in many rows (the game, its variant, the agents' names),
@@ -246,7 +248,8 @@ impl Row<'_> {
         Ok(())
     }
 
-    /// A field already written as one (see [`Quoted`]).
+    /// A field already written as one (see [`Quoted`]), or several already joined by
+    /// commas.
     fn quoted(&mut self, field: &[u8]) -> io::Result<()> {
         self.separate();
         self.file.line.extend_from_slice(field);
@@ -297,6 +300,30 @@ impl Row<'_> {
             fraction /= 10;
         }
         Ok(units as f64 / scale as f64)
+    }
+
+    /// `nanos` as milliseconds with four decimals, the bytes and value of
+    /// `fixed::<4>(millis(nanos))`, in integers: the float path's rounding errors (a few
+    /// parts in 10^16) cannot move a count of tenths of a microsecond across a rounding
+    /// boundary unless it lies exactly on one (a tie, `nanos` ending in 50) or the time is
+    /// longer than 13 days, and those two take the float path.
+    fn millis4(&mut self, nanos: u64) -> io::Result<f64> {
+        if nanos % 100 == 50 || nanos >= 1 << 50 {
+            return self.fixed::<4>(millis(nanos));
+        }
+        let units = (nanos + 50) / 100;
+        self.separate();
+        let line = &mut self.file.line;
+        crate::core::json::push_u64(line, units / 10_000);
+        let fraction = units % 10_000;
+        line.extend_from_slice(&[
+            b'.',
+            b'0' + (fraction / 1000) as u8,
+            b'0' + (fraction / 100 % 10) as u8,
+            b'0' + (fraction / 10 % 10) as u8,
+            b'0' + (fraction % 10) as u8,
+        ]);
+        Ok(units as f64 / 10_000.0)
     }
 
     /// Ends the row and writes it.
@@ -357,6 +384,7 @@ impl CsvRecorder {
             last_flush: Instant::now(),
             scratch: String::with_capacity(32),
             quoted,
+            lead: Vec::with_capacity(32),
         })
     }
 
@@ -476,7 +504,6 @@ impl Reporter<GameRecord> for CsvRecorder {
         }
 
         if let Some(moves) = &mut self.moves {
-            let mut row = moves.row(&mut self.scratch);
             // The agents' moves, each beside its ply's text (chance's plies have no row).
             let mut chance = record.chance.iter().peekable();
             let separator = MOVE_SEPARATOR as u8;
@@ -486,39 +513,63 @@ impl Reporter<GameRecord> for CsvRecorder {
                 .split(|&b| b == separator)
                 .enumerate()
                 .filter(|&(ply, _)| chance.next_if(|&&c| c as usize == ply).is_none());
+            // Written once for the game's rows: its id and matchup, joined.
+            let lead = &mut self.lead;
+            lead.clear();
+            crate::core::json::push_u64(lead, job.id);
+            lead.push(b',');
+            crate::core::json::push_u64(lead, job.matchup as u64);
+            let mut row = moves.row(&mut self.scratch);
             for (mv, (ply, text)) in record.moves.iter().zip(agents_plies) {
-                row.number(job.id)?;
-                row.number(job.matchup as u64)?;
+                row.quoted(lead)?;
                 row.number(ply as u64 + 1)?;
                 row.quoted(mv.side.label().as_bytes())?;
                 row.quoted(&quoted.agents[job.agent(mv.side)])?;
                 row.bytes(text)?;
-                row.number(mv.expanded)?;
-                row.number(mv.evaluated)?;
-                row.number(mv.generated)?;
-                row.number(mv.peak_bytes)?;
-                row.number(u64::from(mv.depth))?;
-                row.number(u64::from(mv.timed_out))?;
+                // A move that counted nothing (every random or greedy move) in one piece.
+                if mv.expanded | mv.evaluated | mv.generated | mv.peak_bytes == 0
+                    && mv.depth == 0
+                    && !mv.timed_out
+                {
+                    row.quoted(b"0,0,0,0,0,0")?;
+                } else {
+                    row.number(mv.expanded)?;
+                    row.number(mv.evaluated)?;
+                    row.number(mv.generated)?;
+                    row.number(mv.peak_bytes)?;
+                    row.number(u64::from(mv.depth))?;
+                    row.number(u64::from(mv.timed_out))?;
+                }
                 // The report's figure as it will read it back from the file.
-                let ms = row.fixed::<4>(millis(mv.nanos))?;
+                let ms = row.millis4(mv.nanos)?;
                 self.tally.add_move(
                     numbers[mv.side.pair_index()],
                     ply as u32 + 1,
                     mv.expanded,
                     ms,
                 );
-                for nanos in [mv.cpu_nanos, mv.clock_nanos] {
-                    match nanos {
-                        Some(nanos) => _ = row.fixed::<4>(millis(nanos))?,
+                if mv.cpu_nanos.is_none()
+                    && mv.clock_nanos.is_none()
+                    && mv.value.is_none()
+                    && mv.fault.is_none()
+                    && !mv.self_reported
+                {
+                    // cpu_ms, clock_ms, value and fault empty, self_reported 0.
+                    row.quoted(b",,,,0")?;
+                } else {
+                    for nanos in [mv.cpu_nanos, mv.clock_nanos] {
+                        match nanos {
+                            Some(nanos) => _ = row.millis4(nanos)?,
+                            None => row.text("")?,
+                        }
+                    }
+                    match mv.value {
+                        Some(value) => row.float(value)?,
                         None => row.text("")?,
                     }
+                    row.text(mv.fault.map_or("", |f| f.name()))?;
+                    row.number(u64::from(mv.self_reported))?;
                 }
-                match mv.value {
-                    Some(value) => row.float(value)?,
-                    None => row.text("")?,
-                }
-                row.text(mv.fault.map_or("", |f| f.name()))?;
-                row.number(u64::from(mv.self_reported))?;
                 row.end()?;
             }
             // A game replayed from the journal: its rows as the old moves.csv had them.
@@ -650,6 +701,48 @@ mod tests {
         row.fixed::<2>(2.5).expect("written");
         row.float(-0.125).expect("written");
         assert_eq!(csv.line, b"42,2.50,-0.125");
+    }
+
+    #[test]
+    fn milliseconds_in_integers_are_the_float_paths_bytes_and_value() {
+        let dir = tempfile::tempdir().expect("a folder");
+        let file = std::fs::File::create(dir.path().join("m.csv")).expect("a file");
+        let mut csv = super::CsvFile::new(file, &["x"]).expect("written");
+        let mut scratch = String::new();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut nanos_tried = vec![
+            0,
+            1,
+            49,
+            50,
+            51,
+            99,
+            100,
+            150,
+            9_999_950,
+            (1 << 50) - 1,
+            1 << 50,
+            u64::MAX,
+        ];
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Every scale from a nanosecond to centuries, ties and their neighbours.
+            let nanos = x >> (x % 64);
+            nanos_tried.extend([nanos, nanos / 100 * 100 + 50, nanos / 100 * 100 + 49]);
+        }
+        for nanos in nanos_tried {
+            let fast = csv.row(&mut scratch).millis4(nanos).expect("written");
+            let fast_text = std::mem::take(&mut csv.line);
+            let slow = csv
+                .row(&mut scratch)
+                .fixed::<4>(super::super::millis(nanos))
+                .expect("written");
+            let slow_text = std::mem::take(&mut csv.line);
+            assert_eq!(fast_text, slow_text, "{nanos} ns");
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{nanos} ns");
+        }
     }
 
     #[test]

@@ -105,8 +105,36 @@ fn push_number_tag(text: &mut Vec<u8>, name: &str, value: u64) {
 const WIDTH: usize = 80;
 
 /// Appends `moves` (separated by [`MOVE_SEPARATOR`]) to `text`, wrapped at move
-/// boundaries: a new line takes a separator's place.
+/// boundaries: a new line takes a separator's place. A line is copied whole: the last
+/// separator that keeps it within [`WIDTH`] is found, not every move looked at.
 fn push_moves(text: &mut Vec<u8>, moves: &str) {
+    let separator = MOVE_SEPARATOR as u8;
+    let bytes = moves.as_bytes();
+    let empty_move = bytes.first() == Some(&separator)
+        || bytes.last() == Some(&separator)
+        || memchr::memmem::find(bytes, &[separator, separator]).is_some();
+    if empty_move {
+        return push_moves_one_by_one(text, moves);
+    }
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let line = if rest.len() <= WIDTH {
+            rest.len()
+        } else {
+            // The last separator within the width ends the line (a separator just past it
+            // too: the line is then exactly WIDTH); a longer move stands alone.
+            memchr::memrchr(separator, &rest[..=WIDTH])
+                .or_else(|| memchr::memchr(separator, rest))
+                .unwrap_or(rest.len())
+        };
+        text.extend_from_slice(&rest[..line]);
+        text.push(b'\n');
+        rest = rest.get(line + 1..).unwrap_or_default();
+    }
+}
+
+/// [`push_moves`] a move at a time, leaving out empty moves.
+fn push_moves_one_by_one(text: &mut Vec<u8>, moves: &str) {
     let mut width = 0;
     let separator = MOVE_SEPARATOR as u8;
     for mv in moves.as_bytes().split(|&b| b == separator) {
@@ -263,6 +291,37 @@ mod tests {
         let mut empty = Vec::new();
         push_moves(&mut empty, "");
         assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn whole_lines_are_the_lines_of_a_move_at_a_time() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |below: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % below
+        };
+        for _ in 0..3_000 {
+            let count = next(40);
+            let moves: Vec<String> = (0..count)
+                .map(|_| {
+                    let longest = if next(10) == 0 { 120 } else { 9 };
+                    "m".repeat(1 + next(longest) as usize)
+                })
+                .collect();
+            let joined = moves.join(";");
+            let (mut whole, mut one_by_one) = (Vec::new(), Vec::new());
+            push_moves(&mut whole, &joined);
+            push_moves_one_by_one(&mut one_by_one, &joined);
+            assert_eq!(whole, one_by_one, "{joined}");
+        }
+        for odd in [";a;b", "a;;b", "a;b;", ";", ";;"] {
+            let (mut whole, mut one_by_one) = (Vec::new(), Vec::new());
+            push_moves(&mut whole, odd);
+            push_moves_one_by_one(&mut one_by_one, odd);
+            assert_eq!(whole, one_by_one, "{odd}");
+        }
     }
 
     #[test]
