@@ -1,6 +1,7 @@
 //! games.pgn: every game of a run as a block of tag lines and its moves, in the spirit of
-//! chess's PGN, made from games.csv (so `arbiter report` remakes it), and read back by
-//! `arbiter replay`. Not written for `run --no-moves` (no moves are recorded).
+//! chess's PGN, written by a run's recorder beside games.csv (and remade from games.csv by
+//! `arbiter report`), and read back by `arbiter replay`. Not written for `run --no-moves`
+//! (no moves are recorded).
 //!
 //! ```text
 //! # games of the run of quick (arbiter)
