@@ -113,10 +113,7 @@ impl CsvFile {
     }
 
     fn new(file: File, header: &[&str]) -> io::Result<CsvFile> {
-        let mut csv = CsvFile {
-            out: file,
-            line: Vec::with_capacity(Self::WRITE_AT + 1024),
-        };
+        let mut csv = CsvFile::starting(file, &[])?;
         let mut scratch = String::new();
         let mut row = csv.row(&mut scratch);
         for name in header {
@@ -287,6 +284,12 @@ impl Row<'_> {
         // difference from the whole part is exact.
         let whole = scaled.trunc();
         let units = (whole + if scaled - whole >= 0.5 { 1.0 } else { 0.0 }) as u64;
+        Ok(self.units::<DECIMALS>(units))
+    }
+
+    /// `units` of 10^-`DECIMALS` written as a fixed decimal; returns the number written.
+    fn units<const DECIMALS: u32>(&mut self, units: u64) -> f64 {
+        let scale = 10u64.pow(DECIMALS);
         self.separate();
         let line = &mut self.file.line;
         crate::core::json::push_u64(line, units / scale);
@@ -299,7 +302,7 @@ impl Row<'_> {
             *digit = b'0' + (fraction % 10) as u8;
             fraction /= 10;
         }
-        Ok(units as f64 / scale as f64)
+        units as f64 / scale as f64
     }
 
     /// `nanos` as milliseconds with four decimals, the bytes and value of
@@ -311,19 +314,7 @@ impl Row<'_> {
         if nanos % 100 == 50 || nanos >= 1 << 50 {
             return self.fixed::<4>(millis(nanos));
         }
-        let units = (nanos + 50) / 100;
-        self.separate();
-        let line = &mut self.file.line;
-        crate::core::json::push_u64(line, units / 10_000);
-        let fraction = units % 10_000;
-        line.extend_from_slice(&[
-            b'.',
-            b'0' + (fraction / 1000) as u8,
-            b'0' + (fraction / 100 % 10) as u8,
-            b'0' + (fraction / 10 % 10) as u8,
-            b'0' + (fraction % 10) as u8,
-        ]);
-        Ok(units as f64 / 10_000.0)
+        Ok(self.units::<4>((nanos + 50) / 100))
     }
 
     /// Ends the row and writes it.

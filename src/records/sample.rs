@@ -45,11 +45,8 @@ pub fn sample_games(
         InputError::in_file(&path, Some(line), e.to_string())
     };
     let file = std::fs::File::open(&path).map_err(|e| failed(1, &e))?;
-    let mut scan = super::scan::RawRecords::new(file);
-    let headers = match scan.next_record().map_err(|e| failed(1, &e))? {
-        Some(header) => super::scan::parse_record(header),
-        None => csv::ByteRecord::new(),
-    };
+    let (mut scan, headers) =
+        super::scan::RawRecords::after_header(&file).map_err(|e| failed(1, &e))?;
     let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
     let mut shortest: Option<(u64, BTreeMap<String, String>)> = None;
     let mut longest: Option<(u64, BTreeMap<String, String>)> = None;
@@ -149,11 +146,8 @@ pub fn move_stats(
         InputError::in_file(&path, line, e.to_string())
     };
     let file = std::fs::File::open(&path).map_err(|e| failed(None, &e))?;
-    let mut scan = super::scan::RawRecords::new(&file);
-    let headers = match scan.next_record().map_err(|e| failed(Some(1), &e))? {
-        Some(header) => super::scan::parse_record(header),
-        None => return Ok(stats),
-    };
+    let (mut scan, headers) =
+        super::scan::RawRecords::after_header(&file).map_err(|e| failed(Some(1), &e))?;
     let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
     let Some(id_column) = column("game_id") else {
         return Ok(stats);

@@ -95,6 +95,17 @@ impl<R: Read> RawRecords<R> {
 }
 
 impl<'f> RawRecords<&'f File> {
+    /// The records of `file` after its header, and the header's fields (none for an
+    /// empty file).
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn after_header(file: &'f File) -> io::Result<(RawRecords<&'f File>, csv::ByteRecord)> {
+        let mut records = RawRecords::new(file);
+        let header = records.next_record()?.map(parse_record).unwrap_or_default();
+        Ok((records, header))
+    }
+
     /// The records of `file` from byte `offset` (a record's start) on; their
     /// [`RawRecords::position`] counts from the file's start.
     ///
