@@ -1176,3 +1176,198 @@ fn the_star_is_counted_at_every_table_and_two_seat_runs_refuse_a_bigger_one() {
     let output = run(&["perft", "chinese-checkers-star(players=5)", "--depth", "1"]);
     assert_input_error(&output, &["players=5: the star seats 2, 3, 4 or 6 players"]);
 }
+
+/// The shipped Connect Four rules library and its program form
+/// (clients/rust/connect-four-rules), built once for this test binary: the library's
+/// path, the program's.
+fn connect_four_rules() -> &'static (PathBuf, PathBuf) {
+    static BUILT: std::sync::OnceLock<(PathBuf, PathBuf)> = std::sync::OnceLock::new();
+    BUILT.get_or_init(|| {
+        let crate_dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/rust/connect-four-rules");
+        let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("connect-four-rules");
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+        // Its crates are arbiter's own (its Cargo.lock pins the same versions): offline.
+        let output = std::process::Command::new(cargo)
+            .args([
+                "build",
+                "--release",
+                "--offline",
+                "--locked",
+                "--manifest-path",
+            ])
+            .arg(crate_dir.join("Cargo.toml"))
+            .arg("--target-dir")
+            .arg(&target)
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "building clients/rust/connect-four-rules: {}",
+            stderr(&output)
+        );
+        let release = target.join("release");
+        let library = ["libconnect_four_rules.so", "libconnect_four_rules.dylib"]
+            .iter()
+            .map(|name| release.join(name))
+            .find(|path| path.is_file())
+            .expect("the library was built");
+        (library, release.join("connect-four-rules"))
+    })
+}
+
+#[test]
+fn a_rules_library_counts_plays_and_checks_as_the_built_in_game_and_its_own_program() {
+    let (library, program) = connect_four_rules();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let agents = agents_folder(
+        dir.path(),
+        &format!(
+            "[[game]]\nname = \"c4-lib\"\nlibrary = \"{}\"\n\n[[game]]\nname = \"c4-prog\"\ncommand = [\"{}\"]\n",
+            library.display(),
+            program.display()
+        ),
+    );
+    // Perft through the typed calls, through the protocol, and built in; on another board
+    // too (its parameters reach the library through `hello`).
+    for (lib, prog, built_in, depth) in [
+        ("c4-lib", "c4-prog", "connect-four", 6),
+        (
+            "c4-lib(rows=4,columns=5)",
+            "c4-prog(rows=4,columns=5)",
+            "connect-four(rows=4,columns=5)",
+            8,
+        ),
+    ] {
+        let expected = perft(built_in, depth, &agents);
+        assert_eq!(perft(lib, depth, &agents), expected, "{lib}");
+        assert_eq!(perft(prog, depth, &agents), expected, "{prog}");
+    }
+    let output = run(&["check-game", "c4-lib", "--agents", text(&agents)]);
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    // The same games as the built-in game with its `windows` heuristic, which the
+    // library's `evaluate` is: moves, results and nodes.
+    let pairs = |h: &str| -> String {
+        format!(
+            "matchups = [[\"alphabeta(heuristic={h},depth=3)\", \"greedy(heuristic={h})\"],\n\
+             [\"alphabeta(heuristic={h},depth=4)\", \"minimax(heuristic={h},depth=2)\"],\n\
+             [\"mcts(iterations=80)\", \"random\"]]\n"
+        )
+    };
+    let mut folders = Vec::new();
+    for (game, heuristic) in [
+        ("connect-four", "windows"),
+        ("c4-lib", "program"),
+        ("c4-prog", "program"),
+    ] {
+        let experiment = write_experiment(
+            dir.path(),
+            &format!("{game}.toml"),
+            &format!(
+                "game = \"{game}\"\ngames = 4\nseed = 11\n{}",
+                pairs(heuristic)
+            ),
+        );
+        let out = dir.path().join(game);
+        let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+        assert!(output.status.success(), "{game}: {}", stderr(&output));
+        folders.push(games(&out));
+    }
+    assert_eq!(folders[0].len(), 12);
+    for other in &folders[1..] {
+        for (x, y) in folders[0].iter().zip(other) {
+            for column in [
+                "moves",
+                "winner",
+                "reason",
+                "plies",
+                "p1_expanded",
+                "p2_expanded",
+            ] {
+                assert_eq!(
+                    x[column], y[column],
+                    "{column} of game {} ({})",
+                    x["game_id"], y["game"]
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rules_library_that_cannot_serve_is_refused_in_one_line() {
+    let (library, program) = connect_four_rules();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let not_a_library = dir.path().join("notes.so");
+    fs::write(&not_a_library, "not a shared object\n").expect("write");
+    // A shared library of the system's that exports no `arbiter_rules_v1`.
+    let system = [
+        "/lib/x86_64-linux-gnu/libm.so.6",
+        "/usr/lib/x86_64-linux-gnu/libm.so.6",
+        "/lib64/libm.so.6",
+        "/usr/lib/libm.dylib",
+    ]
+    .iter()
+    .map(Path::new)
+    .find(|p| p.is_file());
+    let mut cases: Vec<(String, Vec<String>)> = vec![
+        (
+            format!("library = \"{}\"", dir.path().join("missing.so").display()),
+            vec!["missing.so".into(), "no such file".into()],
+        ),
+        (
+            format!("library = \"{}\"", not_a_library.display()),
+            vec!["notes.so".into(), "cannot load it".into()],
+        ),
+        (
+            format!("library = \"{}\"", program.display()),
+            vec!["connect-four-rules".into(), "cannot load it".into()],
+        ),
+        (
+            format!("library = \"{}\"\nrequest_ms = 5", library.display()),
+            vec![
+                "agents/games.toml".into(),
+                "a rules library runs inside arbiter".into(),
+            ],
+        ),
+        (
+            format!("library = \"{}\"\ncommand = [\"x\"]", library.display()),
+            vec!["not both".into()],
+        ),
+    ];
+    match system {
+        Some(path) => cases.push((
+            format!("library = \"{}\"", path.display()),
+            vec!["exports no `arbiter_rules_v1`".into()],
+        )),
+        None => eprintln!("no system libm found: the missing-symbol case is not checked here"),
+    }
+    for (entry, fragments) in cases {
+        let agents = agents_folder(dir.path(), &format!("[[game]]\nname = \"lib\"\n{entry}\n"));
+        let output = run(&["perft", "lib", "--depth", "1", "--agents", text(&agents)]);
+        let fragments: Vec<&str> = fragments.iter().map(String::as_str).collect();
+        assert_input_error(&output, &fragments);
+    }
+    // A parameter the library refuses, in `hello`.
+    let agents = agents_folder(
+        dir.path(),
+        &format!(
+            "[[game]]\nname = \"lib\"\nlibrary = \"{}\"\n",
+            library.display()
+        ),
+    );
+    let output = run(&[
+        "perft",
+        "lib(rows=3)",
+        "--depth",
+        "1",
+        "--agents",
+        text(&agents),
+    ]);
+    assert_input_error(&output, &["lib(rows=3)", "rows must be from 4 to 8"]);
+}

@@ -39,6 +39,12 @@ pub struct BenchArgs {
     /// it.
     #[arg(long, default_value_t = 20_000)]
     rules_requests: u64,
+    /// A rules library of the same game (docs/game-library.md; for connect-four, the one
+    /// `clients/rust/connect-four-rules` builds): alpha-beta through it against the built-in
+    /// game, beside the same through `serve-game`. Its `evaluate` must be the game's first
+    /// heuristic at its defaults for the node counts to match.
+    #[arg(long, value_name = "FILE")]
+    rules_library: Option<PathBuf>,
     /// Folder of agent files, where games served by programs are declared [default:
     /// $ARBITER_AGENTS, else ./agents].
     #[arg(long)]
@@ -67,6 +73,7 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
         external_games: args.external_games,
         rules_requests: args.rules_requests,
         agents: args.agents,
+        rules_library: args.rules_library,
         rounds: args.rounds,
         json: args.json,
     };

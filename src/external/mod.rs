@@ -9,6 +9,7 @@
 pub mod check;
 pub mod check_game;
 pub mod hosted;
+pub mod library;
 mod messages;
 mod move_line;
 mod program;

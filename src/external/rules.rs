@@ -18,6 +18,7 @@
 //! afresh.
 
 use super::clip;
+use super::library::{Context, Library};
 use super::program::{Program, Received, describe_status};
 use crate::core::{Game, MoveError, Outcome, Player, Returns, seeds};
 use serde_json::{Value, json};
@@ -52,8 +53,11 @@ const MAX_REASONS: usize = 64;
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulesSpec {
-    /// The program and its arguments.
+    /// The program and its arguments (empty for a library).
     pub command: Vec<String>,
+    /// A rules library to load instead of a program (docs/game-library.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<PathBuf>,
     /// The folder it runs in (absolute once registered).
     pub cwd: PathBuf,
     /// Environment variables added to arbiter's.
@@ -70,6 +74,7 @@ impl RulesSpec {
     pub fn new(command: Vec<String>, cwd: PathBuf) -> RulesSpec {
         RulesSpec {
             command,
+            library: None,
             cwd,
             env: BTreeMap::new(),
             startup_ms: 10_000,
@@ -77,9 +82,12 @@ impl RulesSpec {
         }
     }
 
-    /// The command line as one would type it.
+    /// The command line as one would type it (a library's path).
     pub fn command_line(&self) -> String {
-        self.command.join(" ")
+        match &self.library {
+            Some(path) => format!("library {}", path.display()),
+            None => self.command.join(" "),
+        }
     }
 }
 
@@ -132,6 +140,12 @@ pub struct ProgramGameDef {
     pub returns: bool,
     /// Its players, 1 to 6 (`"players"` in `ready`, 2 if it says nothing).
     pub players: usize,
+    /// Whether a search's questions at every node (the moves' count, a child with its
+    /// status, a move's text) go through a library's typed calls instead of requests: a
+    /// library that offers them, for a game without hidden information or returns.
+    typed: bool,
+    /// Whether `evaluate` goes through a library's typed call.
+    typed_evaluate: bool,
     initial: Arc<str>,
     initial_status: Status,
     /// Failures of its programs so far (all threads), for the messages.
@@ -216,6 +230,8 @@ impl ProgramGameDef {
             sample: false,
             returns: false,
             players: 2,
+            typed: false,
+            typed_evaluate: false,
             initial: Arc::from(""),
             initial_status: Status {
                 to_move: Player::P1,
@@ -263,6 +279,10 @@ impl ProgramGameDef {
         def.chance = flag("chance");
         (def.hidden, def.sample) = (flag("hidden"), flag("sample"));
         def.returns = flag("returns");
+        if let Some(library) = connection.library().map(|c| c.library()) {
+            def.typed = library.has_typed_calls() && !def.hidden && !def.returns;
+            def.typed_evaluate = library.has_evaluate() && def.evaluate;
+        }
         if def.players > 2 && !def.features.is_empty() {
             return Err(format!(
                 "{who}: `ready` names features in a game of {} players: features are two sides' numbers, for two-player games",
@@ -523,9 +543,34 @@ fn hash_of(position: &str) -> u64 {
     seeds::mix64(hash)
 }
 
-/// One running rules program and its handshake.
+/// A reply line to `request` judged: `None` when it is not a JSON object (a program's
+/// stray output, skipped), else the reply of type `expected` or why it is not one.
+fn judge(request: &str, expected: &str, line: &str) -> Option<Result<Value, String>> {
+    let reply = serde_json::from_str::<Value>(line)
+        .ok()
+        .filter(Value::is_object)?;
+    Some(match reply["type"].as_str() {
+        Some(kind) if kind == expected => Ok(reply),
+        Some("error") => Err(format!(
+            "`{request}` failed: {}",
+            clip(reply["message"].as_str().unwrap_or("(no message)"))
+        )),
+        _ => Err(format!(
+            "answered `{request}` with {} instead of a `{expected}` reply",
+            clip(line)
+        )),
+    })
+}
+
+/// What a client speaks to: a running rules program, or a context of a rules library.
+enum Link {
+    Program(Box<Program>),
+    Library(Context),
+}
+
+/// One running rules program (or library context) and its handshake.
 struct Connection {
-    program: Program,
+    link: Link,
     /// The `ready` reply, until the definition has read it.
     ready: Option<Value>,
 }
@@ -542,25 +587,31 @@ impl Connection {
         name: &str,
         params: &[(String, String)],
     ) -> Result<Connection, String> {
-        let env: Vec<(String, String)> = spec
-            .env
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        let program =
-            Program::spawn(&spec.command, &spec.cwd, &env, None, 0, None).map_err(|e| {
-                format!(
-                    "cannot start `{}` in {}: {e}",
-                    spec.command_line(),
-                    spec.cwd.display()
-                )
-            })?;
-        let mut program = program;
-        program.set_write_limit(Duration::from_millis(spec.request_ms.max(spec.startup_ms)));
-        let mut connection = Connection {
-            program,
-            ready: None,
+        let link = match &spec.library {
+            Some(path) => {
+                let library = Arc::new(Library::load(path)?);
+                Link::Library(Context::open(&library)?)
+            }
+            None => {
+                let env: Vec<(String, String)> = spec
+                    .env
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let mut program = Program::spawn(&spec.command, &spec.cwd, &env, None, 0, None)
+                    .map_err(|e| {
+                        format!(
+                            "cannot start `{}` in {}: {e}",
+                            spec.command_line(),
+                            spec.cwd.display()
+                        )
+                    })?;
+                program
+                    .set_write_limit(Duration::from_millis(spec.request_ms.max(spec.startup_ms)));
+                Link::Program(Box::new(program))
+            }
         };
+        let mut connection = Connection { link, ready: None };
         let params: serde_json::Map<String, Value> = params
             .iter()
             .map(|(k, v)| (k.clone(), param_value(v)))
@@ -578,10 +629,46 @@ impl Connection {
     /// Lines that are not JSON are skipped.
     fn ask(&mut self, message: &Value, expected: &str, timeout_ms: u64) -> Result<Value, String> {
         let request = message["type"].as_str().unwrap_or("?").to_string();
-        if let Err(e) = self.program.send(message) {
+        let program = match &mut self.link {
+            Link::Program(program) => program,
+            Link::Library(context) => {
+                let line = context.request(&message.to_string())?;
+                return match judge(&request, expected, &line) {
+                    Some(judged) => judged,
+                    None => Err(format!(
+                        "answered `{request}` with {} (not a JSON object)",
+                        clip(&line)
+                    )),
+                };
+            }
+        };
+        if let Err(e) = program.send(message) {
             return Err(self.unsent(&request, &e));
         }
         self.reply(&request, expected, timeout_ms)
+    }
+
+    /// The running program, if it is one (not a library).
+    fn program(&mut self) -> Option<&mut Program> {
+        match &mut self.link {
+            Link::Program(program) => Some(program),
+            Link::Library(_) => None,
+        }
+    }
+
+    /// The library context, if it is one.
+    fn library(&mut self) -> Option<&mut Context> {
+        match &mut self.link {
+            Link::Library(context) => Some(context),
+            Link::Program(_) => None,
+        }
+    }
+
+    /// Ends the program (politely: `quit` and a grace period) or closes the context.
+    fn stop(self, politely: bool) {
+        if let Link::Program(mut program) = self.link {
+            program.stop(politely);
+        }
     }
 
     /// Sends `messages` at once (one write: the program answers them in order without
@@ -597,6 +684,16 @@ impl Connection {
             return Ok(Vec::new());
         };
         let request = first["type"].as_str().unwrap_or("?").to_string();
+        if let Link::Library(_) = self.link {
+            return messages
+                .iter()
+                .enumerate()
+                .map(|(index, message)| {
+                    self.ask(message, expected, timeout_ms)
+                        .map_err(|why| (index, why))
+                })
+                .collect();
+        }
         let mut text = String::with_capacity(messages.len() * 64);
         for (index, message) in messages.iter().enumerate() {
             if index > 0 {
@@ -604,7 +701,11 @@ impl Connection {
             }
             text.push_str(&message.to_string());
         }
-        if let Err(e) = self.program.send_raw(&text) {
+        let sent = match &mut self.link {
+            Link::Program(program) => program.send_raw(&text),
+            Link::Library(_) => Ok(()),
+        };
+        if let Err(e) = sent {
             return Err((0, self.unsent(&request, &e)));
         }
         (0..messages.len())
@@ -618,29 +719,15 @@ impl Connection {
     /// The next reply, of type `expected`, to a `request` sent already.
     fn reply(&mut self, request: &str, expected: &str, timeout_ms: u64) -> Result<Value, String> {
         let until = Instant::now() + Duration::from_millis(timeout_ms);
+        let Link::Program(program) = &mut self.link else {
+            return Err(format!("`{request}`: a library answers at once"));
+        };
         loop {
-            match self.program.receive(until, &|| false) {
-                Received::Line(line) => {
-                    let Ok(reply) = serde_json::from_str::<Value>(&line) else {
-                        self.program.garbage_lines += 1;
-                        continue;
-                    };
-                    if !reply.is_object() {
-                        self.program.garbage_lines += 1;
-                        continue;
-                    }
-                    return match reply["type"].as_str() {
-                        Some(kind) if kind == expected => Ok(reply),
-                        Some("error") => Err(format!(
-                            "`{request}` failed: {}",
-                            clip(reply["message"].as_str().unwrap_or("(no message)"))
-                        )),
-                        _ => Err(format!(
-                            "answered `{request}` with {} instead of a `{expected}` reply",
-                            clip(&line)
-                        )),
-                    };
-                }
+            match program.receive(until, &|| false) {
+                Received::Line(line) => match judge(request, expected, &line) {
+                    Some(judged) => return judged,
+                    None => program.garbage_lines += 1,
+                },
                 Received::Closed => return Err(self.ended(request, "stdout closed")),
                 Received::TooLong => {
                     return Err(format!(
@@ -673,12 +760,13 @@ impl Connection {
 
     /// The message for a program that went away while asked `request`.
     fn ended(&mut self, request: &str, detail: &str) -> String {
-        let status = self
-            .program
+        let Some(program) = self.program() else {
+            return format!("ended while asked `{request}` ({detail})");
+        };
+        let status = program
             .exit_status(Duration::from_millis(300))
             .map_or(detail.to_string(), describe_status);
-        let said = self
-            .program
+        let said = program
             .last_stderr_line()
             .map(|l| format!("; its stderr ends: {l}"))
             .unwrap_or_default();
@@ -735,12 +823,15 @@ impl Session {
 
     /// Lines on stdout so far that were not JSON objects.
     pub fn garbage_lines(&self) -> u64 {
-        self.connection.program.garbage_lines
+        match &self.connection.link {
+            Link::Program(program) => program.garbage_lines,
+            Link::Library(_) => 0,
+        }
     }
 
     /// Stops the program (`quit`, then signals).
-    pub fn stop(mut self) {
-        self.connection.program.stop(true);
+    pub fn stop(self) {
+        self.connection.stop(true);
     }
 }
 
@@ -918,8 +1009,8 @@ impl Ask {
 
 impl Drop for Client {
     fn drop(&mut self) {
-        if let Some(mut connection) = self.connection.take() {
-            connection.program.stop(true);
+        if let Some(connection) = self.connection.take() {
+            connection.stop(true);
         }
     }
 }
@@ -961,11 +1052,11 @@ pub fn stop_rules_programs() {
         })
         .collect();
     // Ask them all to quit first, then wait: one grace period, not one per program.
-    for connection in &mut connections {
-        let _ = connection.program.send(&json!({"type": "quit"}));
+    for program in connections.iter_mut().filter_map(Connection::program) {
+        let _ = program.send(&json!({"type": "quit"}));
     }
-    for mut connection in connections {
-        connection.program.stop(true);
+    for connection in connections {
+        connection.stop(true);
     }
 }
 
@@ -1048,8 +1139,8 @@ impl Client {
 
     /// Counts and says a failure; the program is restarted on the next request.
     fn fail(&mut self, why: &str) {
-        if let Some(mut connection) = self.connection.take() {
-            connection.program.stop(false);
+        if let Some(connection) = self.connection.take() {
+            connection.stop(false);
         }
         self.epoch += 1;
         self.cache.clear();
@@ -1149,6 +1240,152 @@ impl Client {
             }
         }
         Some(self.entry(state))
+    }
+
+    /// Why a library's typed call about `state` failed: the same question asked as a
+    /// request, whose `error` reply says why.
+    fn typed_failure(&mut self, call: &str, message: Value, expected: &str) -> String {
+        let asked = self
+            .connection
+            .as_mut()
+            .map(|c| c.ask(&message, expected, self.def.spec.request_ms));
+        match asked {
+            Some(Err(why)) => format!("`{call}` failed; as a request: {why}"),
+            _ => format!("`{call}` failed (the same question as a request did not)"),
+        }
+    }
+
+    /// The library context of this thread, opened if need be.
+    fn context(&mut self) -> Option<&mut Context> {
+        self.start();
+        self.connection.as_mut()?.library()
+    }
+
+    /// The number of `state`'s legal moves, by the library's typed `count`.
+    fn typed_count(&mut self, state: &ProgramGame) -> Option<usize> {
+        let count = self.context()?.count(&state.position);
+        let about = format!("position '{}'", clip(&state.position));
+        match count {
+            Some(n @ 1..=0xffff) => Some(n),
+            Some(0) => {
+                self.fail(&format!(
+                    "`count` gave no move in a position whose status says a side is to move ({about})"
+                ));
+                None
+            }
+            Some(n) => {
+                self.fail(&format!(
+                    "`count` gave {n} moves, more than {} ({about})",
+                    u16::MAX
+                ));
+                None
+            }
+            None => {
+                let message = json!({"type": "legal", "position": &*state.position});
+                let why = self.typed_failure("count", message, "legal");
+                self.fail(&format!("{why} ({about})"));
+                None
+            }
+        }
+    }
+
+    /// The child of `state` after legal move `index`, by the library's typed `apply`.
+    fn typed_child(&mut self, state: &ProgramGame, index: u16) -> Option<Child> {
+        let players = self.def.players;
+        self.start();
+        let about = || format!("move #{index} of position '{}'", clip(&state.position));
+        let context = self.connection.as_mut()?.library()?;
+        let (position, status) = match context.apply(&state.position, index) {
+            Some((text, status)) => (Arc::<str>::from(text), status),
+            None => {
+                let message = json!({"type": "legal", "position": &*state.position});
+                let why = match self.typed_failure("apply", message, "legal") {
+                    why if why.ends_with("did not)") => {
+                        "`apply` failed on a move the legal moves hold".to_string()
+                    }
+                    why => why,
+                };
+                self.fail(&format!("{why} ({})", about()));
+                return None;
+            }
+        };
+        let seat = |n: i32| {
+            usize::try_from(n)
+                .ok()
+                .filter(|&n| n < players)
+                .map(|n| Player::seats(players)[n])
+        };
+        let to_move = seat(status.to_move);
+        let status = if status.over != 0 {
+            let winner = match status.winner {
+                -1 => Some(None),
+                n => seat(n).map(Some),
+            };
+            // SAFETY: the interface keeps the reason valid until the next call.
+            let reason = unsafe { super::library::reason_text(status.reason) };
+            winner.map(|winner| Status {
+                to_move: to_move.unwrap_or(Player::P1),
+                chance: false,
+                over: Some((winner, intern(reason, &mut self.reasons))),
+                returns: None,
+                round: false,
+            })
+        } else {
+            to_move.map(|to_move| Status {
+                to_move,
+                chance: status.chance != 0,
+                over: None,
+                returns: None,
+                round: false,
+            })
+        };
+        let Some(status) = status else {
+            self.fail(&format!(
+                "`apply` gave a status naming no seat of a game of {players} players ({})",
+                about()
+            ));
+            return None;
+        };
+        Some(Child {
+            hash: hash_of(&position),
+            position,
+            status,
+        })
+    }
+
+    /// Calls `work` with the text of legal move `index` of `state`, by the library's typed
+    /// `move_text` (`None` after a failure).
+    fn typed_move_text<T>(
+        &mut self,
+        state: &ProgramGame,
+        index: u16,
+        work: impl FnOnce(&str) -> T,
+    ) -> Option<T> {
+        if let Some(text) = self.context()?.move_text(&state.position, index) {
+            return Some(work(text));
+        }
+        let message = json!({"type": "legal", "position": &*state.position});
+        let why = self.typed_failure("move_text", message, "legal");
+        self.fail(&format!(
+            "{why} (move #{index} of position '{}')",
+            clip(&state.position)
+        ));
+        None
+    }
+
+    /// The library's value of `state` for `player`, by its typed `evaluate`.
+    fn typed_value(&mut self, state: &ProgramGame, player: Player) -> Option<f64> {
+        if let Some(value) = self.context()?.evaluate(&state.position, player.index()) {
+            return Some(value);
+        }
+        let message = json!({"type": "evaluate", "position": &*state.position,
+                             "player": player.label()});
+        let why = self.typed_failure("evaluate", message, "value");
+        self.fail(&format!(
+            "{why} (position '{}'; a value must be finite)",
+            clip(&state.position)
+        ));
+        None
     }
 
     /// The legal moves of `state`, asked once.
@@ -1427,7 +1664,21 @@ impl ProgramGame {
 
     /// The program's own value of this position for `player`; `None` when it failed.
     pub fn program_value(&self, player: Player) -> Option<f64> {
+        if self.def.typed_evaluate {
+            return with_client(&self.def, |client| client.typed_value(self, player));
+        }
         with_client(&self.def, |client| client.value(self, player))
+    }
+
+    /// How many legal moves this position has (0 once over or failed).
+    fn count(&self) -> usize {
+        if !self.def.typed {
+            return self.legal().map_or(0, |legal| legal.len());
+        }
+        if self.status.over.is_some() || self.is_failed() {
+            return 0;
+        }
+        with_client(&self.def, |client| client.typed_count(self)).unwrap_or(0)
     }
 
     /// The program's `render` of this position (`None`: it offers none, or failed).
@@ -1562,6 +1813,12 @@ impl Game for ProgramGame {
     }
 
     fn move_key(&self, mv: u16) -> u64 {
+        if self.def.typed {
+            return with_client(&self.def, |client| {
+                client.typed_move_text(self, mv, hash_of)
+            })
+            .unwrap_or(u64::from(mv));
+        }
         self.legal_text(mv)
             .map_or(u64::from(mv), |text| hash_of(&text))
     }
@@ -1593,13 +1850,11 @@ impl Game for ProgramGame {
 
     fn legal_moves(&self, out: &mut Vec<u16>) {
         out.clear();
-        if let Some(legal) = self.legal() {
-            out.extend(0..legal.len() as u16);
-        }
+        out.extend(0..self.count() as u16);
     }
 
     fn count_moves(&self) -> u64 {
-        self.legal().map_or(0, |l| l.len() as u64)
+        self.count() as u64
     }
 
     fn apply(&mut self, mv: u16) {
@@ -1607,6 +1862,8 @@ impl Game for ProgramGame {
         let mover = self.status.to_move;
         let child = if self.is_failed() {
             None
+        } else if self.def.typed {
+            with_client(&self.def, |client| client.typed_child(self, mv))
         } else {
             with_client(&self.def, |client| client.child(self, mv))
         };
@@ -1652,6 +1909,15 @@ impl Game for ProgramGame {
     }
 
     fn write_move(&self, mv: u16, out: &mut String) {
+        if self.def.typed && self.status.over.is_none() && !self.is_failed() {
+            let written = with_client(&self.def, |client| {
+                client.typed_move_text(self, mv, |text| out.push_str(text))
+            });
+            if written.is_none() {
+                out.push('?');
+            }
+            return;
+        }
         match self.legal() {
             Some(legal) if usize::from(mv) < legal.len() => out.push_str(&legal[usize::from(mv)]),
             _ => out.push('?'),

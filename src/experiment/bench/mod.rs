@@ -46,6 +46,9 @@ pub struct BenchRequest {
     pub rules_requests: u64,
     /// Folder of agent files.
     pub agents: Option<PathBuf>,
+    /// A rules library of the same game, measured against the built-in game as
+    /// `serve-game` is.
+    pub rules_library: Option<PathBuf>,
     /// Rounds of the comparison with the bare kernel.
     pub rounds: u32,
     /// Also write the comparison with the bare kernel as JSON to this file (`-`: to the
@@ -585,8 +588,13 @@ impl GameTask for BenchTask<'_> {
             ));
         }
         if !matches!(start.game_spec(), crate::registry::GameSpec::Program(_)) {
-            // Depth 3 at most: through the protocol a search is hundreds of times slower.
-            programs::protocol_price(&start, &args.game, args.depth.min(3), say)?;
+            programs::protocol_price(
+                &start,
+                &args.game,
+                args.depth,
+                args.rules_library.as_deref(),
+                say,
+            )?;
         }
         programs::external_bench(&start, &args.game, args.external_games, say)?;
         programs::rules_bench(&args.game, args.rules_requests, say)

@@ -6,6 +6,7 @@ use super::measure::{alphabeta_on, per_second};
 use super::{Result, Say};
 use crate::core::{Player, seeds};
 use crate::external::ExternalSpec;
+use crate::external::rules::RulesSpec;
 use crate::games::random_positions;
 use crate::registry::Colours;
 use crate::registry::{AgentSpec, GameEntry, GameTask, dispatch};
@@ -15,11 +16,14 @@ use std::time::Instant;
 /// The price of the game protocol: alpha-beta on the built-in game against the same game
 /// served by `arbiter serve-game` (a program game, its heuristic answering `evaluate`), on
 /// the same positions (the same seeded playouts: the served game lists its moves in the
-/// built-in order) and the same depth, side by side.
+/// built-in order) and the same depth, side by side; then, when given, against a rules
+/// library of the same game (docs/game-library.md), whose `evaluate` must be the game's
+/// first heuristic at its defaults for the nodes to be the same.
 pub(super) fn protocol_price<G: GameEntry>(
     start: &G,
     game: &str,
     depth: u32,
+    library: Option<&Path>,
     say: Say,
 ) -> Result<()> {
     let info = &G::heuristics()[0];
@@ -40,55 +44,67 @@ pub(super) fn protocol_price<G: GameEntry>(
         .map_err(|e| format!("arbiter's own path: {e}"))?
         .display()
         .to_string();
-    let mut registry = crate::registry::AgentRegistry::default();
-    let command = vec![
-        exe,
-        "serve-game".into(),
-        game.to_string(),
-        "--heuristic".into(),
-        served_heuristic,
-    ];
     let here = std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?;
-    registry.record_game(
-        "served",
-        crate::external::rules::RulesSpec::new(command, here.clone()),
-        &here,
+    let served = RulesSpec::new(
+        vec![
+            exe,
+            "serve-game".into(),
+            game.to_string(),
+            "--heuristic".into(),
+            served_heuristic,
+        ],
+        here.clone(),
     );
-    let served = registry
-        .game("served")
-        .map_err(|e| format!("serve-game {game}: {e}"))?;
+    // Through a pipe a search is hundreds of times slower: depth 3 at most there.
+    let mut ways = vec![("through serve-game".to_string(), served, depth.min(3))];
+    if let Some(path) = library {
+        let mut spec = RulesSpec::new(Vec::new(), here.clone());
+        spec.library = Some(std::path::absolute(path).unwrap_or(path.to_path_buf()));
+        ways.push((
+            format!("through the rules library {}", path.display()),
+            spec,
+            depth,
+        ));
+    }
     let positions = 10;
-    let (built_in_nodes, built_in_seconds) = dispatch(
-        start.game_spec(),
-        AlphaBetaRate {
-            heuristic: heuristic.to_string(),
-            params,
-            depth,
-            positions,
-        },
-    )?;
-    let (served_nodes, served_seconds) = dispatch(
-        served,
-        AlphaBetaRate {
-            heuristic: "program".to_string(),
-            params: Vec::new(),
-            depth,
-            positions,
-        },
-    )?;
-    let built_in_rate = built_in_nodes as f64 / built_in_seconds.max(1e-9);
-    let served_rate = served_nodes as f64 / served_seconds.max(1e-9);
-    say(format!(
-        "alphabeta depth {depth} {heuristic} through serve-game: {served_nodes} nodes on {positions} positions, {} nodes/s; built in {}: {:.0}x{} (1 thread)",
-        per_second(served_nodes, served_seconds),
-        per_second(built_in_nodes, built_in_seconds),
-        built_in_rate / served_rate.max(1e-9),
-        if served_nodes == built_in_nodes {
-            ", the same nodes"
-        } else {
-            ", NOT the same nodes"
-        }
-    ));
+    for (way, spec, depth) in ways {
+        let (built_in_nodes, built_in_seconds) = dispatch(
+            start.game_spec(),
+            AlphaBetaRate {
+                heuristic: heuristic.to_string(),
+                params: params.clone(),
+                depth,
+                positions,
+            },
+        )?;
+        let built_in_rate = built_in_nodes as f64 / built_in_seconds.max(1e-9);
+        let mut registry = crate::registry::AgentRegistry::default();
+        registry.record_game("served", spec, &here);
+        let served = registry
+            .game("served")
+            .map_err(|e| format!("{game} {way}: {e}"))?;
+        let (served_nodes, served_seconds) = dispatch(
+            served,
+            AlphaBetaRate {
+                heuristic: "program".to_string(),
+                params: Vec::new(),
+                depth,
+                positions,
+            },
+        )?;
+        let served_rate = served_nodes as f64 / served_seconds.max(1e-9);
+        say(format!(
+            "alphabeta depth {depth} {heuristic} {way}: {served_nodes} nodes on {positions} positions, {} nodes/s; built in {}: {:.1}x{} (1 thread)",
+            per_second(served_nodes, served_seconds),
+            per_second(built_in_nodes, built_in_seconds),
+            built_in_rate / served_rate.max(1e-9),
+            if served_nodes == built_in_nodes {
+                ", the same nodes"
+            } else {
+                ", NOT the same nodes"
+            }
+        ));
+    }
     Ok(())
 }
 
@@ -96,7 +112,7 @@ pub(super) fn protocol_price<G: GameEntry>(
 /// Rust one (`serve-game` of `game`) and the shipped Python examples, in seeded random
 /// playouts (`legal`, then `apply` of a random move, whose reply carries the status).
 pub(super) fn rules_bench(game: &str, requests: u64, say: Say) -> Result<()> {
-    use crate::external::rules::{RulesSpec, Session, read_status};
+    use crate::external::rules::{Session, read_status};
     use serde_json::json;
     if requests == 0 {
         return Ok(());

@@ -38,7 +38,9 @@ struct AgentFile {
 #[serde(deny_unknown_fields)]
 struct GameTable {
     name: String,
+    #[serde(default)]
     command: Vec<String>,
+    library: Option<String>,
     cwd: Option<String>,
     #[serde(default)]
     env: BTreeMap<String, String>,
@@ -271,19 +273,43 @@ impl AgentRegistry {
                     previous.file.display()
                 )));
             }
-            if entry.command.is_empty() || entry.command[0].trim().is_empty() {
-                return Err(fail(
-                    "command must list the program and its arguments, e.g. command = [\"python3\", \"games/connect4.py\"]"
-                        .to_string(),
-                ));
-            }
             let folder = file.parent().unwrap_or(Path::new("."));
             let cwd = folder.join(entry.cwd.as_deref().unwrap_or("."));
             let cwd = cwd
                 .canonicalize()
                 .or_else(|_| std::path::absolute(&cwd))
                 .unwrap_or(cwd);
-            let mut spec = RulesSpec::new(entry.command.clone(), cwd);
+            if let Some(library) = &entry.library {
+                if !entry.command.is_empty() {
+                    return Err(fail(
+                        "give command = [...] (a program) or library = \"...\" (a rules library), not both"
+                            .to_string(),
+                    ));
+                }
+                if !entry.env.is_empty() || entry.startup_ms.is_some() || entry.request_ms.is_some()
+                {
+                    return Err(fail(
+                        "a rules library runs inside arbiter: env, startup_ms and request_ms are for programs"
+                            .to_string(),
+                    ));
+                }
+                if library.trim().is_empty() {
+                    return Err(fail(
+                        "library must be the path of a shared library (.so, .dylib)".to_string(),
+                    ));
+                }
+            } else if entry.command.is_empty() || entry.command[0].trim().is_empty() {
+                return Err(fail(
+                    "command must list the program and its arguments, e.g. command = [\"python3\", \"games/connect4.py\"] (or give library = \"...\")"
+                        .to_string(),
+                ));
+            }
+            let mut spec = RulesSpec::new(entry.command.clone(), cwd.clone());
+            // A library's path is relative to the file's folder, as cwd is.
+            spec.library = entry.library.as_ref().map(|path| {
+                let path = folder.join(path);
+                std::path::absolute(&path).unwrap_or(path)
+            });
             spec.env = entry.env.clone();
             let most_ms = crate::core::MAX_SECONDS * 1000;
             for (key, value, target) in [

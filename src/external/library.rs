@@ -1,0 +1,356 @@
+//! Rules served by a dynamic library (docs/game-library.md): the game protocol's requests
+//! as function calls inside arbiter's process, and four typed calls for what a search asks
+//! at every node (how many moves, the child of a move with its status, a move's text, the
+//! program's value), so that a game in Rust or C runs at a small multiple of a built-in
+//! game instead of a pipe's round trip per request.
+//!
+//! A library is trusted code: it runs in arbiter's process with arbiter's rights, outside
+//! any sandbox, and a crash in it ends arbiter. `open` gives a context per worker thread;
+//! calls on one context never overlap, calls on different contexts may run at once.
+
+use std::ffi::{CStr, CString, c_char, c_void};
+use std::path::{Path, PathBuf};
+
+/// The version of the library interface this arbiter speaks.
+pub const LIBRARY_ABI: u32 = 1;
+
+/// The symbol a rules library exports: a function returning its [`RulesV1`] table.
+pub const SYMBOL: &str = "arbiter_rules_v1";
+
+/// The largest reply or position a library may write (as a program's line).
+const MOST_BYTES: usize = 1 << 24;
+
+/// A position's status as [`RulesV1::apply`] writes it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct StatusV1 {
+    /// The seat to move, from 0 (P1).
+    pub to_move: i32,
+    /// 1 when the game is over.
+    pub over: i32,
+    /// The winner's seat from 0, or -1 for a draw (when over).
+    pub winner: i32,
+    /// 1 when chance acts next (the legal moves are its outcomes).
+    pub chance: i32,
+    /// Why the game ended (when over): a NUL-terminated text valid until the next call on
+    /// the context, or null (`over`).
+    pub reason: *const c_char,
+}
+
+impl Default for StatusV1 {
+    fn default() -> StatusV1 {
+        StatusV1 {
+            to_move: 0,
+            over: 0,
+            winner: -1,
+            chance: 0,
+            reason: std::ptr::null(),
+        }
+    }
+}
+
+/// The table a rules library's [`SYMBOL`] returns (every field as in
+/// docs/game-library.md; the typed calls may be null, and then go through `request`).
+#[repr(C)]
+struct RulesV1 {
+    abi: u32,
+    open: Option<unsafe extern "C" fn() -> *mut c_void>,
+    close: Option<unsafe extern "C" fn(*mut c_void)>,
+    request: Option<unsafe extern "C" fn(*mut c_void, *const u8, usize, *mut u8, usize) -> usize>,
+    count: Option<unsafe extern "C" fn(*mut c_void, *const u8, usize) -> i64>,
+    apply: Option<
+        unsafe extern "C" fn(
+            *mut c_void,
+            *const u8,
+            usize,
+            u32,
+            *mut u8,
+            usize,
+            *mut StatusV1,
+        ) -> i64,
+    >,
+    move_text:
+        Option<unsafe extern "C" fn(*mut c_void, *const u8, usize, u32, *mut u8, usize) -> i64>,
+    evaluate: Option<unsafe extern "C" fn(*mut c_void, *const u8, usize, u32, *mut f64) -> i32>,
+}
+
+/// A loaded rules library (never unloaded: its code may be running on any thread until
+/// arbiter exits).
+#[derive(Debug)]
+pub struct Library {
+    path: PathBuf,
+    rules: &'static RulesV1,
+}
+
+impl std::fmt::Debug for RulesV1 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RulesV1(abi {})", self.abi)
+    }
+}
+
+// SAFETY: the table is immutable and lives as long as the process (the library is never
+// unloaded); the interface requires its functions to be callable from any thread, on
+// different contexts at once.
+unsafe impl Send for Library {}
+// SAFETY: as for Send.
+unsafe impl Sync for Library {}
+
+/// The last `dlerror` text, or `fallback`.
+fn dl_error(fallback: &str) -> String {
+    // SAFETY: dlerror returns null or a NUL-terminated text owned by libc.
+    let text = unsafe { libc::dlerror() };
+    if text.is_null() {
+        fallback.to_string()
+    } else {
+        // SAFETY: not null, NUL-terminated.
+        unsafe { CStr::from_ptr(text) }
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+impl Library {
+    /// Loads the library at `path` and checks its table.
+    ///
+    /// # Errors
+    /// One line: the file cannot be loaded, lacks the symbol, or its table is of another
+    /// version or lacks a required function.
+    pub fn load(path: &Path) -> Result<Library, String> {
+        let shown = path.display();
+        if !path.is_file() {
+            return Err(format!("library {shown}: no such file"));
+        }
+        let text = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| format!("library {shown}: the path holds a NUL byte"))?;
+        // SAFETY: a NUL-terminated path; loading runs the library's initialisers, which is
+        // what declaring a library game trusts it with.
+        let handle = unsafe { libc::dlopen(text.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        if handle.is_null() {
+            return Err(format!(
+                "library {shown}: cannot load it: {}",
+                dl_error("dlopen failed")
+            ));
+        }
+        let symbol = CString::new(SYMBOL).unwrap_or_default();
+        // SAFETY: a valid handle and a NUL-terminated name.
+        let found = unsafe { libc::dlsym(handle, symbol.as_ptr()) };
+        if found.is_null() {
+            return Err(format!(
+                "library {shown}: exports no `{SYMBOL}` (see docs/game-library.md)"
+            ));
+        }
+        // SAFETY: the interface defines the symbol as `const RulesV1 *arbiter_rules_v1(void)`.
+        let table = unsafe {
+            let entry: unsafe extern "C" fn() -> *const RulesV1 = std::mem::transmute(found);
+            entry()
+        };
+        if table.is_null() {
+            return Err(format!("library {shown}: `{SYMBOL}` returned no table"));
+        }
+        // SAFETY: the interface requires a table that lives as long as the library, which
+        // is never unloaded. Only `abi` is read until it is checked.
+        let rules: &'static RulesV1 = unsafe { &*table };
+        if rules.abi != LIBRARY_ABI {
+            return Err(format!(
+                "library {shown}: its table is of interface version {}, this arbiter speaks version {LIBRARY_ABI}",
+                rules.abi
+            ));
+        }
+        if rules.open.is_none() || rules.close.is_none() || rules.request.is_none() {
+            return Err(format!(
+                "library {shown}: its table lacks open, close or request (each is required)"
+            ));
+        }
+        Ok(Library {
+            path: path.to_path_buf(),
+            rules,
+        })
+    }
+
+    /// Where it was loaded from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether it offers the typed calls a search makes at every node (`count`, `apply`
+    /// and `move_text`).
+    pub fn has_typed_calls(&self) -> bool {
+        self.rules.count.is_some() && self.rules.apply.is_some() && self.rules.move_text.is_some()
+    }
+
+    /// Whether it offers the typed `evaluate`.
+    pub fn has_evaluate(&self) -> bool {
+        self.rules.evaluate.is_some()
+    }
+}
+
+/// One context of a library: what a worker thread's client speaks to.
+pub struct Context {
+    library: std::sync::Arc<Library>,
+    context: *mut c_void,
+    /// Written by the library (replies, positions, move texts).
+    out: Vec<u8>,
+}
+
+// SAFETY: a context is used by one thread at a time (its client's lock), which the
+// interface allows; it may be closed from another thread when arbiter exits.
+unsafe impl Send for Context {}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Context({})", self.library.path.display())
+    }
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        if let Some(close) = self.library.rules.close {
+            // SAFETY: a context `open` made, closed once.
+            unsafe { close(self.context) };
+        }
+    }
+}
+
+/// Calls `call` with the buffer until what it writes fits (it returns the length it needs,
+/// or a negative number for an error): the bytes written, or `None` on an error or a
+/// length past [`MOST_BYTES`].
+fn written(out: &mut Vec<u8>, mut call: impl FnMut(*mut u8, usize) -> i64) -> Option<usize> {
+    loop {
+        let wanted = call(out.as_mut_ptr(), out.len());
+        let wanted = usize::try_from(wanted).ok()?;
+        if wanted <= out.len() {
+            return Some(wanted);
+        }
+        if wanted > MOST_BYTES {
+            return None;
+        }
+        out.resize(wanted, 0);
+    }
+}
+
+impl Context {
+    /// A new context of `library`.
+    ///
+    /// # Errors
+    /// `open` returned null.
+    pub fn open(library: &std::sync::Arc<Library>) -> Result<Context, String> {
+        let open = library.rules.open.ok_or("no open")?;
+        // SAFETY: the interface's `open`.
+        let context = unsafe { open() };
+        if context.is_null() {
+            return Err(format!(
+                "library {}: `open` returned no context",
+                library.path.display()
+            ));
+        }
+        Ok(Context {
+            library: std::sync::Arc::clone(library),
+            context,
+            out: vec![0; 4096],
+        })
+    }
+
+    /// The library it is a context of.
+    pub fn library(&self) -> &Library {
+        &self.library
+    }
+
+    /// The reply line to one request line of the game protocol.
+    ///
+    /// # Errors
+    /// A reply that is not UTF-8 or longer than 16 MiB.
+    pub fn request(&mut self, line: &str) -> Result<String, String> {
+        let request = self.library.rules.request.ok_or("no request")?;
+        let context = self.context;
+        let length = written(&mut self.out, |out, cap| {
+            // SAFETY: the line's bytes and a writable buffer of `cap` bytes.
+            let needed = unsafe { request(context, line.as_ptr(), line.len(), out, cap) };
+            i64::try_from(needed).unwrap_or(i64::MAX)
+        })
+        .ok_or("answered with a reply longer than 16 MiB")?;
+        std::str::from_utf8(&self.out[..length])
+            .map(str::to_string)
+            .map_err(|_| "answered with a reply that is not UTF-8".to_string())
+    }
+
+    /// How many legal moves `position` has (`None`: the library said it failed).
+    pub fn count(&mut self, position: &str) -> Option<usize> {
+        let count = self.library.rules.count?;
+        // SAFETY: the position's bytes.
+        let n = unsafe { count(self.context, position.as_ptr(), position.len()) };
+        usize::try_from(n).ok()
+    }
+
+    /// The position after legal move `index` of `position`, with its status.
+    pub fn apply(&mut self, position: &str, index: u16) -> Option<(&str, StatusV1)> {
+        let apply = self.library.rules.apply?;
+        let context = self.context;
+        let mut status = StatusV1::default();
+        let length = written(&mut self.out, |out, cap| {
+            status = StatusV1::default();
+            // SAFETY: the position's bytes, a writable buffer of `cap` bytes and a status.
+            unsafe {
+                apply(
+                    context,
+                    position.as_ptr(),
+                    position.len(),
+                    u32::from(index),
+                    out,
+                    cap,
+                    &mut status,
+                )
+            }
+        })?;
+        let child = std::str::from_utf8(&self.out[..length]).ok()?;
+        Some((child, status))
+    }
+
+    /// The text of legal move `index` of `position`.
+    pub fn move_text(&mut self, position: &str, index: u16) -> Option<&str> {
+        let move_text = self.library.rules.move_text?;
+        let context = self.context;
+        let length = written(&mut self.out, |out, cap| {
+            // SAFETY: the position's bytes and a writable buffer of `cap` bytes.
+            unsafe {
+                move_text(
+                    context,
+                    position.as_ptr(),
+                    position.len(),
+                    u32::from(index),
+                    out,
+                    cap,
+                )
+            }
+        })?;
+        std::str::from_utf8(&self.out[..length]).ok()
+    }
+
+    /// The library's value of `position` for seat `player` (from 0).
+    pub fn evaluate(&mut self, position: &str, player: usize) -> Option<f64> {
+        let evaluate = self.library.rules.evaluate?;
+        let mut value = 0.0;
+        // SAFETY: the position's bytes and a place for the value.
+        let status = unsafe {
+            evaluate(
+                self.context,
+                position.as_ptr(),
+                position.len(),
+                player as u32,
+                &mut value,
+            )
+        };
+        (status == 0 && value.is_finite()).then_some(value)
+    }
+}
+
+/// The reason a status names, as text (`over` when it names none or is not UTF-8).
+///
+/// # Safety
+/// `reason` is null or a NUL-terminated text still valid.
+pub unsafe fn reason_text<'a>(reason: *const c_char) -> &'a str {
+    if reason.is_null() {
+        return "over";
+    }
+    // SAFETY: the caller's promise.
+    unsafe { CStr::from_ptr(reason) }.to_str().unwrap_or("over")
+}
