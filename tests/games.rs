@@ -1371,3 +1371,94 @@ fn a_rules_library_that_cannot_serve_is_refused_in_one_line() {
     ]);
     assert_input_error(&output, &["lib(rows=3)", "rows must be from 4 to 8"]);
 }
+
+#[test]
+fn a_rules_library_in_c_plays_and_a_broken_one_ends_its_games_as_rules_failures() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/count_rules.c");
+    if !component(
+        runs("cc", &["--version"]),
+        "a C compiler (cc)",
+        "install gcc or clang (Rust's linker is one already)",
+    ) {
+        return;
+    }
+    // The same source, sound and built to fail at a total of 5.
+    let mut entries = String::new();
+    for (name, defines) in [("count", None), ("count-broken", Some("-DFAIL_AT=5"))] {
+        let library = dir.path().join(format!("lib{name}.so"));
+        let mut cc = std::process::Command::new("cc");
+        cc.args(["-shared", "-fPIC", "-O2", "-o"])
+            .arg(&library)
+            .arg(&source);
+        if let Some(define) = defines {
+            cc.arg(define);
+        }
+        let output = cc.output().expect("cc runs");
+        assert!(output.status.success(), "cc: {}", stderr(&output));
+        entries.push_str(&format!(
+            "[[game]]\nname = \"{name}\"\nlibrary = \"{}\"\n\n",
+            library.display()
+        ));
+    }
+    let agents = agents_folder(dir.path(), &entries);
+    // Counted by hand: no game ends before ply 5, and after five moves only 2-2-2-2-2
+    // reaches ten.
+    assert_eq!(
+        perft("count", 6, &agents),
+        "perft(1) = 2\nperft(2) = 4\nperft(3) = 8\nperft(4) = 16\nperft(5) = 32\nperft(6) = 62\n"
+    );
+    let output = run(&["check-game", "count", "--agents", text(&agents)]);
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    // Full-depth alpha-beta plays count-to-ten perfectly: the first player, who can
+    // always reach a multiple of three, wins every game against random.
+    let experiment = write_experiment(
+        dir.path(),
+        "count.toml",
+        "game = \"count\"\ngames = 6\nmatchups = [[\"alphabeta(depth=10)\", \"random\"]]\n",
+    );
+    let out = dir.path().join("count");
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let played = games(&out);
+    assert_eq!(played.len(), 6);
+    for game in &played {
+        assert_eq!(game["winner_agent"], "alphabeta(depth=10)", "{game:?}");
+        assert_eq!(game["reason"], "ten");
+    }
+    // The broken one: each game that reaches a total of 5 is recorded as rules_failure,
+    // with the library's own message, and the run goes on.
+    let experiment = write_experiment(
+        dir.path(),
+        "broken.toml",
+        "game = \"count-broken\"\ngames = 20\nmatchups = [[\"random\", \"random\"]]\n",
+    );
+    let out = dir.path().join("broken");
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{err}");
+    let played = games(&out);
+    assert_eq!(played.len(), 20);
+    let failed: Vec<&BTreeMap<String, String>> = played
+        .iter()
+        .filter(|g| g["reason"] == "rules_failure")
+        .collect();
+    assert!(!failed.is_empty() && failed.len() < 20, "{played:?}");
+    for game in failed {
+        let totals = game["moves"]
+            .split(';')
+            .map(|m| m.parse::<u32>().unwrap_or(0));
+        let total: u32 = totals.sum();
+        assert_eq!(total, 5, "a failed game stops at the total of 5: {game:?}");
+    }
+    assert!(
+        err.contains("warning: rules library of game 'count-broken'")
+            && err.contains("broken at the total the library was built to fail at"),
+        "{err}"
+    );
+}

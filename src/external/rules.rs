@@ -1150,7 +1150,12 @@ impl Client {
             // Never a panic on a closed output (a run stops cleanly on its own then).
             let _ = writeln!(
                 std::io::stderr(),
-                "warning: rules program of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
+                "warning: rules {} of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
+                if self.def.spec.library.is_some() {
+                    "library"
+                } else {
+                    "program"
+                },
                 self.def,
                 self.def.spec.command_line(),
                 if total == SHOWN_FAILURES {

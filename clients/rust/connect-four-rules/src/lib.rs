@@ -133,18 +133,27 @@ impl Board {
     pub fn read(text: &[u8], shape: &Shape) -> Result<Board, String> {
         let mut board = Board::start();
         for &c in text {
-            if board.result != 0 {
-                return Err("a move after the game ended".to_string());
-            }
-            let column = u32::from(c.wrapping_sub(b'1'));
-            if column >= shape.columns {
-                return Err(format!("'{}' is not a column", char::from(c)));
-            }
-            if !board.play(column, shape) {
-                return Err(format!("column {} is full", column + 1));
-            }
+            board = board.then(c, shape)?;
         }
         Ok(board)
+    }
+
+    /// The position after the move written `c`.
+    ///
+    /// # Errors
+    /// As [`Board::read`].
+    fn then(mut self, c: u8, shape: &Shape) -> Result<Board, String> {
+        if self.result != 0 {
+            return Err("a move after the game ended".to_string());
+        }
+        let column = u32::from(c.wrapping_sub(b'1'));
+        if column >= shape.columns {
+            return Err(format!("'{}' is not a column", char::from(c)));
+        }
+        if !self.play(column, shape) {
+            return Err(format!("column {} is full", column + 1));
+        }
+        Ok(self)
     }
 
     /// The open columns, from the left.
@@ -211,12 +220,14 @@ impl Board {
     }
 }
 
-/// One context: the board shape `hello` set, and the last position read (a search asks
-/// about a child right after making it).
+/// One context: the board shape `hello` set, and the boards along the last position read
+/// (a search asks about a child right after making it, then about its parent again).
 pub struct Context {
     shape: Option<Shape>,
+    /// The last position read.
     last: Vec<u8>,
-    last_board: Board,
+    /// The board after each prefix of `last`: `boards[k]` after its first `k` moves.
+    boards: Vec<Board>,
 }
 
 impl Context {
@@ -225,18 +236,32 @@ impl Context {
         Context {
             shape: None,
             last: Vec::new(),
-            last_board: Board::start(),
+            boards: vec![Board::start()],
         }
     }
 
+    /// The position `text` names, played on from the longest prefix it shares with the
+    /// last one read.
     fn board(&mut self, text: &[u8]) -> Result<(Board, Shape), String> {
         let shape = self.shape.ok_or("no `hello` yet")?;
-        if text != self.last.as_slice() {
-            self.last_board = Board::read(text, &shape)?;
-            self.last.clear();
-            self.last.extend_from_slice(text);
+        let shared = text
+            .iter()
+            .zip(&self.last)
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.last.truncate(shared);
+        self.boards.truncate(shared + 1);
+        for &c in &text[shared..] {
+            let board = self.boards[self.boards.len() - 1].then(c, &shape);
+            match board {
+                Ok(board) => {
+                    self.boards.push(board);
+                    self.last.push(c);
+                }
+                Err(e) => return Err(e),
+            }
         }
-        Ok((self.last_board, shape))
+        Ok((self.boards[text.len()], shape))
     }
 
     /// The reply to one request line of the game protocol.
@@ -266,6 +291,7 @@ impl Context {
             }
             self.shape = Some(Shape::new(size("rows", 6)?, size("columns", 7)?)?);
             self.last.clear();
+            self.boards.truncate(1);
             let shape = self.shape.unwrap_or_else(|| unreachable!());
             return Ok(json!({
                 "type": "ready", "protocol": 2,
