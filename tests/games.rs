@@ -49,6 +49,22 @@ fn perft(game: &str, depth: u32, agents: &Path) -> String {
     stdout(&output)
 }
 
+/// Runs experiment `text` (written as `name`.toml in `dir`) with `agents`, into `dir/name`,
+/// and returns its games.csv rows with the run's stderr.
+fn played(
+    dir: &Path,
+    name: &str,
+    text: &str,
+    agents: &Path,
+) -> (Vec<BTreeMap<String, String>>, String) {
+    let experiment = write_experiment(dir, &format!("{name}.toml"), text);
+    let out = dir.join(name);
+    let output = run_experiment(&experiment, &out, &["--agents", self::text(agents)]);
+    let err = stderr(&output);
+    assert!(output.status.success(), "{name}: {err}");
+    (games(&out), err)
+}
+
 /// games.csv rows as maps.
 fn games(folder: &Path) -> Vec<BTreeMap<String, String>> {
     let (header, rows) = read_csv(&folder.join("games.csv"));
@@ -1265,18 +1281,11 @@ fn a_rules_library_counts_plays_and_checks_as_the_built_in_game_and_its_own_prog
         ("c4-lib", "program"),
         ("c4-prog", "program"),
     ] {
-        let experiment = write_experiment(
-            dir.path(),
-            &format!("{game}.toml"),
-            &format!(
-                "game = \"{game}\"\ngames = 4\nseed = 11\n{}",
-                pairs(heuristic)
-            ),
+        let text = format!(
+            "game = \"{game}\"\ngames = 4\nseed = 11\n{}",
+            pairs(heuristic)
         );
-        let out = dir.path().join(game);
-        let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
-        assert!(output.status.success(), "{game}: {}", stderr(&output));
-        folders.push(games(&out));
+        folders.push(played(dir.path(), game, &text, &agents).0);
     }
     assert_eq!(folders[0].len(), 12);
     for other in &folders[1..] {
@@ -1415,40 +1424,33 @@ fn a_rules_library_in_c_plays_and_a_broken_one_ends_its_games_as_rules_failures(
         stdout(&output),
         stderr(&output)
     );
-    // Full-depth alpha-beta plays count-to-ten perfectly: the first player, who can
-    // always reach a multiple of three, wins every game against random.
-    let experiment = write_experiment(
+    // Full-depth alpha-beta plays count-to-ten perfectly: as the first player it can always
+    // leave a total of 1, 4 or 7, and wins every game against random.
+    let (games, _) = played(
         dir.path(),
-        "count.toml",
+        "count",
         "game = \"count\"\ngames = 6\nmatchups = [[\"alphabeta(depth=10)\", \"random\"]]\n",
+        &agents,
     );
-    let out = dir.path().join("count");
-    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let played = games(&out);
-    assert_eq!(played.len(), 6);
-    for game in &played {
+    assert_eq!(games.len(), 6);
+    for game in &games {
         assert_eq!(game["winner_agent"], "alphabeta(depth=10)", "{game:?}");
         assert_eq!(game["reason"], "ten");
     }
     // The broken one: each game that reaches a total of 5 is recorded as rules_failure,
     // with the library's own message, and the run goes on.
-    let experiment = write_experiment(
+    let (games, err) = played(
         dir.path(),
-        "broken.toml",
+        "broken",
         "game = \"count-broken\"\ngames = 20\nmatchups = [[\"random\", \"random\"]]\n",
+        &agents,
     );
-    let out = dir.path().join("broken");
-    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
-    let err = stderr(&output);
-    assert!(output.status.success(), "{err}");
-    let played = games(&out);
-    assert_eq!(played.len(), 20);
-    let failed: Vec<&BTreeMap<String, String>> = played
+    assert_eq!(games.len(), 20);
+    let failed: Vec<&BTreeMap<String, String>> = games
         .iter()
         .filter(|g| g["reason"] == "rules_failure")
         .collect();
-    assert!(!failed.is_empty() && failed.len() < 20, "{played:?}");
+    assert!(!failed.is_empty() && failed.len() < 20, "{games:?}");
     for game in failed {
         let totals = game["moves"]
             .split(';')

@@ -273,6 +273,12 @@ impl Context {
             .map_err(|_| "answered with a reply that is not UTF-8".to_string())
     }
 
+    /// The text a typed call writes into the buffer (as [`written`]), if it is UTF-8.
+    fn text_written(&mut self, call: impl FnMut(*mut u8, usize) -> i64) -> Option<&str> {
+        let length = written(&mut self.out, call)?;
+        std::str::from_utf8(&self.out[..length]).ok()
+    }
+
     /// How many legal moves `position` has (`None`: the library said it failed).
     pub fn count(&mut self, position: &str) -> Option<usize> {
         let count = self.library.rules.count?;
@@ -286,7 +292,7 @@ impl Context {
         let apply = self.library.rules.apply?;
         let context = self.context;
         let mut status = StatusV1::default();
-        let length = written(&mut self.out, |out, cap| {
+        let child = self.text_written(|out, cap| {
             status = StatusV1::default();
             // SAFETY: the position's bytes, a writable buffer of `cap` bytes and a status.
             unsafe {
@@ -301,7 +307,6 @@ impl Context {
                 )
             }
         })?;
-        let child = std::str::from_utf8(&self.out[..length]).ok()?;
         Some((child, status))
     }
 
@@ -309,7 +314,7 @@ impl Context {
     pub fn move_text(&mut self, position: &str, index: u16) -> Option<&str> {
         let move_text = self.library.rules.move_text?;
         let context = self.context;
-        let length = written(&mut self.out, |out, cap| {
+        self.text_written(|out, cap| {
             // SAFETY: the position's bytes and a writable buffer of `cap` bytes.
             unsafe {
                 move_text(
@@ -321,8 +326,7 @@ impl Context {
                     cap,
                 )
             }
-        })?;
-        std::str::from_utf8(&self.out[..length]).ok()
+        })
     }
 
     /// The library's value of `position` for seat `player` (from 0).
