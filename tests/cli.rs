@@ -2628,3 +2628,143 @@ fn agents_beside_an_experiment_add_to_the_repositorys() {
         ],
     );
 }
+
+#[test]
+fn grade_finds_no_error_in_perfect_play_and_the_errors_of_random_play() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    // On 4x4 Connect Four (a draw), alpha-beta to the end of the game plays perfectly.
+    let perfect = "alphabeta-tt(heuristic=windows,depth=16,nodes=3000000)";
+    let output = run(&[
+        "match",
+        perfect,
+        "random",
+        "--game",
+        "connect-four(rows=4,columns=4)",
+        "--games",
+        "10",
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&["grade", text(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("10 games graded"), "{said}");
+    let grades = csv_maps(&out.join("grades.csv"));
+    let games = csv_maps(&out.join("games.csv"));
+    let plies: usize = games
+        .iter()
+        .map(|g| g["plies"].parse::<usize>().unwrap_or(0))
+        .sum();
+    assert_eq!(grades.len(), plies, "one row a move");
+    let mut errors: BTreeMap<&str, usize> = BTreeMap::new();
+    for row in &grades {
+        let (before, after, verdict) = (&row["before"], &row["after"], row["verdict"].as_str());
+        // Every position of so small a board is solved.
+        assert!(!before.is_empty() && !after.is_empty(), "{row:?}");
+        let expected = match (before.as_str(), after.as_str()) {
+            ("win", "draw") => "win-to-draw",
+            ("win", "loss") => "win-to-loss",
+            ("draw", "loss") => "draw-to-loss",
+            _ => "kept",
+        };
+        assert_eq!(verdict, expected, "{row:?}");
+        if verdict != "kept" {
+            *errors
+                .entry(if row["agent"] == perfect {
+                    "perfect"
+                } else {
+                    "random"
+                })
+                .or_default() += 1;
+        }
+        // The start is a draw (4x4 Connect Four is drawn under perfect play).
+        if row["ply"] == "1" {
+            assert_eq!(before, "draw", "{row:?}");
+        }
+    }
+    assert_eq!(errors.get("perfect"), None, "perfect play errs: {said}");
+    // Perfect play never loses a drawn game: every decided game was won by it, after
+    // random's error.
+    for game in &games {
+        assert_ne!(game["winner_agent"], "random", "{game:?}");
+        if !game["winner_agent"].is_empty() {
+            assert!(errors.get("random").is_some_and(|&n| n > 0), "{said}");
+        }
+    }
+    // The last move of a won game leaves its mover a win.
+    for game in games.iter().filter(|g| !g["winner_agent"].is_empty()) {
+        let last = grades
+            .iter()
+            .rfind(|r| r["game_id"] == game["game_id"])
+            .expect("moves");
+        assert_eq!(last["after"], "win", "{last:?}");
+        assert_eq!(last["agent"], game["winner_agent"], "{last:?}");
+    }
+
+    // A budget too small for 6x7 grades nothing early and says so.
+    let big = dir.path().join("big");
+    let output = run(&[
+        "match",
+        "random",
+        "random",
+        "--game",
+        "connect-four",
+        "--games",
+        "2",
+        "--out",
+        text(&big),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&["grade", text(&big), "--visits", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("needed more than --visits 1"), "{said}");
+    let grades = csv_maps(&big.join("grades.csv"));
+    assert!(grades.iter().any(|r| r["verdict"] == "ungraded"), "{said}");
+    assert!(
+        grades
+            .iter()
+            .filter(|r| r["verdict"] == "ungraded")
+            .all(|r| r["before"].is_empty() || r["after"].is_empty())
+    );
+
+    // Bad input, in one line each.
+    let output = run(&["grade", text(&dir.path().join("nowhere"))]);
+    assert_input_error(&output, &["nowhere", "no games.csv"]);
+    let dice = dir.path().join("dice");
+    let output = run(&[
+        "match",
+        "random",
+        "random",
+        "--game",
+        "einstein",
+        "--games",
+        "2",
+        "--out",
+        text(&dice),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&["grade", text(&dice)]);
+    assert_input_error(
+        &output,
+        &["games.csv", "two-player game without chance", "einstein"],
+    );
+    let csv = fs::read_to_string(out.join("games.csv")).expect("games.csv");
+    let broken = dir.path().join("broken");
+    fs::create_dir_all(&broken).expect("mkdir");
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let last = lines.len() - 1;
+    lines[last] = lines[last]
+        .replacen(",1;", ",9;", 1)
+        .replacen(",2;", ",9;", 1)
+        .replacen(",3;", ",9;", 1)
+        .replacen(",4;", ",9;", 1);
+    fs::write(broken.join("games.csv"), lines.join("\n") + "\n").expect("write");
+    let output = run(&["grade", text(&broken)]);
+    assert_input_error(&output, &["games.csv", "game 9", "ply 1"]);
+}

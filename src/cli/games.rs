@@ -208,3 +208,102 @@ pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
     );
     Ok(0)
 }
+
+/// Arguments of `arbiter grade`.
+#[derive(clap::Args, Debug)]
+pub struct GradeArgs {
+    /// The results folder of a run (its games.csv).
+    results_dir: PathBuf,
+    /// The most positions the solver may visit for one position; a move whose position
+    /// before or after needs more is not graded (raise it for longer games, or grade the
+    /// ends of games only by keeping it low).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    visits: u64,
+    /// The most each thread's transposition table may take, in MB (kept from position to
+    /// position of a game).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    tt_mb: u64,
+    /// Threads grading games at once [default: all cores].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Folder of agent files, where program games are declared [default: $ARBITER_AGENTS,
+    /// else ./agents].
+    #[arg(long)]
+    agents: Option<PathBuf>,
+}
+
+/// `arbiter grade`: the per-agent table, then where the moves went.
+pub fn grade(args: GradeArgs) -> Result<()> {
+    use crate::experiment::grade::{GradeRequest, grade};
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let request = GradeRequest {
+        folder: args.results_dir,
+        visits: args.visits,
+        megabytes: usize::try_from(args.tt_mb).unwrap_or(usize::MAX),
+        threads,
+        agents: args.agents,
+    };
+    let grades = grade(&request)?;
+    let positions = grades.solved + grades.unsolved;
+    println!(
+        "{} games graded: {} of {} positions solved within {} visits each",
+        grades.games, grades.solved, positions, request.visits
+    );
+    let width = grades
+        .agents
+        .iter()
+        .map(|a| a.agent.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    println!(
+        "{:<width$}  {:>6}  {:>6}  {:>6}  {:<22}  {:>9}  {:>9}  {:>10}  errors by third",
+        "agent",
+        "moves",
+        "graded",
+        "errors",
+        "error rate [95%]",
+        "win>loss",
+        "win>draw",
+        "draw>loss"
+    );
+    for agent in &grades.agents {
+        let rate = agent
+            .error_rate()
+            .map_or("-".to_string(), |(rate, low, high)| {
+                format!(
+                    "{:.1}% [{:.1}%, {:.1}%]",
+                    100.0 * rate,
+                    100.0 * low,
+                    100.0 * high
+                )
+            });
+        let thirds: Vec<String> = agent
+            .phases
+            .iter()
+            .map(|(graded, errors)| format!("{errors}/{graded}"))
+            .collect();
+        println!(
+            "{:<width$}  {:>6}  {:>6}  {:>6}  {:<22}  {:>9}  {:>9}  {:>10}  {}",
+            agent.agent,
+            agent.moves,
+            agent.graded,
+            agent.errors,
+            rate,
+            agent.win_to_loss,
+            agent.win_to_draw,
+            agent.draw_to_loss,
+            thirds.join("  ")
+        );
+    }
+    if grades.unsolved > 0 {
+        println!(
+            "{} positions needed more than --visits {}: their moves are not graded",
+            grades.unsolved, request.visits
+        );
+    }
+    println!("moves: {}", grades.file.display());
+    Ok(())
+}

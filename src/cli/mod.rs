@@ -168,6 +168,13 @@ enum Command {
     /// --time-limit stops it first.
     #[command(after_help = "More: docs/games.md ('Exact values').")]
     SolveGame(games::SolveGameArgs),
+    /// Grade every move of a run's games against perfect play: each position is solved
+    /// exactly (as solve-game does, within --visits positions), and a move that turned a
+    /// win into a draw or a loss, or a draw into a loss, is an error. Prints each agent's
+    /// moves graded, error rate with its 95% interval, blunders (win to loss) and errors by
+    /// third of the game; writes every move to grades.csv in the run's folder.
+    #[command(after_help = "More: docs/games.md ('Play graded against perfect play').")]
+    Grade(games::GradeArgs),
     /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):
     /// handshake, deterministic answers, status and legal moves that agree, every legal move
     /// applying, random playouts that end. Exit 0 if it passes, 1 if a step fails.
@@ -364,6 +371,7 @@ pub fn main() -> i32 {
         Command::ServeGame(args) => games::serve(args).map(|()| 0),
         Command::CheckGame(args) => games::check(args),
         Command::SolveGame(args) => games::solve_game(args),
+        Command::Grade(args) => games::grade(args).map(|()| 0),
         Command::Merge(args) => cluster::merge(args),
         Command::Emit(what) => cluster::emit(what).map(|()| 0),
     };

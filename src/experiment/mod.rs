@@ -6,6 +6,7 @@
 pub mod bench;
 mod folder;
 mod games;
+pub mod grade;
 pub mod inspect;
 pub mod launch;
 pub mod merge;

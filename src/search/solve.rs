@@ -137,6 +137,13 @@ impl<G: Game> Solver<G> {
         self
     }
 
+    /// Allows about `visits` more positions from now and clears a stop: a budget per
+    /// position when one solver, its table kept, solves many.
+    pub fn allow(&mut self, visits: u64) {
+        self.max_visits = self.visited.saturating_add(visits);
+        self.stopped = false;
+    }
+
     /// A solver for the value alone: the search stops at the first win it proves and never
     /// looks for the fastest (often much less work).
     pub fn value_only(mut self) -> Solver<G> {

@@ -1,0 +1,386 @@
+//! `grade`: every move of a run's games held against perfect play. Each position of each
+//! game is solved (the exact solver of `solve-game`, for the value alone, within a budget
+//! of positions visited); a move is graded when both the position before it and the one
+//! after it are solved: it kept the value, or turned a win into a draw or a loss, or a draw
+//! into a loss. The cli prints the per-agent figures; the moves go to grades.csv.
+
+use super::Error;
+use crate::core::{Game, Limits, Player, read_moves};
+use crate::records::load::csv_rows;
+use crate::registry::{GameEntry, GameSpec, GameTask, dispatch, load_agents};
+use crate::search::solve::{Solver, Value};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What to grade, and with what effort.
+pub struct GradeRequest {
+    /// The run's folder (its games.csv).
+    pub folder: PathBuf,
+    /// The most positions the solver may visit for one position (beyond, the position is
+    /// not graded).
+    pub visits: u64,
+    /// The most each thread's solver table may take, in MB.
+    pub megabytes: usize,
+    /// Threads solving games at once.
+    pub threads: usize,
+    /// The folder of agent files (program games are declared there).
+    pub agents: Option<PathBuf>,
+}
+
+/// What a move did to the value of the game for the side that played it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The value stayed (a win kept, a draw held, or the game was lost already).
+    Kept,
+    /// A won position became a draw.
+    WinToDraw,
+    /// A won position became a loss: a blunder.
+    WinToLoss,
+    /// A drawn position became a loss.
+    DrawToLoss,
+    /// A position before or after the move was beyond the budget.
+    Ungraded,
+}
+
+impl Verdict {
+    /// Its name in grades.csv.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Kept => "kept",
+            Verdict::WinToDraw => "win-to-draw",
+            Verdict::WinToLoss => "win-to-loss",
+            Verdict::DrawToLoss => "draw-to-loss",
+            Verdict::Ungraded => "ungraded",
+        }
+    }
+
+    /// The verdict of a move from a position worth `before` to one worth `after`, both for
+    /// the side that moved.
+    pub fn of(before: Option<Value>, after: Option<Value>) -> Verdict {
+        let (Some(before), Some(after)) = (before, after) else {
+            return Verdict::Ungraded;
+        };
+        match (before, after) {
+            (Value::Win(_), Value::Draw) => Verdict::WinToDraw,
+            (Value::Win(_), Value::Loss(_)) => Verdict::WinToLoss,
+            (Value::Draw, Value::Loss(_)) => Verdict::DrawToLoss,
+            _ => Verdict::Kept,
+        }
+    }
+
+    /// Whether the move lost value.
+    pub fn is_error(self) -> bool {
+        matches!(
+            self,
+            Verdict::WinToDraw | Verdict::WinToLoss | Verdict::DrawToLoss
+        )
+    }
+}
+
+/// One move graded.
+#[derive(Clone, Debug)]
+pub struct MoveGrade {
+    /// The game's id in games.csv.
+    pub game_id: u64,
+    /// Its ply, from 1.
+    pub ply: usize,
+    /// The side that played it.
+    pub seat: Player,
+    /// The agent that played it.
+    pub agent: String,
+    /// The move as recorded.
+    pub text: String,
+    /// The value before it, for the mover (`None`: beyond the budget).
+    pub before: Option<Value>,
+    /// The value after it, for the mover.
+    pub after: Option<Value>,
+    /// What it did.
+    pub verdict: Verdict,
+    /// The game's third it was played in: 0 the opening, 1 the middle, 2 the end.
+    pub phase: usize,
+}
+
+/// An agent's moves graded, added up.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AgentGrades {
+    /// The agent's name.
+    pub agent: String,
+    /// Its moves.
+    pub moves: u64,
+    /// Those graded.
+    pub graded: u64,
+    /// Graded moves that lost value.
+    pub errors: u64,
+    /// Wins turned into losses.
+    pub win_to_loss: u64,
+    /// Wins turned into draws.
+    pub win_to_draw: u64,
+    /// Draws turned into losses.
+    pub draw_to_loss: u64,
+    /// Per third of the game (opening, middle, end): moves graded and errors.
+    pub phases: [(u64, u64); 3],
+}
+
+impl AgentGrades {
+    /// Errors per graded move with its 95% Wilson interval (`None` with none graded).
+    pub fn error_rate(&self) -> Option<(f64, f64, f64)> {
+        (self.graded > 0).then(|| {
+            let (low, high) = crate::stats::wilson_interval(self.errors, self.graded, 1.96);
+            (self.errors as f64 / self.graded as f64, low, high)
+        })
+    }
+
+    fn add(&mut self, grade: &MoveGrade) {
+        self.moves += 1;
+        if grade.verdict == Verdict::Ungraded {
+            return;
+        }
+        self.graded += 1;
+        self.phases[grade.phase].0 += 1;
+        if grade.verdict.is_error() {
+            self.errors += 1;
+            self.phases[grade.phase].1 += 1;
+        }
+        match grade.verdict {
+            Verdict::WinToLoss => self.win_to_loss += 1,
+            Verdict::WinToDraw => self.win_to_draw += 1,
+            Verdict::DrawToLoss => self.draw_to_loss += 1,
+            _ => {}
+        }
+    }
+}
+
+/// A run graded.
+pub struct Grades {
+    /// Per agent, in the order they first moved.
+    pub agents: Vec<AgentGrades>,
+    /// Every move, game by game.
+    pub moves: Vec<MoveGrade>,
+    /// Games graded.
+    pub games: usize,
+    /// Positions solved.
+    pub solved: u64,
+    /// Positions beyond the budget.
+    pub unsolved: u64,
+    /// Where the moves were written (grades.csv in the run's folder).
+    pub file: PathBuf,
+}
+
+/// The file of every move graded, in the run's folder.
+pub const GRADES_FILE: &str = "grades.csv";
+
+/// A games.csv row as grading reads it.
+#[derive(serde::Deserialize)]
+struct GameRow {
+    game_id: u64,
+    game: String,
+    p1_agent: String,
+    p2_agent: String,
+    #[serde(default)]
+    moves: String,
+}
+
+/// Grades every move of the run in `request.folder`.
+///
+/// # Errors
+/// No or a malformed games.csv, a game that is not two-player without chance or hidden
+/// information, a move that does not replay (naming the game and ply).
+pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
+    let path = request.folder.join("games.csv");
+    if !path.is_file() {
+        return Err(Error::Message(format!(
+            "{}: no games.csv (is it a results folder of a game run?)",
+            request.folder.display()
+        )));
+    }
+    let rows: Vec<GameRow> = csv_rows(&path)?;
+    let (registry, _) = load_agents(request.agents.as_deref(), None)?;
+    // Games of each game spec together (a run plays one, a sweep may play several).
+    let mut by_game: BTreeMap<String, Vec<GameRow>> = BTreeMap::new();
+    for row in rows {
+        by_game.entry(row.game.clone()).or_default().push(row);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(request.threads.max(1))
+        .build()
+        .map_err(|e| format!("threads: {e}"))?;
+    let mut moves = Vec::new();
+    let (mut solved, mut unsolved, mut games) = (0, 0, 0);
+    for (game, rows) in by_game {
+        let spec: GameSpec = registry
+            .game(&game)
+            .map_err(|e| format!("{}: game {game}: {e}", path.display()))?;
+        let task = GradeTask {
+            rows: &rows,
+            file: &path,
+            visits: request.visits,
+            megabytes: request.megabytes,
+        };
+        let graded = pool.install(|| dispatch(spec, task))?;
+        games += rows.len();
+        for (game_moves, counts) in graded {
+            moves.extend(game_moves);
+            solved += counts.0;
+            unsolved += counts.1;
+        }
+    }
+    moves.sort_by_key(|m| (m.game_id, m.ply));
+    let mut agents: Vec<AgentGrades> = Vec::new();
+    for grade in &moves {
+        let index = match agents.iter().position(|a| a.agent == grade.agent) {
+            Some(index) => index,
+            None => {
+                agents.push(AgentGrades {
+                    agent: grade.agent.clone(),
+                    ..AgentGrades::default()
+                });
+                agents.len() - 1
+            }
+        };
+        agents[index].add(grade);
+    }
+    let file = request.folder.join(GRADES_FILE);
+    crate::records::write_table(&file, |writer| {
+        writer.write_record([
+            "game_id", "ply", "seat", "agent", "move", "before", "after", "verdict",
+        ])?;
+        for grade in &moves {
+            writer.write_record([
+                grade.game_id.to_string().as_str(),
+                grade.ply.to_string().as_str(),
+                grade.seat.label(),
+                &grade.agent,
+                &grade.text,
+                value_word(grade.before),
+                value_word(grade.after),
+                grade.verdict.name(),
+            ])?;
+        }
+        Ok(())
+    })?;
+    Ok(Grades {
+        agents,
+        moves,
+        games,
+        solved,
+        unsolved,
+        file,
+    })
+}
+
+struct GradeTask<'a> {
+    rows: &'a [GameRow],
+    file: &'a Path,
+    visits: u64,
+    megabytes: usize,
+}
+
+/// One game's moves graded, with the positions solved and those beyond the budget.
+type GameGrades = (Vec<MoveGrade>, (u64, u64));
+
+impl GameTask for GradeTask<'_> {
+    type Output = Result<Vec<GameGrades>, Error>;
+
+    fn run<G: GameEntry>(self, start: G) -> Result<Vec<GameGrades>, Error> {
+        if start.players() != 2 || start.has_chance() || start.has_hidden() {
+            return Err(Error::Message(format!(
+                "{}: grade needs a two-player game without chance or hidden information; {} is not one",
+                self.file.display(),
+                self.rows.first().map_or("", |r| r.game.as_str())
+            )));
+        }
+        self.rows
+            .par_iter()
+            .map_init(
+                || Solver::<G>::new(self.megabytes, Limits::NONE).value_only(),
+                |solver, row| grade_game(&start, row, self.file, self.visits, solver),
+            )
+            .collect()
+    }
+}
+
+/// The value of `state` for its side to move, within `visits` more positions.
+fn value_of<G: Game>(solver: &mut Solver<G>, state: &G, visits: u64) -> Option<Value> {
+    if let Some(outcome) = state.outcome() {
+        return Some(match outcome.winner {
+            None => Value::Draw,
+            Some(winner) if winner == state.to_move() => Value::Win(None),
+            Some(_) => Value::Loss(None),
+        });
+    }
+    solver.allow(visits);
+    solver.solve(state).map(|solved| solved.value)
+}
+
+fn grade_game<G: GameEntry>(
+    start: &G,
+    row: &GameRow,
+    file: &Path,
+    visits: u64,
+    solver: &mut Solver<G>,
+) -> Result<GameGrades, Error> {
+    let texts: Vec<String> = read_moves(&row.moves)
+        .into_iter()
+        .flat_map(|(_, text)| start.split_moves(&text).unwrap_or_else(|| vec![text]))
+        .collect();
+    let plies = texts.len().max(1);
+    let mut state = start.clone();
+    let (mut solved, mut unsolved) = (0u64, 0u64);
+    let mut count = |value: &Option<Value>| match value {
+        Some(_) => solved += 1,
+        None => unsolved += 1,
+    };
+    let mut before = value_of(solver, &state, visits);
+    count(&before);
+    let mut grades = Vec::with_capacity(texts.len());
+    for (index, text) in texts.iter().enumerate() {
+        let mover = state.to_move();
+        let mv = state.parse_move(text).map_err(|e| {
+            format!(
+                "{}: game {}: ply {}: {e}",
+                file.display(),
+                row.game_id,
+                index + 1
+            )
+        })?;
+        state.apply(mv);
+        // The value after the move, for the side now to move: the mover's is its opposite
+        // (unless the mover moves again).
+        let next = value_of(solver, &state, visits);
+        count(&next);
+        let after = next.map(|value| {
+            if state.to_move() == mover {
+                value
+            } else {
+                value.before_move()
+            }
+        });
+        grades.push(MoveGrade {
+            game_id: row.game_id,
+            ply: index + 1,
+            seat: mover,
+            agent: match mover {
+                Player::P1 => row.p1_agent.clone(),
+                _ => row.p2_agent.clone(),
+            },
+            text: text.clone(),
+            before,
+            after,
+            verdict: Verdict::of(before, after),
+            phase: (index * 3 / plies).min(2),
+        });
+        before = next;
+    }
+    Ok((grades, (solved, unsolved)))
+}
+
+/// A value's word in grades.csv (empty beyond the budget).
+pub fn value_word(value: Option<Value>) -> &'static str {
+    match value {
+        Some(Value::Win(_)) => "win",
+        Some(Value::Draw) => "draw",
+        Some(Value::Loss(_)) => "loss",
+        None => "",
+    }
+}
