@@ -2652,6 +2652,13 @@ fn grade_finds_no_error_in_perfect_play_and_the_errors_of_random_play() {
     assert!(output.status.success(), "{}", stderr(&output));
     let said = stdout(&output);
     assert!(said.contains("10 games graded"), "{said}");
+    // The report shows the grades from now on.
+    let report = fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("## Play graded against perfect play"),
+        "{report}"
+    );
+    assert!(report.contains(&format!("| {perfect} | ")), "{report}");
     let grades = csv_maps(&out.join("grades.csv"));
     let games = csv_maps(&out.join("games.csv"));
     let plies: usize = games

@@ -251,53 +251,10 @@ pub fn grade(args: GradeArgs) -> Result<()> {
         "{} games graded: {} of {} positions solved within {} visits each",
         grades.games, grades.solved, positions, request.visits
     );
-    let width = grades
-        .agents
-        .iter()
-        .map(|a| a.agent.len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
-    println!(
-        "{:<width$}  {:>6}  {:>6}  {:>6}  {:<22}  {:>9}  {:>9}  {:>10}  errors by third",
-        "agent",
-        "moves",
-        "graded",
-        "errors",
-        "error rate [95%]",
-        "win>loss",
-        "win>draw",
-        "draw>loss"
+    print!(
+        "{}",
+        crate::documents::summary::grades_table(&grades.agents).aligned()
     );
-    for agent in &grades.agents {
-        let rate = agent
-            .error_rate()
-            .map_or("-".to_string(), |(rate, low, high)| {
-                format!(
-                    "{:.1}% [{:.1}%, {:.1}%]",
-                    100.0 * rate,
-                    100.0 * low,
-                    100.0 * high
-                )
-            });
-        let thirds: Vec<String> = agent
-            .phases
-            .iter()
-            .map(|(graded, errors)| format!("{errors}/{graded}"))
-            .collect();
-        println!(
-            "{:<width$}  {:>6}  {:>6}  {:>6}  {:<22}  {:>9}  {:>9}  {:>10}  {}",
-            agent.agent,
-            agent.moves,
-            agent.graded,
-            agent.errors,
-            rate,
-            agent.win_to_loss,
-            agent.win_to_draw,
-            agent.draw_to_loss,
-            thirds.join("  ")
-        );
-    }
     if grades.unsolved > 0 {
         println!(
             "{} positions needed more than --visits {}: their moves are not graded",
@@ -305,5 +262,9 @@ pub fn grade(args: GradeArgs) -> Result<()> {
         );
     }
     println!("moves: {}", grades.file.display());
+    // The report shows the grades now.
+    for path in crate::experiment::inspect::report_files(&request.folder, None)? {
+        println!("report: {}", path.display());
+    }
     Ok(())
 }

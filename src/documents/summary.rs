@@ -257,3 +257,58 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
     }
     out
 }
+
+/// Each agent's moves graded against perfect play (grades.csv): moves, graded, errors, the
+/// error rate with its 95% interval, the three kinds of error and the errors (of graded
+/// moves) in each third of the game.
+pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
+    let headers = [
+        "agent",
+        "moves",
+        "graded",
+        "errors",
+        "error rate [95%]",
+        "win>loss",
+        "win>draw",
+        "draw>loss",
+        "opening",
+        "middle",
+        "end",
+    ];
+    let rows = agents
+        .iter()
+        .map(|agent| {
+            let rate = agent
+                .error_rate()
+                .map_or("-".to_string(), |(rate, low, high)| {
+                    format!(
+                        "{:.1}% [{:.1}%, {:.1}%]",
+                        100.0 * rate,
+                        100.0 * low,
+                        100.0 * high
+                    )
+                });
+            let mut row = vec![
+                agent.agent.clone(),
+                agent.moves.to_string(),
+                agent.graded.to_string(),
+                agent.errors.to_string(),
+                rate,
+                agent.win_to_loss.to_string(),
+                agent.win_to_draw.to_string(),
+                agent.draw_to_loss.to_string(),
+            ];
+            row.extend(
+                agent
+                    .phases
+                    .iter()
+                    .map(|(graded, errors)| format!("{errors}/{graded}")),
+            );
+            row
+        })
+        .collect();
+    Table {
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        rows,
+    }
+}

@@ -6,6 +6,7 @@
 
 use super::Error;
 use crate::core::{Game, Limits, Player, read_moves};
+use crate::records::grades::{AgentGrades, GRADES_FILE, Verdict, tally, value_word};
 use crate::records::load::csv_rows;
 use crate::registry::{GameEntry, GameSpec, GameTask, dispatch, load_agents};
 use crate::search::solve::{Solver, Value};
@@ -26,56 +27,6 @@ pub struct GradeRequest {
     pub threads: usize,
     /// The folder of agent files (program games are declared there).
     pub agents: Option<PathBuf>,
-}
-
-/// What a move did to the value of the game for the side that played it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The value stayed (a win kept, a draw held, or the game was lost already).
-    Kept,
-    /// A won position became a draw.
-    WinToDraw,
-    /// A won position became a loss: a blunder.
-    WinToLoss,
-    /// A drawn position became a loss.
-    DrawToLoss,
-    /// A position before or after the move was beyond the budget.
-    Ungraded,
-}
-
-impl Verdict {
-    /// Its name in grades.csv.
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Kept => "kept",
-            Verdict::WinToDraw => "win-to-draw",
-            Verdict::WinToLoss => "win-to-loss",
-            Verdict::DrawToLoss => "draw-to-loss",
-            Verdict::Ungraded => "ungraded",
-        }
-    }
-
-    /// The verdict of a move from a position worth `before` to one worth `after`, both for
-    /// the side that moved.
-    pub fn of(before: Option<Value>, after: Option<Value>) -> Verdict {
-        let (Some(before), Some(after)) = (before, after) else {
-            return Verdict::Ungraded;
-        };
-        match (before, after) {
-            (Value::Win(_), Value::Draw) => Verdict::WinToDraw,
-            (Value::Win(_), Value::Loss(_)) => Verdict::WinToLoss,
-            (Value::Draw, Value::Loss(_)) => Verdict::DrawToLoss,
-            _ => Verdict::Kept,
-        }
-    }
-
-    /// Whether the move lost value.
-    pub fn is_error(self) -> bool {
-        matches!(
-            self,
-            Verdict::WinToDraw | Verdict::WinToLoss | Verdict::DrawToLoss
-        )
-    }
 }
 
 /// One move graded.
@@ -101,56 +52,6 @@ pub struct MoveGrade {
     pub phase: usize,
 }
 
-/// An agent's moves graded, added up.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct AgentGrades {
-    /// The agent's name.
-    pub agent: String,
-    /// Its moves.
-    pub moves: u64,
-    /// Those graded.
-    pub graded: u64,
-    /// Graded moves that lost value.
-    pub errors: u64,
-    /// Wins turned into losses.
-    pub win_to_loss: u64,
-    /// Wins turned into draws.
-    pub win_to_draw: u64,
-    /// Draws turned into losses.
-    pub draw_to_loss: u64,
-    /// Per third of the game (opening, middle, end): moves graded and errors.
-    pub phases: [(u64, u64); 3],
-}
-
-impl AgentGrades {
-    /// Errors per graded move with its 95% Wilson interval (`None` with none graded).
-    pub fn error_rate(&self) -> Option<(f64, f64, f64)> {
-        (self.graded > 0).then(|| {
-            let (low, high) = crate::stats::wilson_interval(self.errors, self.graded, 1.96);
-            (self.errors as f64 / self.graded as f64, low, high)
-        })
-    }
-
-    fn add(&mut self, grade: &MoveGrade) {
-        self.moves += 1;
-        if grade.verdict == Verdict::Ungraded {
-            return;
-        }
-        self.graded += 1;
-        self.phases[grade.phase].0 += 1;
-        if grade.verdict.is_error() {
-            self.errors += 1;
-            self.phases[grade.phase].1 += 1;
-        }
-        match grade.verdict {
-            Verdict::WinToLoss => self.win_to_loss += 1,
-            Verdict::WinToDraw => self.win_to_draw += 1,
-            Verdict::DrawToLoss => self.draw_to_loss += 1,
-            _ => {}
-        }
-    }
-}
-
 /// A run graded.
 pub struct Grades {
     /// Per agent, in the order they first moved.
@@ -166,9 +67,6 @@ pub struct Grades {
     /// Where the moves were written (grades.csv in the run's folder).
     pub file: PathBuf,
 }
-
-/// The file of every move graded, in the run's folder.
-pub const GRADES_FILE: &str = "grades.csv";
 
 /// A games.csv row as grading reads it.
 #[derive(serde::Deserialize)]
@@ -226,24 +124,11 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
         }
     }
     moves.sort_by_key(|m| (m.game_id, m.ply));
-    let mut agents: Vec<AgentGrades> = Vec::new();
-    for grade in &moves {
-        let index = match agents.iter().position(|a| a.agent == grade.agent) {
-            Some(index) => index,
-            None => {
-                agents.push(AgentGrades {
-                    agent: grade.agent.clone(),
-                    ..AgentGrades::default()
-                });
-                agents.len() - 1
-            }
-        };
-        agents[index].add(grade);
-    }
+    let agents = tally(moves.iter().map(|m| (m.agent.as_str(), m.verdict, m.phase)));
     let file = request.folder.join(GRADES_FILE);
     crate::records::write_table(&file, |writer| {
         writer.write_record([
-            "game_id", "ply", "seat", "agent", "move", "before", "after", "verdict",
+            "game_id", "ply", "seat", "agent", "move", "before", "after", "verdict", "third",
         ])?;
         for grade in &moves {
             writer.write_record([
@@ -255,6 +140,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
                 value_word(grade.before),
                 value_word(grade.after),
                 grade.verdict.name(),
+                (grade.phase + 1).to_string().as_str(),
             ])?;
         }
         Ok(())
@@ -373,14 +259,4 @@ fn grade_game<G: GameEntry>(
         before = next;
     }
     Ok((grades, (solved, unsolved)))
-}
-
-/// A value's word in grades.csv (empty beyond the budget).
-pub fn value_word(value: Option<Value>) -> &'static str {
-    match value {
-        Some(Value::Win(_)) => "win",
-        Some(Value::Draw) => "draw",
-        Some(Value::Loss(_)) => "loss",
-        None => "",
-    }
 }

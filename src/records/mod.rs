@@ -6,6 +6,7 @@
 
 mod csv_files;
 pub mod fit;
+pub mod grades;
 pub mod journal;
 pub mod ladder;
 pub mod load;
