@@ -2711,6 +2711,66 @@ fn grade_finds_no_error_in_perfect_play_and_the_errors_of_random_play() {
         assert_eq!(last["agent"], game["winner_agent"], "{last:?}");
     }
 
+    // With an opening (two random plies before the agents' moves, in games.csv's own
+    // column), perfect play still errs nowhere: the positions are the games' own.
+    let experiment = write_experiment(
+        dir.path(),
+        "opened.toml",
+        &format!(
+            "game = \"connect-four(rows=4,columns=4)\"\ngames = 6\nseed = 4\nopenings = {{ random_plies = 2 }}\nmatchups = [[\"{perfect}\", \"random\"]]\n"
+        ),
+    );
+    let opened = dir.path().join("opened");
+    let output = run_experiment(&experiment, &opened, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = run(&["grade", text(&opened)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let grades = csv_maps(&opened.join("grades.csv"));
+    let games = csv_maps(&opened.join("games.csv"));
+    assert!(
+        games.iter().all(|g| g["opening"].split(';').count() == 2),
+        "{games:?}"
+    );
+    let plies: usize = games
+        .iter()
+        .map(|g| g["plies"].parse::<usize>().unwrap_or(0))
+        .sum();
+    assert_eq!(grades.len(), plies);
+    for row in grades.iter().filter(|r| r["agent"] == perfect) {
+        assert_eq!(row["verdict"], "kept", "{row:?}");
+    }
+    assert!(grades.iter().any(|r| r["ply"] == "1" && r["seat"] == "P1"));
+    // Each game's third move stands where solve-game, given the opening and the first two
+    // moves, finds the same value for its mover.
+    for game in &games {
+        let moves: Vec<&str> = game["moves"].split(';').collect();
+        let row = grades
+            .iter()
+            .find(|r| r["game_id"] == game["game_id"] && r["ply"] == "3")
+            .expect("a third move");
+        let position = format!("{};{}", game["opening"], moves[..2].join(";"));
+        let output = run(&[
+            "solve-game",
+            "connect-four(rows=4,columns=4)",
+            "--position",
+            &position,
+            "--no-distance",
+        ]);
+        let said = stdout(&output);
+        let value = said
+            .lines()
+            .find_map(|l| l.strip_prefix("value: "))
+            .expect("a value");
+        let word = if value.ends_with("wins") {
+            "win"
+        } else if value.ends_with("loses") {
+            "loss"
+        } else {
+            "draw"
+        };
+        assert_eq!(row["before"], word, "{position}: {value}; {row:?}");
+    }
+
     // A budget too small for 6x7 grades nothing early and says so.
     let big = dir.path().join("big");
     let output = run(&[

@@ -75,6 +75,10 @@ struct GameRow {
     game: String,
     p1_agent: String,
     p2_agent: String,
+    /// The opening's moves, played before the agents' (not graded).
+    #[serde(default)]
+    opening: String,
+    /// The agents' moves.
     #[serde(default)]
     moves: String,
 }
@@ -206,12 +210,27 @@ fn grade_game<G: GameEntry>(
     visits: u64,
     solver: &mut Solver<G>,
 ) -> Result<GameGrades, Error> {
-    let texts: Vec<String> = read_moves(&row.moves)
-        .into_iter()
-        .flat_map(|(_, text)| start.split_moves(&text).unwrap_or_else(|| vec![text]))
-        .collect();
+    let split = |moves: &str| -> Vec<String> {
+        read_moves(moves)
+            .into_iter()
+            .flat_map(|(_, text)| start.split_moves(&text).unwrap_or_else(|| vec![text]))
+            .collect()
+    };
+    let texts = split(&row.moves);
     let plies = texts.len().max(1);
     let mut state = start.clone();
+    // The opening (set by the experiment, not chosen by the agents) is played first.
+    for (index, text) in split(&row.opening).iter().enumerate() {
+        let mv = state.parse_move(text).map_err(|e| {
+            format!(
+                "{}: game {}: opening move {}: {e}",
+                file.display(),
+                row.game_id,
+                index + 1
+            )
+        })?;
+        state.apply(mv);
+    }
     let (mut solved, mut unsolved) = (0u64, 0u64);
     let mut count = |value: &Option<Value>| match value {
         Some(_) => solved += 1,
