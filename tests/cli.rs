@@ -2801,7 +2801,7 @@ fn grade_finds_no_error_in_perfect_play_and_the_errors_of_random_play() {
 
     // Bad input, in one line each.
     let output = run(&["grade", text(&dir.path().join("nowhere"))]);
-    assert_input_error(&output, &["nowhere", "no games.csv"]);
+    assert_input_error(&output, &["nowhere", "no such results folder"]);
     let dice = dir.path().join("dice");
     let output = run(&[
         "match",
@@ -2824,6 +2824,7 @@ fn grade_finds_no_error_in_perfect_play_and_the_errors_of_random_play() {
     let csv = fs::read_to_string(out.join("games.csv")).expect("games.csv");
     let broken = dir.path().join("broken");
     fs::create_dir_all(&broken).expect("mkdir");
+    fs::copy(out.join("meta.json"), broken.join("meta.json")).expect("meta.json");
     let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
     let last = lines.len() - 1;
     lines[last] = lines[last]

@@ -212,7 +212,7 @@ pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
 /// Arguments of `arbiter grade`.
 #[derive(clap::Args, Debug)]
 pub struct GradeArgs {
-    /// The results folder of a run (its games.csv).
+    /// The results folder of a run (its games.csv), or a folder of runs: the newest.
     results_dir: PathBuf,
     /// The most positions the solver may visit for one position; a move whose position
     /// before or after needs more is not graded (raise it for longer games, or grade the
@@ -263,7 +263,7 @@ pub fn grade(args: GradeArgs) -> Result<()> {
     }
     println!("moves: {}", grades.file.display());
     // The report shows the grades now.
-    for path in crate::experiment::inspect::report_files(&request.folder, None)? {
+    for path in crate::experiment::inspect::report_files(&grades.folder, None)? {
         println!("report: {}", path.display());
     }
     Ok(())

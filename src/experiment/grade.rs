@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 /// What to grade, and with what effort.
 pub struct GradeRequest {
-    /// The run's folder (its games.csv).
+    /// The run's folder (its games.csv), or a folder of runs (the newest is graded).
     pub folder: PathBuf,
     /// The most positions the solver may visit for one position (beyond, the position is
     /// not graded).
@@ -66,6 +66,8 @@ pub struct Grades {
     pub unsolved: u64,
     /// Where the moves were written (grades.csv in the run's folder).
     pub file: PathBuf,
+    /// The run's folder.
+    pub folder: PathBuf,
 }
 
 /// A games.csv row as grading reads it.
@@ -89,11 +91,13 @@ struct GameRow {
 /// No or a malformed games.csv, a game that is not two-player without chance or hidden
 /// information, a move that does not replay (naming the game and ply).
 pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
-    let path = request.folder.join("games.csv");
+    // A folder of runs stands for its newest, as for `show` and `report`.
+    let folder = crate::records::loaded::resolve_run_folder(&request.folder)?;
+    let path = folder.join("games.csv");
     if !path.is_file() {
         return Err(Error::Message(format!(
             "{}: no games.csv (is it a results folder of a game run?)",
-            request.folder.display()
+            folder.display()
         )));
     }
     let rows: Vec<GameRow> = csv_rows(&path)?;
@@ -129,7 +133,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
     }
     moves.sort_by_key(|m| (m.game_id, m.ply));
     let agents = tally(moves.iter().map(|m| (m.agent.as_str(), m.verdict, m.phase)));
-    let file = request.folder.join(GRADES_FILE);
+    let file = folder.join(GRADES_FILE);
     crate::records::write_table(&file, |writer| {
         writer.write_record([
             "game_id", "ply", "seat", "agent", "move", "before", "after", "verdict", "third",
@@ -156,6 +160,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
         solved,
         unsolved,
         file,
+        folder,
     })
 }
 
