@@ -1248,15 +1248,21 @@ impl Client {
     }
 
     /// Why a library's typed call about `state` failed: the same question asked as a
-    /// request, whose `error` reply says why.
-    fn typed_failure(&mut self, call: &str, message: Value, expected: &str) -> String {
+    /// request, whose `error` reply says why (`otherwise` when the request succeeds).
+    fn typed_failure(
+        &mut self,
+        call: &str,
+        message: Value,
+        expected: &str,
+        otherwise: &str,
+    ) -> String {
         let asked = self
             .connection
             .as_mut()
             .map(|c| c.ask(&message, expected, self.def.spec.request_ms));
         match asked {
             Some(Err(why)) => format!("`{call}` failed; as a request: {why}"),
-            _ => format!("`{call}` failed (the same question as a request did not)"),
+            _ => otherwise.to_string(),
         }
     }
 
@@ -1287,7 +1293,12 @@ impl Client {
             }
             None => {
                 let message = json!({"type": "legal", "position": &*state.position});
-                let why = self.typed_failure("count", message, "legal");
+                let why = self.typed_failure(
+                    "count",
+                    message,
+                    "legal",
+                    "`count` failed (the same question as a request did not)",
+                );
                 self.fail(&format!("{why} ({about})"));
                 None
             }
@@ -1304,12 +1315,12 @@ impl Client {
             Some((text, status)) => (Arc::<str>::from(text), status),
             None => {
                 let message = json!({"type": "legal", "position": &*state.position});
-                let why = match self.typed_failure("apply", message, "legal") {
-                    why if why.ends_with("did not)") => {
-                        "`apply` failed on a move the legal moves hold".to_string()
-                    }
-                    why => why,
-                };
+                let why = self.typed_failure(
+                    "apply",
+                    message,
+                    "legal",
+                    "`apply` failed on a move the legal moves hold",
+                );
                 self.fail(&format!("{why} ({})", about()));
                 return None;
             }
@@ -1370,7 +1381,12 @@ impl Client {
             return Some(work(text));
         }
         let message = json!({"type": "legal", "position": &*state.position});
-        let why = self.typed_failure("move_text", message, "legal");
+        let why = self.typed_failure(
+            "move_text",
+            message,
+            "legal",
+            "`move_text` failed (the same question as a request did not)",
+        );
         self.fail(&format!(
             "{why} (move #{index} of position '{}')",
             clip(&state.position)
@@ -1385,7 +1401,12 @@ impl Client {
         }
         let message = json!({"type": "evaluate", "position": &*state.position,
                              "player": player.label()});
-        let why = self.typed_failure("evaluate", message, "value");
+        let why = self.typed_failure(
+            "evaluate",
+            message,
+            "value",
+            "`evaluate` failed (the same question as a request did not)",
+        );
         self.fail(&format!(
             "{why} (position '{}'; a value must be finite)",
             clip(&state.position)
