@@ -6,5 +6,23 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // Commands that play programs or watch for Ctrl-C ignore SIGPIPE again (a program that
+    // exits must not kill arbiter), and then `println!` panics on a closed standard output:
+    // end as a shell reports a command its closed pipe ended (141), without a backtrace.
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout")
+            && message.ends_with(&format!("(os error {})", libc::EPIPE))
+        {
+            std::process::exit(141);
+        }
+        default_hook(info);
+    }));
     std::process::exit(arbiter::cli::main());
 }

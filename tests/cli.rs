@@ -2836,3 +2836,37 @@ fn grade_finds_no_error_in_perfect_play_and_the_errors_of_random_play() {
     let output = run(&["grade", text(&broken)]);
     assert_input_error(&output, &["games.csv", "game 9", "ply 1"]);
 }
+
+/// Output to a pipe whose reader has gone (`arbiter solve-game ... | head -1`) ends the
+/// command as a closed pipe ends other tools (SIGPIPE, or exit 141 where arbiter ignores
+/// SIGPIPE for its programs and Ctrl-C), never with a panic and its backtrace.
+#[test]
+fn a_closed_standard_output_ends_commands_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    for args in [
+        &["solve-game", "connect-four(rows=4,columns=4)", "--moves"][..],
+        &["list"][..],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let output = arbiter()
+            .args(args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run arbiter");
+        let ended_by_pipe =
+            output.status.code() == Some(141) || output.status.signal() == Some(libc::SIGPIPE);
+        assert!(
+            ended_by_pipe,
+            "{args:?}: {:?}, stderr: {}",
+            output.status,
+            stderr(&output)
+        );
+        assert!(
+            !stderr(&output).contains("panicked"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
