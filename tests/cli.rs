@@ -2870,3 +2870,138 @@ fn a_closed_standard_output_ends_commands_quietly() {
         );
     }
 }
+
+/// `grade = true` in an experiment grades every move once the games are played: grades.csv
+/// with each move's matchup, summary.csv's grading columns per matchup and agent (the
+/// run's own columns untouched), the report's section; and what grading cannot do is
+/// refused before anything is played, naming the line.
+#[test]
+fn an_experiment_with_grade_grades_its_moves_into_summary_and_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let perfect = "alphabeta-tt(heuristic=windows,depth=16,nodes=3000000)";
+    let body = format!(
+        "game = \"connect-four(rows=4,columns=4)\"\ngames = 6\nseed = 9\nmatchups = [[\"{perfect}\", \"random\"], [\"random\", \"greedy(heuristic=windows)\"]]\n"
+    );
+    let plain = write_experiment(dir.path(), "plain.toml", &body);
+    let graded = write_experiment(dir.path(), "graded.toml", &format!("{body}grade = true\n"));
+    let (plain_out, graded_out) = (dir.path().join("plain"), dir.path().join("graded"));
+    run_quietly(&plain, &plain_out);
+    run_quietly(&graded, &graded_out);
+
+    let grades = csv_maps(&graded_out.join("grades.csv"));
+    let games = csv_maps(&graded_out.join("games.csv"));
+    let plies: usize = games
+        .iter()
+        .map(|g| g["plies"].parse::<usize>().unwrap_or(0))
+        .sum();
+    assert_eq!(grades.len(), plies, "one row a move");
+    for row in &grades {
+        let game = games
+            .iter()
+            .find(|g| g["game_id"] == row["game_id"])
+            .expect("its game");
+        assert_eq!(row["matchup"], game["matchup"], "{row:?}");
+    }
+    // The run's own columns are those of the same run without grading.
+    let (plain_header, plain_rows) = read_csv(&plain_out.join("summary.csv"));
+    let (header, rows) = read_csv(&graded_out.join("summary.csv"));
+    assert_eq!(header[..plain_header.len()], plain_header[..]);
+    assert_eq!(
+        header[plain_header.len()..],
+        [
+            "graded_moves",
+            "errors",
+            "error_rate",
+            "error_rate_low95",
+            "error_rate_high95",
+            "blunders"
+        ]
+    );
+    let wins = plain_header.iter().position(|h| h == "wins").expect("wins");
+    assert_eq!(rows.len(), plain_rows.len());
+    for (row, plain_row) in rows.iter().zip(&plain_rows) {
+        assert_eq!(row[wins], plain_row[wins], "the same games: {row:?}");
+    }
+    // Each summary row counts its own matchup's moves of its agent.
+    for map in csv_maps(&graded_out.join("summary.csv")) {
+        let mine: Vec<_> = grades
+            .iter()
+            .filter(|g| g["matchup"] == map["matchup"] && g["agent"] == map["agent"])
+            .collect();
+        let errors = mine.iter().filter(|g| g["verdict"] != "kept").count();
+        assert_eq!(map["graded_moves"], mine.len().to_string(), "{map:?}");
+        assert_eq!(map["errors"], errors.to_string(), "{map:?}");
+        assert_eq!(
+            map["blunders"],
+            mine.iter()
+                .filter(|g| g["verdict"] == "win-to-loss")
+                .count()
+                .to_string()
+        );
+        let rate: f64 = map["error_rate"].parse().expect("a rate");
+        let (low, high): (f64, f64) = (
+            map["error_rate_low95"].parse().expect("low"),
+            map["error_rate_high95"].parse().expect("high"),
+        );
+        assert!(
+            (rate - errors as f64 / mine.len() as f64).abs() < 1e-4,
+            "{map:?}"
+        );
+        assert!(low <= rate && rate <= high, "{map:?}");
+        if map["agent"] == perfect {
+            assert_eq!(map["errors"], "0", "perfect play errs: {map:?}");
+        }
+    }
+    let report = fs::read_to_string(graded_out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("## Play graded against perfect play"),
+        "{report}"
+    );
+    // Graded again by hand, summary.csv's grading columns are replaced, not repeated.
+    let output = run(&["grade", text(&graded_out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (again, _) = read_csv(&graded_out.join("summary.csv"));
+    assert_eq!(again, header);
+
+    // Refused before any game, naming the line of `grade`.
+    let refused = |name: &str, text: &str, extra: &[&str], fragments: &[&str]| {
+        let experiment = write_experiment(dir.path(), name, text);
+        let out = dir.path().join(name.replace(".toml", ""));
+        let output = run_experiment(&experiment, &out, extra);
+        assert_input_error(&output, fragments);
+        assert!(!out.join("games.csv").exists(), "{name}: nothing played");
+    };
+    refused(
+        "word.toml",
+        &format!("{body}grade = \"yes\"\n"),
+        &[],
+        &["word.toml: line 5", "grade = \"yes\""],
+    );
+    refused(
+        "sized.toml",
+        &format!("{body}grade = {{ visits = 0 }}\n"),
+        &[],
+        &["sized.toml: line 5", "visits = 0"],
+    );
+    refused(
+        "unmoved.toml",
+        &format!("{body}moves_csv = false\ngrade = true\n"),
+        &[],
+        &["unmoved.toml: line 6", "grade needs the games' moves"],
+    );
+    refused(
+        "flag.toml",
+        &format!("{body}grade = true\n"),
+        &["--no-moves"],
+        &["--no-moves", "grade"],
+    );
+    refused(
+        "dice.toml",
+        "game = \"einstein\"\ngames = 2\nmatchups = [[\"random\", \"random\"]]\ngrade = true\n",
+        &[],
+        &[
+            "dice.toml: line 4",
+            "grade needs a two-player game without chance",
+        ],
+    );
+}

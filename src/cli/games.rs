@@ -240,8 +240,10 @@ pub fn grade(args: GradeArgs) -> Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let request = GradeRequest {
         folder: args.results_dir,
-        visits: args.visits,
-        megabytes: usize::try_from(args.tt_mb).unwrap_or(usize::MAX),
+        settings: crate::registry::GradeSettings {
+            visits: args.visits,
+            megabytes: usize::try_from(args.tt_mb).unwrap_or(usize::MAX),
+        },
         threads,
         agents: args.agents,
     };
@@ -249,7 +251,7 @@ pub fn grade(args: GradeArgs) -> Result<()> {
     let positions = grades.solved + grades.unsolved;
     println!(
         "{} games graded: {} of {} positions solved within {} visits each",
-        grades.games, grades.solved, positions, request.visits
+        grades.games, grades.solved, positions, request.settings.visits
     );
     print!(
         "{}",
@@ -258,7 +260,7 @@ pub fn grade(args: GradeArgs) -> Result<()> {
     if grades.unsolved > 0 {
         println!(
             "{} positions needed more than --visits {}: their moves are not graded",
-            grades.unsolved, request.visits
+            grades.unsolved, request.settings.visits
         );
     }
     println!("moves: {}", grades.file.display());

@@ -172,7 +172,9 @@ enum Command {
     /// exactly (as solve-game does, within --visits positions), and a move that turned a
     /// win into a draw or a loss, or a draw into a loss, is an error. Prints each agent's
     /// moves graded, error rate with its 95% interval, blunders (win to loss) and errors by
-    /// third of the game; writes every move to grades.csv in the run's folder.
+    /// third of the game; writes every move to grades.csv in the run's folder, adds the
+    /// figures to summary.csv and the report, and marks the errors in its game viewer.
+    /// An experiment's `grade = true` does the same once its games are played.
     #[command(after_help = "More: docs/games.md ('Play graded against perfect play').")]
     Grade(games::GradeArgs),
     /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):

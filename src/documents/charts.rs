@@ -639,6 +639,27 @@ pub struct SweepChart {
     pub values: Vec<String>,
     /// Per line: its legend text and, per value, (rate, low, high) if played.
     pub lines: Vec<(String, Vec<SweepPoint>)>,
+    /// What the rates are: the y axis description.
+    pub y_desc: String,
+    /// The top of the y axis (1: 100%; lower for small rates such as errors per move).
+    pub top: f64,
+}
+
+/// The y axis description of a win rate [`SweepChart`].
+pub const WIN_RATE_AXIS: &str = "games won (%), bar: 95% Wilson interval";
+
+/// The top of a rate axis that shows every point and interval of `lines`: the least of
+/// 5%, 10%, 20%, 30%, 50% and 100% above them all.
+pub fn rate_axis_top(lines: &[(String, Vec<SweepPoint>)]) -> f64 {
+    let highest = lines
+        .iter()
+        .flat_map(|(_, points)| points.iter().flatten())
+        .map(|&(_, _, high)| high)
+        .fold(0.0, f64::max);
+    [0.05, 0.1, 0.2, 0.3, 0.5]
+        .into_iter()
+        .find(|&top| highest <= top)
+        .unwrap_or(1.0)
 }
 
 impl SweepChart {
@@ -689,6 +710,8 @@ impl Chart for SweepChart {
             }
             None => self.x_desc.clone(),
         };
+        // A little room below 0 and above the top, so that points there stay whole.
+        let (bottom, roof) = (-0.03 * self.top, 1.03 * self.top);
         // The values are evenly spaced categories at 0, 1, ...; the lines are set a little
         // apart from each other so that equal points (say two lines at 0%) stay visible.
         let mut chart = ChartBuilder::on(&plot)
@@ -696,7 +719,7 @@ impl Chart for SweepChart {
             .margin(15)
             .x_label_area_size(30 + 18 * label_rows)
             .y_label_area_size(70)
-            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, -0.03f64..1.03f64)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, bottom..roof)
             .map_err(fail)?;
         chart
             .configure_mesh()
@@ -704,8 +727,14 @@ impl Chart for SweepChart {
             .x_labels(0)
             .y_labels(11)
             .x_desc(&x_desc)
-            .y_desc("games won (%), bar: 95% Wilson interval")
-            .y_label_formatter(&|y| format!("{:.0}%", 100.0 * y))
+            .y_desc(&self.y_desc)
+            .y_label_formatter(&|y| {
+                if self.top < 0.2 {
+                    format!("{:.1}%", 100.0 * y)
+                } else {
+                    format!("{:.0}%", 100.0 * y)
+                }
+            })
             .label_style(font(style::LABEL))
             .axis_desc_style(font(style::LABEL))
             .light_line_style(WHITE)
@@ -727,19 +756,19 @@ impl Chart for SweepChart {
             let boundary = i > 0 && groups[i] != groups[i - 1];
             chart
                 .draw_series(std::iter::once(PathElement::new(
-                    vec![(x, -0.03), (x, 1.03)],
+                    vec![(x, bottom), (x, roof)],
                     style::GREY.mix(0.3).stroke_width(1),
                 )))
                 .map_err(fail)?;
             if boundary {
                 chart
                     .draw_series(std::iter::once(PathElement::new(
-                        vec![(x - 0.5, -0.03), (x - 0.5, 1.03)],
+                        vec![(x - 0.5, bottom), (x - 0.5, roof)],
                         style::GREY.mix(0.8).stroke_width(1),
                     )))
                     .map_err(fail)?;
             }
-            let (px, py) = chart.backend_coord(&(x, -0.03));
+            let (px, py) = chart.backend_coord(&(x, bottom));
             let lower = if stagger && i % 2 == 1 { 15 } else { 0 };
             plot.draw(&Text::new(
                 tick.to_string(),
@@ -755,7 +784,7 @@ impl Chart for SweepChart {
                 .unwrap_or(n);
             if let Some(group) = &groups[start] {
                 let middle = (start + end - 1) as f64 / 2.0;
-                let (px, py) = chart.backend_coord(&(middle, -0.03));
+                let (px, py) = chart.backend_coord(&(middle, bottom));
                 let below = if stagger { 34 } else { 19 };
                 plot.draw(&Text::new(
                     group.clone(),

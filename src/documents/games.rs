@@ -311,6 +311,8 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, I
         return Ok(Vec::new());
     };
     let mut sections = Vec::new();
+    // Each matchup's agents' moves graded against perfect play (`arbiter grade`).
+    let grades = crate::records::grades::read_by_matchup(&run.folder)?;
     for (number, sweep) in meta.sweeps.iter().enumerate() {
         let find = |variant: &str, opponent: &str| {
             data.summary
@@ -338,17 +340,61 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, I
                 x_desc: format!("{} (swept parameter)", sweep.key),
                 values: sweep.values.clone(),
                 lines,
+                y_desc: charts::WIN_RATE_AXIS.to_string(),
+                top: 1.0,
             },
             &run.folder,
             &stem,
         )?;
-        sections.push(Section {
+        let mut section = Section {
             after: Vec::new(),
             title: format!("Sweep of {}", sweep.key),
             text: vec!["Every variant met each opponent with the same seeds and openings (a paired comparison): win rate with its 95% interval.".to_string()],
             tables: vec![sweep_table(&data.summary, sweep)],
             charts: vec![Figure::new(stem, format!("Win rate against {}", sweep.key), svg)],
-        });
+        };
+        // With the moves graded: each variant's error rate against the swept value.
+        let errors: Vec<(String, Vec<charts::SweepPoint>)> = sweep
+            .opponents
+            .iter()
+            .map(|opponent| {
+                let points = sweep
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        let matchup = find(v, opponent)?.matchup;
+                        let (_, graded) = grades
+                            .as_ref()?
+                            .iter()
+                            .find(|(m, a)| *m == matchup && a.agent == *v)?;
+                        graded.error_rate()
+                    })
+                    .collect();
+                (format!("vs {opponent}"), points)
+            })
+            .collect();
+        if errors
+            .iter()
+            .any(|(_, points)| points.iter().any(Option::is_some))
+        {
+            let stem = format!("sweep_{}_errors", number + 1);
+            let title = format!("Error rate against {}", sweep.key);
+            let svg = charts::save(
+                &SweepChart {
+                    title: title.clone(),
+                    x_desc: format!("{} (swept parameter)", sweep.key),
+                    values: sweep.values.clone(),
+                    top: charts::rate_axis_top(&errors),
+                    lines: errors,
+                    y_desc: "moves that lost value (%), bar: 95% Wilson interval".to_string(),
+                },
+                &run.folder,
+                &stem,
+            )?;
+            section.text.push("Each variant's moves graded against perfect play (grades.csv): the share that turned a win into a draw or a loss, or a draw into a loss.".to_string());
+            section.charts.push(Figure::new(stem, title, svg));
+        }
+        sections.push(section);
     }
     Ok(sections)
 }

@@ -373,6 +373,22 @@ function startViewer() {
         (s.expanded !== undefined && s.expanded !== null ? ", nodes expanded " + s.expanded : "") +
         (s.value !== undefined && s.value !== null ? ", root value " + s.value : "");
     }
+    // Graded against perfect play (grades.csv): the moves that lost value, by the agents'
+    // ply; "??" turned a win into a loss, "?" a win into a draw or a draw into a loss.
+    const errors = new Map((current.errors || []).map(([p, verdict]) => [p + opening, verdict]));
+    const LOST = {
+      "win-to-loss": "turned a win into a loss",
+      "win-to-draw": "turned a win into a draw",
+      "draw-to-loss": "turned a draw into a loss",
+    };
+    if (ply > 0 && errors.has(ply)) {
+      text += " (" + (errors.get(ply) === "win-to-loss" ? "??" : "?") + " " +
+        LOST[errors.get(ply)] + ", graded against perfect play)";
+    }
+    if (ply === 0 && errors.size > 0) {
+      text += ": the first move that lost value is ply " + Math.min(...errors.keys()) +
+        " (marked ? or ??, graded against perfect play)";
+    }
     if (ply === current.moves.length) {
       text += ". " + current.result + " (" + current.reason + ").";
     }
@@ -380,8 +396,14 @@ function startViewer() {
     list.innerHTML = "";
     current.moves.forEach((m, i) => {
       const li = document.createElement("li");
-      li.textContent = (i + 1) + ". " + m + (i < (current.opening || 0) ? " (opening)" : "");
-      if (i === ply - 1) li.className = "now";
+      const lost = errors.get(i + 1);
+      li.textContent = (i + 1) + ". " + m + (i < opening ? " (opening)" : "") +
+        (lost ? (lost === "win-to-loss" ? "??" : "?") : "");
+      if (lost) {
+        li.classList.add("error");
+        li.title = LOST[lost] + " (graded against perfect play)";
+      }
+      if (i === ply - 1) li.classList.add("now");
       li.addEventListener("click", () => go(i + 1));
       list.appendChild(li);
     });

@@ -187,7 +187,7 @@ impl GameTask for Renders {
 
 const SCRIPT: &str = include_str!("viewer.js");
 
-const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer select{max-width:100%}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.p3{background:#2e9e4f;border:2px solid #1b5e2f}.marble.p4{background:#8e44ad;border:2px solid #5b2c6f}.marble.p5{background:#c0392b;border:2px solid #7b241c}.marble.p6{background:#f1c40f;border:2px solid #9a7d0a}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}#viewer pre.observation{background:#f4f1ea;padding:.6em;margin:0;max-width:36em;white-space:pre-wrap}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
+const STYLE: &str = "#viewer .controls{margin:.5em 0}#viewer select{max-width:100%}#viewer .controls button{margin-right:.3em}#viewer .layout{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}table.board{border-collapse:collapse;margin:0}table.board td{width:34px;height:34px;padding:0;border:1px solid #999;text-align:center;vertical-align:middle}table.board th{border:none;color:#555;font-weight:normal;padding:0 4px}table.board td.dark{background:#b58863}table.board td.light{background:#f0d9b5}table.board td.last{box-shadow:inset 0 0 0 3px #2a7ae2}.piece{display:inline-block;width:24px;height:24px;border-radius:50%;border:2px solid #333}.piece.p1{background:#fafafa}.piece.p2{background:#222;border-color:#000}#viewer-moves{display:grid;grid-template-columns:repeat(4,max-content);gap:2px 1em;list-style:none;padding:0;margin:0;font-family:monospace;cursor:pointer}#viewer-moves li.now{background:#ffe58a}#viewer-moves li.error{color:#b3261e;font-weight:bold}table.board tr:last-child th{text-align:center}table.board td.plain{background:#f4f1ea}table.board.double-card td{width:30px;height:30px}.piece.queen,.piece.dragon,.piece.wight{font:bold 14px/24px sans-serif}.piece.queen{background:#f2c230;color:#222}.piece.dragon{background:#b3261e;color:#fff}.piece.wight{background:#5b6770;color:#fff}.half{display:block;width:100%;height:100%;position:relative}.half.red{background:#d64541}.half.white{background:#fff}.half::after{content:'';position:absolute;left:50%;top:50%;width:12px;height:12px;margin:-6px 0 0 -6px;border-radius:50%;border:2px solid #222;box-sizing:border-box}.half.solid::after{background:#222}.star{font-family:sans-serif}.star-row{text-align:center;height:22px;position:relative}.star-label{position:absolute;left:0;color:#555;font-size:12px}.star-row span.hole,.star-row span.marble{display:inline-block;width:16px;height:16px;border-radius:50%;margin:2px 3px;vertical-align:middle;box-sizing:border-box}.hole{background:#ddd}.marble.p1{background:#2a7ae2;border:2px solid #174a8b}.marble.p2{background:#e2792a;border:2px solid #8b4617}.marble.p3{background:#2e9e4f;border:2px solid #1b5e2f}.marble.p4{background:#8e44ad;border:2px solid #5b2c6f}.marble.p5{background:#c0392b;border:2px solid #7b241c}.marble.p6{background:#f1c40f;border:2px solid #9a7d0a}.marble.special{box-shadow:0 0 0 3px #222}.star-row span.last{outline:3px solid #2a7ae2;outline-offset:1px}#viewer-board .star{min-width:330px}#viewer .legend{color:#555;font-size:90%;max-width:24em}#viewer pre.observation{background:#f4f1ea;padding:.6em;margin:0;max-width:36em;white-space:pre-wrap}.piece.symbol{font:bold 12px/24px sans-serif;color:#fff;text-shadow:0 0 2px #000}";
 
 fn game_name(spec: &str) -> &str {
     spec.split('(').next().unwrap_or(spec)
@@ -444,6 +444,8 @@ fn sample(
         .filter_map(|k| k.get("game_id").cloned())
         .collect();
     let stats = crate::records::sample::move_stats(folder, &ids)?;
+    // The moves that lost value (grades.csv, when the run is graded), marked in the list.
+    let errors = crate::records::grades::errors_by_game(folder)?;
     let games = kept
         .iter()
         .map(|row| -> Result<Value, InputError> {
@@ -507,6 +509,14 @@ fn sample(
                 "moves": moves,
                 "opening": opening.len(),
                 "stats": stats.get(&id).cloned().unwrap_or_default(),
+                "errors": id
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|id| errors.get(&id))
+                    .map_or_else(Vec::new, |moves| moves
+                        .iter()
+                        .map(|(ply, verdict)| json!([ply, verdict.name()]))
+                        .collect()),
                 "boards": boards,
                 "grid": grid,
             }))

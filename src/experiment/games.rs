@@ -488,6 +488,21 @@ impl GameTask for Task<'_, Experiment> {
                 refusal.message,
             )
         })?;
+        if experiment.grade.is_some()
+            && (start_position.players() != 2
+                || start_position.has_chance()
+                || start_position.has_hidden())
+        {
+            return Err(InputError::in_file(
+                &experiment.path,
+                crate::registry::line_of_key(&experiment.source, "grade"),
+                format!(
+                    "grade needs a two-player game without chance or hidden information; {} is not one",
+                    experiment.game
+                ),
+            )
+            .into());
+        }
         let factories = experiment.factories(&start_position)?;
         let openings = openings_of(&experiment.openings, &start_position)?;
         let plans: Vec<MatchupPlan> = experiment
@@ -565,8 +580,48 @@ impl GameTask for Task<'_, Experiment> {
         check_submissions(&games, &folder.join(LOGS_FOLDER), options);
         let mut meta = meta;
         meta.left_out = games.left_out();
-        execute(&games, &folder, meta, options)
+        let finished = execute(&games, &folder, meta, options)?;
+        match experiment.grade {
+            // A shard's games are graded once merged (`arbiter grade` on the merged run).
+            Some(settings) if !finished.outcome.cancelled && options.shard.is_none() => {
+                graded(finished, &experiment, settings, options)
+            }
+            _ => Ok(finished),
+        }
     }
+}
+
+/// A finished run with every move graded against perfect play (`grade = true`): grades.csv
+/// and summary.csv's grading columns written, the documents made again with them, and the
+/// per-agent table after the run's tables.
+fn graded(
+    mut finished: Finished,
+    experiment: &Experiment,
+    settings: crate::registry::GradeSettings,
+    options: &super::Options,
+) -> Result<Finished, Error> {
+    if !options.quiet {
+        crate::records::say(&format!(
+            "grading {} games against perfect play (at most {} positions visited per position)",
+            finished.outcome.played, settings.visits
+        ));
+    }
+    // A game run plays one game: every row of its games.csv is that game.
+    let grades = super::grade::grade_folder(&finished.folder, settings, options.threads, &|_| {
+        Ok(experiment.game.clone())
+    })?;
+    finished.tables.push_str(&format!(
+        "\nPlay graded against perfect play ({} of {} positions solved):\n{}",
+        grades.solved,
+        grades.solved + grades.unsolved,
+        crate::documents::summary::grades_table(&grades.agents).aligned()
+    ));
+    // The run's folder is still locked by this run.
+    finished.documents = super::inspect::documents_of(
+        &finished.folder,
+        crate::records::loaded::read_meta(&finished.folder),
+    )?;
+    Ok(finished)
 }
 
 /// Runs `arbiter check-agent`'s steps on every agent found in the experiment's

@@ -6,9 +6,11 @@
 
 use super::Error;
 use crate::core::{Game, Limits, Player, read_moves};
-use crate::records::grades::{AgentGrades, GRADES_FILE, Verdict, tally, value_word};
+use crate::records::grades::{
+    AgentGrades, GRADES_FILE, Verdict, tally, tally_by_matchup, value_word,
+};
 use crate::records::load::csv_rows;
-use crate::registry::{GameEntry, GameSpec, GameTask, dispatch, load_agents};
+use crate::registry::{GameEntry, GameSpec, GameTask, GradeSettings, dispatch, load_agents};
 use crate::search::solve::{Solver, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -18,11 +20,8 @@ use std::path::{Path, PathBuf};
 pub struct GradeRequest {
     /// The run's folder (its games.csv), or a folder of runs (the newest is graded).
     pub folder: PathBuf,
-    /// The most positions the solver may visit for one position (beyond, the position is
-    /// not graded).
-    pub visits: u64,
-    /// The most each thread's solver table may take, in MB.
-    pub megabytes: usize,
+    /// The solver's budget per position and its table's size.
+    pub settings: GradeSettings,
     /// Threads solving games at once.
     pub threads: usize,
     /// The folder of agent files (program games are declared there).
@@ -34,6 +33,8 @@ pub struct GradeRequest {
 pub struct MoveGrade {
     /// The game's id in games.csv.
     pub game_id: u64,
+    /// Its matchup (the row of summary.csv its agents' figures go to).
+    pub matchup: usize,
     /// Its ply, from 1.
     pub ply: usize,
     /// The side that played it.
@@ -74,6 +75,8 @@ pub struct Grades {
 #[derive(serde::Deserialize)]
 struct GameRow {
     game_id: u64,
+    #[serde(default)]
+    matchup: usize,
     game: String,
     p1_agent: String,
     p2_agent: String,
@@ -93,6 +96,24 @@ struct GameRow {
 pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
     // A folder of runs stands for its newest, as for `show` and `report`.
     let folder = crate::records::loaded::resolve_run_folder(&request.folder)?;
+    let (registry, _) = load_agents(request.agents.as_deref(), None)?;
+    grade_folder(&folder, request.settings, request.threads, &|game| {
+        registry.game(game)
+    })
+}
+
+/// Grades every move of the run in `folder` (its games.csv), each game spec it names
+/// found with `game_of`, on `threads` threads.
+///
+/// # Errors
+/// As [`grade`].
+pub fn grade_folder(
+    folder: &Path,
+    settings: GradeSettings,
+    threads: usize,
+    game_of: &dyn Fn(&str) -> Result<GameSpec, String>,
+) -> Result<Grades, Error> {
+    let folder = folder.to_path_buf();
     let path = folder.join("games.csv");
     if !path.is_file() {
         return Err(Error::Message(format!(
@@ -100,28 +121,32 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
             folder.display()
         )));
     }
+    if crate::records::loaded::read_meta(&folder).is_some_and(|meta| meta.no_moves_csv) {
+        return Err(Error::Message(format!(
+            "{}: the run recorded no moves (moves_csv = false or --no-moves): nothing to grade",
+            folder.display()
+        )));
+    }
     let rows: Vec<GameRow> = csv_rows(&path)?;
-    let (registry, _) = load_agents(request.agents.as_deref(), None)?;
     // Games of each game spec together (a run plays one, a sweep may play several).
     let mut by_game: BTreeMap<String, Vec<GameRow>> = BTreeMap::new();
     for row in rows {
         by_game.entry(row.game.clone()).or_default().push(row);
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(request.threads.max(1))
+        .num_threads(threads.max(1))
         .build()
         .map_err(|e| format!("threads: {e}"))?;
     let mut moves = Vec::new();
     let (mut solved, mut unsolved, mut games) = (0, 0, 0);
     for (game, rows) in by_game {
-        let spec: GameSpec = registry
-            .game(&game)
-            .map_err(|e| format!("{}: game {game}: {e}", path.display()))?;
+        let spec: GameSpec =
+            game_of(&game).map_err(|e| format!("{}: game {game}: {e}", path.display()))?;
         let task = GradeTask {
             rows: &rows,
             file: &path,
-            visits: request.visits,
-            megabytes: request.megabytes,
+            visits: settings.visits,
+            megabytes: settings.megabytes,
         };
         let graded = pool.install(|| dispatch(spec, task))?;
         games += rows.len();
@@ -136,11 +161,13 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
     let file = folder.join(GRADES_FILE);
     crate::records::write_table(&file, |writer| {
         writer.write_record([
-            "game_id", "ply", "seat", "agent", "move", "before", "after", "verdict", "third",
+            "game_id", "matchup", "ply", "seat", "agent", "move", "before", "after", "verdict",
+            "third",
         ])?;
         for grade in &moves {
             writer.write_record([
                 grade.game_id.to_string().as_str(),
+                grade.matchup.to_string().as_str(),
                 grade.ply.to_string().as_str(),
                 grade.seat.label(),
                 &grade.agent,
@@ -153,6 +180,17 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
         }
         Ok(())
     })?;
+    // Each matchup's agents' figures beside their results in summary.csv.
+    if folder.join("summary.csv").is_file() {
+        crate::records::grades::add_to_summary(
+            &folder,
+            &tally_by_matchup(
+                moves
+                    .iter()
+                    .map(|m| (m.matchup, m.agent.as_str(), m.verdict, m.phase)),
+            ),
+        )?;
+    }
     Ok(Grades {
         agents,
         moves,
@@ -268,6 +306,7 @@ fn grade_game<G: GameEntry>(
         });
         grades.push(MoveGrade {
             game_id: row.game_id,
+            matchup: row.matchup,
             ply: index + 1,
             seat: mover,
             agent: match mover {

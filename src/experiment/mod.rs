@@ -654,6 +654,12 @@ fn run_experiment(
                 experiment.seed = seed;
             }
             if overrides.no_moves {
+                if experiment.grade.is_some() {
+                    return Err(Error::Message(format!(
+                        "--no-moves: {} grades its games' moves (grade = true): run it with its moves",
+                        path.display()
+                    )));
+                }
                 experiment.moves_csv = false;
             }
             on_game(experiment.game.clone(), *experiment, start, options)

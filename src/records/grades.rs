@@ -153,26 +153,60 @@ pub fn tally<'a>(moves: impl IntoIterator<Item = (&'a str, Verdict, usize)>) -> 
     agents
 }
 
+/// Each agent's moves added up per matchup, in the order (matchup, agent) first moved,
+/// from `(matchup, agent, verdict, third)` of every move: the rows of summary.csv.
+pub fn tally_by_matchup<'a>(
+    moves: impl IntoIterator<Item = (usize, &'a str, Verdict, usize)>,
+) -> Vec<(usize, AgentGrades)> {
+    let mut rows: Vec<(usize, AgentGrades)> = Vec::new();
+    for (matchup, agent, verdict, third) in moves {
+        let index = match rows
+            .iter()
+            .position(|(m, a)| *m == matchup && a.agent == agent)
+        {
+            Some(index) => index,
+            None => {
+                rows.push((
+                    matchup,
+                    AgentGrades {
+                        agent: agent.to_string(),
+                        ..AgentGrades::default()
+                    },
+                ));
+                rows.len() - 1
+            }
+        };
+        rows[index].1.add(verdict, third);
+    }
+    rows
+}
+
 /// A grades.csv row as the report reads it.
 #[derive(serde::Deserialize)]
 struct Row {
+    game_id: u64,
+    ply: usize,
+    /// Absent from grades.csv files written before it was a column: matchup 0.
+    #[serde(default)]
+    matchup: usize,
     agent: String,
     third: usize,
     verdict: String,
 }
 
-/// The tally of the run in `folder` from its grades.csv (`None`: not graded).
+/// The graded moves of the run in `folder`, one `(matchup, agent, verdict, third)` per
+/// move (`None`: not graded).
 ///
 /// # Errors
 /// A grades.csv that is malformed, named with its line.
-pub fn read(folder: &Path) -> Result<Option<Vec<AgentGrades>>, crate::registry::InputError> {
+fn read_moves(folder: &Path) -> Result<Option<Vec<Graded>>, crate::registry::InputError> {
     let path = folder.join(GRADES_FILE);
     if !path.is_file() {
         return Ok(None);
     }
     let rows: Vec<Row> = super::load::csv_rows(&path)?;
     let mut moves = Vec::with_capacity(rows.len());
-    for (index, row) in rows.iter().enumerate() {
+    for (index, row) in rows.into_iter().enumerate() {
         let verdict = Verdict::named(&row.verdict).ok_or_else(|| {
             crate::registry::InputError::in_file(
                 &path,
@@ -180,9 +214,144 @@ pub fn read(folder: &Path) -> Result<Option<Vec<AgentGrades>>, crate::registry::
                 format!("unknown verdict '{}'", row.verdict),
             )
         })?;
-        moves.push((row.agent.as_str(), verdict, row.third.saturating_sub(1)));
+        moves.push(Graded {
+            game_id: row.game_id,
+            ply: row.ply,
+            matchup: row.matchup,
+            agent: row.agent,
+            verdict,
+            third: row.third.saturating_sub(1),
+        });
     }
-    Ok(Some(tally(moves)))
+    Ok(Some(moves))
+}
+
+/// A move of grades.csv as read back.
+struct Graded {
+    game_id: u64,
+    ply: usize,
+    matchup: usize,
+    agent: String,
+    verdict: Verdict,
+    third: usize,
+}
+
+/// The moves that lost value, per game: `(ply of the agents' moves, from 1, verdict)`
+/// (empty: the run is not graded).
+///
+/// # Errors
+/// A grades.csv that is malformed, named with its line.
+pub fn errors_by_game(
+    folder: &Path,
+) -> Result<std::collections::BTreeMap<u64, Vec<(usize, Verdict)>>, crate::registry::InputError> {
+    let mut games: std::collections::BTreeMap<u64, Vec<(usize, Verdict)>> = Default::default();
+    for graded in read_moves(folder)?.unwrap_or_default() {
+        if graded.verdict.is_error() {
+            games
+                .entry(graded.game_id)
+                .or_default()
+                .push((graded.ply, graded.verdict));
+        }
+    }
+    Ok(games)
+}
+
+/// The tally of the run in `folder` from its grades.csv (`None`: not graded).
+///
+/// # Errors
+/// A grades.csv that is malformed, named with its line.
+pub fn read(folder: &Path) -> Result<Option<Vec<AgentGrades>>, crate::registry::InputError> {
+    Ok(read_moves(folder)?
+        .map(|moves| tally(moves.iter().map(|m| (m.agent.as_str(), m.verdict, m.third)))))
+}
+
+/// The tally per matchup and agent of the run in `folder` (`None`: not graded).
+///
+/// # Errors
+/// A grades.csv that is malformed, named with its line.
+pub fn read_by_matchup(
+    folder: &Path,
+) -> Result<Option<Vec<(usize, AgentGrades)>>, crate::registry::InputError> {
+    Ok(read_moves(folder)?.map(|moves| {
+        tally_by_matchup(
+            moves
+                .iter()
+                .map(|m| (m.matchup, m.agent.as_str(), m.verdict, m.third)),
+        )
+    }))
+}
+
+/// The columns grading adds to summary.csv, after the run's own.
+pub const SUMMARY_COLUMNS: [&str; 6] = [
+    "graded_moves",
+    "errors",
+    "error_rate",
+    "error_rate_low95",
+    "error_rate_high95",
+    "blunders",
+];
+
+/// Adds (or replaces) the grading columns of summary.csv in `folder`, each of its rows
+/// (a matchup's agent) from `rows`; a row never graded gets empty cells. Written to a
+/// fresh file renamed over the old one, so that a failure leaves the old one whole.
+///
+/// # Errors
+/// A summary.csv that cannot be read or written, named.
+pub fn add_to_summary(
+    folder: &Path,
+    rows: &[(usize, AgentGrades)],
+) -> Result<(), crate::registry::InputError> {
+    let path = folder.join("summary.csv");
+    let fail = |line: Option<usize>, e: &dyn std::fmt::Display| {
+        crate::registry::InputError::in_file(&path, line, crate::core::one_line(&e.to_string()))
+    };
+    let mut reader = csv::Reader::from_path(&path).map_err(|e| fail(None, &e))?;
+    let header = reader.headers().map_err(|e| fail(Some(1), &e))?.clone();
+    // The run's own columns: those of an earlier grading dropped.
+    let kept: Vec<usize> = (0..header.len())
+        .filter(|&i| !SUMMARY_COLUMNS.contains(&&header[i]))
+        .collect();
+    let column = |name: &str| header.iter().position(|h| h == name);
+    let (Some(matchup), Some(agent)) = (column("matchup"), column("agent")) else {
+        return Err(fail(Some(1), &"no matchup and agent columns"));
+    };
+    let fresh = folder.join("summary.csv.grading");
+    super::write_table(&fresh, |writer| {
+        let names = kept.iter().map(|&i| &header[i]).chain(SUMMARY_COLUMNS);
+        writer.write_record(names)?;
+        for record in reader.records() {
+            let record = record?;
+            let graded = rows
+                .iter()
+                .find(|(m, a)| record[matchup].parse() == Ok(*m) && a.agent == record[agent]);
+            let cells: Vec<String> = match graded.map(|(_, a)| (a, a.error_rate())) {
+                Some((a, Some((rate, low, high)))) => vec![
+                    a.graded.to_string(),
+                    a.errors.to_string(),
+                    format!("{rate:.4}"),
+                    format!("{low:.4}"),
+                    format!("{high:.4}"),
+                    a.win_to_loss.to_string(),
+                ],
+                Some((a, None)) => vec![a.graded.to_string(), a.errors.to_string()]
+                    .into_iter()
+                    .chain(std::iter::repeat_n(String::new(), 3))
+                    .chain([a.win_to_loss.to_string()])
+                    .collect(),
+                None => vec![String::new(); SUMMARY_COLUMNS.len()],
+            };
+            writer.write_record(
+                kept.iter()
+                    .map(|&i| &record[i])
+                    .chain(cells.iter().map(String::as_str)),
+            )?;
+        }
+        Ok(())
+    })
+    .inspect_err(|_| {
+        let _ = std::fs::remove_file(&fresh);
+    })?;
+    std::fs::rename(&fresh, &path).map_err(|e| fail(None, &e))
 }
 
 #[cfg(test)]

@@ -106,6 +106,11 @@ pub const FILES: &[RunFile] = &[
         "each seat's win rate and mean return at the tables",
     ),
     file(
+        "grades.csv",
+        Some("grades"),
+        "every move graded against perfect play (`arbiter grade`, `grade = true`)",
+    ),
+    file(
         "fit.csv",
         Some("fit"),
         "linear weights fitted to the games (`arbiter fit`)",
@@ -200,6 +205,8 @@ pub const TEXT_COLUMNS: &[&str] = &[
     "solution",
     "quantity",
     "verdict",
+    "before",
+    "after",
     "source",
     "note",
     "board",
@@ -228,6 +235,9 @@ pub const FLOAT_COLUMNS: &[&str] = &[
     "mean_return_high95",
     "pair_return_low95",
     "pair_return_high95",
+    "error_rate",
+    "error_rate_low95",
+    "error_rate_high95",
 ];
 
 /// Columns of unsigned 64-bit numbers (seeds), beyond what a signed reader holds.

@@ -23,7 +23,7 @@ pub use agents::{
     AgentRegistry, AgentSpec, DEFAULT_DEPTH, agent_identity, agents_folders, fits,
     is_external_spec, load_agents,
 };
-pub use experiment::{Colours, Experiment, MatchupSpec, OpeningSpec, SweepInfo};
+pub use experiment::{Colours, Experiment, GradeSettings, MatchupSpec, OpeningSpec, SweepInfo};
 pub use games::{BuiltIn, GAMES, GameSpec, NoParams, ProgramSpec, dispatch};
 pub use search_experiment::SearchExperiment;
 

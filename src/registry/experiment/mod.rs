@@ -199,6 +199,64 @@ pub struct Experiment {
     /// Duplicate play (the default): in a game with chance, the two games of a pair, colours
     /// swapped, get the same chance outcomes; `false`: each game its own.
     pub duplicate: bool,
+    /// Grade every move against perfect play once the games are played (`grade = true`).
+    pub grade: Option<GradeSettings>,
+}
+
+/// How hard `grade` works on each position (`arbiter grade`'s options, `grade = { ... }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GradeSettings {
+    /// The most positions the solver may visit for one position (beyond: not graded).
+    pub visits: u64,
+    /// The most each thread's solver table may take, in MB.
+    pub megabytes: usize,
+}
+
+impl Default for GradeSettings {
+    fn default() -> GradeSettings {
+        GradeSettings {
+            visits: 1_000_000,
+            megabytes: 64,
+        }
+    }
+}
+
+/// The grading of `grade = true` (the defaults), `false` (none) or `{ visits = N, tt_mb =
+/// MB }`.
+fn grade_spec(value: &toml::Value) -> Result<Option<GradeSettings>, SpecError> {
+    let wrong = |what: String| SpecError::at("grade", what);
+    match value {
+        toml::Value::Boolean(on) => Ok(on.then(GradeSettings::default)),
+        toml::Value::Table(table) => {
+            let mut settings = GradeSettings::default();
+            for (key, value) in table {
+                let number = value.as_integer().filter(|&n| n >= 1);
+                match (key.as_str(), number) {
+                    ("visits", Some(n)) => settings.visits = n as u64,
+                    ("tt_mb", Some(n)) if n <= 65_536 => settings.megabytes = n as usize,
+                    ("visits", None) => {
+                        return Err(wrong(format!(
+                            "grade: visits = {value}: give the most positions to visit per position, 1 or more"
+                        )));
+                    }
+                    ("tt_mb", _) => {
+                        return Err(wrong(format!(
+                            "grade: tt_mb = {value}: give the table's size in MB, 1 to 65536"
+                        )));
+                    }
+                    (other, _) => {
+                        return Err(wrong(format!(
+                            "grade: unknown key '{other}' (expected visits or tt_mb)"
+                        )));
+                    }
+                }
+            }
+            Ok(Some(settings))
+        }
+        other => Err(wrong(format!(
+            "grade = {other}: expected true, false or {{ visits = 1000000, tt_mb = 64 }}"
+        ))),
+    }
 }
 
 #[derive(Deserialize)]
@@ -454,6 +512,7 @@ struct ExperimentFile {
     adjudicate: Option<AdjudicateTable>,
     moves_csv: Option<bool>,
     duplicate: Option<bool>,
+    grade: Option<toml::Value>,
     /// Published values, read by [`super::reference::parse_references`].
     #[serde(default, rename = "reference")]
     _reference: Vec<toml::Table>,
@@ -527,6 +586,16 @@ impl Experiment {
             None => None,
             Some(table) => Some(sprt_spec(table, games).map_err(|e| at.fail(at.key("sprt"), e))?),
         };
+        let grade = match &file.grade {
+            None => None,
+            Some(value) => grade_spec(value).map_err(|e| at.fail(at.key("grade"), e))?,
+        };
+        if grade.is_some() && file.moves_csv == Some(false) {
+            return Err(at.fail(
+                at.key("grade"),
+                "grade needs the games' moves: remove moves_csv = false".to_string(),
+            ));
+        }
         if matchups.is_empty() {
             return Err(at.fail(
                 None,
@@ -584,6 +653,7 @@ impl Experiment {
             left_out: submissions.left_out,
             moves_csv: file.moves_csv.unwrap_or(true),
             duplicate: file.duplicate.unwrap_or(true),
+            grade,
         })
     }
 
