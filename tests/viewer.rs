@@ -629,3 +629,79 @@ fn clicks_and_keys_step_through_a_game_in_a_real_browser() {
         );
     }
 }
+
+/// A graded run's viewer marks each move that lost value (`??` a win into a loss, `?` a
+/// win into a draw or a draw into a loss), exactly the errors of grades.csv, and names
+/// the first of them at ply 0.
+#[test]
+fn the_moves_that_lost_value_are_marked_in_the_viewer_in_a_real_browser() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "graded.toml",
+        "game = \"connect-four(rows=4,columns=4)\"\ngames = 6\nseed = 3\nmatchups = [[\"random\", \"greedy(heuristic=windows)\"]]\ngrade = true\n",
+    );
+    let out = dir.path().join("graded");
+    run_quietly(&experiment, &out);
+    let grades = csv_maps(&out.join("grades.csv"));
+    // The game with the most errors, and its errors as the move list must show them.
+    let errors_of = |id: &str| -> Vec<String> {
+        grades
+            .iter()
+            .filter(|g| g["game_id"] == id && g["verdict"] != "kept")
+            .map(|g| {
+                let mark = if g["verdict"] == "win-to-loss" {
+                    "??"
+                } else {
+                    "?"
+                };
+                format!("{}. {}{mark}", g["ply"], g["move"])
+            })
+            .collect()
+    };
+    let games = csv_maps(&out.join("games.csv"));
+    let game = games
+        .iter()
+        .map(|g| g["game_id"].as_str())
+        .max_by_key(|id| errors_of(id).len())
+        .expect("games");
+    let expected = errors_of(game);
+    assert!(!expected.is_empty(), "random play errs: {grades:?}");
+    let output = run(&["report", text(&out), "--game", game]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut tools = DevTools::start(&browser, &out.join("profile"));
+    tools.open(&format!(
+        "file://{}",
+        out.join(format!("game-{game}.html")).display()
+    ));
+    tools.click("#viewer-start");
+    let marked = tools.eval(
+        "Array.from(document.querySelectorAll('#viewer-moves li.error')).map((li) => li.textContent)",
+    );
+    let marked: Vec<String> = serde_json::from_value(marked).expect("strings");
+    assert_eq!(marked, expected, "game {game}");
+    let info = tools.eval("document.querySelector('#viewer-info').textContent");
+    let first = expected[0].split('.').next().expect("ply");
+    assert!(
+        info.as_str()
+            .is_some_and(|t| t.contains(&format!("the first move that lost value is ply {first}"))),
+        "{info}"
+    );
+    // Unmarked moves carry no mark.
+    let plain = tools.eval(
+        "Array.from(document.querySelectorAll('#viewer-moves li:not(.error)')).filter((li) => li.textContent.endsWith('?')).length",
+    );
+    assert_eq!(plain, serde_json::json!(0));
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
+    fs::create_dir_all(&shots).expect("screenshot folder");
+    drop(tools);
+    viewer_shot(
+        &browser,
+        &out.join("profile"),
+        &out,
+        &shots.join("graded-connect-four.png"),
+    );
+}

@@ -393,6 +393,17 @@ fn moves_recorded(meta: Option<&crate::records::Meta>) -> bool {
 
 /// The viewer's HTML for `games`, with `shown` saying which games they are.
 fn section(games: &[Value], shown: &str, figures: &str) -> Result<String, InputError> {
+    // A graded run: say what the marks in the move lists mean.
+    let graded = games
+        .iter()
+        .any(|g| g["errors"].as_array().is_some_and(|e| !e.is_empty()));
+    let figures = if graded {
+        format!(
+            "{figures} Graded against perfect play (grades.csv): a move marked ? turned a win into a draw or a draw into a loss, ?? a win into a loss."
+        )
+    } else {
+        figures.to_string()
+    };
     let data = serde_json::to_string(games)
         .map_err(|e| InputError::new(format!("viewer: {e}")))?
         .replace("</", "<\\/");
