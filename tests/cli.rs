@@ -3005,3 +3005,81 @@ fn an_experiment_with_grade_grades_its_moves_into_summary_and_report() {
         ],
     );
 }
+
+/// `adjudicate = { oracle = true }` ends a game at the first position the exact solver
+/// decides within its budget, with that position's value: played by perfect players both
+/// ways, no result changes and the games get shorter. Bad settings are one line each.
+#[test]
+fn the_oracle_ends_games_early_without_changing_a_perfect_players_result() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // On 4x4 Connect Four alpha-beta to the end of the game plays perfectly.
+    let body = "game = \"connect-four(rows=4,columns=4)\"\ngames = 8\nseed = 5\nopenings = { random_plies = 3 }\nmatchups = [[\"alphabeta-tt(heuristic=windows,depth=16,nodes=3000000)\", \"alphabeta-tt(heuristic=windows,depth=14,nodes=3000000)\"]]\n";
+    let plain = write_experiment(dir.path(), "plain.toml", body);
+    let judged = write_experiment(
+        dir.path(),
+        "judged.toml",
+        &format!("{body}adjudicate = {{ oracle = true, oracle_visits = 300 }}\n"),
+    );
+    let (plain_out, judged_out) = (dir.path().join("plain"), dir.path().join("judged"));
+    run_quietly(&plain, &plain_out);
+    run_quietly(&judged, &judged_out);
+    let played = csv_maps(&plain_out.join("games.csv"));
+    let ended = csv_maps(&judged_out.join("games.csv"));
+    assert_eq!(played.len(), ended.len());
+    let plies = |g: &BTreeMap<String, String>| g["plies"].parse::<u64>().expect("plies");
+    let mut adjudicated = 0;
+    for (full, short) in played.iter().zip(&ended) {
+        assert_eq!(full["game_id"], short["game_id"]);
+        assert_eq!(full["opening"], short["opening"], "the same openings");
+        assert_eq!(
+            full["winner"], short["winner"],
+            "the oracle changed a result: {full:?} against {short:?}"
+        );
+        assert!(plies(short) <= plies(full), "{short:?}");
+        // The adjudicated game is the played game cut short.
+        assert!(full["moves"].starts_with(&short["moves"]), "{short:?}");
+        if short["reason"] == "adjudicated-oracle" {
+            adjudicated += 1;
+            assert!(plies(short) < plies(full), "{short:?}");
+        } else {
+            assert_eq!(short["reason"], full["reason"]);
+        }
+    }
+    let (before, after): (u64, u64) = (
+        played.iter().map(plies).sum(),
+        ended.iter().map(plies).sum(),
+    );
+    assert!(
+        adjudicated > 0 && after < before,
+        "{adjudicated} adjudicated, {after} of {before} plies"
+    );
+    eprintln!(
+        "oracle: {adjudicated} of {} games adjudicated, {after} plies played of {before} ({:.0}% shorter)",
+        ended.len(),
+        100.0 * (1.0 - after as f64 / before as f64)
+    );
+    let refused = |name: &str, text: &str, fragments: &[&str]| {
+        let experiment = write_experiment(dir.path(), name, text);
+        let out = dir.path().join(name.replace(".toml", ""));
+        assert_input_error(&run_experiment(&experiment, &out, &[]), fragments);
+        assert!(!out.join("games.csv").exists(), "{name}: nothing played");
+    };
+    refused(
+        "zero.toml",
+        &format!("{body}adjudicate = {{ oracle = true, oracle_visits = 0 }}\n"),
+        &["zero.toml: line 6", "oracle_visits = 0"],
+    );
+    refused(
+        "alone.toml",
+        &format!("{body}adjudicate = {{ oracle_visits = 10 }}\n"),
+        &["alone.toml: line 6", "oracle_visits without oracle = true"],
+    );
+    refused(
+        "dice.toml",
+        "game = \"einstein\"\ngames = 2\nmatchups = [[\"random\", \"random\"]]\nadjudicate = { oracle = true }\n",
+        &[
+            "dice.toml: line 4",
+            "adjudicate's oracle needs a two-player game",
+        ],
+    );
+}

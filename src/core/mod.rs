@@ -737,12 +737,22 @@ pub struct Adjudication {
     pub draw: Option<ScoreRule>,
     /// The ply from which the draw rule applies.
     pub draw_after_ply: u32,
+    /// The oracle, as chess testers end games with a tablebase: before every move, the
+    /// exact solver is given this many positions to visit, and a position it decides ends
+    /// the game with its value (reason `adjudicated-oracle`). Two-player games without
+    /// chance or hidden information only.
+    pub oracle: Option<u64>,
 }
 
 impl Adjudication {
-    /// Whether neither rule is given (the default): no game is adjudicated.
+    /// Whether no rule is given (the default): no game is adjudicated.
     pub fn is_off(&self) -> bool {
-        self.resign.is_none() && self.draw.is_none()
+        !self.scores() && self.oracle.is_none()
+    }
+
+    /// Whether a rule on the agents' scores (resign or draw) is given.
+    pub fn scores(&self) -> bool {
+        self.resign.is_some() || self.draw.is_some()
     }
 }
 

@@ -488,20 +488,30 @@ impl GameTask for Task<'_, Experiment> {
                 refusal.message,
             )
         })?;
-        if experiment.grade.is_some()
-            && (start_position.players() != 2
-                || start_position.has_chance()
-                || start_position.has_hidden())
-        {
-            return Err(InputError::in_file(
-                &experiment.path,
-                crate::registry::line_of_key(&experiment.source, "grade"),
-                format!(
-                    "grade needs a two-player game without chance or hidden information; {} is not one",
-                    experiment.game
-                ),
-            )
-            .into());
+        // Grading and the oracle solve positions: a game of two, without chance or hidden
+        // information.
+        let solvable = start_position.players() == 2
+            && !start_position.has_chance()
+            && !start_position.has_hidden();
+        for (key, what, asked) in [
+            ("grade", "grade", experiment.grade.is_some()),
+            (
+                "adjudicate",
+                "adjudicate's oracle",
+                experiment.adjudication.oracle.is_some(),
+            ),
+        ] {
+            if asked && !solvable {
+                return Err(InputError::in_file(
+                    &experiment.path,
+                    crate::registry::line_of_key(&experiment.source, key),
+                    format!(
+                        "{what} needs a two-player game without chance or hidden information; {} is not one",
+                        experiment.game
+                    ),
+                )
+                .into());
+            }
         }
         let factories = experiment.factories(&start_position)?;
         let openings = openings_of(&experiment.openings, &start_position)?;

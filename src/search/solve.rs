@@ -286,9 +286,13 @@ impl<G: Game> Solver<G> {
                 Some(_) => -self.win_score(ply),
             };
         }
-        if self.visited.is_multiple_of(4096) {
+        // The budget of positions holds exactly (the oracle gives a few hundred a move);
+        // the clock and the stop flag are read every few thousand.
+        if self.visited >= self.max_visits {
+            self.stopped = true;
+        } else if self.visited.is_multiple_of(4096) {
             self.progress.store(self.visited, Ordering::Relaxed);
-            if self.limits.reached() || self.visited >= self.max_visits {
+            if self.limits.reached() {
                 self.stopped = true;
             }
         }

@@ -550,6 +550,12 @@ pub struct PlayLimits {
 pub const ADJUDICATED_RESIGN: &str = "adjudicated-resign";
 /// The reason of a game drawn by the draw rule of [`Adjudication`].
 pub const ADJUDICATED_DRAW: &str = "adjudicated-draw";
+/// The reason of a game ended by the oracle of [`Adjudication`] (its exact value).
+pub const ADJUDICATED_ORACLE: &str = "adjudicated-oracle";
+
+/// The most the oracle's table may take per game, in MB (it starts near one MB and
+/// doubles as it fills).
+const ORACLE_MEGABYTES: usize = 16;
 
 /// Each side's scores in a row that held each adjudication rule.
 #[derive(Clone, Copy, Debug, Default)]
@@ -687,7 +693,14 @@ pub fn play_from<G: Game>(
     let mut overdraft = ByPlayer([Duration::ZERO; 2]);
     let mut streaks = Streaks::default();
     // Without a resign or draw rule no streak is kept (a call a ply saved).
-    let adjudicating = !limits.adjudication.is_off();
+    let adjudicating = limits.adjudication.scores();
+    // The oracle's solver, its table kept from position to position of the game.
+    let mut oracle = limits.adjudication.oracle.map(|visits| {
+        (
+            visits,
+            crate::search::solve::Solver::<G>::new(ORACLE_MEGABYTES, Limits::NONE).value_only(),
+        )
+    });
     // A move time or a game clock: deadlines to set and overruns to judge.
     let timed = move_time_limit.is_some() || clock.is_some();
     // A chess clock: one reading a ply, each move timed from the previous reading (the
@@ -715,6 +728,19 @@ pub fn play_from<G: Game>(
         // no moves. Nothing is checked for the built-in games.
         if let Some(reason) = crate::core::stuck(&state) {
             break (None, Cow::Borrowed(reason), None);
+        }
+        // A position the oracle decides within its budget ends the game with its value.
+        if let Some((visits, solver)) = oracle.as_mut() {
+            solver.allow(*visits);
+            if let Some(solved) = solver.solve(&state) {
+                use crate::search::solve::Value;
+                let winner = match solved.value {
+                    Value::Win(_) => Some(state.to_move()),
+                    Value::Loss(_) => Some(state.to_move().opponent()),
+                    Value::Draw => None,
+                };
+                break (winner, Cow::Borrowed(ADJUDICATED_ORACLE), None);
+            }
         }
         if G::CHANCE && state.is_chance() {
             // Chance acts from the game's own stream: the same seed (the two games of a

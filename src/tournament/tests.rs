@@ -295,6 +295,7 @@ fn adjudication_resigns_when_both_agree_and_draws_in_a_band_after_its_ply() {
             moves: 3,
         }),
         draw_after_ply: 8,
+        oracle: None,
     };
     let (p1, p2) = (Player::P1, Player::P2);
     // P1 thinks it is lost twice, but P2 agrees only once: play on; then P2 agrees again.

@@ -259,6 +259,10 @@ fn grade_spec(value: &toml::Value) -> Result<Option<GradeSettings>, SpecError> {
     }
 }
 
+/// The positions the oracle (`adjudicate = { oracle = true }`) may visit per move unless
+/// `oracle_visits` says otherwise.
+pub const DEFAULT_ORACLE_VISITS: i64 = 100_000;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AdjudicateTable {
@@ -267,6 +271,8 @@ struct AdjudicateTable {
     draw_score: Option<f64>,
     draw_moves: Option<i64>,
     draw_after: Option<i64>,
+    oracle: Option<bool>,
+    oracle_visits: Option<i64>,
 }
 
 /// The rules of an `adjudicate` table: each rule needs its score and its moves.
@@ -331,15 +337,36 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, SpecError>
             ));
         }
     };
+    let oracle = match (table.oracle, table.oracle_visits) {
+        (Some(true), visits) => match visits.unwrap_or(DEFAULT_ORACLE_VISITS) {
+            visits @ 1..=1_000_000_000 => Some(visits as u64),
+            visits => {
+                return Err(SpecError::at(
+                    "adjudicate",
+                    format!(
+                        "adjudicate: oracle_visits = {visits}: give the positions the solver may visit per move, 1 to 1000000000"
+                    ),
+                ));
+            }
+        },
+        (_, Some(_)) => {
+            return Err(SpecError::at(
+                "adjudicate",
+                "adjudicate: oracle_visits without oracle = true",
+            ));
+        }
+        _ => None,
+    };
     let adjudication = Adjudication {
         resign,
         draw,
         draw_after_ply,
+        oracle,
     };
     if adjudication.is_off() {
         return Err(SpecError::at(
             "adjudicate",
-            "adjudicate: give resign_score and resign_moves, or draw_score and draw_moves (and draw_after)",
+            "adjudicate: give resign_score and resign_moves, draw_score and draw_moves (and draw_after), or oracle = true",
         ));
     }
     Ok(adjudication)
