@@ -319,20 +319,20 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, I
                 .iter()
                 .find(|r| r.agent == variant && r.opponent == opponent && r.games > 0)
         };
-        let lines: Vec<(String, Vec<charts::SweepPoint>)> = sweep
-            .opponents
-            .iter()
-            .map(|opponent| {
-                let points = sweep
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        find(v, opponent).map(|r| (r.win_rate, r.win_rate_low95, r.win_rate_high95))
-                    })
-                    .collect();
-                (format!("vs {opponent}"), points)
-            })
-            .collect();
+        // One line per opponent: a point per variant.
+        let lines_of = |point: &dyn Fn(&str, &str) -> charts::SweepPoint| {
+            sweep
+                .opponents
+                .iter()
+                .map(|opponent| {
+                    let points = sweep.variants.iter().map(|v| point(v, opponent)).collect();
+                    (format!("vs {opponent}"), points)
+                })
+                .collect::<Vec<(String, Vec<charts::SweepPoint>)>>()
+        };
+        let lines = lines_of(&|variant, opponent| {
+            find(variant, opponent).map(|r| (r.win_rate, r.win_rate_low95, r.win_rate_high95))
+        });
         let stem = format!("sweep_{}", number + 1);
         let svg = charts::save(
             &SweepChart {
@@ -354,25 +354,14 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, I
             charts: vec![Figure::new(stem, format!("Win rate against {}", sweep.key), svg)],
         };
         // With the moves graded: each variant's error rate against the swept value.
-        let errors: Vec<(String, Vec<charts::SweepPoint>)> = sweep
-            .opponents
-            .iter()
-            .map(|opponent| {
-                let points = sweep
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        let matchup = find(v, opponent)?.matchup;
-                        let (_, graded) = grades
-                            .as_ref()?
-                            .iter()
-                            .find(|(m, a)| *m == matchup && a.agent == *v)?;
-                        graded.error_rate()
-                    })
-                    .collect();
-                (format!("vs {opponent}"), points)
-            })
-            .collect();
+        let errors = lines_of(&|variant, opponent| {
+            let matchup = find(variant, opponent)?.matchup;
+            let (_, graded) = grades
+                .as_ref()?
+                .iter()
+                .find(|(m, a)| *m == matchup && a.agent == variant)?;
+            graded.error_rate()
+        });
         if errors
             .iter()
             .any(|(_, points)| points.iter().any(Option::is_some))

@@ -98,7 +98,7 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
     let folder = crate::records::loaded::resolve_run_folder(&request.folder)?;
     let (registry, _) = load_agents(request.agents.as_deref(), None)?;
     grade_folder(&folder, request.settings, request.threads, &|game| {
-        registry.game(game)
+        registry.game(game).map_err(Error::Message)
     })
 }
 
@@ -111,7 +111,7 @@ pub fn grade_folder(
     folder: &Path,
     settings: GradeSettings,
     threads: usize,
-    game_of: &dyn Fn(&str) -> Result<GameSpec, String>,
+    game_of: &dyn Fn(&str) -> Result<GameSpec, Error>,
 ) -> Result<Grades, Error> {
     let folder = folder.to_path_buf();
     let path = folder.join("games.csv");
