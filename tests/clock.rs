@@ -316,7 +316,7 @@ fn bad_adjudication_settings_are_one_line_errors() {
         ),
         (
             "adjudicate = {}",
-            "give resign_score and resign_moves, or draw_score and draw_moves",
+            "give resign_score and resign_moves, draw_score and draw_moves (and draw_after), or oracle = true",
         ),
         ("adjudicate = { resign = 3 }", "unknown field `resign`"),
     ] {
