@@ -2965,11 +2965,7 @@ fn an_experiment_with_grade_grades_its_moves_into_summary_and_report() {
 
     // Refused before any game, naming the line of `grade`.
     let refused = |name: &str, text: &str, extra: &[&str], fragments: &[&str]| {
-        let experiment = write_experiment(dir.path(), name, text);
-        let out = dir.path().join(name.replace(".toml", ""));
-        let output = run_experiment(&experiment, &out, extra);
-        assert_input_error(&output, fragments);
-        assert!(!out.join("games.csv").exists(), "{name}: nothing played");
+        refused_before_playing(dir.path(), name, text, extra, fragments);
     };
     refused(
         "word.toml",
@@ -3059,10 +3055,7 @@ fn the_oracle_ends_games_early_without_changing_a_perfect_players_result() {
         100.0 * (1.0 - after as f64 / before as f64)
     );
     let refused = |name: &str, text: &str, fragments: &[&str]| {
-        let experiment = write_experiment(dir.path(), name, text);
-        let out = dir.path().join(name.replace(".toml", ""));
-        assert_input_error(&run_experiment(&experiment, &out, &[]), fragments);
-        assert!(!out.join("games.csv").exists(), "{name}: nothing played");
+        refused_before_playing(dir.path(), name, text, &[], fragments);
     };
     refused(
         "zero.toml",
@@ -3082,4 +3075,13 @@ fn the_oracle_ends_games_early_without_changing_a_perfect_players_result() {
             "adjudicate's oracle needs a two-player game",
         ],
     );
+}
+
+/// Runs the experiment `text` written as `name` in `dir` with `extra` options: one error
+/// line holding every fragment, exit 2, and no game played.
+fn refused_before_playing(dir: &Path, name: &str, text: &str, extra: &[&str], fragments: &[&str]) {
+    let experiment = write_experiment(dir, name, text);
+    let out = dir.join(name.replace(".toml", ""));
+    assert_input_error(&run_experiment(&experiment, &out, extra), fragments);
+    assert!(!out.join("games.csv").exists(), "{name}: nothing played");
 }
