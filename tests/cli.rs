@@ -2526,6 +2526,62 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
 }
 
+#[test]
+fn bench_solves_connect_four_positions_with_the_exact_and_a_dedicated_solver_alike() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let none = dir.path().join("none");
+    let common = [
+        "bench",
+        "--game",
+        "connect-four(rows=5,columns=6)",
+        "--perft-depth",
+        "2",
+        "--positions",
+        "2",
+        "--depth",
+        "1",
+        "--games",
+        "10",
+        "--external-games",
+        "0",
+        "--rules-requests",
+        "0",
+        "--flow",
+        text(&none),
+        "--rounds",
+        "2",
+    ];
+    let output = run(&[
+        &common[..],
+        &["--solve-positions", "6", "--solve-plies", "4-9"],
+    ]
+    .concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let shown = stdout(&output);
+    for line in [
+        "exact solver against a dedicated Connect Four solver: 6 positions 4-9 plies into seeded random games, values and distances equal (2 rounds in turn",
+        "  exact solver time / dedicated solver time: ",
+        "  positions visited: ",
+    ] {
+        assert!(shown.contains(line), "{line:?} not in:\n{shown}");
+    }
+    // Skipped with 0 positions; a range upside down is one line and exit 2.
+    let skipped = run(&[&common[..], &["--solve-positions", "0"]].concat());
+    assert!(skipped.status.success(), "{}", stderr(&skipped));
+    assert!(
+        !stdout(&skipped).contains("dedicated"),
+        "{}",
+        stdout(&skipped)
+    );
+    let bad = run(&[&common[..], &["--solve-plies", "9-4"]].concat());
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("'9-4' is not MIN-MAX plies with MIN <= MAX"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
 /// Self-play: a stochastic agent against itself plays as many distinct games as it is
 /// given (the two games of a colour-swapped pair used to be one game twice), and `show`
 /// and report.md say that the matchup's two agents are one.

@@ -49,8 +49,17 @@ pub struct BenchArgs {
     /// $ARBITER_AGENTS, else ./agents].
     #[arg(long)]
     agents: Option<PathBuf>,
-    /// Rounds of the comparison with the bare kernel (Breakthrough 8x8 only): each figure
-    /// is measured this many times, arbiter's and the kernel's in turn, and shown as
+    /// Connect Four only: positions from seeded random games (`--solve-plies` into them)
+    /// solved exactly by `solve-game`'s solver and by a dedicated Connect Four solver in
+    /// turn, values and distances compared, the time as a ratio. 0 skips it.
+    #[arg(long, default_value_t = 12)]
+    solve_positions: usize,
+    /// The plies into their games of the positions `--solve-positions` solves, `MIN-MAX`
+    /// (fewer plies take longer: the start of 6x7 is out of reach).
+    #[arg(long, default_value = "8-16", value_name = "MIN-MAX", value_parser = parse_plies)]
+    solve_plies: (usize, usize),
+    /// Rounds of the comparisons with a bare kernel or a dedicated solver: each figure
+    /// is measured this many times, arbiter's and the other's in turn, and shown as
     /// median, min and max.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
@@ -58,6 +67,22 @@ pub struct BenchArgs {
     /// output), to compare figures across commits.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+}
+
+/// `8-16`: the fewest and most plies, the fewest first.
+fn parse_plies(text: &str) -> Result<(usize, usize), String> {
+    let range = text.split_once('-').and_then(|(low, high)| {
+        Some((
+            low.trim().parse::<usize>().ok()?,
+            high.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match range {
+        Some((low, high)) if low <= high => Ok((low, high)),
+        _ => Err(format!(
+            "'{text}' is not MIN-MAX plies with MIN <= MAX (e.g. 8-16)"
+        )),
+    }
 }
 
 /// `arbiter bench`.
@@ -74,6 +99,8 @@ pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
         rules_requests: args.rules_requests,
         agents: args.agents,
         rules_library: args.rules_library,
+        solve_positions: args.solve_positions,
+        solve_plies: args.solve_plies,
         rounds: args.rounds,
         json: args.json,
     };

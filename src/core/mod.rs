@@ -4,6 +4,7 @@
 mod counters;
 pub mod json;
 pub mod seeds;
+pub mod tables;
 
 mod players;
 mod text;
@@ -120,6 +121,17 @@ pub fn chance_outcome<M: Copy>(outcomes: &[(M, f64)], u: f64) -> Option<M> {
 pub fn stuck<G: Game>(state: &G) -> Option<&'static str> {
     let reason = G::BROKEN_REASON?;
     (state.outcome().is_none() && state.count_moves() == 0).then_some(reason)
+}
+
+/// What a game sees one move ahead ([`Game::tactics`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tactics<M> {
+    /// This move wins at once.
+    Win(M),
+    /// Every legal move lets the opponent win at once.
+    Lost,
+    /// The list holds the legal moves that do not (at least one).
+    Moves,
 }
 
 /// The rules of a turn-based game of two players (or up to six, [`Game::players`]), where chance may act between the players'
@@ -365,6 +377,29 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// larger scores first (e.g. captures, then advancing moves). Default: all equal.
     fn move_order_score(&self, _mv: Self::Move) -> i32 {
         0
+    }
+
+    /// What the game sees one move ahead at a glance, for exact solvers (`solve-game`,
+    /// `grade`, the oracle): a move that wins at once, or that every legal move lets the
+    /// opponent win at once, or else (`Tactics::Moves`) the legal moves in `out` without
+    /// those that let the opponent win at once. `None` (the default): the game does not
+    /// tell, and the solver tries every legal move. Two-player games only; what it says
+    /// must agree with `apply` and `outcome` (Connect Four's is tested against them).
+    fn tactics(&self, _out: &mut Vec<Self::Move>) -> Option<Tactics<Self::Move>> {
+        None
+    }
+
+    /// For exact solvers' tables: a well-mixed hash equal for positions that the board's
+    /// symmetries map onto one another (Connect Four's mirror), and the symmetry (a number
+    /// the game chooses, 0 for none) that maps this position onto the one the hash stands
+    /// for. Default: `position_hash` and 0.
+    fn symmetric_hash(&self) -> (u64, u8) {
+        (self.position_hash(), 0)
+    }
+
+    /// `mv` carried by `symmetry` of [`Game::symmetric_hash`], or back (`inverse`).
+    fn map_move(&self, mv: Self::Move, _symmetry: u8, _inverse: bool) -> Self::Move {
+        mv
     }
 
     /// Whether a side that overruns the per-move time limit loses (`true`, the default)

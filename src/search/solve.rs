@@ -10,7 +10,7 @@
 //! and Connect Four fill or advance, Othello fills, the others have ply limits). The search
 //! stops early, with no value, when its [`Limits`] say so.
 
-use crate::core::{Game, Limits, Player};
+use crate::core::{Game, Limits, Player, Tactics};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -93,6 +93,8 @@ pub struct Solver<G: Game> {
     expanded: u64,
     visited: u64,
     buffers: Vec<Vec<G::Move>>,
+    /// Each ply's moves with their order scores, sorted.
+    ordered: Vec<Vec<(i32, G::Move)>>,
     stopped: bool,
     progress: Arc<AtomicU64>,
     /// Whether to find the distance to the end, after the value.
@@ -115,7 +117,7 @@ impl<G: Game> Solver<G> {
         let largest = largest.max(1024);
         let size = largest.min(FIRST_ENTRIES);
         Solver {
-            table: vec![None; size],
+            table: crate::core::tables::huge(size, None),
             mask: size - 1,
             taken: 0,
             largest,
@@ -123,6 +125,7 @@ impl<G: Game> Solver<G> {
             expanded: 0,
             visited: 0,
             buffers: Vec::new(),
+            ordered: Vec::new(),
             stopped: false,
             progress: Arc::new(AtomicU64::new(0)),
             distance: true,
@@ -194,7 +197,7 @@ impl<G: Game> Solver<G> {
     /// none is lost.
     fn grow(&mut self) {
         let size = self.table.len() * 2;
-        let mut table = vec![None; size];
+        let mut table = crate::core::tables::huge(size, None);
         for entry in self.table.drain(..).flatten() {
             table[entry.key as usize & (size - 1)] = Some(entry);
         }
@@ -213,8 +216,7 @@ impl<G: Game> Solver<G> {
         if self.stopped {
             return None;
         }
-        let key = state.position_hash();
-        let mut best = self.probe(key).and_then(|e| e.best);
+        let mut best = self.table_move(state).or_else(|| glance_move(state));
         let decided = first.abs() > DECIDED;
         let value = if decided && self.distance {
             let (lower, upper) = if first > 0 {
@@ -245,6 +247,14 @@ impl<G: Game> Solver<G> {
         self.table[key as usize & self.mask].filter(|e| e.key == key)
     }
 
+    /// The table's best move for `state`, carried back from the position its entry
+    /// stands for.
+    fn table_move(&self, state: &G) -> Option<G::Move> {
+        let (key, symmetry) = state.symmetric_hash();
+        let best = self.probe(key).and_then(|e| e.best)?;
+        Some(state.map_move(best, symmetry, true))
+    }
+
     /// The exact score of `state`, known to lie in `lower..=upper`, by null-window tests
     /// (MTD(f)): each asks whether the score reaches a bound, and the table keeps what the
     /// tests before proved, so together they cost far less than one full-window search.
@@ -257,7 +267,6 @@ impl<G: Game> Solver<G> {
         mut lower: i32,
         mut upper: i32,
     ) -> Option<(i32, Option<G::Move>)> {
-        let key = state.position_hash();
         let mut best = None;
         let mut guess = if lower > 0 { lower } else { upper };
         while lower < upper {
@@ -270,7 +279,7 @@ impl<G: Game> Solver<G> {
                 upper = guess;
             } else {
                 lower = guess;
-                best = self.probe(key).and_then(|e| e.best);
+                best = self.table_move(state);
             }
         }
         Some((lower, best))
@@ -299,54 +308,96 @@ impl<G: Game> Solver<G> {
         if self.stopped {
             return 0;
         }
-        let key = state.position_hash();
-        let original_alpha = alpha;
-        let mut table_move = None;
-        if let Some(entry) = self.probe(key) {
-            table_move = entry.best;
-            let score = from_table(entry.score, ply);
-            match entry.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= alpha => return score,
-                _ => {}
-            }
-        }
+        let (key, symmetry) = state.symmetric_hash();
+        // The table is far larger than the caches: its slot is fetched while the game
+        // looks one move ahead.
+        crate::core::tables::prefetch(&self.table[key as usize & self.mask]);
         self.expanded += 1;
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
+            self.ordered.resize_with(ply + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        state.legal_moves(&mut moves);
-        // A move that wins at once is the best there is (no win is faster): look for one
-        // before searching any move deeply.
-        let mover = state.to_move();
-        for &mv in &moves {
-            let mut child = state.clone();
-            child.apply(mv);
-            if child.outcome().is_some_and(|o| o.winner == Some(mover)) {
+        let exact = |best: i32, mv: G::Move| Entry {
+            key,
+            score: to_table(best, ply),
+            bound: Bound::Exact,
+            best: Some(state.map_move(mv, symmetry, false)),
+        };
+        // A move that wins at once is the best there is (no win is faster), and a
+        // position where every move lets the opponent win at once is lost as fast as can
+        // be: the game settles both at a glance when it can, before the table is read.
+        let tactics = state.tactics(&mut moves);
+        match tactics {
+            Some(Tactics::Win(_)) => {
                 self.visited += 1;
-                let score = self.win_score(ply + 1);
-                self.store(Entry {
-                    key,
-                    score: to_table(score, ply),
-                    bound: Bound::Exact,
-                    best: Some(mv),
-                });
+                self.buffers[ply] = moves;
+                return self.win_score(ply + 1);
+            }
+            Some(Tactics::Lost) => {
+                self.visited += 1;
+                self.buffers[ply] = moves;
+                return -self.win_score(ply + 2);
+            }
+            Some(Tactics::Moves) | None => {}
+        }
+        let mut table_move = None;
+        if let Some(entry) = self.probe(key) {
+            table_move = entry.best.map(|m| state.map_move(m, symmetry, true));
+            let score = from_table(entry.score, ply);
+            let settled = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if settled {
+                self.expanded -= 1;
                 self.buffers[ply] = moves;
                 return score;
             }
         }
+        if tactics.is_none() {
+            // The game does not tell: try every move for a win at once.
+            state.legal_moves(&mut moves);
+            let mover = state.to_move();
+            for &mv in &moves {
+                let mut child = state.clone();
+                child.apply(mv);
+                if child.outcome().is_some_and(|o| o.winner == Some(mover)) {
+                    self.visited += 1;
+                    let score = self.win_score(ply + 1);
+                    self.store(exact(score, mv));
+                    self.buffers[ply] = moves;
+                    return score;
+                }
+            }
+        }
+        let mut beta = beta;
+        // No win at once: a win is three plies away at best; and a loss two (one move
+        // lets the opponent win), or four when the game has taken those moves out.
+        let slowest_loss = if tactics.is_some() { ply + 4 } else { ply + 2 };
+        beta = beta.min(self.win_score(ply + 3));
+        alpha = alpha.max(-self.win_score(slowest_loss));
+        if alpha >= beta {
+            self.buffers[ply] = moves;
+            return alpha;
+        }
+        let original_alpha = alpha;
         // The table's move first, then the game's order (stable: ties keep theirs).
-        moves.sort_by_key(|&m| {
-            (
-                Some(m) != table_move,
-                std::cmp::Reverse(state.move_order_score(m)),
-            )
-        });
+        let mut ordered = std::mem::take(&mut self.ordered[ply]);
+        ordered.clear();
+        ordered.extend(moves.iter().map(|&m| {
+            let score = if Some(m) == table_move {
+                i32::MAX
+            } else {
+                state.move_order_score(m)
+            };
+            (score, m)
+        }));
+        ordered.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
         let mut best = -WIN - 1;
         let mut best_move = None;
-        for &mv in &moves {
+        for &(_, mv) in &ordered {
             let mut child = state.clone();
             child.apply(mv);
             let score = -self.negamax(&child, ply + 1, -beta, -alpha);
@@ -362,6 +413,7 @@ impl<G: Game> Solver<G> {
                 break;
             }
         }
+        self.ordered[ply] = ordered;
         self.buffers[ply] = moves;
         if self.stopped {
             return 0;
@@ -377,9 +429,23 @@ impl<G: Game> Solver<G> {
             key,
             score: to_table(best, ply),
             bound,
-            best: best_move,
+            best: best_move.map(|m| state.map_move(m, symmetry, false)),
         });
         best
+    }
+}
+
+/// The best move of a position the game settles at a glance (which the table does not
+/// keep): the move that wins at once, or any move when every move loses at once.
+fn glance_move<G: Game>(state: &G) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    match state.tactics(&mut moves)? {
+        Tactics::Win(mv) => Some(mv),
+        Tactics::Lost => {
+            state.legal_moves(&mut moves);
+            moves.first().copied()
+        }
+        Tactics::Moves => None,
     }
 }
 
@@ -532,13 +598,17 @@ mod tests {
 
     #[test]
     fn the_table_grows_as_it_fills_up_to_its_allowance_and_the_values_stay() {
-        let start = ConnectFour::new(Params {
+        let small = ConnectFour::new(Params {
             rows: 4,
             columns: 5,
         });
+        let start = ConnectFour::new(Params {
+            rows: 5,
+            columns: 5,
+        });
         // A quick solve keeps its first table; a long one doubles it, at most to its
-        // allowance; every size proves the known value (4x5 is a draw).
-        let late = crate::games::random_positions(&start, 1, 12, 13, 9);
+        // allowance; every size proves the known value (5x5 is a draw).
+        let late = crate::games::random_positions(&small, 1, 12, 13, 9);
         let mut quick = Solver::<ConnectFour>::new(256, Limits::NONE);
         quick.solve(&late[0]).expect("no limit");
         assert_eq!(quick.table_entries(), FIRST_ENTRIES);
@@ -547,7 +617,7 @@ mod tests {
             let mut solver = Solver::<ConnectFour>::new(megabytes, Limits::NONE);
             let largest = solver.largest;
             let solved = solver.solve(&start).expect("no limit");
-            assert_eq!(solved.value, Value::Draw, "4x5 Connect Four is a draw");
+            assert_eq!(solved.value, Value::Draw, "5x5 Connect Four is a draw");
             let entries = solver.table_entries();
             assert!(entries <= largest && largest * entry <= megabytes << 20);
             assert!(solver.taken <= entries);

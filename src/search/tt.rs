@@ -121,16 +121,16 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             } else {
                 fit.next_power_of_two() / 2
             };
-            self.tt = vec![
+            self.tt = crate::core::tables::huge(
+                entries,
                 Entry {
                     key: 0,
                     value: 0.0,
                     best: None,
                     depth: 0,
                     bound: Bound::Exact,
-                };
-                entries
-            ];
+                },
+            );
             self.history = vec![0; HISTORY_SIZE];
         }
     }
@@ -172,7 +172,7 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
         let key = if use_table { self.table_key(state) } else { 0 };
         let slot = self.slot(key);
         if use_table {
-            prefetch(&self.tt[slot]);
+            crate::core::tables::prefetch(&self.tt[slot]);
         }
         if self.out_of_time() {
             return 0.0;
@@ -327,18 +327,4 @@ impl<G: Game, E: Evaluator<G>> Searcher<G, E> {
             f64::from(state.move_order_score(mv)) * 1e9 + history
         }));
     }
-}
-
-/// Asks the processor to bring `entry` into the cache while the node's outcome is
-/// computed (the table is larger than the caches; a miss costs as much as a node).
-#[inline]
-fn prefetch<T>(entry: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; it reads nothing and `entry` is a valid reference.
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>((entry as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = entry;
 }

@@ -2,9 +2,11 @@
 //! by line as they are measured.
 
 mod bare;
+mod bare_connect_four;
 mod bare_einstein;
 mod measure;
 mod programs;
+mod solver;
 
 use super::Error;
 use super::launch::parse_game;
@@ -49,7 +51,11 @@ pub struct BenchRequest {
     /// A rules library of the same game, measured against the built-in game as
     /// `serve-game` is.
     pub rules_library: Option<PathBuf>,
-    /// Rounds of the comparison with the bare kernel.
+    /// Connect Four positions solved by the exact solver and a dedicated one (0 skips it).
+    pub solve_positions: usize,
+    /// The plies into their random games of those positions, fewest and most.
+    pub solve_plies: (usize, usize),
+    /// Rounds of the comparisons with a bare kernel or a dedicated solver.
     pub rounds: u32,
     /// Also write the comparison with the bare kernel as JSON to this file (`-`: to the
     /// lines).
@@ -504,6 +510,17 @@ impl GameTask for BenchTask<'_> {
         }
         if start.game_spec() == crate::registry::GameSpec::Einstein(crate::registry::NoParams) {
             dice_comparison(&start, args.rounds, say);
+        }
+        if let crate::registry::GameSpec::ConnectFour(params) = start.game_spec()
+            && args.solve_positions > 0
+        {
+            solver::compare(
+                params,
+                args.solve_positions,
+                args.solve_plies,
+                args.rounds,
+                say,
+            )?;
         }
 
         let clock = Instant::now();

@@ -11,7 +11,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
+use crate::core::{Game, MoveError, Outcome, Player, Tactics, check_legal, seeds::mix64};
 
 /// The fewest and most rows.
 pub const ROWS: std::ops::RangeInclusive<u8> = 4..=8;
@@ -153,7 +153,27 @@ pub fn has_four(discs: u128, height: u32) -> bool {
 /// in a row: the side's threats.
 #[inline]
 pub fn threats(discs: u128, all: u128, geometry: &Geometry) -> u128 {
-    let h = geometry.height;
+    // Boards of up to 64 cells with their guard row (6x7 among them) in a u64, whose
+    // shifts are single instructions: the solver and the heuristics ask at every node.
+    if geometry.board >> 64 == 0 {
+        let found = threat_cells(discs as u64, geometry.height);
+        return u128::from(found) & geometry.board & !all;
+    }
+    threat_cells(discs, geometry.height) & geometry.board & !all
+}
+
+/// Every cell where one more of `discs` makes four in a row (occupied or off the board
+/// included), on a board `h` bits per column.
+#[inline]
+fn threat_cells<B>(discs: B, h: u32) -> B
+where
+    B: Copy
+        + std::ops::Shl<u32, Output = B>
+        + std::ops::Shr<u32, Output = B>
+        + std::ops::BitAnd<Output = B>
+        + std::ops::BitOr<Output = B>
+        + std::ops::BitOrAssign,
+{
     // Up a column: three below.
     let mut found = (discs << 1) & (discs << 2) & (discs << 3);
     for shift in [h, h - 1, h + 1] {
@@ -164,7 +184,25 @@ pub fn threats(discs: u128, all: u128, geometry: &Geometry) -> u128 {
         found |= pair & (discs << shift);
         found |= pair & (discs >> (3 * shift));
     }
-    found & geometry.board & !all
+    found
+}
+
+/// `bits` with its columns (`height` bits each, `column` masking one) right to left.
+#[inline]
+fn mirror<B>(bits: B, column: B, height: u32, columns: u32) -> B
+where
+    B: Copy
+        + Default
+        + std::ops::Shl<u32, Output = B>
+        + std::ops::Shr<u32, Output = B>
+        + std::ops::BitAnd<Output = B>
+        + std::ops::BitOrAssign,
+{
+    let mut mirrored = B::default();
+    for c in 0..columns {
+        mirrored |= ((bits >> (c * height)) & column) << ((columns - 1 - c) * height);
+    }
+    mirrored
 }
 
 impl ConnectFour {
@@ -268,6 +306,74 @@ impl Game for ConnectFour {
             return 0;
         }
         u64::from(self.playable().count_ones())
+    }
+
+    /// A cell of the mover's threats that is playable wins at once; two of the opponent's
+    /// playable threats cannot both be blocked; else the one playable threat of the
+    /// opponent's must be blocked, and no disc goes right under an opponent's threat (it
+    /// would make the threat playable).
+    fn tactics(&self, out: &mut Vec<u8>) -> Option<Tactics<u8>> {
+        if self.result != 0 {
+            return None;
+        }
+        out.clear();
+        let geometry = self.params.geometry();
+        let possible = self.playable();
+        let mover = self.discs(self.to_move());
+        let wins = threats(mover, self.all, geometry) & possible;
+        if wins != 0 {
+            return Some(Tactics::Win(
+                (wins.trailing_zeros() / geometry.height) as u8,
+            ));
+        }
+        let theirs = threats(self.all ^ mover, self.all, geometry);
+        let forced = possible & theirs;
+        let mut next = possible;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return Some(Tactics::Lost);
+            }
+            next = forced;
+        }
+        next &= !(theirs >> 1);
+        for column in 0..self.params.columns {
+            if next & geometry.columns[usize::from(column)] != 0 {
+                out.push(column);
+            }
+        }
+        Some(if out.is_empty() {
+            Tactics::Lost
+        } else {
+            Tactics::Moves
+        })
+    }
+
+    /// The board and its mirror image (columns right to left) hash alike: the key of the
+    /// two that is smaller, `p1 + all` (unique: a column's sum stays under its guard bit
+    /// and its top bit marks the column's height), mixed. Symmetry 1 is the mirror.
+    fn symmetric_hash(&self) -> (u64, u8) {
+        let key = self.p1 + self.all;
+        let height = u32::from(self.params.rows) + 1;
+        let columns = u32::from(self.params.columns);
+        let (key, symmetry) = if self.params.geometry().board >> 64 == 0 {
+            let key = key as u64;
+            let mirrored = mirror(key, (1 << height) - 1, height, columns);
+            (u128::from(key.min(mirrored)), u8::from(mirrored < key))
+        } else {
+            let mirrored = mirror(key, (1 << height) - 1, height, columns);
+            (key.min(mirrored), u8::from(mirrored < key))
+        };
+        let high = (key >> 64) as u64;
+        let folded = if high == 0 { 0 } else { mix64(high) };
+        (mix64(key as u64 ^ folded), symmetry)
+    }
+
+    fn map_move(&self, mv: u8, symmetry: u8, _inverse: bool) -> u8 {
+        if symmetry == 1 {
+            self.params.columns - 1 - mv
+        } else {
+            mv
+        }
     }
 
     /// Moves that make the most new threats (cells where one more disc would make four)

@@ -181,3 +181,123 @@ fn random_playouts_keep_every_rule_consistent() {
         testing::check_random_playouts(&c4(rows, columns), 200, 100);
     }
 }
+
+/// Positions of seeded random games on `rows` x `columns`, every ply of `games` games.
+fn random_game_positions(rows: u8, columns: u8, games: u64) -> Vec<ConnectFour> {
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    for game in 0..games {
+        let mut rng = crate::core::seeds::rng(game);
+        let mut state = c4(rows, columns);
+        while state.outcome().is_none() {
+            positions.push(state);
+            state.legal_moves(&mut moves);
+            state.apply(moves[crate::core::seeds::below(&mut rng, moves.len())]);
+        }
+    }
+    positions
+}
+
+#[test]
+fn tactics_agree_with_playing_every_move_and_every_reply() {
+    let mut seen = [0usize; 3];
+    for (rows, columns) in [(6, 7), (4, 4), (8, 9), (5, 8)] {
+        for state in random_game_positions(rows, columns, 300) {
+            let mover = state.to_move();
+            let (mut legal, mut listed, mut replies) = (Vec::new(), Vec::new(), Vec::new());
+            state.legal_moves(&mut legal);
+            // Each move: does it win at once, or let the opponent win at once?
+            let mut wins = Vec::new();
+            let mut safe = Vec::new();
+            for &mv in &legal {
+                let mut child = state;
+                child.apply(mv);
+                if child.outcome().is_some_and(|o| o.winner == Some(mover)) {
+                    wins.push(mv);
+                    continue;
+                }
+                child.legal_moves(&mut replies);
+                let loses = replies.iter().any(|&reply| {
+                    let mut after = child;
+                    after.apply(reply);
+                    after
+                        .outcome()
+                        .is_some_and(|o| o.winner == Some(mover.opponent()))
+                });
+                if !loses {
+                    safe.push(mv);
+                }
+            }
+            let context = format!("{rows}x{columns} after {:?}", state);
+            match state.tactics(&mut listed) {
+                Some(Tactics::Win(mv)) => {
+                    assert!(wins.contains(&mv), "{context}: {mv} does not win");
+                    seen[0] += 1;
+                }
+                Some(Tactics::Lost) => {
+                    assert!(wins.is_empty() && safe.is_empty(), "{context}: not lost");
+                    seen[1] += 1;
+                }
+                Some(Tactics::Moves) => {
+                    assert!(wins.is_empty(), "{context}: a win at once was missed");
+                    assert_eq!(listed, safe, "{context}: the moves that do not lose");
+                    seen[2] += 1;
+                }
+                None => panic!("{context}: no tactics for a game going on"),
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 100),
+        "every case met often: {seen:?}"
+    );
+}
+
+#[test]
+fn a_board_and_its_mirror_image_hash_alike_and_moves_carry_over() {
+    let mut mirrored_seen = 0;
+    for (rows, columns) in [(6, 7), (4, 5), (8, 9)] {
+        for state in random_game_positions(rows, columns, 50) {
+            // The mirror image, played column for column from the same moves is not at
+            // hand: build it from the cells.
+            let mut mirror = c4(rows, columns);
+            let height = u32::from(rows) + 1;
+            for c in 0..u32::from(columns) {
+                let column = (1u128 << height) - 1;
+                let to = u32::from(columns) - 1 - c;
+                mirror.p1 |= ((state.p1 >> (c * height)) & column) << (to * height);
+                mirror.all |= ((state.all >> (c * height)) & column) << (to * height);
+            }
+            mirror.plies = state.plies;
+            let (hash, symmetry) = state.symmetric_hash();
+            let (mirror_hash, mirror_symmetry) = mirror.symmetric_hash();
+            assert_eq!(hash, mirror_hash, "{rows}x{columns}: {state:?}");
+            if state.all != mirror.all || state.p1 != mirror.p1 {
+                assert_ne!(
+                    symmetry, mirror_symmetry,
+                    "one of the two is the mirrored one"
+                );
+                mirrored_seen += 1;
+                // A move carried to the hashed position and back is itself, and a move
+                // here is its mirror there.
+                for mv in 0..columns {
+                    let there = state.map_move(mv, symmetry, false);
+                    assert_eq!(state.map_move(there, symmetry, true), mv);
+                    assert_eq!(
+                        there,
+                        mirror.map_move(columns - 1 - mv, mirror_symmetry, false)
+                    );
+                }
+            }
+            // Different positions of the same size hash apart (the key is unique).
+            let mut other = state;
+            if other.outcome().is_none() {
+                let mut moves = Vec::new();
+                other.legal_moves(&mut moves);
+                other.apply(moves[0]);
+                assert_ne!(other.symmetric_hash().0, hash);
+            }
+        }
+    }
+    assert!(mirrored_seen > 100);
+}
