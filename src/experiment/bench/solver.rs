@@ -90,10 +90,11 @@ pub fn compare(
         ratio.values.push(seconds[0] / seconds[1].max(1e-9));
     }
     say(format!(
-        "exact solver against a dedicated Connect Four solver: {} positions {}-{} plies into seeded random games, values and distances equal ({rounds} rounds in turn; median [min .. max], 1 thread):",
+        "exact solver against a dedicated Connect Four solver: {} positions {}-{} plies into seeded random games, values and distances equal ({rounds} round{} in turn; median [min .. max], 1 thread):",
         positions.len(),
         plies.0,
-        plies.1
+        plies.1,
+        if rounds == 1 { "" } else { "s" }
     ));
     for figure in figures.iter().chain([&ratio]) {
         say(format!("  {}", figure.line()));
