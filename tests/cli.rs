@@ -2452,11 +2452,9 @@ fn a_grid_sweep_is_grouped_in_its_chart_and_matrix() {
     }
 }
 
-#[test]
-fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let json = dir.path().join("bench.json");
-    let output = run(&[
+/// `arbiter bench` with every measurement as small as it goes (two rounds), then `extra`.
+fn quick_bench<'a>(no_flow: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "bench",
         "--perft-depth",
         "2",
@@ -2471,14 +2469,22 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
         "--rules-requests",
         "0",
         "--flow",
-        text(&dir.path().join("none")),
+        text(no_flow),
         "--rounds",
         "2",
-        "--threads",
-        "2",
-        "--json",
-        text(&json),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let json = dir.path().join("bench.json");
+    let output = run(&quick_bench(
+        &dir.path().join("none"),
+        &["--threads", "2", "--json", text(&json)],
+    ));
     assert!(output.status.success(), "{}", stderr(&output));
     let shown = stdout(&output);
     for line in [
@@ -2530,27 +2536,7 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
 fn bench_solves_connect_four_positions_with_the_exact_and_a_dedicated_solver_alike() {
     let dir = tempfile::tempdir().expect("temp dir");
     let none = dir.path().join("none");
-    let common = [
-        "bench",
-        "--game",
-        "connect-four(rows=5,columns=6)",
-        "--perft-depth",
-        "2",
-        "--positions",
-        "2",
-        "--depth",
-        "1",
-        "--games",
-        "10",
-        "--external-games",
-        "0",
-        "--rules-requests",
-        "0",
-        "--flow",
-        text(&none),
-        "--rounds",
-        "2",
-    ];
+    let common = quick_bench(&none, &["--game", "connect-four(rows=5,columns=6)"]);
     let output = run(&[
         &common[..],
         &["--solve-positions", "6", "--solve-plies", "4-9"],
