@@ -590,8 +590,7 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
     // A short game each (a ply cap of 30, shallow searches with short rollouts judged by
     // the result so far): what is tested is that every game plays through the bridge,
     // its hidden part drawn where the search needs it, not how well.
-    let mut failures = Vec::new();
-    for name in served {
+    let check = |name: &str| -> Option<String> {
         let game = format!("openspiel(name={name})");
         let searcher = "mcts(iterations=4,heuristic=outcome,rollout_plies=4)";
         let experiment = write_experiment(
@@ -637,8 +636,7 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
             output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
         }
         if !output.status.success() {
-            failures.push(format!("{name}: {}", stderr(&output)));
-            continue;
+            return Some(format!("{name}: {}", stderr(&output)));
         }
         let (rows, expected) = match seats {
             Some(seats) => (
@@ -654,10 +652,34 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
                 ["rules_failure", "illegal_move", "crash", "bad_output"].contains(reason)
             })
             .collect();
-        if rows.len() != expected || !broken.is_empty() {
-            failures.push(format!("{name}: {} games, ended by {broken:?}", rows.len()));
-        }
-    }
+        (rows.len() != expected || !broken.is_empty())
+            .then(|| format!("{name}: {} games, ended by {broken:?}", rows.len()))
+    };
+    // Each game is a run of its own (a process, mostly Python's start and OpenSpiel's
+    // import): as many at once as the machine has cores, the games taken in turn.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    loop {
+                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(name) = served.get(at) else {
+                            return found;
+                        };
+                        found.extend(check(name));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a worker"))
+            .collect()
+    });
+    failures.sort();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
