@@ -3096,9 +3096,36 @@ fn the_oracle_ends_games_early_without_changing_a_perfect_players_result() {
         ended.len(),
         100.0 * (1.0 - after as f64 / before as f64)
     );
+    // Asked from the sixth ply on: no game is ended before it, none changes its result, and
+    // the games are longer than with the oracle from the start.
+    let later = write_experiment(
+        dir.path(),
+        "later.toml",
+        &format!("{body}adjudicate = {{ oracle = true, oracle_visits = 300, oracle_after = 6 }}\n"),
+    );
+    let later_out = dir.path().join("later");
+    run_quietly(&later, &later_out);
+    let later_games = csv_maps(&later_out.join("games.csv"));
+    for (full, late) in played.iter().zip(&later_games) {
+        assert_eq!(full["winner"], late["winner"], "{late:?}");
+        assert!(
+            late["reason"] != "adjudicated-oracle" || plies(late) >= 6,
+            "adjudicated before ply 6: {late:?}"
+        );
+    }
+    let later_plies: u64 = later_games.iter().map(plies).sum();
+    assert!(
+        after < later_plies,
+        "{after} plies from the start, {later_plies} from ply 6"
+    );
     let refused = |name: &str, text: &str, fragments: &[&str]| {
         refused_before_playing(dir.path(), name, text, &[], fragments);
     };
+    refused(
+        "after.toml",
+        &format!("{body}adjudicate = {{ oracle_after = 6 }}\n"),
+        &["after.toml: line 6", "oracle_after without oracle = true"],
+    );
     refused(
         "zero.toml",
         &format!("{body}adjudicate = {{ oracle = true, oracle_visits = 0 }}\n"),

@@ -315,6 +315,10 @@ fn bad_adjudication_settings_are_one_line_errors() {
             "draw_after without draw_score and draw_moves",
         ),
         (
+            "adjudicate = { oracle = true, oracle_after = -1 }",
+            "oracle_after = -1: give a ply from 0",
+        ),
+        (
             "adjudicate = {}",
             "give resign_score and resign_moves, draw_score and draw_moves (and draw_after), or oracle = true",
         ),

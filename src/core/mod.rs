@@ -777,6 +777,9 @@ pub struct Adjudication {
     /// the game with its value (reason `adjudicated-oracle`). Two-player games without
     /// chance or hidden information only.
     pub oracle: Option<u64>,
+    /// The ply from which the oracle is asked (0: from the start). With agents that err, a
+    /// position decided early may be lost in play: a later start changes fewer results.
+    pub oracle_after_ply: u32,
 }
 
 impl Adjudication {

@@ -730,7 +730,9 @@ pub fn play_from<G: Game>(
             break (None, Cow::Borrowed(reason), None);
         }
         // A position the oracle decides within its budget ends the game with its value.
-        if let Some((visits, solver)) = oracle.as_mut() {
+        if let Some((visits, solver)) = oracle.as_mut()
+            && plies >= limits.adjudication.oracle_after_ply
+        {
             solver.allow(*visits);
             if let Some(solved) = solver.solve(&state) {
                 use crate::search::solve::Value;

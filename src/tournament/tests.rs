@@ -296,6 +296,7 @@ fn adjudication_resigns_when_both_agree_and_draws_in_a_band_after_its_ply() {
         }),
         draw_after_ply: 8,
         oracle: None,
+        oracle_after_ply: 0,
     };
     let (p1, p2) = (Player::P1, Player::P2);
     // P1 thinks it is lost twice, but P2 agrees only once: play on; then P2 agrees again.

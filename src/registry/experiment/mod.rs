@@ -273,6 +273,7 @@ struct AdjudicateTable {
     draw_after: Option<i64>,
     oracle: Option<bool>,
     oracle_visits: Option<i64>,
+    oracle_after: Option<i64>,
 }
 
 /// The rules of an `adjudicate` table: each rule needs its score and its moves.
@@ -357,11 +358,28 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, SpecError>
         }
         _ => None,
     };
+    let oracle_after_ply = match table.oracle_after {
+        None => 0,
+        Some(_) if oracle.is_none() => {
+            return Err(SpecError::at(
+                "adjudicate",
+                "adjudicate: oracle_after without oracle = true",
+            ));
+        }
+        Some(ply) if (0..=1_000_000).contains(&ply) => ply as u32,
+        Some(ply) => {
+            return Err(SpecError::at(
+                "adjudicate",
+                format!("adjudicate: oracle_after = {ply}: give a ply from 0"),
+            ));
+        }
+    };
     let adjudication = Adjudication {
         resign,
         draw,
         draw_after_ply,
         oracle,
+        oracle_after_ply,
     };
     if adjudication.is_off() {
         return Err(SpecError::at(
