@@ -276,6 +276,23 @@ struct AdjudicateTable {
     oracle_after: Option<i64>,
 }
 
+/// An `adjudicate` setting `name` = the ply a rule applies from (0 when not given), which
+/// needs its rule (`rule_given`, named by `rule`).
+fn from_ply(name: &str, ply: Option<i64>, rule_given: bool, rule: &str) -> Result<u32, SpecError> {
+    match ply {
+        None => Ok(0),
+        Some(_) if !rule_given => Err(SpecError::at(
+            "adjudicate",
+            format!("adjudicate: {name} without {rule}"),
+        )),
+        Some(ply) if (0..=1_000_000).contains(&ply) => Ok(ply as u32),
+        Some(ply) => Err(SpecError::at(
+            "adjudicate",
+            format!("adjudicate: {name} = {ply}: give a ply from 0"),
+        )),
+    }
+}
+
 /// The rules of an `adjudicate` table: each rule needs its score and its moves.
 fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, SpecError> {
     let rule = |name: &str,
@@ -322,22 +339,12 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, SpecError>
             "adjudicate: resign_score = 0 would end every game at once: give a positive score",
         ));
     }
-    let draw_after_ply = match table.draw_after {
-        None => 0,
-        Some(_) if draw.is_none() => {
-            return Err(SpecError::at(
-                "adjudicate",
-                "adjudicate: draw_after without draw_score and draw_moves",
-            ));
-        }
-        Some(ply) if (0..=1_000_000).contains(&ply) => ply as u32,
-        Some(ply) => {
-            return Err(SpecError::at(
-                "adjudicate",
-                format!("adjudicate: draw_after = {ply}: give a ply from 0"),
-            ));
-        }
-    };
+    let draw_after_ply = from_ply(
+        "draw_after",
+        table.draw_after,
+        draw.is_some(),
+        "draw_score and draw_moves",
+    )?;
     let oracle = match (table.oracle, table.oracle_visits) {
         (Some(true), visits) => match visits.unwrap_or(DEFAULT_ORACLE_VISITS) {
             visits @ 1..=1_000_000_000 => Some(visits as u64),
@@ -358,22 +365,12 @@ fn adjudication_spec(table: &AdjudicateTable) -> Result<Adjudication, SpecError>
         }
         _ => None,
     };
-    let oracle_after_ply = match table.oracle_after {
-        None => 0,
-        Some(_) if oracle.is_none() => {
-            return Err(SpecError::at(
-                "adjudicate",
-                "adjudicate: oracle_after without oracle = true",
-            ));
-        }
-        Some(ply) if (0..=1_000_000).contains(&ply) => ply as u32,
-        Some(ply) => {
-            return Err(SpecError::at(
-                "adjudicate",
-                format!("adjudicate: oracle_after = {ply}: give a ply from 0"),
-            ));
-        }
-    };
+    let oracle_after_ply = from_ply(
+        "oracle_after",
+        table.oracle_after,
+        oracle.is_some(),
+        "oracle = true",
+    )?;
     let adjudication = Adjudication {
         resign,
         draw,
