@@ -114,8 +114,7 @@ impl CsvFile {
 
     fn new(file: File, header: &[&str]) -> io::Result<CsvFile> {
         let mut csv = CsvFile::starting(file, &[])?;
-        let mut scratch = String::new();
-        let mut row = csv.row(&mut scratch);
+        let mut row = csv.row();
         for name in header {
             row.text(name)?;
         }
@@ -124,10 +123,9 @@ impl CsvFile {
         Ok(csv)
     }
 
-    fn row<'a>(&'a mut self, scratch: &'a mut String) -> Row<'a> {
+    fn row(&mut self) -> Row<'_> {
         Row {
             file: self,
-            scratch,
             first: true,
         }
     }
@@ -169,6 +167,183 @@ fn push_field(line: &mut Vec<u8>, field: &[u8]) {
     }
 }
 
+/// The two digits of every number below 100, in order.
+const DIGIT_PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut n = 0;
+    while n < 100 {
+        pairs[2 * n] = b'0' + (n / 10) as u8;
+        pairs[2 * n + 1] = b'0' + (n % 10) as u8;
+        n += 1;
+    }
+    pairs
+};
+
+/// Appends `units` of 10^-`DECIMALS` (1 to 9) as a fixed decimal; returns the number
+/// written (the same `f64` as parsing the text back: both are the nearest to the same
+/// fraction). The fraction's digits are made two at a time from the last in a small
+/// array (a division by the constant 100 each), then copied as one piece.
+#[inline]
+fn push_units<const DECIMALS: u32>(line: &mut Vec<u8>, units: u64) -> f64 {
+    let scale = 10u64.pow(DECIMALS);
+    crate::core::json::push_u64(line, units / scale);
+    let mut digits = [b'.'; 10];
+    let mut fraction = (units % scale) as usize;
+    let mut at = DECIMALS as usize;
+    while at >= 2 {
+        let pair = fraction % 100 * 2;
+        digits[at - 1..=at].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        fraction /= 100;
+        at -= 2;
+    }
+    if at == 1 {
+        digits[1] = b'0' + fraction as u8;
+    }
+    line.extend_from_slice(&digits[..=DECIMALS as usize]);
+    units as f64 / scale as f64
+}
+
+/// Appends `nanos` as milliseconds with four decimals, the bytes and value of
+/// `fixed::<4>(millis(nanos))`, in integers: the float path's rounding errors (a few
+/// parts in 10^16) cannot move a count of tenths of a microsecond across a rounding
+/// boundary unless it lies exactly on one (a tie, `nanos` ending in 50) or the time is
+/// longer than 13 days, and those two take the float path.
+#[inline]
+fn push_millis4(line: &mut Vec<u8>, nanos: u64) -> f64 {
+    if nanos % 100 == 50 || nanos >= 1 << 50 {
+        return push_units::<4>(line, half_up(millis(nanos), 4));
+    }
+    push_units::<4>(line, (nanos + 50) / 100)
+}
+
+/// `value` (negative as 0) in units of 10^-`decimals`, rounded half up as `f64::round`
+/// rounds a number not below 0 (a call into libm avoided: the difference from the whole
+/// part is exact).
+#[inline]
+fn half_up(value: f64, decimals: u32) -> u64 {
+    let scaled = value.max(0.0) * 10u64.pow(decimals) as f64;
+    let whole = scaled.trunc();
+    (whole + if scaled - whole >= 0.5 { 1.0 } else { 0.0 }) as u64
+}
+
+/// The fields of a game's moves.csv rows that stay the same from move to move, each
+/// written once a game: the row's start (game id and matchup) and, by side, what follows
+/// the ply (the side and its agent).
+#[derive(Default)]
+struct MoveHeads {
+    lead: Vec<u8>,
+    sides: [Vec<u8>; 2],
+}
+
+impl MoveHeads {
+    fn write(&mut self, job: &crate::tournament::GameJob, quoted: &Quoted) {
+        self.lead.clear();
+        crate::core::json::push_u64(&mut self.lead, job.id);
+        self.lead.push(b',');
+        crate::core::json::push_u64(&mut self.lead, job.matchup as u64);
+        self.lead.push(b',');
+        for side in Player::BOTH {
+            let head = &mut self.sides[side.pair_index()];
+            head.clear();
+            head.push(b',');
+            head.extend_from_slice(side.label().as_bytes());
+            head.push(b',');
+            head.extend_from_slice(&quoted.agents[job.agent(side)]);
+            head.push(b',');
+        }
+    }
+}
+
+/// Appends a game's moves.csv rows to `line` (the agents' moves, each beside its ply's
+/// text; chance's plies have no row) and counts each move into `tally` as the report
+/// will read it back. Written field by field without a separator's test or a row object:
+/// this is most of the bytes a run with its moves writes.
+fn push_move_rows(
+    line: &mut Vec<u8>,
+    record: &GameRecord,
+    heads: &MoveHeads,
+    tally: &mut GamesTally,
+    agents: [usize; 2],
+) {
+    let separator = MOVE_SEPARATOR as u8;
+    // Whether a move's text needs quoting, asked once for the game's text.
+    let plain = !record.move_text.bytes().fold(false, |quote, b| {
+        quote | matches!(b, b',' | b'"' | b'\n' | b'\r')
+    });
+    let mut chance = record.chance.iter().peekable();
+    let agents_plies = record
+        .move_text
+        .as_bytes()
+        .split(|&b| b == separator)
+        .enumerate()
+        .filter(|&(ply, _)| chance.next_if(|&&c| c as usize == ply).is_none());
+    for (mv, (ply, text)) in record.moves.iter().zip(agents_plies) {
+        let ply = ply as u32 + 1;
+        let side = mv.side.pair_index();
+        line.extend_from_slice(&heads.lead);
+        crate::core::json::push_u64(line, u64::from(ply));
+        line.extend_from_slice(&heads.sides[side]);
+        if plain {
+            line.extend_from_slice(text);
+        } else {
+            push_field(line, text);
+        }
+        // A move that counted nothing (every random or greedy move) in one piece.
+        if mv.expanded | mv.evaluated | mv.generated | mv.peak_bytes == 0
+            && mv.depth == 0
+            && !mv.timed_out
+        {
+            line.extend_from_slice(b",0,0,0,0,0,0,");
+        } else {
+            for count in [
+                mv.expanded,
+                mv.evaluated,
+                mv.generated,
+                mv.peak_bytes,
+                u64::from(mv.depth),
+                u64::from(mv.timed_out),
+            ] {
+                line.push(b',');
+                crate::core::json::push_u64(line, count);
+            }
+            line.push(b',');
+        }
+        // The report's figure as it will read it back from the file.
+        let ms = push_millis4(line, mv.nanos);
+        tally.add_move(agents[side], ply, mv.expanded, ms);
+        if mv.cpu_nanos.is_none()
+            && mv.clock_nanos.is_none()
+            && mv.value.is_none()
+            && mv.fault.is_none()
+            && !mv.self_reported
+        {
+            // cpu_ms, clock_ms, value and fault empty, self_reported 0.
+            line.extend_from_slice(b",,,,,0\n");
+        } else {
+            for nanos in [mv.cpu_nanos, mv.clock_nanos] {
+                line.push(b',');
+                if let Some(nanos) = nanos {
+                    push_millis4(line, nanos);
+                }
+            }
+            line.push(b',');
+            if let Some(value) = mv.value {
+                push_float(line, value);
+            }
+            line.push(b',');
+            push_field(line, mv.fault.map_or("", |f| f.name()).as_bytes());
+            line.push(b',');
+            crate::core::json::push_u64(line, u64::from(mv.self_reported));
+            line.push(b'\n');
+        }
+    }
+}
+
+/// Appends a score in its shortest round-trip form (never a byte that needs quoting).
+fn push_float(line: &mut Vec<u8>, value: f64) {
+    let _ = write!(line, "{value}");
+}
+
 /// Writes a run's CSV files into one folder.
 pub struct CsvRecorder {
     folder: PathBuf,
@@ -189,10 +364,9 @@ pub struct CsvRecorder {
     tally: GamesTally,
     ended: bool,
     last_flush: Instant,
-    scratch: String,
     quoted: Quoted,
-    /// A game's id and matchup, the first two fields of each of its moves.csv rows.
-    lead: Vec<u8>,
+    /// The fields of a game's moves.csv rows that do not change from move to move.
+    heads: MoveHeads,
 }
 
 /// The fields that are the same in many rows (the game, its variant, the agents' names),
@@ -220,10 +394,9 @@ impl Quoted {
     }
 }
 
-/// Writes one CSV record field by field into its file's line, scores through a reused buffer.
+/// Writes one CSV record field by field into its file's line.
 struct Row<'a> {
     file: &'a mut CsvFile,
-    scratch: &'a mut String,
     first: bool,
 }
 
@@ -264,11 +437,8 @@ impl Row<'_> {
 
     /// A score, shortest round-trip form.
     fn float(&mut self, value: f64) -> io::Result<()> {
-        use std::fmt::Write;
-        self.scratch.clear();
-        let _ = write!(self.scratch, "{value}");
         self.separate();
-        push_field(&mut self.file.line, self.scratch.as_bytes());
+        push_float(&mut self.file.line, value);
         Ok(())
     }
 
@@ -278,43 +448,13 @@ impl Row<'_> {
     /// because float formatting, and then copying the digits, dominated the writer; the
     /// number of decimals a constant, so that the divisions are multiplications.
     fn fixed<const DECIMALS: u32>(&mut self, value: f64) -> io::Result<f64> {
-        let scale = 10u64.pow(DECIMALS);
-        let scaled = value.max(0.0) * scale as f64;
-        // Half up, as `f64::round` (a call into libm) rounds a number not below 0: the
-        // difference from the whole part is exact.
-        let whole = scaled.trunc();
-        let units = (whole + if scaled - whole >= 0.5 { 1.0 } else { 0.0 }) as u64;
-        Ok(self.units::<DECIMALS>(units))
+        Ok(self.units::<DECIMALS>(half_up(value, DECIMALS)))
     }
 
     /// `units` of 10^-`DECIMALS` written as a fixed decimal; returns the number written.
     fn units<const DECIMALS: u32>(&mut self, units: u64) -> f64 {
-        let scale = 10u64.pow(DECIMALS);
         self.separate();
-        let line = &mut self.file.line;
-        crate::core::json::push_u64(line, units / scale);
-        line.push(b'.');
-        // The fraction's digits from the last, each a division by the constant 10.
-        let start = line.len();
-        line.resize(start + DECIMALS as usize, b'0');
-        let mut fraction = units % scale;
-        for digit in line[start..].iter_mut().rev() {
-            *digit = b'0' + (fraction % 10) as u8;
-            fraction /= 10;
-        }
-        units as f64 / scale as f64
-    }
-
-    /// `nanos` as milliseconds with four decimals, the bytes and value of
-    /// `fixed::<4>(millis(nanos))`, in integers: the float path's rounding errors (a few
-    /// parts in 10^16) cannot move a count of tenths of a microsecond across a rounding
-    /// boundary unless it lies exactly on one (a tie, `nanos` ending in 50) or the time is
-    /// longer than 13 days, and those two take the float path.
-    fn millis4(&mut self, nanos: u64) -> io::Result<f64> {
-        if nanos % 100 == 50 || nanos >= 1 << 50 {
-            return self.fixed::<4>(millis(nanos));
-        }
-        Ok(self.units::<4>((nanos + 50) / 100))
+        push_units::<DECIMALS>(&mut self.file.line, units)
     }
 
     /// Ends the row and writes it.
@@ -373,9 +513,8 @@ impl CsvRecorder {
             ended: false,
             context,
             last_flush: Instant::now(),
-            scratch: String::with_capacity(32),
             quoted,
-            lead: Vec::with_capacity(32),
+            heads: MoveHeads::default(),
         })
     }
 
@@ -433,7 +572,7 @@ impl Reporter<GameRecord> for CsvRecorder {
     fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
         let job = &record.job;
         let context = &self.context;
-        let mut row = self.games.row(&mut self.scratch);
+        let mut row = self.games.row();
         row.number(job.id)?;
         row.number(job.matchup as u64)?;
         row.number(job.game_index)?;
@@ -495,76 +634,20 @@ impl Reporter<GameRecord> for CsvRecorder {
         }
 
         if let Some(moves) = &mut self.moves {
-            // The agents' moves, each beside its ply's text (chance's plies have no row).
-            let mut chance = record.chance.iter().peekable();
-            let separator = MOVE_SEPARATOR as u8;
-            let agents_plies = record
-                .move_text
-                .as_bytes()
-                .split(|&b| b == separator)
-                .enumerate()
-                .filter(|&(ply, _)| chance.next_if(|&&c| c as usize == ply).is_none());
-            // Written once for the game's rows: its id and matchup, joined.
-            let lead = &mut self.lead;
-            lead.clear();
-            crate::core::json::push_u64(lead, job.id);
-            lead.push(b',');
-            crate::core::json::push_u64(lead, job.matchup as u64);
-            let mut row = moves.row(&mut self.scratch);
-            for (mv, (ply, text)) in record.moves.iter().zip(agents_plies) {
-                row.quoted(lead)?;
-                row.number(ply as u64 + 1)?;
-                row.quoted(mv.side.label().as_bytes())?;
-                row.quoted(&quoted.agents[job.agent(mv.side)])?;
-                row.bytes(text)?;
-                // A move that counted nothing (every random or greedy move) in one piece.
-                if mv.expanded | mv.evaluated | mv.generated | mv.peak_bytes == 0
-                    && mv.depth == 0
-                    && !mv.timed_out
-                {
-                    row.quoted(b"0,0,0,0,0,0")?;
-                } else {
-                    row.number(mv.expanded)?;
-                    row.number(mv.evaluated)?;
-                    row.number(mv.generated)?;
-                    row.number(mv.peak_bytes)?;
-                    row.number(u64::from(mv.depth))?;
-                    row.number(u64::from(mv.timed_out))?;
-                }
-                // The report's figure as it will read it back from the file.
-                let ms = row.millis4(mv.nanos)?;
-                self.tally.add_move(
-                    numbers[mv.side.pair_index()],
-                    ply as u32 + 1,
-                    mv.expanded,
-                    ms,
-                );
-                if mv.cpu_nanos.is_none()
-                    && mv.clock_nanos.is_none()
-                    && mv.value.is_none()
-                    && mv.fault.is_none()
-                    && !mv.self_reported
-                {
-                    // cpu_ms, clock_ms, value and fault empty, self_reported 0.
-                    row.quoted(b",,,,0")?;
-                } else {
-                    for nanos in [mv.cpu_nanos, mv.clock_nanos] {
-                        match nanos {
-                            Some(nanos) => _ = row.millis4(nanos)?,
-                            None => row.text("")?,
-                        }
-                    }
-                    match mv.value {
-                        Some(value) => row.float(value)?,
-                        None => row.text("")?,
-                    }
-                    row.text(mv.fault.map_or("", |f| f.name()))?;
-                    row.number(u64::from(mv.self_reported))?;
-                }
-                row.end()?;
+            self.heads.write(job, quoted);
+            push_move_rows(
+                &mut moves.line,
+                record,
+                &self.heads,
+                &mut self.tally,
+                numbers,
+            );
+            if moves.line.len() >= CsvFile::WRITE_AT {
+                moves.flush()?;
             }
             // A game replayed from the journal: its rows as the old moves.csv had them.
             if record.moves.is_empty() && record.move_rows > 0 {
+                let mut row = moves.row();
                 let gathered = self.gathered.as_mut().ok_or_else(|| {
                     io::Error::other(format!(
                         "the moves of game {} are not in moves.csv: delete the journal's line of that game to play it again",
@@ -672,8 +755,7 @@ mod tests {
         let path = folder.path().join("rows.csv");
         let file = std::fs::File::create(&path).expect("a file");
         let mut csv = super::CsvFile::new(file, &rows[0]).expect("written");
-        let mut scratch = String::new();
-        let mut row = csv.row(&mut scratch);
+        let mut row = csv.row();
         for fields in &rows[1..] {
             for field in fields {
                 row.text(field).expect("written");
@@ -687,7 +769,7 @@ mod tests {
             String::from_utf8_lossy(&expected)
         );
         // Numbers and fixed decimals need no quotes, and a score keeps its shortest form.
-        let mut row = csv.row(&mut scratch);
+        let mut row = csv.row();
         row.number(42u64).expect("written");
         row.fixed::<2>(2.5).expect("written");
         row.float(-0.125).expect("written");
@@ -699,7 +781,6 @@ mod tests {
         let dir = tempfile::tempdir().expect("a folder");
         let file = std::fs::File::create(dir.path().join("m.csv")).expect("a file");
         let mut csv = super::CsvFile::new(file, &["x"]).expect("written");
-        let mut scratch = String::new();
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         let mut nanos_tried = vec![
             0,
@@ -724,10 +805,10 @@ mod tests {
             nanos_tried.extend([nanos, nanos / 100 * 100 + 50, nanos / 100 * 100 + 49]);
         }
         for nanos in nanos_tried {
-            let fast = csv.row(&mut scratch).millis4(nanos).expect("written");
-            let fast_text = std::mem::take(&mut csv.line);
+            let mut fast_text = Vec::new();
+            let fast = super::push_millis4(&mut fast_text, nanos);
             let slow = csv
-                .row(&mut scratch)
+                .row()
                 .fixed::<4>(super::super::millis(nanos))
                 .expect("written");
             let slow_text = std::mem::take(&mut csv.line);
@@ -742,9 +823,8 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("a folder");
         let file = std::fs::File::create(dir.join("f.csv")).expect("a file");
         let mut csv = super::CsvFile::new(file, &["x"]).expect("written");
-        let mut scratch = String::new();
         let mut check = |value: f64, decimals: u32, expected: Option<&str>| {
-            let mut row = csv.row(&mut scratch);
+            let mut row = csv.row();
             let written = match decimals {
                 2 => row.fixed::<2>(value),
                 _ => row.fixed::<4>(value),
