@@ -644,3 +644,33 @@ fn ctrl_c_stops_solve_game_and_says_so() {
     );
     assert!(!said.contains("value:"), "{said}");
 }
+
+/// A run killed while it wrote its first meta.json leaves the lock and meta.json's
+/// temporary copy, nothing else: the same command starts it again (it cannot be resumed,
+/// having no meta.json), while a folder holding anything more stays refused.
+#[test]
+fn a_run_killed_while_writing_its_first_meta_json_starts_again_with_the_same_command() {
+    let dir = tempfile::tempdir().expect("dir");
+    let experiment = write_experiment(
+        dir.path(),
+        "small.toml",
+        "game = \"breakthrough\"\ngames = 4\nseed = 5\nmatchups = [[\"random\", \"random\"]]\n",
+    );
+    let out = dir.path().join("killed");
+    fs::create_dir_all(&out).expect("mkdir");
+    fs::write(out.join("lock"), "").expect("lock");
+    fs::write(out.join("meta.json.tmp"), "{\"kind\": \"ga").expect("torn copy");
+    let args = ["run", text(&experiment), "--out", text(&out), "--quiet"];
+    let output = run(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(meta(&out)["status"].as_str(), Some("complete"));
+    assert!(!out.join("meta.json.tmp").exists());
+    // Anything else in the folder: refused, nothing touched.
+    let other = dir.path().join("other");
+    fs::create_dir_all(&other).expect("mkdir");
+    fs::write(other.join("meta.json.tmp"), "x").expect("copy");
+    fs::write(other.join("notes.txt"), "mine").expect("notes");
+    let args = ["run", text(&experiment), "--out", text(&other), "--quiet"];
+    assert_input_error(&run(&args), &["is not empty"]);
+    assert_eq!(fs::read_to_string(other.join("notes.txt")).expect("kept"), "mine");
+}

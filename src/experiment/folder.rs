@@ -55,11 +55,17 @@ pub fn create_run_folder(out: Option<&Path>, experiment: &str) -> Result<PathBuf
     };
     if let Some(out) = out {
         if out.exists() {
-            // A lock file alone is left by a run killed before it wrote anything; the
-            // lock itself then tells whether that run still goes.
+            // A lock file alone is left by a run killed before it wrote anything, and with
+            // meta.json's temporary copy by one killed while it wrote its first meta.json
+            // (the copy is written over by the next); the lock itself then tells whether
+            // that run still goes.
             let empty = std::fs::read_dir(out)
                 .map_err(|e| bad_out(out, e.to_string()))?
-                .all(|entry| entry.is_ok_and(|e| e.file_name() == LOCK));
+                .all(|entry| {
+                    entry.is_ok_and(|e| {
+                        e.file_name() == LOCK || e.file_name() == crate::records::META_TEMPORARY
+                    })
+                });
             if !empty {
                 return Err(bad_out(
                     out,

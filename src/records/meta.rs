@@ -4,6 +4,9 @@
 use crate::registry::InputError;
 use serde::{Deserialize, Serialize};
 
+/// meta.json's copy while it is written (then renamed over it).
+pub const META_TEMPORARY: &str = "meta.json.tmp";
+
 /// What a run does: the kind of its jobs and of its files.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -347,7 +350,7 @@ impl Meta {
     /// # Errors
     /// The file cannot be written; the message names the folder.
     pub fn write(&self, folder: &std::path::Path) -> std::io::Result<()> {
-        let temporary = folder.join("meta.json.tmp");
+        let temporary = folder.join(META_TEMPORARY);
         let write = || -> std::io::Result<()> {
             let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
             std::fs::write(&temporary, text + "\n")?;

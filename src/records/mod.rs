@@ -31,7 +31,8 @@ pub mod tune;
 pub use csv_files::{CsvRecorder, TIMING_COLUMNS, write_table};
 pub use load::games_csv_moves;
 pub use meta::{
-    Meta, RoundsFormat, RunKind, RunStatus, SandboxMode, host_name, unix_now, utc_stamp, utc_time,
+    META_TEMPORARY, Meta, RoundsFormat, RunKind, RunStatus, SandboxMode, host_name, unix_now,
+    utc_stamp, utc_time,
 };
 pub use progress::{Progress, Watch, output_closed, say};
 pub use summary::{Summary, SummaryRow, elo_text, read_summary};
