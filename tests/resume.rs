@@ -672,5 +672,8 @@ fn a_run_killed_while_writing_its_first_meta_json_starts_again_with_the_same_com
     fs::write(other.join("notes.txt"), "mine").expect("notes");
     let args = ["run", text(&experiment), "--out", text(&other), "--quiet"];
     assert_input_error(&run(&args), &["is not empty"]);
-    assert_eq!(fs::read_to_string(other.join("notes.txt")).expect("kept"), "mine");
+    assert_eq!(
+        fs::read_to_string(other.join("notes.txt")).expect("kept"),
+        "mine"
+    );
 }
