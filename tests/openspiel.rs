@@ -50,11 +50,11 @@ fn bridge(python: &str) -> std::process::Child {
         .expect("the bridge starts")
 }
 
-/// An agents folder declaring the bridge as `openspiel` and OpenSpiel's bots.
-/// The agents file of these tests. The rules program's time limits are raised from 10 s
-/// to a minute: on a loaded 2-core machine (two runs of Python importing OpenSpiel at
-/// once, and a build beside them) three games of one CI run ended as `rules_failure`,
-/// and what is tested here is the bridge, not the machine's speed.
+/// An agents folder declaring the bridge as `openspiel` and OpenSpiel's bots. The rules
+/// program's time limits are raised from 10 s to a minute: on a loaded 2-core machine
+/// (two runs of Python importing OpenSpiel at once, and a build beside them) three games
+/// of one CI run ended as `rules_failure`, and what is tested here is the bridge, not the
+/// machine's speed.
 fn agents(dir: &Path, python: &str) -> PathBuf {
     let folder = dir.join("agents");
     fs::create_dir_all(&folder).expect("mkdir");

@@ -136,6 +136,14 @@ impl CsvFile {
         self.line.clear();
         Ok(())
     }
+
+    /// Writes the whole rows held once they reach [`CsvFile::WRITE_AT`] bytes.
+    fn flush_when_full(&mut self) -> io::Result<()> {
+        if self.line.len() >= Self::WRITE_AT {
+            self.flush()?;
+        }
+        Ok(())
+    }
 }
 
 impl Drop for CsvFile {
@@ -448,21 +456,17 @@ impl Row<'_> {
     /// because float formatting, and then copying the digits, dominated the writer; the
     /// number of decimals a constant, so that the divisions are multiplications.
     fn fixed<const DECIMALS: u32>(&mut self, value: f64) -> io::Result<f64> {
-        Ok(self.units::<DECIMALS>(half_up(value, DECIMALS)))
-    }
-
-    /// `units` of 10^-`DECIMALS` written as a fixed decimal; returns the number written.
-    fn units<const DECIMALS: u32>(&mut self, units: u64) -> f64 {
         self.separate();
-        push_units::<DECIMALS>(&mut self.file.line, units)
+        Ok(push_units::<DECIMALS>(
+            &mut self.file.line,
+            half_up(value, DECIMALS),
+        ))
     }
 
     /// Ends the row and writes it.
     fn end(&mut self) -> io::Result<()> {
         self.file.line.push(b'\n');
-        if self.file.line.len() >= CsvFile::WRITE_AT {
-            self.file.flush()?;
-        }
+        self.file.flush_when_full()?;
         self.first = true;
         Ok(())
     }
@@ -628,9 +632,7 @@ impl Reporter<GameRecord> for CsvRecorder {
                     moves: &record.move_text,
                 },
             );
-            if records.line.len() >= CsvFile::WRITE_AT {
-                records.flush()?;
-            }
+            records.flush_when_full()?;
         }
 
         if let Some(moves) = &mut self.moves {
@@ -642,9 +644,7 @@ impl Reporter<GameRecord> for CsvRecorder {
                 &mut self.tally,
                 numbers,
             );
-            if moves.line.len() >= CsvFile::WRITE_AT {
-                moves.flush()?;
-            }
+            moves.flush_when_full()?;
             // A game replayed from the journal: its rows as the old moves.csv had them.
             if record.moves.is_empty() && record.move_rows > 0 {
                 let mut row = moves.row();
