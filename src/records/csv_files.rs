@@ -189,39 +189,51 @@ const DIGIT_PAIRS: [u8; 200] = {
 
 /// Appends `units` of 10^-`DECIMALS` (1 to 9) as a fixed decimal; returns the number
 /// written (the same `f64` as parsing the text back: both are the nearest to the same
-/// fraction). The fraction's digits are made two at a time from the last in a small
-/// array (a division by the constant 100 each), then copied as one piece.
+/// fraction). The digits are made in a small array, the fraction's two at a time from the
+/// last (a division by the constant 100 each) behind the point and the whole part's digit
+/// when it has one (most times of a move are under 10 ms), then copied as one piece of a
+/// constant length.
 #[inline]
 fn push_units<const DECIMALS: u32>(line: &mut Vec<u8>, units: u64) -> f64 {
     let scale = 10u64.pow(DECIMALS);
-    crate::core::json::push_u64(line, units / scale);
-    let mut digits = [b'.'; 10];
+    let whole = units / scale;
+    let mut digits = [b'.'; 11];
     let mut fraction = (units % scale) as usize;
-    let mut at = DECIMALS as usize;
-    while at >= 2 {
+    let mut at = DECIMALS as usize + 1;
+    while at >= 3 {
         let pair = fraction % 100 * 2;
         digits[at - 1..=at].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         fraction /= 100;
         at -= 2;
     }
-    if at == 1 {
-        digits[1] = b'0' + fraction as u8;
+    if at == 2 {
+        digits[2] = b'0' + fraction as u8;
     }
-    line.extend_from_slice(&digits[..=DECIMALS as usize]);
+    if whole < 10 {
+        digits[0] = b'0' + whole as u8;
+        line.extend_from_slice(&digits[..DECIMALS as usize + 2]);
+    } else {
+        crate::core::json::push_u64(line, whole);
+        line.extend_from_slice(&digits[1..DECIMALS as usize + 2]);
+    }
     units as f64 / scale as f64
 }
 
-/// Appends `nanos` as milliseconds with four decimals, the bytes and value of
-/// `fixed::<4>(millis(nanos))`, in integers: the float path's rounding errors (a few
+/// Appends `nanos` as milliseconds with four decimals, the bytes of
+/// `fixed::<4>(millis(nanos))`, and returns the number written in ten-thousandths (as
+/// [`push_units`] takes it), in integers: the float path's rounding errors (a few
 /// parts in 10^16) cannot move a count of tenths of a microsecond across a rounding
 /// boundary unless it lies exactly on one (a tie, `nanos` ending in 50) or the time is
 /// longer than 13 days, and those two take the float path.
 #[inline]
-fn push_millis4(line: &mut Vec<u8>, nanos: u64) -> f64 {
-    if nanos % 100 == 50 || nanos >= 1 << 50 {
-        return push_units::<4>(line, half_up(millis(nanos), 4));
-    }
-    push_units::<4>(line, (nanos + 50) / 100)
+fn push_millis4(line: &mut Vec<u8>, nanos: u64) -> u64 {
+    let units = if nanos % 100 == 50 || nanos >= 1 << 50 {
+        half_up(millis(nanos), 4)
+    } else {
+        (nanos + 50) / 100
+    };
+    push_units::<4>(line, units);
+    units
 }
 
 /// `value` (negative as 0) in units of 10^-`decimals`, rounded half up as `f64::round`
@@ -317,8 +329,8 @@ fn push_move_rows(
             line.push(b',');
         }
         // The report's figure as it will read it back from the file.
-        let ms = push_millis4(line, mv.nanos);
-        tally.add_move(agents[side], ply, mv.expanded, ms);
+        let ten_thousandths = push_millis4(line, mv.nanos);
+        tally.add_move_units(agents[side], ply, mv.expanded, ten_thousandths);
         if mv.cpu_nanos.is_none()
             && mv.clock_nanos.is_none()
             && mv.value.is_none()
@@ -806,7 +818,7 @@ mod tests {
         }
         for nanos in nanos_tried {
             let mut fast_text = Vec::new();
-            let fast = super::push_millis4(&mut fast_text, nanos);
+            let fast = super::push_millis4(&mut fast_text, nanos) as f64 / 1e4;
             let slow = csv
                 .row()
                 .fixed::<4>(super::super::millis(nanos))

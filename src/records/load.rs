@@ -108,11 +108,37 @@ pub type Pairings = BTreeMap<(String, String), Outcomes>;
 /// game, or milliseconds written to four decimals, repeat a lot). Counted in a hash map
 /// (a run's recorder adds every move's time: an ordered map's search was a tenth of its
 /// work), ordered only when the quantiles are asked for.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Spread {
     /// Order-preserving key of each value's bits to how often it occurred.
     counts: HashMap<u64, u64, BuildHasherDefault<KeyHasher>>,
+    /// How often each value `index / 10^4` below [`SMALL_UNITS`] ten-thousandths was
+    /// added by [`Spread::add_ten_thousandths`]: a recorder's moves mostly take a fraction
+    /// of a millisecond, and an increment costs a tenth of a hash.
+    small: Vec<u64>,
     len: u64,
+}
+
+/// The values counted by their number of ten-thousandths in [`Spread::small`] (below
+/// 0.4096).
+const SMALL_UNITS: u64 = 1 << 12;
+
+/// The key of `value` in [`Spread::counts`]: its bits, flipped as `total_cmp` orders
+/// (negatives reversed below the positives).
+fn spread_key(value: f64) -> u64 {
+    let bits = value.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+impl PartialEq for Spread {
+    /// The same values, however they were added.
+    fn eq(&self, other: &Spread) -> bool {
+        self.len == other.len && self.sorted_counts() == other.sorted_counts()
+    }
 }
 
 /// A hash of a 64-bit key by one multiplication (keys are a value's bits, not chosen by
@@ -140,15 +166,58 @@ impl Hasher for KeyHasher {
 impl Spread {
     /// Adds one value.
     pub fn add(&mut self, value: f64) {
-        // Flipping as `total_cmp` orders: negatives reversed below the positives.
-        let bits = value.to_bits();
-        let key = if bits >> 63 == 1 {
-            !bits
-        } else {
-            bits | 1 << 63
-        };
-        *self.counts.entry(key).or_default() += 1;
+        *self.counts.entry(spread_key(value)).or_default() += 1;
         self.len += 1;
+    }
+
+    /// Adds the value `units / 10^4` (a time written to four decimals), the same `f64`
+    /// as [`Spread::add`] would be given by parsing its text.
+    /// An increment when the value was seen before: inlined in the recorder's loop over
+    /// moves, the rest out of it.
+    #[inline]
+    pub fn add_ten_thousandths(&mut self, units: u64) {
+        match self.small.get_mut(units as usize) {
+            Some(count) => {
+                *count += 1;
+                self.len += 1;
+            }
+            None => self.add_ten_thousandths_first(units),
+        }
+    }
+
+    /// [`Spread::add_ten_thousandths`] for a value not counted in `small` yet.
+    #[inline(never)]
+    fn add_ten_thousandths_first(&mut self, units: u64) {
+        if units >= SMALL_UNITS {
+            return self.add(units as f64 / 1e4);
+        }
+        self.small.resize(units as usize + 1, 0);
+        self.small[units as usize] += 1;
+        self.len += 1;
+    }
+
+    /// Each distinct value's key (see [`spread_key`]) and count, in increasing order.
+    fn sorted_counts(&self) -> Vec<(u64, u64)> {
+        let small = (0u64..)
+            .zip(&self.small)
+            .filter(|&(_, &count)| count > 0)
+            .map(|(units, &count)| (spread_key(units as f64 / 1e4), count));
+        let mut counts: Vec<(u64, u64)> = self
+            .counts
+            .iter()
+            .map(|(&k, &c)| (k, c))
+            .chain(small)
+            .collect();
+        counts.sort_unstable();
+        // A value added both ways is one value.
+        counts.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 += later.1;
+            }
+            same
+        });
+        counts
     }
 
     /// Values added.
@@ -167,8 +236,7 @@ impl Spread {
         if self.len == 0 {
             return None;
         }
-        let mut counts: Vec<(u64, u64)> = self.counts.iter().map(|(&k, &c)| (k, c)).collect();
-        counts.sort_unstable();
+        let counts = self.sorted_counts();
         // The `k`-th smallest value (from 0), `k < len`.
         let nth = |k: u64| {
             let mut seen = 0;
@@ -251,6 +319,38 @@ struct AgentMoves {
     late: BTreeMap<u32, (u64, u64)>,
 }
 
+impl AgentMoves {
+    /// Counts a move at `ply` that expanded `expanded` nodes: two additions at a ply
+    /// counted before (inlined in the recorder's loop over moves), the rest out of it.
+    #[inline]
+    fn add(&mut self, ply: u32, expanded: u64) {
+        match self.by_ply.get_mut((ply as usize).wrapping_sub(1)) {
+            Some(at_ply) => {
+                at_ply.0 += expanded;
+                at_ply.1 += 1;
+            }
+            None => self.add_at_new_ply(ply, expanded),
+        }
+    }
+
+    /// [`AgentMoves::add`] at a ply not in `by_ply` yet.
+    #[inline(never)]
+    fn add_at_new_ply(&mut self, ply: u32, expanded: u64) {
+        let at_ply = match ply.checked_sub(1) {
+            Some(index) if index < DENSE_PLIES => {
+                let index = index as usize;
+                if self.by_ply.len() <= index {
+                    self.by_ply.resize(index + 1, (0, 0));
+                }
+                &mut self.by_ply[index]
+            }
+            _ => self.late.entry(ply).or_default(),
+        };
+        at_ply.0 += expanded;
+        at_ply.1 += 1;
+    }
+}
+
 /// The plies counted in [`AgentMoves::by_ply`].
 const DENSE_PLIES: u32 = 1 << 12;
 
@@ -290,22 +390,20 @@ impl GamesTally {
     /// Counts a move of agent number `agent` (see [`GamesTally::agent`]): its ply, nodes
     /// expanded and milliseconds (as moves.csv writes them).
     pub fn add_move(&mut self, agent: usize, ply: u32, expanded: u64, ms: f64) {
-        let Some(moves) = self.moves.get_mut(agent) else {
-            return;
-        };
-        moves.ms.add(ms);
-        let at_ply = match ply.checked_sub(1) {
-            Some(index) if index < DENSE_PLIES => {
-                let index = index as usize;
-                if moves.by_ply.len() <= index {
-                    moves.by_ply.resize(index + 1, (0, 0));
-                }
-                &mut moves.by_ply[index]
-            }
-            _ => moves.late.entry(ply).or_default(),
-        };
-        at_ply.0 += expanded;
-        at_ply.1 += 1;
+        if let Some(moves) = self.moves.get_mut(agent) {
+            moves.ms.add(ms);
+            moves.add(ply, expanded);
+        }
+    }
+
+    /// [`GamesTally::add_move`] with the milliseconds as written to four decimals, in
+    /// ten-thousandths (the recorder's: no float to hash).
+    #[inline]
+    pub fn add_move_units(&mut self, agent: usize, ply: u32, expanded: u64, units: u64) {
+        if let Some(moves) = self.moves.get_mut(agent) {
+            moves.ms.add_ten_thousandths(units);
+            moves.add(ply, expanded);
+        }
     }
 
     /// Puts the counts into `data`.
@@ -786,6 +884,33 @@ mod tests {
         );
         let spread: Spread = [7.0, 7.0, 7.0].into_iter().collect();
         assert_eq!((spread.len(), spread.five_numbers()), (3, Some([7.0; 5])));
+    }
+
+    #[test]
+    fn times_counted_in_ten_thousandths_are_the_times_read_back_from_their_text() {
+        // Below and above the array's end, repeated, and one value added both ways.
+        let units = [0, 3, 3, 4095, 4096, 4097, 123_456, 3, 17, 0, 9_999_999];
+        let mut counted = Spread::default();
+        let mut read: Spread = Spread::default();
+        for (i, &u) in units.iter().enumerate() {
+            counted.add_ten_thousandths(u);
+            let text = format!("{}.{:04}", u / 10_000, u % 10_000);
+            let value: f64 = text.parse().expect("a number");
+            read.add(value);
+            // The same value both ways into one spread: one value counted twice.
+            if i == 1 {
+                counted.add(value);
+                read.add(value);
+            }
+        }
+        assert_eq!(counted.len(), read.len());
+        assert_eq!(counted.five_numbers(), read.five_numbers());
+        assert_eq!(counted.sorted_counts(), read.sorted_counts());
+        assert!(counted == read);
+        assert_eq!(counted.sorted_counts()[1], (spread_key(0.0003), 4));
+        let mut other = read.clone();
+        other.add(1.0);
+        assert!(counted != other);
     }
 
     #[test]

@@ -87,11 +87,16 @@ fn push_tag(text: &mut Vec<u8>, name: &str, value: &[u8]) {
     text.push(b'[');
     text.extend_from_slice(name.as_bytes());
     text.extend_from_slice(b" \"");
-    for &byte in value {
-        if matches!(byte, b'"' | b'\\') {
-            text.push(b'\\');
+    if memchr::memchr2(b'"', b'\\', value).is_none() {
+        // Most values: nothing to escape, copied whole.
+        text.extend_from_slice(value);
+    } else {
+        for &byte in value {
+            if matches!(byte, b'"' | b'\\') {
+                text.push(b'\\');
+            }
+            text.push(byte);
         }
-        text.push(byte);
     }
     text.extend_from_slice(b"\"]\n");
 }

@@ -220,20 +220,26 @@ impl Geometry {
 
     /// The square written as `<file><rank>`, e.g. `c2`.
     pub fn square_name(&self, square: u32) -> String {
-        let mut name = String::with_capacity(3);
-        self.push_square(square, &mut name);
-        name
+        let (text, length) = self.square_text(square);
+        text.to_le_bytes()[..length]
+            .iter()
+            .map(|&b| char::from(b))
+            .collect()
     }
 
-    /// Appends `<file><rank>` to `out`.
+    /// `<file><rank>` as the bytes of a little-endian word (the rank is at most two
+    /// digits), and its length.
     #[inline]
-    pub fn push_square(&self, square: u32, out: &mut String) {
-        out.push((b'a' + self.col_of[square as usize]) as char);
-        let rank = self.row_of[square as usize] + 1;
+    fn square_text(&self, square: u32) -> (u64, usize) {
+        let square = square as usize % 64;
+        let file = u64::from(b'a' + self.col_of[square]);
+        let rank = self.row_of[square] + 1;
         if rank >= 10 {
-            out.push((b'0' + rank / 10) as char);
+            let (tens, units) = (u64::from(b'0' + rank / 10), u64::from(b'0' + rank % 10));
+            (file | tens << 8 | units << 16, 3)
+        } else {
+            (file | u64::from(b'0' + rank) << 8, 2)
         }
-        out.push((b'0' + rank % 10) as char);
     }
 
     /// Reads `<file><rank>`.
@@ -765,11 +771,19 @@ impl Game for Breakthrough {
         self.pieces[player].count_ones()
     }
 
+    /// Made in one 64-bit word and appended as one piece of a constant length, then cut
+    /// to the move's: a move's text is written at every ply of a recorded game.
     fn write_move(&self, mv: Move, out: &mut String) {
         let geometry = self.geometry();
-        geometry.push_square(u32::from(mv.from), out);
-        out.push('-');
-        geometry.push_square(u32::from(mv.to), out);
+        let (from, from_length) = geometry.square_text(u32::from(mv.from));
+        let (to, to_length) = geometry.square_text(u32::from(mv.to));
+        let word = from | u64::from(b'-') << (8 * from_length) | to << (8 * (from_length + 1));
+        let start = out.len();
+        // SAFETY: the word's bytes are ASCII (letters, digits, '-' and zeros), so the
+        // string stays UTF-8 whatever is cut.
+        let bytes = unsafe { out.as_mut_vec() };
+        bytes.extend_from_slice(&word.to_le_bytes());
+        bytes.truncate(start + from_length + 1 + to_length);
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {

@@ -435,6 +435,43 @@ fn notation_errors_say_why() {
 }
 
 #[test]
+fn moves_are_written_after_what_the_text_holds_on_every_board() {
+    // The long board's last files: P1 on i4 moves to h5, i5 or j5.
+    let long = position(
+        Rules::Long,
+        "0000000000
+         0000000000
+         0000000000
+         0000000010
+         2000000000",
+        Player::P1,
+    );
+    assert_eq!(move_names(&long), ["i4-h5", "i4-i5", "i4-j5"]);
+    // Appended after what the text holds, each cut to its length.
+    let mut moves = Vec::new();
+    long.legal_moves(&mut moves);
+    let mut text = String::from("b2-b3;");
+    for mv in moves {
+        long.write_move(mv, &mut text);
+        text.push(';');
+    }
+    assert_eq!(text.len(), "b2-b3;".len() + 3 * "i4-h5;".len(), "{text}");
+    assert!(text.starts_with("b2-b3;i4-"), "{text}");
+    for rules in Rules::ALL {
+        let start = Breakthrough::new(rules);
+        let geometry = rules.geometry();
+        let last_file = char::from(b'a' + geometry.cols as u8 - 1);
+        let names = move_names(&start);
+        assert!(names.contains(&"a2-a3".to_string()), "{rules}: {names:?}");
+        assert!(
+            names.contains(&format!("{last_file}2-{last_file}3")),
+            "{rules}: {names:?}"
+        );
+        assert!(names.iter().all(|n| n.len() == 5), "{rules}: {names:?}");
+    }
+}
+
+#[test]
 fn replay_reports_the_ply_of_an_illegal_move() {
     let start = Breakthrough::new(Rules::Standard);
     let (state, outcome) = replay(&start, ["c2-c3", "d7-d6"]).expect("legal moves");
