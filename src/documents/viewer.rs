@@ -16,6 +16,10 @@ use std::path::Path;
 /// Games embedded from the start of games.csv.
 pub const SAMPLE: usize = 200;
 
+// A run's own report samples the rows its recorder kept, not games.csv read back, when
+// they are enough.
+const _: () = assert!(SAMPLE <= crate::records::sample::RunSample::KEPT);
+
 /// Games embedded from the start of games.csv for the games whose boards are embedded
 /// ply by ply (bigger than a move list).
 pub const SAMPLE_WITH_BOARDS: usize = 60;
@@ -205,7 +209,8 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
     if !moves_recorded(meta) {
         return Ok(None);
     }
-    let (games, total, first) = sample(&run.folder, meta, None)?;
+    let kept = run.games().and_then(|data| data.sample.as_ref());
+    let (games, total, first) = sample(&run.folder, meta, None, kept)?;
     if games.is_empty() {
         return Ok(None);
     }
@@ -364,7 +369,7 @@ pub fn game_page(
             "the run was played with --no-moves: no moves were recorded to show",
         ));
     }
-    let (games, total, _) = sample(folder, meta, Some(id))?;
+    let (games, total, _) = sample(folder, meta, Some(id), None)?;
     if games.is_empty() {
         return Err(InputError::in_file(
             &csv,
@@ -414,11 +419,13 @@ fn section(games: &[Value], shown: &str, figures: &str) -> Result<String, InputE
 
 /// The sampled games as the viewer reads them, in games.csv order (only game `only`
 /// when given), how many games the viewer could draw in all, and how many were taken
-/// from the start.
+/// from the start; from the rows the run's recorder `kept`, when given, instead of
+/// games.csv.
 fn sample(
     folder: &Path,
     meta: Option<&crate::records::Meta>,
     only: Option<u64>,
+    kept: Option<&crate::records::sample::RunSample>,
 ) -> Result<(Vec<Value>, usize, usize), InputError> {
     let path = folder.join("games.csv");
     let in_game = |id: &str, e: String| InputError::in_file(&path, None, format!("game {id}: {e}"));
@@ -440,6 +447,7 @@ fn sample(
         folder,
         only,
         SAMPLE,
+        kept,
         |spec| drawn(game_name(spec), spec),
         |spec, first| {
             if REPLAYED_BY_SCRIPT.contains(&game_name(spec)) {

@@ -387,6 +387,10 @@ pub struct CsvRecorder {
     quoted: Quoted,
     /// The fields of a game's moves.csv rows that do not change from move to move.
     heads: MoveHeads,
+    /// games.csv's header, to take apart a row the viewer's sample keeps, and the fields
+    /// of that row.
+    game_header: csv::ByteRecord,
+    sample_fields: csv::ByteRecord,
 }
 
 /// The fields that are the same in many rows (the game, its variant, the agents' names),
@@ -513,6 +517,8 @@ impl CsvRecorder {
         };
         let mut tally = GamesTally::default();
         tally.game_records = moves_wanted;
+        // The games the report's viewer may show (only a run with its moves has one).
+        tally.sample = moves_wanted.then(|| super::sample::RunSample::new(&context.game));
         let quoted = Quoted::new(&context);
         let gathered = moves
             .as_ref()
@@ -531,6 +537,8 @@ impl CsvRecorder {
             last_flush: Instant::now(),
             quoted,
             heads: MoveHeads::default(),
+            game_header: csv::ByteRecord::from(GAME_COLUMNS.to_vec()),
+            sample_fields: csv::ByteRecord::new(),
         })
     }
 
@@ -588,6 +596,7 @@ impl Reporter<GameRecord> for CsvRecorder {
     fn finished(&mut self, record: &GameRecord) -> io::Result<()> {
         let job = &record.job;
         let context = &self.context;
+        let start = self.games.line.len();
         let mut row = self.games.row();
         row.number(job.id)?;
         row.number(job.matchup as u64)?;
@@ -624,6 +633,15 @@ impl Reporter<GameRecord> for CsvRecorder {
         }
         row.text(&record.opening)?;
         row.text(&record.move_text)?;
+        if let Some(sample) = &mut self.tally.sample {
+            // Taken apart as a reader of the file would, when the sample keeps it.
+            let (header, fields) = (&self.game_header, &mut self.sample_fields);
+            sample
+                .add(u64::from(record.plies), || {
+                    super::sample::row_by_name(&row.file.line[start..], header, fields)
+                })
+                .map_err(csv_error)?;
+        }
         row.end()?;
         let numbers = self
             .tally

@@ -307,6 +307,8 @@ pub struct GamesTally {
     moves: Vec<AgentMoves>,
     /// Whether games.pgn was written beside the files counted (by a run's recorder).
     pub game_records: bool,
+    /// The rows of games.csv the report's viewer may show, kept by a run's recorder.
+    pub sample: Option<super::sample::RunSample>,
 }
 
 /// What the report takes of one agent's moves.
@@ -418,6 +420,7 @@ impl GamesTally {
         }
         data.games = self.games;
         data.game_records_written = self.game_records;
+        data.sample = self.sample;
         data.plies = self.plies;
         data.move_ms = BTreeMap::new();
         data.expanded_by_ply = BTreeMap::new();
@@ -574,6 +577,9 @@ pub struct RunData {
     /// Whether games.pgn was written with games.csv (by the run's recorder), so that the
     /// documents need not make it from games.csv.
     pub game_records_written: bool,
+    /// The rows of games.csv the viewer may show, as the run's recorder kept them (none
+    /// when read from the files).
+    pub sample: Option<super::sample::RunSample>,
 }
 
 /// A CSV file's cells as text, its header and its rows: a file the documents read by

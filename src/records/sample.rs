@@ -11,17 +11,126 @@ use std::path::Path;
 pub struct Sample {
     /// The rows kept, in games.csv order, then the shortest and the longest game when
     /// they were not among them.
-    pub rows: Vec<BTreeMap<String, String>>,
+    pub rows: Vec<GamesRow>,
     /// How many games could be drawn in all.
     pub total: usize,
     /// How many games were taken from the start.
     pub first: usize,
 }
 
+/// A row of games.csv by column name.
+type GamesRow = BTreeMap<String, String>;
+
+/// The rows of games.csv a reader may sample, kept by a run's recorder as it writes them
+/// (every game of the file passes through it, those of a resumed run replayed too), so
+/// that the run's own report does not read games.csv back: the first [`RunSample::KEPT`]
+/// rows, the first of the shortest and of the longest games, and how many games. A run's
+/// games are all of one game spec.
+#[derive(Clone, Debug, Default)]
+pub struct RunSample {
+    /// The game spec of every row.
+    spec: String,
+    games: usize,
+    first: Vec<GamesRow>,
+    shortest: Option<(u64, GamesRow)>,
+    longest: Option<(u64, GamesRow)>,
+}
+
+impl RunSample {
+    /// The rows kept from the start: as many as a reader samples from the start at most.
+    pub const KEPT: usize = 200;
+
+    /// A sample of the games of `spec`.
+    pub fn new(spec: &str) -> RunSample {
+        RunSample {
+            spec: spec.to_string(),
+            ..RunSample::default()
+        }
+    }
+
+    /// Counts the next row of games.csv, a game of `plies` plies, and keeps it (taken
+    /// apart by `row`, which is called only then) where a reader may sample it.
+    ///
+    /// # Errors
+    /// What `row` returns.
+    pub fn add<E>(
+        &mut self,
+        plies: u64,
+        row: impl FnOnce() -> Result<GamesRow, E>,
+    ) -> Result<(), E> {
+        self.games += 1;
+        let shorter = self.shortest.as_ref().is_none_or(|(s, _)| plies < *s);
+        let longer = self.longest.as_ref().is_none_or(|(l, _)| plies > *l);
+        if !(shorter || longer || self.first.len() < RunSample::KEPT) {
+            return Ok(());
+        }
+        let row = row()?;
+        if shorter {
+            self.shortest = Some((plies, row.clone()));
+        }
+        if longer {
+            self.longest = Some((plies, row.clone()));
+        }
+        if self.first.len() < RunSample::KEPT {
+            self.first.push(row);
+        }
+        Ok(())
+    }
+
+    /// The sample [`sample_games`] draws from games.csv, drawn from the rows kept; `None`
+    /// when more rows are asked for from the start than were kept.
+    fn sample(
+        &self,
+        first: usize,
+        mut drawn: impl FnMut(&str) -> bool,
+        first_for: impl Fn(&str, usize) -> usize,
+    ) -> Option<Sample> {
+        if self.games == 0 || !drawn(&self.spec) {
+            return Some(Sample {
+                rows: Vec::new(),
+                total: 0,
+                first,
+            });
+        }
+        let first = first_for(&self.spec, first);
+        if first > self.first.len() && self.games > self.first.len() {
+            return None;
+        }
+        let mut rows: Vec<GamesRow> = self.first.iter().take(first).cloned().collect();
+        for (_, extra) in [&self.shortest, &self.longest].into_iter().flatten() {
+            if !rows
+                .iter()
+                .any(|k| k.get("game_id") == extra.get("game_id"))
+            {
+                rows.push(extra.clone());
+            }
+        }
+        Some(Sample {
+            rows,
+            total: self.games,
+            first,
+        })
+    }
+}
+
+/// The row `raw` of a CSV file with the header `headers`, by column name.
+///
+/// # Errors
+/// A row that does not fit the header.
+pub fn row_by_name(
+    raw: &[u8],
+    headers: &csv::ByteRecord,
+    fields: &mut csv::ByteRecord,
+) -> Result<GamesRow, csv::Error> {
+    super::scan::parse_into(raw, fields);
+    fields.deserialize(Some(headers))
+}
+
 /// Samples games.csv of the run in `folder`: of the games `drawn` accepts (by their game
 /// spec), the first `first` (which `first_for` may raise, given a game's spec and the
 /// count so far), the shortest and the longest; or only game `only` when given. An empty
-/// sample for a run without games.csv.
+/// sample for a run without games.csv. Drawn from `kept` instead of the file when given
+/// (the rows the run's recorder kept as it wrote them) and enough.
 ///
 /// # Errors
 /// A games.csv that cannot be read, naming the line.
@@ -29,9 +138,16 @@ pub fn sample_games(
     folder: &Path,
     only: Option<u64>,
     first: usize,
+    kept: Option<&RunSample>,
     mut drawn: impl FnMut(&str) -> bool,
     first_for: impl Fn(&str, usize) -> usize,
 ) -> Result<Sample, InputError> {
+    if let Some(sample) = kept
+        .filter(|_| only.is_none())
+        .and_then(|kept| kept.sample(first, &mut drawn, &first_for))
+    {
+        return Ok(sample);
+    }
     let path = folder.join("games.csv");
     let mut first = first;
     if !path.is_file() {
@@ -47,9 +163,9 @@ pub fn sample_games(
     let file = std::fs::File::open(&path).map_err(|e| failed(1, &e))?;
     let (mut scan, headers) =
         super::scan::RawRecords::after_header(&file).map_err(|e| failed(1, &e))?;
-    let mut kept: Vec<BTreeMap<String, String>> = Vec::new();
-    let mut shortest: Option<(u64, BTreeMap<String, String>)> = None;
-    let mut longest: Option<(u64, BTreeMap<String, String>)> = None;
+    let mut kept: Vec<GamesRow> = Vec::new();
+    let mut shortest: Option<(u64, GamesRow)> = None;
+    let mut longest: Option<(u64, GamesRow)> = None;
     let mut total = 0;
     // A row is put in a map only when it is kept: games.csv may hold millions.
     let column = |name: &str| headers.iter().position(|h| h == name.as_bytes());
@@ -70,23 +186,21 @@ pub fn sample_games(
             Some(raw) => raw,
             None => break,
         };
-        super::scan::parse_first(raw, looked_at, &mut record);
-        let field = |at: Option<usize>| {
-            at.and_then(|at| record.get(at))
-                .and_then(|bytes| std::str::from_utf8(bytes).ok())
-                .unwrap_or("")
-        };
-        let spec = field(game_column);
+        // The three columns as they are in the row when nothing before them is quoted.
+        let looked = super::scan::plain_fields(raw, [game_column, plies_column, id_column])
+            .unwrap_or_else(|| {
+                super::scan::parse_first(raw, looked_at, &mut record);
+                [game_column, plies_column, id_column]
+                    .map(|at| at.and_then(|at| record.get(at)).unwrap_or_default())
+            });
+        let [spec, plies, id] = looked.map(|bytes| std::str::from_utf8(bytes).unwrap_or(""));
         if !drawn(spec) {
             continue;
         }
         total += 1;
-        let plies: u64 = field(plies_column).parse().unwrap_or(0);
-        let mut row = || -> Result<BTreeMap<String, String>, InputError> {
-            super::scan::parse_into(raw, &mut whole);
-            whole
-                .deserialize(Some(&headers))
-                .map_err(|e| failed(line, &e))
+        let plies: u64 = plies.parse().unwrap_or(0);
+        let mut row = || -> Result<GamesRow, InputError> {
+            row_by_name(raw, &headers, &mut whole).map_err(|e| failed(line, &e))
         };
         if shortest.as_ref().is_none_or(|(s, _)| plies < *s) {
             shortest = Some((plies, row()?));
@@ -96,7 +210,7 @@ pub fn sample_games(
         }
         first = first_for(spec, first);
         if let Some(only) = only {
-            if field(id_column).parse::<u64>().ok() == Some(only) {
+            if id.parse::<u64>().ok() == Some(only) {
                 kept.push(row()?);
             }
             continue;
@@ -354,11 +468,79 @@ mod tests {
     fn games_csv_rows_are_sampled_first_shortest_and_longest() {
         let folder = run_folder(500);
         let sample =
-            sample_games(folder.path(), None, 3, |_| true, |_, first| first).expect("read");
+            sample_games(folder.path(), None, 3, None, |_| true, |_, first| first).expect("read");
         let ids: Vec<&str> = sample.rows.iter().map(|r| r["game_id"].as_str()).collect();
         // Plies 1 + (id * 37) % 60: the first shortest (1 ply) is game 0 itself, the
         // first longest (60) is game 47.
         assert_eq!(ids, ["0", "1", "2", "47"]);
         assert_eq!(sample.total, 500);
+    }
+
+    /// The rows of games.csv in `folder` kept as a run's recorder keeps them as it
+    /// writes them.
+    fn kept_while_written(folder: &Path) -> RunSample {
+        let file = std::fs::File::open(folder.join("games.csv")).expect("games.csv");
+        let (mut scan, header) = super::super::scan::RawRecords::after_header(&file).expect("read");
+        let plies_at = header.iter().position(|h| h == b"plies").expect("plies");
+        let mut kept = RunSample::new("breakthrough");
+        let mut fields = csv::ByteRecord::new();
+        while let Some(raw) = scan.next_record().expect("read") {
+            let plies = super::super::scan::parse_record(raw)[plies_at].to_vec();
+            let plies: u64 = String::from_utf8(plies)
+                .expect("text")
+                .parse()
+                .expect("plies");
+            kept.add(plies, || row_by_name(raw, &header, &mut fields))
+                .expect("a row");
+        }
+        kept
+    }
+
+    #[test]
+    fn the_rows_a_recorder_kept_give_the_sample_the_file_gives() {
+        for games in [0, 1, 5, 150, 200, 201, 500] {
+            let folder = run_folder(games);
+            let kept = kept_while_written(folder.path());
+            let lowered = |_: &str, first: usize| first.min(60);
+            for (first, drawn, lower) in [
+                (3, true, false),
+                (200, true, false),
+                (200, true, true),
+                (200, false, false),
+            ] {
+                let sample = |kept: Option<&RunSample>| {
+                    sample_games(
+                        folder.path(),
+                        None,
+                        first,
+                        kept,
+                        |_| drawn,
+                        |spec, first| {
+                            if lower { lowered(spec, first) } else { first }
+                        },
+                    )
+                    .expect("sampled")
+                };
+                let (from_file, from_kept) = (sample(None), sample(Some(&kept)));
+                let what = format!("{games} games, first {first}, drawn {drawn}, lowered {lower}");
+                assert_eq!(from_kept.rows, from_file.rows, "{what}");
+                assert_eq!(
+                    (from_kept.total, from_kept.first),
+                    (from_file.total, from_file.first),
+                    "{what}"
+                );
+                if drawn && games > 0 {
+                    assert!(!from_kept.rows.is_empty(), "{what}");
+                }
+            }
+            // More rows asked for from the start than were kept: the file is read.
+            let read = |kept: Option<&RunSample>| {
+                sample_games(folder.path(), None, 300, kept, |_| true, |_, f| f).expect("sampled")
+            };
+            let many = read(Some(&kept));
+            assert_eq!(many.rows, read(None).rows, "{games} games, first 300");
+            assert_eq!(many.rows.len(), (games as usize).min(300), "{games} games");
+            assert_eq!(many.total, games as usize);
+        }
     }
 }

@@ -179,14 +179,36 @@ fn trim_cr(record: &[u8]) -> &[u8] {
 /// a scan takes at every row. `None` when a quote is in the way (parse the record whole)
 /// or the record has fewer fields.
 pub fn plain_field(record: &[u8], column: usize) -> Option<&[u8]> {
-    let mut rest = record;
-    for _ in 0..column {
-        let comma = memchr::memchr(b',', rest)?;
-        rest = &rest[comma + 1..];
+    plain_fields(record, [Some(column)]).map(|[field]| field)
+}
+
+/// Fields `columns` of `record` (a column not given is empty) when no field up to the
+/// last of them is quoted: a scan's look at a few columns of every row without copying
+/// them. `None` when a quote is in the way or the record has fewer fields.
+pub fn plain_fields<const N: usize>(
+    record: &[u8],
+    columns: [Option<usize>; N],
+) -> Option<[&[u8]; N]> {
+    let mut fields = [&record[..0]; N];
+    let Some(last) = columns.iter().flatten().copied().max() else {
+        return Some(fields);
+    };
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b',', record).chain(std::iter::once(record.len()));
+    for (column, end) in ends.enumerate() {
+        for (field, _) in fields
+            .iter_mut()
+            .zip(&columns)
+            .filter(|(_, at)| **at == Some(column))
+        {
+            *field = &record[start..end];
+        }
+        if column == last {
+            return (!record[..end].contains(&b'"')).then_some(fields);
+        }
+        start = end + 1;
     }
-    let field = &rest[..memchr::memchr(b',', rest).unwrap_or(rest.len())];
-    let before = record.len() - rest.len() + field.len();
-    (!record[..before].contains(&b'"')).then_some(field)
+    None
 }
 
 /// The fields of one record, as the csv crate reads a record arbiter wrote (a quoted
@@ -341,5 +363,18 @@ mod tests {
         assert_eq!(plain_field(b"12,a,b", 3), None);
         assert_eq!(plain_field(b"\"1,2\",a", 1), None);
         assert_eq!(plain_field(b"1,a,\"q,r\"", 1), Some(&b"a"[..]));
+    }
+
+    #[test]
+    fn plain_fields_are_taken_in_the_order_asked_and_refused_past_a_quote_or_the_end() {
+        let row = b"7,0,x,breakthrough,,62,\"a,b\"";
+        assert_eq!(
+            plain_fields(row, [Some(3), Some(5), None, Some(0), Some(4)]),
+            Some([&b"breakthrough"[..], b"62", b"", b"7", b""])
+        );
+        assert_eq!(plain_fields(row, [Some(6)]), None);
+        assert_eq!(plain_fields(row, [Some(1), Some(9)]), None);
+        assert_eq!(plain_fields(row, [None, None]), Some([&b""[..], b""]));
+        assert_eq!(plain_fields(b"\"q\",1", [Some(1)]), None);
     }
 }
