@@ -200,6 +200,41 @@ impl<G: GameEntry> Work for Games<'_, G> {
 impl<G: GameEntry> Kind for Games<'_, G> {
     const UNIT: &'static str = "games";
 
+    /// A graded run (`grade = true`) that played to its end grades every move against
+    /// perfect play: grades.csv and summary.csv's grading columns are written before the
+    /// documents, and the per-agent table goes after the run's tables. A shard's games
+    /// are graded once merged (`arbiter grade` on the merged run).
+    fn after_records(
+        &self,
+        folder: &Path,
+        outcome: &RunOutcome,
+        options: &super::Options,
+    ) -> Result<String, Error> {
+        let experiment = self.experiment;
+        let Some(settings) = experiment.grade else {
+            return Ok(String::new());
+        };
+        if outcome.cancelled || options.shard.is_some() {
+            return Ok(String::new());
+        }
+        if !options.quiet {
+            crate::records::say(&format!(
+                "grading {} games against perfect play (at most {} positions visited per position)",
+                outcome.played, settings.visits
+            ));
+        }
+        // A game run plays one game: every row of its games.csv is that game.
+        let grades = super::grade::grade_folder(folder, settings, options.threads, &|_| {
+            Ok(experiment.game.clone())
+        })?;
+        Ok(format!(
+            "\nPlay graded against perfect play ({} of {} positions solved):\n{}",
+            grades.solved,
+            grades.solved + grades.unsolved,
+            crate::documents::summary::grades_table(&grades.agents).aligned()
+        ))
+    }
+
     fn describe(&self) -> String {
         if let (Plan::Rounds(rounds, _), Some(spec)) = (&self.plan, &self.experiment.rounds) {
             return format!(
@@ -590,48 +625,8 @@ impl GameTask for Task<'_, Experiment> {
         check_submissions(&games, &folder.join(LOGS_FOLDER), options);
         let mut meta = meta;
         meta.left_out = games.left_out();
-        let finished = execute(&games, &folder, meta, options)?;
-        match experiment.grade {
-            // A shard's games are graded once merged (`arbiter grade` on the merged run).
-            Some(settings) if !finished.outcome.cancelled && options.shard.is_none() => {
-                graded(finished, &experiment, settings, options)
-            }
-            _ => Ok(finished),
-        }
+        execute(&games, &folder, meta, options)
     }
-}
-
-/// A finished run with every move graded against perfect play (`grade = true`): grades.csv
-/// and summary.csv's grading columns written, the documents made again with them, and the
-/// per-agent table after the run's tables.
-fn graded(
-    mut finished: Finished,
-    experiment: &Experiment,
-    settings: crate::registry::GradeSettings,
-    options: &super::Options,
-) -> Result<Finished, Error> {
-    if !options.quiet {
-        crate::records::say(&format!(
-            "grading {} games against perfect play (at most {} positions visited per position)",
-            finished.outcome.played, settings.visits
-        ));
-    }
-    // A game run plays one game: every row of its games.csv is that game.
-    let grades = super::grade::grade_folder(&finished.folder, settings, options.threads, &|_| {
-        Ok(experiment.game.clone())
-    })?;
-    finished.tables.push_str(&format!(
-        "\nPlay graded against perfect play ({} of {} positions solved):\n{}",
-        grades.solved,
-        grades.solved + grades.unsolved,
-        crate::documents::summary::grades_table(&grades.agents).aligned()
-    ));
-    // The run's folder is still locked by this run.
-    finished.documents = super::inspect::documents_of(
-        &finished.folder,
-        crate::records::loaded::read_meta(&finished.folder),
-    )?;
-    Ok(finished)
 }
 
 /// Runs `arbiter check-agent`'s steps on every agent found in the experiment's

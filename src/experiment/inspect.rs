@@ -110,7 +110,7 @@ pub fn report_files(folder: &Path, game: Option<u64>) -> Result<Vec<PathBuf>, Er
 
 /// Writes the documents of the run in `folder` (described by `meta`) again, from its files:
 /// the caller holds the folder's lock.
-pub(super) fn documents_of(folder: &Path, meta: Option<Meta>) -> Result<Vec<PathBuf>, Error> {
+fn documents_of(folder: &Path, meta: Option<Meta>) -> Result<Vec<PathBuf>, Error> {
     Ok(show::write_all(&LoadedRun::from_meta(
         folder,
         meta,

@@ -134,6 +134,22 @@ where
     fn control(&self) -> Box<dyn Control<Self::Record> + '_> {
         Box::new(NoControl)
     }
+
+    /// Work on the run's files once every record is in them and meta.json says how the
+    /// run ended, before the documents are made from them (a graded run grades its
+    /// moves, so that the documents are made once, with the grades). Returns what to print
+    /// after the run's tables. Default: nothing.
+    ///
+    /// # Errors
+    /// The work failed; the documents are made all the same.
+    fn after_records(
+        &self,
+        _folder: &Path,
+        _outcome: &RunOutcome,
+        _options: &Options,
+    ) -> Result<String, Error> {
+        Ok(String::new())
+    }
 }
 
 /// How one invocation runs: threads, output, and when to stop starting jobs.
@@ -451,6 +467,8 @@ where
     drop(recorder);
     meta.write(folder)
         .map_err(|e| Error::Message(e.to_string()))?;
+    // Its error comes after the documents: the run's own report stands without it.
+    let after = kind.after_records(folder, &outcome, options);
     let report_failed = |e: InputError| {
         Error::Message(format!(
             "{}: the results are saved, but the report failed: {e}; `arbiter report {}` draws it again",
@@ -474,13 +492,14 @@ where
     if !meta.merged_from.is_empty() && outcome.cancelled {
         notes.extend(merge::missing(kind, meta.shard_count, &earlier, K::UNIT));
     }
+    let after = after?;
     Ok(Finished {
         folder: folder.to_path_buf(),
         documents,
         outcome,
         unit: K::UNIT,
         interrupted: cancel.load(Ordering::SeqCst),
-        tables: show::tables(&run).unwrap_or_default(),
+        tables: show::tables(&run).unwrap_or_default() + &after,
         notes,
     })
 }
