@@ -3044,6 +3044,99 @@ fn an_experiment_with_grade_grades_its_moves_into_summary_and_report() {
     );
 }
 
+/// Graded with distances (`grade = { distances = true }`, `arbiter grade --distances`),
+/// grades.csv holds each position's plies to the end under perfect play: a game's winning
+/// move leaves a position won in 1 ply for a finished one, no move from a won position
+/// wins faster than perfect play, and the table says how many moves kept the fastest win.
+/// Without distances the columns are empty.
+#[test]
+fn grading_with_distances_measures_the_plies_to_the_end_of_every_won_position() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let body = "game = \"connect-four(rows=4,columns=4)\"\ngames = 6\nseed = 4\nmatchups = [[\"random\", \"greedy(heuristic=windows)\"]]\n";
+    let measured = write_experiment(
+        dir.path(),
+        "measured.toml",
+        &format!("{body}grade = {{ distances = true }}\n"),
+    );
+    let out = dir.path().join("measured");
+    let output = run_experiment(&measured, &out, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("fastest wins"),
+        "{}",
+        stdout(&output)
+    );
+    let games = csv_maps(&out.join("games.csv"));
+    let grades = csv_maps(&out.join("grades.csv"));
+    let number =
+        |row: &BTreeMap<String, String>, column: &str| -> Option<u32> { row[column].parse().ok() };
+    let mut won = 0;
+    for game in games.iter().filter(|g| g["winner"] != "draw") {
+        let last = grades
+            .iter()
+            .filter(|g| g["game_id"] == game["game_id"])
+            .last()
+            .expect("its moves");
+        // The winning move: from a win in 1 ply to a finished game.
+        assert_eq!(last["before"], "win", "{last:?}");
+        assert_eq!(number(last, "plies_left_before"), Some(1), "{last:?}");
+        assert_eq!(number(last, "plies_left_after"), Some(0), "{last:?}");
+        won += 1;
+    }
+    assert!(won > 0, "no game was won");
+    let mut measured_wins = 0;
+    for row in &grades {
+        if row["before"] == "win" && row["verdict"] == "kept" {
+            let (before, after) = (
+                number(row, "plies_left_before").expect("measured"),
+                number(row, "plies_left_after").expect("measured"),
+            );
+            // Never faster than perfect play; odd plies to a win for the side to move.
+            assert!(after + 1 >= before, "{row:?}");
+            assert_eq!(before % 2, 1, "{row:?}");
+            measured_wins += 1;
+        }
+        if row["before"] == "draw" {
+            assert_eq!(row["plies_left_before"], "", "{row:?}");
+        }
+    }
+    assert!(measured_wins >= won);
+    let report = fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("fastest wins") && report.contains("Graded with distances"),
+        "{report}"
+    );
+    // Graded again without distances: the columns are there, empty.
+    let output = run(&["grade", text(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        !stdout(&output).contains("fastest wins"),
+        "{}",
+        stdout(&output)
+    );
+    for row in csv_maps(&out.join("grades.csv")) {
+        assert_eq!(
+            (
+                row["plies_left_before"].as_str(),
+                row["plies_left_after"].as_str()
+            ),
+            ("", ""),
+            "{row:?}"
+        );
+    }
+    // And with them from the command line: the same plies as the experiment's.
+    let output = run(&["grade", "--distances", text(&out)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(csv_maps(&out.join("grades.csv")), grades);
+    refused_before_playing(
+        dir.path(),
+        "word.toml",
+        &format!("{body}grade = {{ distances = 3 }}\n"),
+        &[],
+        &["word.toml: line 5", "distances = 3: give true or false"],
+    );
+}
+
 /// `adjudicate = { oracle = true }` ends a game at the first position the exact solver
 /// decides within its budget, with that position's value: played by perfect players both
 /// ways, no result changes and the games get shorter. Bad settings are one line each.

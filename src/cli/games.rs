@@ -223,6 +223,11 @@ pub struct GradeArgs {
     /// position of a game).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     tt_mb: u64,
+    /// Measure each position's plies to the end under perfect play too (more work for the
+    /// solver), to see whether a winning agent wins the fastest way: grades.csv gets them,
+    /// the table each agent's moves from won positions that kept the fastest win.
+    #[arg(long)]
+    distances: bool,
     /// Threads grading games at once [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
@@ -243,6 +248,7 @@ pub fn grade(args: GradeArgs) -> Result<()> {
         settings: crate::registry::GradeSettings {
             visits: args.visits,
             megabytes: usize::try_from(args.tt_mb).unwrap_or(usize::MAX),
+            distances: args.distances,
         },
         threads,
         agents: args.agents,

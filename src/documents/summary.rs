@@ -260,9 +260,12 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
 
 /// Each agent's moves graded against perfect play (grades.csv): moves, graded, errors, the
 /// error rate with its 95% interval, the three kinds of error and the errors (of graded
-/// moves) in each third of the game.
+/// moves) in each third of the game; with the plies to the end measured (grading with
+/// distances), the moves from won positions that kept the fastest win and the plies the
+/// others added on average.
 pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
-    let headers = [
+    let distances = agents.iter().any(|a| a.winning > 0);
+    let mut headers = vec![
         "agent",
         "moves",
         "graded",
@@ -275,6 +278,9 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
         "middle",
         "end",
     ];
+    if distances {
+        headers.extend(["fastest wins", "plies added"]);
+    }
     let rows = agents
         .iter()
         .map(|agent| {
@@ -304,6 +310,17 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
                     .iter()
                     .map(|(graded, errors)| format!("{errors}/{graded}")),
             );
+            if distances {
+                // Of the moves that kept a measured win, those that kept the fastest; the
+                // plies the others added, on average.
+                let slower = agent.winning - agent.fastest;
+                row.push(format!("{}/{}", agent.fastest, agent.winning));
+                row.push(if slower == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.1}", agent.extra_plies as f64 / slower as f64)
+                });
+            }
             row
         })
         .collect();

@@ -7,7 +7,7 @@
 use super::Error;
 use crate::core::{Game, Limits, Player, read_moves};
 use crate::records::grades::{
-    AgentGrades, GRADES_FILE, Verdict, tally, tally_by_matchup, value_word,
+    AgentGrades, GRADES_FILE, Verdict, extra_plies, tally, tally_by_matchup, value_word,
 };
 use crate::records::load::csv_rows;
 use crate::registry::{GameEntry, GameSpec, GameTask, GradeSettings, dispatch, load_agents};
@@ -47,6 +47,11 @@ pub struct MoveGrade {
     pub before: Option<Value>,
     /// The value after it, for the mover.
     pub after: Option<Value>,
+    /// Plies to the end under perfect play from the position before it (grading with
+    /// distances; `None`: not measured, a draw, or beyond the budget).
+    pub left_before: Option<u32>,
+    /// Plies to the end from the position after it.
+    pub left_after: Option<u32>,
     /// What it did.
     pub verdict: Verdict,
     /// The game's third it was played in: 0 the opening, 1 the middle, 2 the end.
@@ -145,8 +150,7 @@ pub fn grade_folder(
         let task = GradeTask {
             rows: &rows,
             file: &path,
-            visits: settings.visits,
-            megabytes: settings.megabytes,
+            settings,
         };
         let graded = pool.install(|| dispatch(spec, task))?;
         games += rows.len();
@@ -157,13 +161,24 @@ pub fn grade_folder(
         }
     }
     moves.sort_by_key(|m| (m.game_id, m.ply));
-    let agents = tally(moves.iter().map(|m| (m.agent.as_str(), m.verdict, m.phase)));
+    let agents = tally(moves.iter().map(MoveGrade::counted));
     let file = folder.join(GRADES_FILE);
     crate::records::write_table(&file, |writer| {
         writer.write_record([
-            "game_id", "matchup", "ply", "seat", "agent", "move", "before", "after", "verdict",
+            "game_id",
+            "matchup",
+            "ply",
+            "seat",
+            "agent",
+            "move",
+            "before",
+            "after",
+            "verdict",
             "third",
+            "plies_left_before",
+            "plies_left_after",
         ])?;
+        let plies = |left: Option<u32>| left.map_or(String::new(), |p| p.to_string());
         for grade in &moves {
             writer.write_record([
                 grade.game_id.to_string().as_str(),
@@ -176,6 +191,8 @@ pub fn grade_folder(
                 value_word(grade.after),
                 grade.verdict.name(),
                 (grade.phase + 1).to_string().as_str(),
+                &plies(grade.left_before),
+                &plies(grade.left_after),
             ])?;
         }
         Ok(())
@@ -184,11 +201,7 @@ pub fn grade_folder(
     if folder.join("summary.csv").is_file() {
         crate::records::grades::add_to_summary(
             &folder,
-            &tally_by_matchup(
-                moves
-                    .iter()
-                    .map(|m| (m.matchup, m.agent.as_str(), m.verdict, m.phase)),
-            ),
+            &tally_by_matchup(moves.iter().map(|m| (m.matchup, m.counted()))),
         )?;
     }
     Ok(Grades {
@@ -202,11 +215,18 @@ pub fn grade_folder(
     })
 }
 
+impl MoveGrade {
+    /// What the tally counts of it.
+    fn counted(&self) -> crate::records::grades::Counted<'_> {
+        let extra = extra_plies(self.verdict, self.before, self.left_before, self.left_after);
+        (self.agent.as_str(), self.verdict, self.phase, extra)
+    }
+}
+
 struct GradeTask<'a> {
     rows: &'a [GameRow],
     file: &'a Path,
-    visits: u64,
-    megabytes: usize,
+    settings: GradeSettings,
 }
 
 /// One game's moves graded, with the positions solved and those beyond the budget.
@@ -226,31 +246,53 @@ impl GameTask for GradeTask<'_> {
         self.rows
             .par_iter()
             .map_init(
-                || Solver::<G>::new(self.megabytes, Limits::NONE).value_only(),
-                |solver, row| grade_game(&start, row, self.file, self.visits, solver),
+                || {
+                    let solver = Solver::<G>::new(self.settings.megabytes, Limits::NONE);
+                    if self.settings.distances {
+                        solver
+                    } else {
+                        solver.value_only()
+                    }
+                },
+                |solver, row| grade_game(&start, row, self.file, self.settings, solver),
             )
             .collect()
     }
 }
 
-/// The value of `state` for its side to move, within `visits` more positions.
-fn value_of<G: Game>(solver: &mut Solver<G>, state: &G, visits: u64) -> Option<Value> {
+/// The value of `state` for its side to move, within `visits` more positions (with
+/// `distances`, a finished game's has 0 plies to the end).
+fn value_of<G: Game>(
+    solver: &mut Solver<G>,
+    state: &G,
+    visits: u64,
+    distances: bool,
+) -> Option<Value> {
     if let Some(outcome) = state.outcome() {
+        let plies = distances.then_some(0);
         return Some(match outcome.winner {
             None => Value::Draw,
-            Some(winner) if winner == state.to_move() => Value::Win(None),
-            Some(_) => Value::Loss(None),
+            Some(winner) if winner == state.to_move() => Value::Win(plies),
+            Some(_) => Value::Loss(plies),
         });
     }
     solver.allow(visits);
     solver.solve(state).map(|solved| solved.value)
 }
 
+/// The plies to the end of a solved value, when measured.
+fn plies_left(value: Option<Value>) -> Option<u32> {
+    match value? {
+        Value::Win(plies) | Value::Loss(plies) => plies,
+        Value::Draw => None,
+    }
+}
+
 fn grade_game<G: GameEntry>(
     start: &G,
     row: &GameRow,
     file: &Path,
-    visits: u64,
+    settings: GradeSettings,
     solver: &mut Solver<G>,
 ) -> Result<GameGrades, Error> {
     let split = |moves: &str| -> Vec<String> {
@@ -279,7 +321,7 @@ fn grade_game<G: GameEntry>(
         Some(_) => solved += 1,
         None => unsolved += 1,
     };
-    let mut before = value_of(solver, &state, visits);
+    let mut before = value_of(solver, &state, settings.visits, settings.distances);
     count(&before);
     let mut grades = Vec::with_capacity(texts.len());
     for (index, text) in texts.iter().enumerate() {
@@ -295,7 +337,7 @@ fn grade_game<G: GameEntry>(
         state.apply(mv);
         // The value after the move, for the side now to move: the mover's is its opposite
         // (unless the mover moves again).
-        let next = value_of(solver, &state, visits);
+        let next = value_of(solver, &state, settings.visits, settings.distances);
         count(&next);
         let after = next.map(|value| {
             if state.to_move() == mover {
@@ -316,6 +358,8 @@ fn grade_game<G: GameEntry>(
             text: text.clone(),
             before,
             after,
+            left_before: plies_left(before),
+            left_after: plies_left(next),
             verdict: Verdict::of(before, after),
             phase: (index * 3 / plies).min(2),
         });

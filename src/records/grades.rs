@@ -100,7 +100,36 @@ pub struct AgentGrades {
     pub draw_to_loss: u64,
     /// Per third of the game (opening, middle, end): moves graded and errors.
     pub phases: [(u64, u64); 3],
+    /// Moves from a won position that kept the win, with the plies to the end measured
+    /// before and after them (grading with distances).
+    pub winning: u64,
+    /// Those that kept the fastest win.
+    pub fastest: u64,
+    /// The plies those moves added to the end, together (0 for a fastest move).
+    pub extra_plies: u64,
 }
+
+/// The plies a move that kept a win added to the game's end under perfect play: `None`
+/// unless the position before it was won (`before`, from the mover's view) in
+/// `left_before` plies and the move kept the win, leaving `left_after` plies from the
+/// position after it; 0 for a move that kept the fastest win.
+pub fn extra_plies(
+    verdict: Verdict,
+    before: Option<Value>,
+    left_before: Option<u32>,
+    left_after: Option<u32>,
+) -> Option<u32> {
+    match (verdict, before, left_before, left_after) {
+        (Verdict::Kept, Some(Value::Win(_)), Some(before), Some(after)) if before >= 1 => {
+            Some((after + 1).saturating_sub(before))
+        }
+        _ => None,
+    }
+}
+
+/// One move as the tally counts it: its agent, verdict, third of the game (0 to 2) and,
+/// for a move that kept a win with distances measured, the plies it added to the end.
+pub type Counted<'a> = (&'a str, Verdict, usize, Option<u32>);
 
 impl AgentGrades {
     /// Errors per graded move with its 95% Wilson interval (`None` with none graded).
@@ -111,11 +140,17 @@ impl AgentGrades {
         })
     }
 
-    /// Counts one move of the agent's: what it did, in which third of its game (0 to 2).
-    pub fn add(&mut self, verdict: Verdict, third: usize) {
+    /// Counts one move of the agent's: what it did, in which third of its game (0 to 2),
+    /// and the plies it added to the end of a won game when measured.
+    pub fn add(&mut self, verdict: Verdict, third: usize, extra: Option<u32>) {
         self.moves += 1;
         if verdict == Verdict::Ungraded {
             return;
+        }
+        if let Some(extra) = extra {
+            self.winning += 1;
+            self.fastest += u64::from(extra == 0);
+            self.extra_plies += u64::from(extra);
         }
         let third = third.min(2);
         self.graded += 1;
@@ -133,11 +168,10 @@ impl AgentGrades {
     }
 }
 
-/// Each agent's moves added up, in the order the agents first moved, from `(agent,
-/// verdict, third)` of every move.
-pub fn tally<'a>(moves: impl IntoIterator<Item = (&'a str, Verdict, usize)>) -> Vec<AgentGrades> {
+/// Each agent's moves added up, in the order the agents first moved.
+pub fn tally<'a>(moves: impl IntoIterator<Item = Counted<'a>>) -> Vec<AgentGrades> {
     let mut agents: Vec<AgentGrades> = Vec::new();
-    for (agent, verdict, third) in moves {
+    for (agent, verdict, third, extra) in moves {
         let index = match agents.iter().position(|a| a.agent == agent) {
             Some(index) => index,
             None => {
@@ -148,18 +182,18 @@ pub fn tally<'a>(moves: impl IntoIterator<Item = (&'a str, Verdict, usize)>) -> 
                 agents.len() - 1
             }
         };
-        agents[index].add(verdict, third);
+        agents[index].add(verdict, third, extra);
     }
     agents
 }
 
 /// Each agent's moves added up per matchup, in the order (matchup, agent) first moved,
-/// from `(matchup, agent, verdict, third)` of every move: the rows of summary.csv.
+/// from each move's matchup and what [`tally`] counts of it: the rows of summary.csv.
 pub fn tally_by_matchup<'a>(
-    moves: impl IntoIterator<Item = (usize, &'a str, Verdict, usize)>,
+    moves: impl IntoIterator<Item = (usize, Counted<'a>)>,
 ) -> Vec<(usize, AgentGrades)> {
     let mut rows: Vec<(usize, AgentGrades)> = Vec::new();
-    for (matchup, agent, verdict, third) in moves {
+    for (matchup, (agent, verdict, third, extra)) in moves {
         let index = match rows
             .iter()
             .position(|(m, a)| *m == matchup && a.agent == agent)
@@ -176,7 +210,7 @@ pub fn tally_by_matchup<'a>(
                 rows.len() - 1
             }
         };
-        rows[index].1.add(verdict, third);
+        rows[index].1.add(verdict, third, extra);
     }
     rows
 }
@@ -192,6 +226,15 @@ struct Row {
     agent: String,
     third: usize,
     verdict: String,
+    /// The mover's value before the move (`win`, `draw`, `loss`, empty).
+    #[serde(default)]
+    before: String,
+    /// Absent from grades.csv files written before they were columns, empty where not
+    /// measured.
+    #[serde(default)]
+    plies_left_before: Option<u32>,
+    #[serde(default)]
+    plies_left_after: Option<u32>,
 }
 
 /// The graded moves of the run in `folder`, one `(matchup, agent, verdict, third)` per
@@ -214,6 +257,7 @@ fn read_moves(folder: &Path) -> Result<Option<Vec<Graded>>, crate::registry::Inp
                 format!("unknown verdict '{}'", row.verdict),
             )
         })?;
+        let before = (row.before == "win").then_some(Value::Win(None));
         moves.push(Graded {
             game_id: row.game_id,
             ply: row.ply,
@@ -221,6 +265,7 @@ fn read_moves(folder: &Path) -> Result<Option<Vec<Graded>>, crate::registry::Inp
             agent: row.agent,
             verdict,
             third: row.third.saturating_sub(1),
+            extra: extra_plies(verdict, before, row.plies_left_before, row.plies_left_after),
         });
     }
     Ok(Some(moves))
@@ -234,6 +279,14 @@ struct Graded {
     agent: String,
     verdict: Verdict,
     third: usize,
+    extra: Option<u32>,
+}
+
+impl Graded {
+    /// What [`tally`] counts of it.
+    fn counted(&self) -> Counted<'_> {
+        (self.agent.as_str(), self.verdict, self.third, self.extra)
+    }
 }
 
 /// The moves that lost value, per game: `(ply of the agents' moves, from 1, verdict)`
@@ -261,8 +314,7 @@ pub fn errors_by_game(
 /// # Errors
 /// A grades.csv that is malformed, named with its line.
 pub fn read(folder: &Path) -> Result<Option<Vec<AgentGrades>>, crate::registry::InputError> {
-    Ok(read_moves(folder)?
-        .map(|moves| tally(moves.iter().map(|m| (m.agent.as_str(), m.verdict, m.third)))))
+    Ok(read_moves(folder)?.map(|moves| tally(moves.iter().map(Graded::counted))))
 }
 
 /// The tally per matchup and agent of the run in `folder` (`None`: not graded).
@@ -272,13 +324,8 @@ pub fn read(folder: &Path) -> Result<Option<Vec<AgentGrades>>, crate::registry::
 pub fn read_by_matchup(
     folder: &Path,
 ) -> Result<Option<Vec<(usize, AgentGrades)>>, crate::registry::InputError> {
-    Ok(read_moves(folder)?.map(|moves| {
-        tally_by_matchup(
-            moves
-                .iter()
-                .map(|m| (m.matchup, m.agent.as_str(), m.verdict, m.third)),
-        )
-    }))
+    Ok(read_moves(folder)?
+        .map(|moves| tally_by_matchup(moves.iter().map(|m| (m.matchup, m.counted())))))
 }
 
 /// The columns grading adds to summary.csv, after the run's own.
@@ -385,13 +432,38 @@ mod tests {
     }
 
     #[test]
+    fn a_move_that_kept_a_win_added_the_plies_beyond_the_fastest() {
+        let win = Some(Value::Win(Some(5)));
+        // Won in 5: the fastest move leaves 4 plies, a slower one 6 (2 more).
+        assert_eq!(extra_plies(Verdict::Kept, win, Some(5), Some(4)), Some(0));
+        assert_eq!(extra_plies(Verdict::Kept, win, Some(5), Some(6)), Some(2));
+        // The winning move itself: 1 ply, the game over after it.
+        assert_eq!(
+            extra_plies(Verdict::Kept, Some(Value::Win(Some(1))), Some(1), Some(0)),
+            Some(0)
+        );
+        // Not a kept win, or not measured: nothing.
+        assert_eq!(extra_plies(Verdict::WinToDraw, win, Some(5), None), None);
+        assert_eq!(
+            extra_plies(Verdict::Kept, Some(Value::Draw), None, None),
+            None
+        );
+        assert_eq!(
+            extra_plies(Verdict::Kept, Some(Value::Loss(Some(4))), Some(4), Some(3)),
+            None
+        );
+        assert_eq!(extra_plies(Verdict::Kept, win, None, Some(4)), None);
+    }
+
+    #[test]
     fn a_tally_counts_graded_moves_errors_and_thirds_per_agent_in_order_met() {
         let moves = [
-            ("b", Verdict::Kept, 0),
-            ("a", Verdict::WinToLoss, 2),
-            ("b", Verdict::DrawToLoss, 1),
-            ("a", Verdict::Ungraded, 0),
-            ("a", Verdict::Kept, 2),
+            ("b", Verdict::Kept, 0, Some(0)),
+            ("a", Verdict::WinToLoss, 2, None),
+            ("b", Verdict::DrawToLoss, 1, None),
+            ("a", Verdict::Ungraded, 0, None),
+            ("a", Verdict::Kept, 2, Some(4)),
+            ("a", Verdict::Kept, 1, Some(0)),
         ];
         let agents = tally(moves);
         assert_eq!(agents.len(), 2);
@@ -401,10 +473,13 @@ mod tests {
             ("b", 2, 2, 1)
         );
         assert_eq!(b.phases, [(1, 0), (1, 1), (0, 0)]);
-        assert_eq!((a.moves, a.graded, a.errors, a.win_to_loss), (3, 2, 1, 1));
-        assert_eq!(a.phases, [(0, 0), (0, 0), (2, 1)]);
+        assert_eq!((a.moves, a.graded, a.errors, a.win_to_loss), (4, 3, 1, 1));
+        assert_eq!(a.phases, [(0, 0), (1, 0), (2, 1)]);
+        // Moves that kept a measured win: how many, the fastest, the plies added.
+        assert_eq!((b.winning, b.fastest, b.extra_plies), (1, 1, 0));
+        assert_eq!((a.winning, a.fastest, a.extra_plies), (2, 1, 4));
         let (rate, low, high) = a.error_rate().expect("graded");
-        assert!((rate - 0.5).abs() < 1e-12 && low < 0.5 && high > 0.5);
+        assert!((rate - 1.0 / 3.0).abs() < 1e-12 && low < rate && high > rate);
         assert_eq!(AgentGrades::default().error_rate(), None);
     }
 }

@@ -210,6 +210,10 @@ pub struct GradeSettings {
     pub visits: u64,
     /// The most each thread's solver table may take, in MB.
     pub megabytes: usize,
+    /// Whether each position's plies to the end under perfect play are measured too (the
+    /// solver then looks for the fastest win, often more work): does a winning agent win
+    /// the fastest way.
+    pub distances: bool,
 }
 
 impl Default for GradeSettings {
@@ -217,12 +221,13 @@ impl Default for GradeSettings {
         GradeSettings {
             visits: 1_000_000,
             megabytes: 64,
+            distances: false,
         }
     }
 }
 
 /// The grading of `grade = true` (the defaults), `false` (none) or `{ visits = N, tt_mb =
-/// MB }`.
+/// MB, distances = true }`.
 fn grade_spec(value: &toml::Value) -> Result<Option<GradeSettings>, SpecError> {
     let wrong = |what: String| SpecError::at("grade", what);
     match value {
@@ -230,6 +235,12 @@ fn grade_spec(value: &toml::Value) -> Result<Option<GradeSettings>, SpecError> {
         toml::Value::Table(table) => {
             let mut settings = GradeSettings::default();
             for (key, value) in table {
+                if key == "distances" {
+                    settings.distances = value.as_bool().ok_or_else(|| {
+                        wrong(format!("grade: distances = {value}: give true or false"))
+                    })?;
+                    continue;
+                }
                 let number = value.as_integer().filter(|&n| n >= 1);
                 match (key.as_str(), number) {
                     ("visits", Some(n)) => settings.visits = n as u64,
@@ -246,7 +257,7 @@ fn grade_spec(value: &toml::Value) -> Result<Option<GradeSettings>, SpecError> {
                     }
                     (other, _) => {
                         return Err(wrong(format!(
-                            "grade: unknown key '{other}' (expected visits or tt_mb)"
+                            "grade: unknown key '{other}' (expected visits, tt_mb or distances)"
                         )));
                     }
                 }
@@ -254,7 +265,7 @@ fn grade_spec(value: &toml::Value) -> Result<Option<GradeSettings>, SpecError> {
             Ok(Some(settings))
         }
         other => Err(wrong(format!(
-            "grade = {other}: expected true, false or {{ visits = 1000000, tt_mb = 64 }}"
+            "grade = {other}: expected true, false or {{ visits = 1000000, tt_mb = 64, distances = false }}"
         ))),
     }
 }
