@@ -3059,7 +3059,8 @@ fn grading_with_distances_measures_the_plies_to_the_end_of_every_won_position() 
         &format!("{body}grade = {{ distances = true }}\n"),
     );
     let out = dir.path().join("measured");
-    let output = run_experiment(&measured, &out, &[]);
+    // Not quiet: the tables are printed.
+    let output = run(&["run", text(&measured), "--out", text(&out)]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert!(
         stdout(&output).contains("fastest wins"),
