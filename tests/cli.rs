@@ -3075,8 +3075,8 @@ fn grading_with_distances_measures_the_plies_to_the_end_of_every_won_position() 
     for game in games.iter().filter(|g| g["winner"] != "draw") {
         let last = grades
             .iter()
-            .filter(|g| g["game_id"] == game["game_id"])
-            .last()
+            .rev()
+            .find(|g| g["game_id"] == game["game_id"])
             .expect("its moves");
         // The winning move: from a win in 1 ply to a finished game.
         assert_eq!(last["before"], "win", "{last:?}");
