@@ -831,9 +831,18 @@ pub fn play_from<G: Game>(
             clock.remaining[side] = left;
             clock_nanos = Some(u64::try_from(left.as_nanos()).unwrap_or(u64::MAX));
         }
+        // Over the move's limit by its time, or past the deadline the agent was given by
+        // the deadline's own clock: the move's time comes from the time-stamp counter,
+        // calibrated against that clock at the start, and a search stopped by its
+        // deadline must not be judged within the limit by a calibration's error.
         let timed_out = decision.fault.is_none()
-            && move_time_limit
-                .is_some_and(|limit| Duration::from_nanos(nanos) > limit.saturating_add(margin));
+            && move_time_limit.is_some_and(|limit| {
+                let limit = limit.saturating_add(margin);
+                Duration::from_nanos(nanos) > limit
+                    || now
+                        .and_then(|now| now.checked_add(limit))
+                        .is_some_and(|deadline| Instant::now() > deadline)
+            });
         if timed_out {
             if state.timeout_forfeits() {
                 sides[side].nanos += nanos;
