@@ -264,7 +264,7 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
 /// distances), the moves from won positions that kept the fastest win and the plies the
 /// others added on average.
 pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
-    let distances = agents.iter().any(|a| a.winning > 0);
+    let distances = crate::records::grades::with_distances(agents);
     let mut headers = vec![
         "agent",
         "moves",

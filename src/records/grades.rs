@@ -127,6 +127,12 @@ pub fn extra_plies(
     }
 }
 
+/// Whether the plies to the end were measured (grading with distances): some agent kept
+/// a measured win.
+pub fn with_distances(agents: &[AgentGrades]) -> bool {
+    agents.iter().any(|a| a.winning > 0)
+}
+
 /// One move as the tally counts it: its agent, verdict, third of the game (0 to 2) and,
 /// for a move that kept a win with distances measured, the plies it added to the end.
 pub type Counted<'a> = (&'a str, Verdict, usize, Option<u32>);
