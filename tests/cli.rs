@@ -2956,7 +2956,13 @@ fn an_experiment_with_grade_grades_its_moves_into_summary_and_report() {
             "error_rate",
             "error_rate_low95",
             "error_rate_high95",
-            "blunders"
+            "blunders",
+            "winning_moves",
+            "fastest_wins",
+            "fastest_rate",
+            "fastest_rate_low95",
+            "fastest_rate_high95",
+            "avg_plies_added"
         ]
     );
     let wins = plain_header.iter().position(|h| h == "wins").expect("wins");
@@ -3102,6 +3108,38 @@ fn grading_with_distances_measures_the_plies_to_the_end_of_every_won_position() 
         }
     }
     assert!(measured_wins >= won);
+    // summary.csv counts them per matchup and agent: the moves that kept a measured win,
+    // those that kept the fastest, and what the others added on average.
+    for map in csv_maps(&out.join("summary.csv")) {
+        let (mut winning, mut fastest, mut added) = (0u32, 0u32, 0u32);
+        for row in grades.iter().filter(|g| {
+            g["matchup"] == map["matchup"]
+                && g["agent"] == map["agent"]
+                && g["before"] == "win"
+                && g["verdict"] == "kept"
+        }) {
+            let extra = number(row, "plies_left_after").expect("after") + 1
+                - number(row, "plies_left_before").expect("before");
+            winning += 1;
+            fastest += u32::from(extra == 0);
+            added += extra;
+        }
+        assert_eq!(map["winning_moves"], winning.to_string(), "{map:?}");
+        assert_eq!(map["fastest_wins"], fastest.to_string(), "{map:?}");
+        if winning > fastest {
+            let mean: f64 = map["avg_plies_added"].parse().expect("a mean");
+            let expected = f64::from(added) / f64::from(winning - fastest);
+            assert!((mean - expected).abs() < 0.01, "{map:?}");
+        } else {
+            assert_eq!(map["avg_plies_added"], "", "{map:?}");
+        }
+        if winning > 0 {
+            let [rate, low, high] = ["fastest_rate", "fastest_rate_low95", "fastest_rate_high95"]
+                .map(|c| map[c].parse::<f64>().expect("a rate"));
+            assert!((rate - f64::from(fastest) / f64::from(winning)).abs() < 1e-4);
+            assert!(low <= rate && rate <= high, "{map:?}");
+        }
+    }
     let report = fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(
         report.contains("fastest wins") && report.contains("Graded with distances"),
@@ -3125,6 +3163,13 @@ fn grading_with_distances_measures_the_plies_to_the_end_of_every_won_position() 
             "{row:?}"
         );
     }
+    for map in csv_maps(&out.join("summary.csv")) {
+        assert_eq!(
+            (map["winning_moves"].as_str(), map["fastest_rate"].as_str()),
+            ("", ""),
+            "{map:?}"
+        );
+    }
     // And with them from the command line: the same plies as the experiment's.
     let output = run(&["grade", "--distances", text(&out)]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -3136,6 +3181,48 @@ fn grading_with_distances_measures_the_plies_to_the_end_of_every_won_position() 
         &[],
         &["word.toml: line 5", "distances = 3: give true or false"],
     );
+}
+
+/// A graded sweep draws each variant's error rate against the swept value and, graded
+/// with distances, its share of winning moves that kept the fastest win: one point per
+/// variant and opponent, from the same numbers as summary.csv.
+#[test]
+fn a_graded_sweep_charts_error_rates_and_with_distances_fastest_wins() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let body = "game = \"connect-four(rows=4,columns=4)\"\ngames = 4\nseed = 5\n[[sweep]]\nname = \"depth\"\nagent = \"alphabeta(heuristic=windows,depth=[1,3])\"\nopponents = [\"random\"]\n";
+    for (name, grade, fastest) in [
+        ("plain", "grade = true\n", false),
+        ("far", "grade = { distances = true }\n", true),
+    ] {
+        let file = write_experiment(
+            dir.path(),
+            &format!("{name}.toml"),
+            &format!("{grade}{body}"),
+        );
+        let out = dir.path().join(name);
+        run_quietly(&file, &out);
+        assert!(out.join("sweep_1_errors.png").is_file(), "{name}");
+        assert_eq!(out.join("sweep_1_fastest.png").is_file(), fastest, "{name}");
+        let report = fs::read_to_string(out.join("report.md")).expect("report.md");
+        assert!(report.contains("Error rate against depth"), "{report}");
+        assert_eq!(
+            report.contains("Fastest wins against depth"),
+            fastest,
+            "{report}"
+        );
+        if fastest {
+            // A variant kept a measured win, so the chart has a point.
+            let svg = fs::read_to_string(out.join("sweep_1_fastest.svg")).expect("svg");
+            let summary = csv_maps(&out.join("summary.csv"));
+            let rates: Vec<&str> = summary
+                .iter()
+                .filter(|m| m["opponent"] == "random" && !m["fastest_rate"].is_empty())
+                .map(|m| m["fastest_rate"].as_str())
+                .collect();
+            assert!(!rates.is_empty(), "no variant kept a measured win");
+            assert!(svg.contains("vs random"), "{svg}");
+        }
+    }
 }
 
 /// `adjudicate = { oracle = true }` ends a game at the first position the exact solver

@@ -7,6 +7,7 @@ use super::section::{Figure, Section};
 use super::summary_table;
 use super::tables::{draw_grid, left_out_table, ratings_table, standings_table, sweep_table};
 use crate::records::RoundsFormat;
+use crate::records::grades::AgentGrades;
 use crate::records::load::{RunData, win_matrix};
 use crate::records::loaded::LoadedRun;
 use crate::registry::InputError;
@@ -353,34 +354,56 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, I
             tables: vec![sweep_table(&data.summary, sweep)],
             charts: vec![Figure::new(stem, format!("Win rate against {}", sweep.key), svg)],
         };
-        // With the moves graded: each variant's error rate against the swept value.
-        let errors = lines_of(&|variant, opponent| {
-            let matchup = find(variant, opponent)?.matchup;
-            let (_, graded) = grades
-                .as_ref()?
+        // With the moves graded: each variant's error rate against the swept value and,
+        // with distances, its share of winning moves that kept the fastest win.
+        let graded_rate = |rate: fn(&AgentGrades) -> charts::SweepPoint| {
+            lines_of(&|variant, opponent| {
+                let matchup = find(variant, opponent)?.matchup;
+                let (_, graded) = grades
+                    .as_ref()?
+                    .iter()
+                    .find(|(m, a)| *m == matchup && a.agent == variant)?;
+                rate(graded)
+            })
+        };
+        let graded_charts = [
+            (
+                "errors",
+                "Error rate",
+                "moves that lost value (%), bar: 95% Wilson interval",
+                graded_rate(AgentGrades::error_rate),
+                "Each variant's moves graded against perfect play (grades.csv): the share that turned a win into a draw or a loss, or a draw into a loss.",
+            ),
+            (
+                "fastest",
+                "Fastest wins",
+                "winning moves that kept the fastest win (%), bar: 95% Wilson interval",
+                graded_rate(AgentGrades::fastest_rate),
+                "Graded with distances: of each variant's moves from a won position that kept the win, the share that kept the fastest one (a lower share: the win came later than it could).",
+            ),
+        ];
+        for (suffix, name, y_desc, lines, text) in graded_charts {
+            if !lines
                 .iter()
-                .find(|(m, a)| *m == matchup && a.agent == variant)?;
-            graded.error_rate()
-        });
-        if errors
-            .iter()
-            .any(|(_, points)| points.iter().any(Option::is_some))
-        {
-            let stem = format!("sweep_{}_errors", number + 1);
-            let title = format!("Error rate against {}", sweep.key);
+                .any(|(_, points)| points.iter().any(Option::is_some))
+            {
+                continue;
+            }
+            let stem = format!("sweep_{}_{suffix}", number + 1);
+            let title = format!("{name} against {}", sweep.key);
             let svg = charts::save(
                 &SweepChart {
                     title: title.clone(),
                     x_desc: format!("{} (swept parameter)", sweep.key),
                     values: sweep.values.clone(),
-                    top: charts::rate_axis_top(&errors),
-                    lines: errors,
-                    y_desc: "moves that lost value (%), bar: 95% Wilson interval".to_string(),
+                    top: charts::rate_axis_top(&lines),
+                    lines,
+                    y_desc: y_desc.to_string(),
                 },
                 &run.folder,
                 &stem,
             )?;
-            section.text.push("Each variant's moves graded against perfect play (grades.csv): the share that turned a win into a draw or a loss, or a draw into a loss.".to_string());
+            section.text.push(text.to_string());
             section.charts.push(Figure::new(stem, title, svg));
         }
         sections.push(section);

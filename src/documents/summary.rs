@@ -313,13 +313,12 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
             if distances {
                 // Of the moves that kept a measured win, those that kept the fastest; the
                 // plies the others added, on average.
-                let slower = agent.winning - agent.fastest;
                 row.push(format!("{}/{}", agent.fastest, agent.winning));
-                row.push(if slower == 0 {
-                    "-".to_string()
-                } else {
-                    format!("{:.1}", agent.extra_plies as f64 / slower as f64)
-                });
+                row.push(
+                    agent
+                        .plies_added()
+                        .map_or("-".to_string(), |plies| format!("{plies:.1}")),
+                );
             }
             row
         })

@@ -146,6 +146,22 @@ impl AgentGrades {
         })
     }
 
+    /// The moves that kept the fastest win per move that kept a measured win, with its
+    /// 95% Wilson interval (`None` without distances or without such a move).
+    pub fn fastest_rate(&self) -> Option<(f64, f64, f64)> {
+        (self.winning > 0).then(|| {
+            let (low, high) = crate::stats::wilson_interval(self.fastest, self.winning, 1.96);
+            (self.fastest as f64 / self.winning as f64, low, high)
+        })
+    }
+
+    /// The plies the moves that kept a win but not the fastest one added to the end, on
+    /// average (`None` when there were none).
+    pub fn plies_added(&self) -> Option<f64> {
+        let slower = self.winning - self.fastest;
+        (slower > 0).then(|| self.extra_plies as f64 / slower as f64)
+    }
+
     /// Counts one move of the agent's: what it did, in which third of its game (0 to 2),
     /// and the plies it added to the end of a won game when measured.
     pub fn add(&mut self, verdict: Verdict, third: usize, extra: Option<u32>) {
@@ -334,15 +350,60 @@ pub fn read_by_matchup(
         .map(|moves| tally_by_matchup(moves.iter().map(|m| (m.matchup, m.counted())))))
 }
 
-/// The columns grading adds to summary.csv, after the run's own.
-pub const SUMMARY_COLUMNS: [&str; 6] = [
+/// The columns grading adds to summary.csv, after the run's own: the last six are empty
+/// unless the plies to the end were measured (grading with distances).
+pub const SUMMARY_COLUMNS: [&str; 12] = [
     "graded_moves",
     "errors",
     "error_rate",
     "error_rate_low95",
     "error_rate_high95",
     "blunders",
+    "winning_moves",
+    "fastest_wins",
+    "fastest_rate",
+    "fastest_rate_low95",
+    "fastest_rate_high95",
+    "avg_plies_added",
 ];
+
+/// The grading cells of one summary.csv row, [`SUMMARY_COLUMNS`] in order (empty where
+/// nothing was measured: the counts of winning moves when the run was graded without
+/// distances, a rate or mean of no move).
+fn summary_cells(agent: Option<&AgentGrades>, distances: bool) -> Vec<String> {
+    let Some(agent) = agent else {
+        return vec![String::new(); SUMMARY_COLUMNS.len()];
+    };
+    let rate = |r: Option<(f64, f64, f64)>| match r {
+        Some((rate, low, high)) => [rate, low, high].map(|x| format!("{x:.4}")),
+        None => [const { String::new() }; 3],
+    };
+    let [error_rate, error_low, error_high] = rate(agent.error_rate());
+    let [fastest_rate, fastest_low, fastest_high] = rate(agent.fastest_rate());
+    let count = |n: u64| {
+        if distances {
+            n.to_string()
+        } else {
+            String::new()
+        }
+    };
+    vec![
+        agent.graded.to_string(),
+        agent.errors.to_string(),
+        error_rate,
+        error_low,
+        error_high,
+        agent.win_to_loss.to_string(),
+        count(agent.winning),
+        count(agent.fastest),
+        fastest_rate,
+        fastest_low,
+        fastest_high,
+        agent
+            .plies_added()
+            .map_or(String::new(), |plies| format!("{plies:.2}")),
+    ]
+}
 
 /// Adds (or replaces) the grading columns of summary.csv in `folder`, each of its rows
 /// (a matchup's agent) from `rows`; a row never graded gets empty cells. Written to a
@@ -368,6 +429,7 @@ pub fn add_to_summary(
     let (Some(matchup), Some(agent)) = (column("matchup"), column("agent")) else {
         return Err(fail(Some(1), &"no matchup and agent columns"));
     };
+    let distances = rows.iter().any(|(_, a)| a.winning > 0);
     let fresh = folder.join("summary.csv.grading");
     super::write_table(&fresh, |writer| {
         let names = kept.iter().map(|&i| &header[i]).chain(SUMMARY_COLUMNS);
@@ -377,22 +439,7 @@ pub fn add_to_summary(
             let graded = rows
                 .iter()
                 .find(|(m, a)| record[matchup].parse() == Ok(*m) && a.agent == record[agent]);
-            let cells: Vec<String> = match graded.map(|(_, a)| (a, a.error_rate())) {
-                Some((a, Some((rate, low, high)))) => vec![
-                    a.graded.to_string(),
-                    a.errors.to_string(),
-                    format!("{rate:.4}"),
-                    format!("{low:.4}"),
-                    format!("{high:.4}"),
-                    a.win_to_loss.to_string(),
-                ],
-                Some((a, None)) => vec![a.graded.to_string(), a.errors.to_string()]
-                    .into_iter()
-                    .chain(std::iter::repeat_n(String::new(), 3))
-                    .chain([a.win_to_loss.to_string()])
-                    .collect(),
-                None => vec![String::new(); SUMMARY_COLUMNS.len()],
-            };
+            let cells = summary_cells(graded.map(|(_, a)| a), distances);
             writer.write_record(
                 kept.iter()
                     .map(|&i| &record[i])
@@ -487,5 +534,52 @@ mod tests {
         let (rate, low, high) = a.error_rate().expect("graded");
         assert!((rate - 1.0 / 3.0).abs() < 1e-12 && low < rate && high > rate);
         assert_eq!(AgentGrades::default().error_rate(), None);
+        // Fastest wins: a's one of two, the slower adding 4 plies; b's one of one.
+        let (rate, low, high) = a.fastest_rate().expect("measured");
+        assert!(rate == 0.5 && low < rate && high > rate);
+        assert_eq!((a.plies_added(), b.plies_added()), (Some(4.0), None));
+        assert_eq!(AgentGrades::default().fastest_rate(), None);
+    }
+
+    #[test]
+    fn summary_cells_fill_the_distance_columns_only_when_measured() {
+        let measured = tally([
+            ("a", Verdict::Kept, 0, Some(0)),
+            ("a", Verdict::Kept, 0, Some(2)),
+            ("a", Verdict::WinToLoss, 1, None),
+        ]);
+        let cells = summary_cells(Some(&measured[0]), true);
+        assert_eq!(cells.len(), SUMMARY_COLUMNS.len());
+        let cell = |cells: &[String], name: &str| {
+            cells[SUMMARY_COLUMNS.iter().position(|c| *c == name).expect(name)].clone()
+        };
+        assert_eq!(cell(&cells, "graded_moves"), "3");
+        assert_eq!(cell(&cells, "blunders"), "1");
+        assert_eq!(cell(&cells, "winning_moves"), "2");
+        assert_eq!(cell(&cells, "fastest_wins"), "1");
+        assert_eq!(cell(&cells, "fastest_rate"), "0.5000");
+        assert_eq!(cell(&cells, "avg_plies_added"), "2.00");
+        // Without distances: the error columns, the distance ones empty.
+        let plain = tally([
+            ("a", Verdict::Kept, 0, None),
+            ("a", Verdict::WinToDraw, 2, None),
+        ]);
+        let cells = summary_cells(Some(&plain[0]), false);
+        assert_eq!(cell(&cells, "error_rate"), "0.5000");
+        assert!(
+            SUMMARY_COLUMNS[6..]
+                .iter()
+                .all(|name| cell(&cells, name).is_empty()),
+            "{cells:?}"
+        );
+        // An agent that kept no measured win in a run graded with distances: counts of 0,
+        // no rate, no mean.
+        let cells = summary_cells(Some(&plain[0]), true);
+        assert_eq!(cell(&cells, "winning_moves"), "0");
+        assert_eq!(cell(&cells, "fastest_wins"), "0");
+        assert_eq!(cell(&cells, "fastest_rate"), "");
+        assert_eq!(cell(&cells, "avg_plies_added"), "");
+        // A row never graded: every cell empty.
+        assert!(summary_cells(None, true).iter().all(String::is_empty));
     }
 }

@@ -238,6 +238,10 @@ pub const FLOAT_COLUMNS: &[&str] = &[
     "error_rate",
     "error_rate_low95",
     "error_rate_high95",
+    "fastest_rate",
+    "fastest_rate_low95",
+    "fastest_rate_high95",
+    "avg_plies_added",
 ];
 
 /// Columns of unsigned 64-bit numbers (seeds), beyond what a signed reader holds.
