@@ -1,9 +1,9 @@
 //! The shipped class example (matchups/class) as its README runs it: two weeks of a
 //! sandboxed Swiss of fifteen students' agents in Python and Java, then the ladder.
 
-mod common;
+use crate::common;
 
-use common::{component, jdk_or_skip, read_csv, run, stderr, stdout, text};
+use crate::common::{component, jdk_or_skip, read_csv, run, stderr, stdout, text};
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

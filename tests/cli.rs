@@ -2,9 +2,9 @@
 //! counts, replay of recorded games, and one clear error line with exit code 2 for each
 //! kind of bad input.
 
-mod common;
+use crate::common;
 
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;

@@ -2,9 +2,9 @@
 //! every request to a program, built-in agents keeping to their share, CPU clocks; and
 //! adjudication (`adjudicate`); with their bad settings.
 
-mod common;
+use crate::common;
 
-use common::{assert_input_error, python3, run, stderr, text, write_experiment};
+use crate::common::{assert_input_error, python3, run, stderr, text, write_experiment};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,9 @@
 //! programs (tests/agents/broken.py), built-in agents served over the protocol, and
 //! Ctrl-C; every failure recorded with its reason and no process left behind.
 
-mod common;
+use crate::common;
 
-use common::{
+use crate::common::{
     alive, arbiter, assert_none_left, jdk_or_skip, python3, read_csv, run, stderr, stdout, text,
     write_experiment,
 };

@@ -4,9 +4,9 @@
 //! and a tournament of every algorithm, broken rules programs refused or recorded with no
 //! process left behind, and a resume that needs no agent file.
 
-mod common;
+use crate::common;
 
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -2,9 +2,7 @@
 //! specs, sweeps and `compare`, equal to their base with the same parameters, listed, and
 //! refused with one line when wrong.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 

@@ -2,9 +2,7 @@
 //! file and line, exit code 2 and nothing written; huge plans cost nothing up front; big
 //! puzzle grids do not overflow a solver's stack.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 

@@ -1,9 +1,7 @@
 //! `arbiter ladder`: one rating list over real runs, the same whatever order the runs are
 //! named in, anchored on request, with one-line errors for bad input.
 
-mod common;
-
-use common::{
+use crate::common::{
     assert_input_error, read_csv, run, run_quietly, stderr, stdout, text, write_experiment,
 };
 use std::fs;

@@ -8,9 +8,7 @@
 //! virtual environment it makes), else `python3` if it imports pyspiel; otherwise skipped,
 //! loudly.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,9 +6,7 @@
 //! was done (what `.ci/run` sets, building the package in a fresh virtual environment);
 //! otherwise skipped, loudly.
 
-mod common;
-
-use common::component;
+use crate::common::component;
 use std::path::Path;
 use std::process::Command;
 

@@ -2,7 +2,7 @@
 //! run one after the other in a fresh copy of the repository's shipped files, and each
 //! must exit 0 and print what its comment promises (the text in double quotes, if any).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

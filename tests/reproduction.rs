@@ -2,9 +2,7 @@
 //! `show`, report.md, index.html and reproduction.csv with their verdicts, survive
 //! `arbiter report`, and bad ones are refused before anything runs.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 
 /// Report 000's smart solver on its 7x7 and 8x8 (440 and 18,387 placed colours), one

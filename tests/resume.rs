@@ -3,9 +3,7 @@
 //! agents changed between a run and its resumption. Whatever happens, nothing recorded is
 //! lost or duplicated and the files end as an uninterrupted run's.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 use std::process::{Child, Output, Stdio};

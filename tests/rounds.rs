@@ -2,9 +2,7 @@
 //! threads, and after a stop and a resume) and a knockout (byes for the top seeds,
 //! tie-breaks, the strongest wins), end to end; and their bad settings.
 
-mod common;
-
-use common::{
+use crate::common::{
     assert_input_error, read_csv, run, run_experiment, stderr, stdout, text, without_timing,
     write_experiment,
 };

@@ -6,9 +6,9 @@
 //! that look for a variable of arbiter's in every process's environment and ptrace every
 //! process they see (process 1 first) find nothing.
 
-mod common;
+use crate::common;
 
-use common::{
+use crate::common::{
     alive, arbiter, assert_input_error, assert_none_left, component, read_csv, run, stderr, text,
     write_experiment,
 };

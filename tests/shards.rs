@@ -1,9 +1,7 @@
 //! Runs spread over machines: `run --shard I/N` (and `auto`), `merge`, `emit slurm`.
 //! The merged folder of any split equals the single-machine run, file by file.
 
-mod common;
-
-use common::{
+use crate::common::{
     arbiter, assert_input_error, assert_same_csv, run, run_quietly, stderr, stdout, text,
     write_experiment,
 };

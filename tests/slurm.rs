@@ -8,7 +8,7 @@
 //! slurm-wlm and munge); otherwise it is skipped, loudly. It never installs anything, and
 //! ends only the processes it started.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

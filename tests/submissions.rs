@@ -3,9 +3,9 @@
 //! fail check-agent's steps are reported in one line each and left out; a resume after the
 //! fix plays their games.
 
-mod common;
+use crate::common;
 
-use common::{assert_input_error, python3, read_csv, run, stderr, text, write_experiment};
+use crate::common::{assert_input_error, python3, read_csv, run, stderr, text, write_experiment};
 use std::fs;
 use std::path::Path;
 

@@ -2,9 +2,9 @@
 //! on shared deals, the same files on one and two threads and after a stop and resume,
 //! standings and documents, and bad table files refused with one line.
 
-mod common;
+use crate::common;
 
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;

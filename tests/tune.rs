@@ -2,9 +2,9 @@
 //! start; its files do not depend on the thread count or on being stopped and resumed;
 //! bad tuning files and options are refused with one line.
 
-mod common;
+use crate::common;
 
-use common::*;
+use crate::common::*;
 use std::fs;
 use std::path::Path;
 

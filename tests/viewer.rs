@@ -3,9 +3,7 @@
 //! errors; a screenshot of the viewer is kept in target/viewer-screenshots for a person to
 //! look at. Skipped, loudly, only when no Chromium can be found (`.ci/run` installs it).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
