@@ -198,7 +198,9 @@ impl<G: GameEntry> Work for Games<'_, G> {
 }
 
 impl<G: GameEntry> Kind for Games<'_, G> {
-    const UNIT: &'static str = "games";
+    fn unit(&self) -> &'static str {
+        "games"
+    }
 
     /// A graded run (`grade = true`) that played to its end grades every move against
     /// perfect play: grades.csv and summary.csv's grading columns are written before the

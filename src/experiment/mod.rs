@@ -96,7 +96,7 @@ where
     Self::Record: JobRecord,
 {
     /// What one job is, plural, for progress lines: `games`, `positions`, `solves`.
-    const UNIT: &'static str;
+    fn unit(&self) -> &'static str;
 
     /// The plan in a few words for the start line, e.g. `6 matchups, 600 games of X`.
     fn describe(&self) -> String;
@@ -300,19 +300,16 @@ impl<R: JobRecord> Earlier<R> for JournalIndex<R> {
 ///
 /// # Errors
 /// A file that cannot be written, naming the folder.
-pub fn execute<K: Kind>(
-    kind: &K,
+pub fn execute<R: JobRecord>(
+    kind: &dyn Kind<Record = R>,
     folder: &Path,
     mut meta: Meta,
     options: &Options,
-) -> Result<Finished, Error>
-where
-    K::Record: JobRecord,
-{
+) -> Result<Finished, Error> {
     let in_folder = |what: &str, e: &dyn std::fmt::Display| {
         Error::Message(format!("{}: cannot write {what}: {e}", folder.display()))
     };
-    let mut earlier = JournalIndex::<K::Record>::open(folder)?;
+    let mut earlier = JournalIndex::<R>::open(folder)?;
     let again = kind
         .before_replay(folder, &earlier, &meta.merged_from)
         .map_err(|e| in_folder("the records to replay", &e))?;
@@ -324,7 +321,7 @@ where
                 folder.display(),
                 again.len(),
                 again.len() + earlier.len(),
-                K::UNIT
+                kind.unit()
             ));
         }
     }
@@ -352,9 +349,9 @@ where
     let mut recorder = kind
         .recorder(folder)
         .map_err(|e| in_folder("the CSV files", &e))?;
-    let mut journal = Journal::<K::Record>::open(folder, earlier.whole_bytes())
+    let mut journal = Journal::<R>::open(folder, earlier.whole_bytes())
         .map_err(|e| in_folder(crate::records::journal::JOURNAL, &e))?;
-    let mut progress = Progress::new(options.quiet, K::UNIT);
+    let mut progress = Progress::new(options.quiet, kind.unit());
     let cancel = interrupt_flag();
     if EMBEDDED.load(Ordering::SeqCst) {
         // A host's earlier interrupt stopped an earlier run, not this one.
@@ -379,7 +376,7 @@ where
         if earlier.torn_bytes() > 0 {
             crate::records::say(&format!(
                 "{}: cut the last {} bytes, a record torn when the run was killed",
-                Journal::<K::Record>::path(folder).display(),
+                Journal::<R>::path(folder).display(),
                 earlier.torn_bytes()
             ));
         }
@@ -437,7 +434,7 @@ where
             return Err(Error::Message(format!(
                 "{}: cannot write results: {error}; the {} finished are kept in {}: make room and `arbiter run --resume {}` continues",
                 folder.display(),
-                K::UNIT,
+                kind.unit(),
                 crate::records::journal::JOURNAL,
                 folder.display()
             )));
@@ -479,7 +476,7 @@ where
     let run = LoadedRun::read_with(folder, Reading::Documents, tally).map_err(report_failed)?;
     let documents = show::write_all(&run).map_err(report_failed)?;
     if !outcome.cancelled {
-        let journal = Journal::<K::Record>::path(folder);
+        let journal = Journal::<R>::path(folder);
         if options.shard.is_some() {
             // A shard keeps its records, for `merge` to replay.
             std::fs::rename(&journal, folder.join(merge::RECORDS))
@@ -490,14 +487,19 @@ where
     }
     let mut notes = kind.notes();
     if !meta.merged_from.is_empty() && outcome.cancelled {
-        notes.extend(merge::missing(kind, meta.shard_count, &earlier, K::UNIT));
+        notes.extend(merge::missing(
+            kind,
+            meta.shard_count,
+            &earlier,
+            kind.unit(),
+        ));
     }
     let after = after?;
     Ok(Finished {
         folder: folder.to_path_buf(),
         documents,
         outcome,
-        unit: K::UNIT,
+        unit: kind.unit(),
         interrupted: cancel.load(Ordering::SeqCst),
         tables: show::tables(&run).unwrap_or_default() + &after,
         notes,

@@ -196,10 +196,10 @@ impl Barrier {
 
 /// What the workers of [`execute`] share: the work, the settings, and the counters they
 /// take jobs and report progress by.
-struct Workers<'a, W: Work> {
-    work: &'a W,
+struct Workers<'a, R> {
+    work: &'a dyn Work<Record = R>,
     settings: &'a Settings,
-    earlier: &'a dyn Earlier<W::Record>,
+    earlier: &'a dyn Earlier<R>,
     cancel: &'a AtomicBool,
     total: u64,
     decided: &'a [AtomicBool],
@@ -210,7 +210,7 @@ struct Workers<'a, W: Work> {
 
 /// One worker: takes the next job until none is left or the run stops, and sends what it
 /// finished to the writer in batches.
-fn worker<W: Work>(w: &Workers<'_, W>, sender: mpsc::SyncSender<Vec<(u64, Finished<W::Record>)>>) {
+fn worker<R: Send>(w: &Workers<'_, R>, sender: mpsc::SyncSender<Vec<(u64, Finished<R>)>>) {
     // Fast jobs travel in batches (one wake-up of the writer per batch); a
     // batch is sent as soon as it is full or has waited BATCH_WAIT.
     let mut batch = Vec::with_capacity(BATCH_JOBS);
@@ -289,15 +289,19 @@ fn worker<W: Work>(w: &Workers<'_, W>, sender: mpsc::SyncSender<Vec<(u64, Finish
 /// interrupted run) are replayed to the reporter, not run again. Setting `cancel` stops
 /// workers from starting new jobs; jobs in progress finish and are reported.
 ///
+/// The work is called through `dyn` (a call a job, next to nothing beside a game or a
+/// search): the scheduler is compiled once per kind of record, not once per game and kind
+/// of work.
+///
 /// # Errors
 /// The first error a reporter returns (the run stops), or a thread pool that cannot start.
-pub fn execute<W: Work>(
-    work: &W,
+pub fn execute<R: Send>(
+    work: &dyn Work<Record = R>,
     settings: &Settings,
-    earlier: &dyn Earlier<W::Record>,
+    earlier: &dyn Earlier<R>,
     cancel: &AtomicBool,
-    control: &mut dyn Control<W::Record>,
-    reporter: &mut dyn Reporter<W::Record>,
+    control: &mut dyn Control<R>,
+    reporter: &mut dyn Reporter<R>,
 ) -> io::Result<RunOutcome> {
     let mut builder = rayon::ThreadPoolBuilder::new().num_threads(settings.threads.max(1));
     if let Some(bytes) = work.stack_bytes() {
@@ -320,9 +324,9 @@ pub fn execute<W: Work>(
     // A few batches a worker in flight: enough to keep the writer busy, few enough that
     // records waiting for a slow writer (a game's moves are kilobytes) take little memory.
     let in_flight = settings.threads.clamp(1, 16) * 4;
-    let (sender, receiver) = mpsc::sync_channel::<Vec<(u64, Finished<W::Record>)>>(in_flight);
+    let (sender, receiver) = mpsc::sync_channel::<Vec<(u64, Finished<R>)>>(in_flight);
     let (mut position, mut played, mut skipped) = (0u64, 0usize, 0usize);
-    let mut pending: BTreeMap<u64, Finished<W::Record>> = BTreeMap::new();
+    let mut pending: BTreeMap<u64, Finished<R>> = BTreeMap::new();
     let result = std::thread::scope(|scope| -> io::Result<()> {
         let shared = Workers {
             work,
@@ -340,7 +344,7 @@ pub fn execute<W: Work>(
             pool.broadcast(|_| worker(&shared, sender.clone()));
         });
         // Reorder: report each job once every job planned before it is reported.
-        let mut deliver = |id: u64, finished: Finished<W::Record>| -> io::Result<()> {
+        let mut deliver = |id: u64, finished: Finished<R>| -> io::Result<()> {
             let group = work.group(id);
             let open = !decided[group].load(Ordering::Relaxed);
             let record = match finished {
@@ -371,7 +375,7 @@ pub fn execute<W: Work>(
             Ok(())
         };
         // Reports what can be reported in order; returns how far that got.
-        let mut flush = |pending: &mut BTreeMap<u64, Finished<W::Record>>| -> io::Result<u64> {
+        let mut flush = |pending: &mut BTreeMap<u64, Finished<R>>| -> io::Result<u64> {
             while position < total {
                 let finished = if earlier.contains(position) {
                     Finished::Earlier

@@ -139,7 +139,9 @@ impl Work for Puzzles<'_> {
 }
 
 impl Kind for Puzzles<'_> {
-    const UNIT: &'static str = "solves";
+    fn unit(&self) -> &'static str {
+        "solves"
+    }
 
     fn describe(&self) -> String {
         format!("{} solves", self.jobs())

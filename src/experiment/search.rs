@@ -138,7 +138,9 @@ impl<G: GameEntry> Search<'_, G> {
 }
 
 impl<G: GameEntry> Kind for Search<'_, G> {
-    const UNIT: &'static str = "positions";
+    fn unit(&self) -> &'static str {
+        "positions"
+    }
 
     fn describe(&self) -> String {
         format!(

@@ -22,15 +22,15 @@ pub fn shard_ids<W: Work + ?Sized>(work: &W, index: u64, count: u64) -> Vec<u64>
 }
 
 /// A shard of `inner`: its job `k` is the plan's job `ids[k]`.
-pub struct Sharded<'a, W> {
+pub struct Sharded<'a, R> {
     /// The whole plan.
-    pub inner: &'a W,
+    pub inner: &'a dyn Work<Record = R>,
     /// The plan's ids this shard runs, ascending.
     pub ids: Vec<u64>,
 }
 
-impl<W: Work> Work for Sharded<'_, W> {
-    type Record = W::Record;
+impl<R: Send> Work for Sharded<'_, R> {
+    type Record = R;
 
     fn jobs(&self) -> u64 {
         self.ids.len() as u64
@@ -48,7 +48,7 @@ impl<W: Work> Work for Sharded<'_, W> {
         self.inner.stack_bytes()
     }
 
-    fn execute(&self, id: u64) -> Option<W::Record> {
+    fn execute(&self, id: u64) -> Option<R> {
         self.inner.execute(self.ids[id as usize])
     }
 

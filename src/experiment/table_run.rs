@@ -70,7 +70,9 @@ impl<G: Game> Work for Tables<'_, G> {
 }
 
 impl<G: Game> Kind for Tables<'_, G> {
-    const UNIT: &'static str = "games";
+    fn unit(&self) -> &'static str {
+        "games"
+    }
 
     fn describe(&self) -> String {
         let tables = self.experiment.tables.len();

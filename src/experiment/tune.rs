@@ -284,7 +284,9 @@ impl<G: GameEntry> super::Control<TuneRecord> for Stepper<'_, '_, G> {
 }
 
 impl<G: GameEntry> Kind for Tuning<'_, G> {
-    const UNIT: &'static str = "games";
+    fn unit(&self) -> &'static str {
+        "games"
+    }
 
     fn describe(&self) -> String {
         let e = self.experiment;
