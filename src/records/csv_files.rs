@@ -2,7 +2,7 @@
 //! nodes_by_depth.csv (written when the run ends).
 
 use super::load::GamesTally;
-use super::moves_rows::Gathered;
+use super::moves_rows::{Gathered, MOVE_COLUMNS};
 use super::{Reporter, RunContext, RunOutcome, Summary, millis};
 use crate::core::{MOVE_SEPARATOR, Player};
 use crate::tournament::GameRecord;
@@ -58,27 +58,6 @@ const GAME_COLUMNS: &[&str] = &[
     "p2_return",
     "opening",
     "moves",
-];
-
-pub(super) const MOVE_COLUMNS: &[&str] = &[
-    "game_id",
-    "matchup",
-    "ply",
-    "side",
-    "agent",
-    "move",
-    "expanded",
-    "evaluated",
-    "generated",
-    "peak_bytes",
-    "depth",
-    "timed_out",
-    "ms",
-    "cpu_ms",
-    "clock_ms",
-    "value",
-    "fault",
-    "self_reported",
 ];
 
 fn csv_error(error: csv::Error) -> io::Error {

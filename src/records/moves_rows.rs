@@ -21,6 +21,28 @@ use std::path::{Path, PathBuf};
 /// The rows a resume replays, gathered before it starts.
 pub const GATHERED: &str = "moves.resume.csv";
 
+/// The columns of moves.csv, in order.
+pub const MOVE_COLUMNS: &[&str] = &[
+    "game_id",
+    "matchup",
+    "ply",
+    "side",
+    "agent",
+    "move",
+    "expanded",
+    "evaluated",
+    "generated",
+    "peak_bytes",
+    "depth",
+    "timed_out",
+    "ms",
+    "cpu_ms",
+    "clock_ms",
+    "value",
+    "fault",
+    "self_reported",
+];
+
 /// The files of `folder` (and of the shards a merged run came from) that may hold the
 /// moves.csv rows of its journal's games, the most trusted first. Missing ones are
 /// skipped by [`gather`].
@@ -144,12 +166,7 @@ pub fn gather_games(
     let games = journal
         .ids()
         .map(|id| journal.record(id).map(|record| (id, record.move_rows)));
-    gather(
-        folder,
-        &sources(folder, merged_from),
-        super::csv_files::MOVE_COLUMNS,
-        games,
-    )
+    gather(folder, &sources(folder, merged_from), MOVE_COLUMNS, games)
 }
 
 /// The gathered rows, read back a game at a time in id order as the resume replays.
