@@ -129,8 +129,8 @@ pub fn extra_plies(
 
 /// Whether the plies to the end were measured (grading with distances): some agent kept
 /// a measured win.
-pub fn with_distances(agents: &[AgentGrades]) -> bool {
-    agents.iter().any(|a| a.winning > 0)
+pub fn with_distances<'a>(agents: impl IntoIterator<Item = &'a AgentGrades>) -> bool {
+    agents.into_iter().any(|a| a.winning > 0)
 }
 
 /// One move as the tally counts it: its agent, verdict, third of the game (0 to 2) and,
@@ -429,7 +429,7 @@ pub fn add_to_summary(
     let (Some(matchup), Some(agent)) = (column("matchup"), column("agent")) else {
         return Err(fail(Some(1), &"no matchup and agent columns"));
     };
-    let distances = rows.iter().any(|(_, a)| a.winning > 0);
+    let distances = with_distances(rows.iter().map(|(_, a)| a));
     let fresh = folder.join("summary.csv.grading");
     super::write_table(&fresh, |writer| {
         let names = kept.iter().map(|&i| &header[i]).chain(SUMMARY_COLUMNS);
