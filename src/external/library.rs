@@ -184,6 +184,47 @@ impl Library {
     }
 }
 
+/// A position's status as a typed `apply` gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Typed<'a> {
+    /// The seat to move, from 0 (P1).
+    pub to_move: i32,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The winner's seat from 0, or -1 for a draw (when over).
+    pub winner: i32,
+    /// Whether chance acts next.
+    pub chance: bool,
+    /// Why the game ended (when over).
+    pub reason: &'a str,
+}
+
+/// Rules answering inside arbiter's process: a context of a rules library, or a game the
+/// Python package hosts ([`super::hosted`]). One per worker thread's client; calls on one
+/// never overlap.
+pub trait InProcess: Send {
+    /// What it is, for messages (`library PATH`, `Python game NAME`).
+    fn describe(&self) -> String;
+    /// The reply line to one request line of the game protocol.
+    ///
+    /// # Errors
+    /// It could not answer at all (not an `error` reply: a broken answer).
+    fn request(&mut self, line: &str) -> Result<String, String>;
+    /// Whether it offers the typed calls a search makes at every node (`count`, `apply`
+    /// and `move_text`).
+    fn has_typed_calls(&self) -> bool;
+    /// Whether it offers the typed `evaluate`.
+    fn has_evaluate(&self) -> bool;
+    /// How many legal moves `position` has (`None`: it said it failed).
+    fn count(&mut self, position: &str) -> Option<usize>;
+    /// The position after legal move `index` of `position`, with its status.
+    fn apply(&mut self, position: &str, index: u16) -> Option<(&str, Typed<'_>)>;
+    /// The text of legal move `index` of `position`.
+    fn move_text(&mut self, position: &str, index: u16) -> Option<&str>;
+    /// Its value of `position` for seat `player` (from 0).
+    fn evaluate(&mut self, position: &str, player: usize) -> Option<f64>;
+}
+
 /// One context of a library: what a worker thread's client speaks to.
 pub struct Context {
     library: std::sync::Arc<Library>,
@@ -255,11 +296,31 @@ impl Context {
         &self.library
     }
 
+    /// The text a typed call writes into the buffer (as [`written`]), if it is UTF-8.
+    fn text_written(&mut self, call: impl FnMut(*mut u8, usize) -> i64) -> Option<&str> {
+        let length = written(&mut self.out, call)?;
+        std::str::from_utf8(&self.out[..length]).ok()
+    }
+}
+
+impl InProcess for Context {
+    fn describe(&self) -> String {
+        format!("library {}", self.library.path.display())
+    }
+
+    fn has_typed_calls(&self) -> bool {
+        self.library.has_typed_calls()
+    }
+
+    fn has_evaluate(&self) -> bool {
+        self.library.has_evaluate()
+    }
+
     /// The reply line to one request line of the game protocol.
     ///
     /// # Errors
     /// A reply that is not UTF-8 or longer than 16 MiB.
-    pub fn request(&mut self, line: &str) -> Result<String, String> {
+    fn request(&mut self, line: &str) -> Result<String, String> {
         let request = self.library.rules.request.ok_or("no request")?;
         let context = self.context;
         let length = written(&mut self.out, |out, cap| {
@@ -273,14 +334,8 @@ impl Context {
             .map_err(|_| "answered with a reply that is not UTF-8".to_string())
     }
 
-    /// The text a typed call writes into the buffer (as [`written`]), if it is UTF-8.
-    fn text_written(&mut self, call: impl FnMut(*mut u8, usize) -> i64) -> Option<&str> {
-        let length = written(&mut self.out, call)?;
-        std::str::from_utf8(&self.out[..length]).ok()
-    }
-
     /// How many legal moves `position` has (`None`: the library said it failed).
-    pub fn count(&mut self, position: &str) -> Option<usize> {
+    fn count(&mut self, position: &str) -> Option<usize> {
         let count = self.library.rules.count?;
         // SAFETY: the position's bytes.
         let n = unsafe { count(self.context, position.as_ptr(), position.len()) };
@@ -288,7 +343,7 @@ impl Context {
     }
 
     /// The position after legal move `index` of `position`, with its status.
-    pub fn apply(&mut self, position: &str, index: u16) -> Option<(&str, StatusV1)> {
+    fn apply(&mut self, position: &str, index: u16) -> Option<(&str, Typed<'_>)> {
         let apply = self.library.rules.apply?;
         let context = self.context;
         let mut status = StatusV1::default();
@@ -307,11 +362,24 @@ impl Context {
                 )
             }
         })?;
-        Some((child, status))
+        // SAFETY: the interface keeps the reason valid until the next call.
+        let reason = if status.over != 0 {
+            unsafe { reason_text(status.reason) }
+        } else {
+            ""
+        };
+        let typed = Typed {
+            to_move: status.to_move,
+            over: status.over != 0,
+            winner: status.winner,
+            chance: status.chance != 0,
+            reason,
+        };
+        Some((child, typed))
     }
 
     /// The text of legal move `index` of `position`.
-    pub fn move_text(&mut self, position: &str, index: u16) -> Option<&str> {
+    fn move_text(&mut self, position: &str, index: u16) -> Option<&str> {
         let move_text = self.library.rules.move_text?;
         let context = self.context;
         self.text_written(|out, cap| {
@@ -330,7 +398,7 @@ impl Context {
     }
 
     /// The library's value of `position` for seat `player` (from 0).
-    pub fn evaluate(&mut self, position: &str, player: usize) -> Option<f64> {
+    fn evaluate(&mut self, position: &str, player: usize) -> Option<f64> {
         let evaluate = self.library.rules.evaluate?;
         let mut value = 0.0;
         // SAFETY: the position's bytes and a place for the value.
@@ -351,7 +419,7 @@ impl Context {
 ///
 /// # Safety
 /// `reason` is null or a NUL-terminated text still valid.
-pub unsafe fn reason_text<'a>(reason: *const c_char) -> &'a str {
+unsafe fn reason_text<'a>(reason: *const c_char) -> &'a str {
     if reason.is_null() {
         return "over";
     }

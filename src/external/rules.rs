@@ -18,7 +18,7 @@
 //! afresh.
 
 use super::clip;
-use super::library::{Context, Library};
+use super::library::{Context, InProcess, Library};
 use super::program::{Program, Received, describe_status};
 use crate::core::{Game, MoveError, Outcome, Player, Returns, seeds};
 use serde_json::{Value, json};
@@ -58,6 +58,9 @@ pub struct RulesSpec {
     /// A rules library to load instead of a program (docs/game-library.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub library: Option<PathBuf>,
+    /// A game hosted by this process instead (a Python game class, [`super::hosted`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hosted: Option<String>,
     /// The folder it runs in (absolute once registered).
     pub cwd: PathBuf,
     /// Environment variables added to arbiter's.
@@ -75,6 +78,7 @@ impl RulesSpec {
         RulesSpec {
             command,
             library: None,
+            hosted: None,
             cwd,
             env: BTreeMap::new(),
             startup_ms: 10_000,
@@ -84,10 +88,16 @@ impl RulesSpec {
 
     /// The command line as one would type it (a library's path).
     pub fn command_line(&self) -> String {
-        match &self.library {
-            Some(path) => format!("library {}", path.display()),
-            None => self.command.join(" "),
+        match (&self.library, &self.hosted) {
+            (Some(path), _) => format!("library {}", path.display()),
+            (None, Some(name)) => format!("Python game {name}"),
+            (None, None) => self.command.join(" "),
         }
+    }
+
+    /// Whether its rules answer inside arbiter's process (a library or a hosted game).
+    pub fn in_process(&self) -> bool {
+        self.library.is_some() || self.hosted.is_some()
     }
 }
 
@@ -279,9 +289,9 @@ impl ProgramGameDef {
         def.chance = flag("chance");
         (def.hidden, def.sample) = (flag("hidden"), flag("sample"));
         def.returns = flag("returns");
-        if let Some(library) = connection.library().map(|c| c.library()) {
-            def.typed = library.has_typed_calls() && !def.hidden && !def.returns;
-            def.typed_evaluate = library.has_evaluate() && def.evaluate;
+        if let Some(rules) = connection.in_process() {
+            def.typed = rules.has_typed_calls() && !def.hidden && !def.returns;
+            def.typed_evaluate = rules.has_evaluate() && def.evaluate;
         }
         if def.players > 2 && !def.features.is_empty() {
             return Err(format!(
@@ -562,10 +572,11 @@ fn judge(request: &str, expected: &str, line: &str) -> Option<Result<Value, Stri
     })
 }
 
-/// What a client speaks to: a running rules program, or a context of a rules library.
+/// What a client speaks to: a running rules program, or rules inside this process (a
+/// context of a rules library, a hosted game).
 enum Link {
     Program(Box<Program>),
-    Library(Context),
+    InProcess(Box<dyn InProcess>),
 }
 
 /// One running rules program (or library context) and its handshake.
@@ -587,12 +598,13 @@ impl Connection {
         name: &str,
         params: &[(String, String)],
     ) -> Result<Connection, String> {
-        let link = match &spec.library {
-            Some(path) => {
+        let link = match (&spec.library, &spec.hosted) {
+            (Some(path), _) => {
                 let library = Arc::new(Library::load(path)?);
-                Link::Library(Context::open(&library)?)
+                Link::InProcess(Box::new(Context::open(&library)?))
             }
-            None => {
+            (None, Some(name)) => Link::InProcess(super::hosted::start_game(name)?),
+            (None, None) => {
                 let env: Vec<(String, String)> = spec
                     .env
                     .iter()
@@ -631,7 +643,7 @@ impl Connection {
         let request = message["type"].as_str().unwrap_or("?").to_string();
         let program = match &mut self.link {
             Link::Program(program) => program,
-            Link::Library(context) => {
+            Link::InProcess(context) => {
                 let line = context.request(&message.to_string())?;
                 return match judge(&request, expected, &line) {
                     Some(judged) => judged,
@@ -652,14 +664,14 @@ impl Connection {
     fn program(&mut self) -> Option<&mut Program> {
         match &mut self.link {
             Link::Program(program) => Some(program),
-            Link::Library(_) => None,
+            Link::InProcess(_) => None,
         }
     }
 
-    /// The library context, if it is one.
-    fn library(&mut self) -> Option<&mut Context> {
+    /// The rules inside this process, if they are.
+    fn in_process(&mut self) -> Option<&mut dyn InProcess> {
         match &mut self.link {
-            Link::Library(context) => Some(context),
+            Link::InProcess(context) => Some(&mut **context),
             Link::Program(_) => None,
         }
     }
@@ -684,7 +696,7 @@ impl Connection {
             return Ok(Vec::new());
         };
         let request = first["type"].as_str().unwrap_or("?").to_string();
-        if let Link::Library(_) = self.link {
+        if let Link::InProcess(_) = self.link {
             return messages
                 .iter()
                 .enumerate()
@@ -703,7 +715,7 @@ impl Connection {
         }
         let sent = match &mut self.link {
             Link::Program(program) => program.send_raw(&text),
-            Link::Library(_) => Ok(()),
+            Link::InProcess(_) => Ok(()),
         };
         if let Err(e) = sent {
             return Err((0, self.unsent(&request, &e)));
@@ -825,7 +837,7 @@ impl Session {
     pub fn garbage_lines(&self) -> u64 {
         match &self.connection.link {
             Link::Program(program) => program.garbage_lines,
-            Link::Library(_) => 0,
+            Link::InProcess(_) => 0,
         }
     }
 
@@ -1151,7 +1163,7 @@ impl Client {
             let _ = writeln!(
                 std::io::stderr(),
                 "warning: rules {} of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
-                if self.def.spec.library.is_some() {
+                if self.def.spec.in_process() {
                     "library"
                 } else {
                     "program"
@@ -1267,9 +1279,9 @@ impl Client {
     }
 
     /// The library context of this thread, opened if need be.
-    fn context(&mut self) -> Option<&mut Context> {
+    fn context(&mut self) -> Option<&mut dyn InProcess> {
         self.start();
-        self.connection.as_mut()?.library()
+        self.connection.as_mut()?.in_process()
     }
 
     /// The number of `state`'s legal moves, by the library's typed `count`.
@@ -1310,7 +1322,7 @@ impl Client {
         let players = self.def.players;
         self.start();
         let about = || format!("move #{index} of position '{}'", clip(&state.position));
-        let context = self.connection.as_mut()?.library()?;
+        let context = self.connection.as_mut()?.in_process()?;
         let (position, status) = match context.apply(&state.position, index) {
             Some((text, status)) => (Arc::<str>::from(text), status),
             None => {
@@ -1332,13 +1344,16 @@ impl Client {
                 .map(|n| Player::seats(players)[n])
         };
         let to_move = seat(status.to_move);
-        let status = if status.over != 0 {
+        let status = if status.over {
             let winner = match status.winner {
                 -1 => Some(None),
                 n => seat(n).map(Some),
             };
-            // SAFETY: the interface keeps the reason valid until the next call.
-            let reason = unsafe { super::library::reason_text(status.reason) };
+            let reason = if status.reason.is_empty() {
+                "over"
+            } else {
+                status.reason
+            };
             winner.map(|winner| Status {
                 to_move: to_move.unwrap_or(Player::P1),
                 chance: false,
@@ -1349,7 +1364,7 @@ impl Client {
         } else {
             to_move.map(|to_move| Status {
                 to_move,
-                chance: status.chance != 0,
+                chance: status.chance,
                 over: None,
                 returns: None,
                 round: false,

@@ -623,12 +623,13 @@ impl AgentRegistry {
         Ok(())
     }
 
-    /// Registers the agents hosted by this process (the Python package's callables,
-    /// [`crate::external::hosted`]) that are not already registered by this name.
+    /// Registers the agents and games hosted by this process (the Python package's
+    /// callables and game classes, [`crate::external::hosted`]) that are not already
+    /// registered by this name.
     ///
     /// # Errors
-    /// A hosted agent whose name an agent file defines too, or a name that is not letters,
-    /// digits, '-', '_' or '.'.
+    /// A hosted agent or game whose name an agent file (or a built-in game) has too, or a
+    /// name that is not letters, digits, '-', '_' or '.'.
     pub fn add_hosted(&mut self) -> Result<(), SpecError> {
         for name in crate::external::hosted::names() {
             if !is_name(&name) {
@@ -653,6 +654,38 @@ impl AgentRegistry {
             let spec = AgentSpec::external(Some(name.clone()), ExternalSpec::hosted(&name));
             self.insert(spec, Path::new("<python>"), None)
                 .map_err(|e| SpecError::new(e.message))?;
+        }
+        for name in crate::external::hosted::game_names() {
+            if !is_name(&name) {
+                return Err(SpecError::new(format!(
+                    "Python game name '{name}' must be letters, digits, '-', '_' or '.'"
+                )));
+            }
+            if crate::registry::GAMES.iter().any(|g| g.name == name) {
+                return Err(SpecError::new(format!(
+                    "Python game '{name}': a built-in game has this name; pass it under another name"
+                )));
+            }
+            if let Some(previous) = self.games.get(&name) {
+                if previous.spec.hosted.as_ref() == Some(&name) {
+                    continue;
+                }
+                return Err(SpecError::new(format!(
+                    "Python game '{name}': {} defines a game of that name too; pass it under another name",
+                    previous.file.display()
+                )));
+            }
+            let mut spec = RulesSpec::new(Vec::new(), PathBuf::from("."));
+            spec.hosted = Some(name.clone());
+            self.games.insert(
+                name.clone(),
+                RegisteredGame {
+                    spec,
+                    description: "a Python game class".to_string(),
+                    file: PathBuf::from("<python>"),
+                    line: None,
+                },
+            );
         }
         Ok(())
     }

@@ -11,6 +11,8 @@
 use arbiter::experiment::launch::{self, request_from_json};
 use arbiter::experiment::{self, Finished};
 use arbiter::external::hosted::{self, Answer, Session};
+mod game;
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -198,7 +200,13 @@ fn listing(agents: Option<String>) -> PyResult<String> {
         for (name, game) in &registry.games {
             games.push(json!({
                 "name": name,
-                "kind": "program",
+                "kind": if game.spec.hosted.is_some() {
+                    "python"
+                } else if game.spec.library.is_some() {
+                    "library"
+                } else {
+                    "program"
+                },
                 "params": game.spec.command_line(),
                 "heuristics": arbiter::external::rules_heuristics::HEURISTICS
                     .iter()
@@ -323,7 +331,7 @@ struct PythonSession(Py<PyAny>);
 /// as long as the thread: without it every call would create and destroy one (what
 /// `Python::attach` does on a thread Python does not know), a large part of a hosted
 /// agent's cost per move.
-fn keep_thread_state() {
+pub(crate) fn keep_thread_state() {
     thread_local! {
         static KEPT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
@@ -391,6 +399,27 @@ fn unhost(name: String) {
     hosted::unhost(&name);
 }
 
+/// Makes game `name` answer by instances of the Python class `class` (see
+/// [`game::PythonGame`]), in every run from now on.
+#[pyfunction]
+fn host_game(name: String, class: Py<PyAny>) {
+    let class = Arc::new(class);
+    let shown = name.clone();
+    hosted::host_game(
+        &name,
+        Arc::new(move || {
+            Ok(Box::new(game::PythonGame::new(&shown, Arc::clone(&class)))
+                as Box<dyn arbiter::external::library::InProcess>)
+        }),
+    );
+}
+
+/// Forgets hosted game `name`.
+#[pyfunction]
+fn unhost_game(name: String) {
+    hosted::unhost_game(&name);
+}
+
 /// The schema of a run folder's files (arbiter's records::schema) as JSON text: each CSV
 /// file's frame, and the columns read as text, floats and unsigned numbers.
 #[pyfunction]
@@ -431,6 +460,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(toml_text, m)?)?;
     m.add_function(wrap_pyfunction!(host, m)?)?;
     m.add_function(wrap_pyfunction!(unhost, m)?)?;
+    m.add_function(wrap_pyfunction!(host_game, m)?)?;
+    m.add_function(wrap_pyfunction!(unhost_game, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(schema, m)?)?;
     m.add_function(wrap_pyfunction!(show, m)?)?;

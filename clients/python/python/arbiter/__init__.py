@@ -77,19 +77,45 @@ def _agent_name(agent):
     return _NAME.sub("_", name.strip("<>")) or "python"
 
 
-def _host(python_agents):
-    """Registers the Python agents for one command; returns their names."""
-    names = []
-    for name, agent in (python_agents or {}).items():
-        if not isinstance(name, str) or not name:
-            raise ArbiterError(f"python_agents: {name!r} is not a name (a non-empty string)")
-        if not callable(agent) and not callable(getattr(agent, "move", None)):
-            raise ArbiterError(
-                f"python_agents: {name!r} is neither callable nor has a move() method"
-            )
-        _native.host(name, lambda agent=agent, name=name: Session(agent, name))
-        names.append(name)
-    return names
+def _host(python_agents, python_games=None):
+    """Registers the Python agents and games for one command; returns a function that
+    forgets them."""
+    agents, games = [], []
+    try:
+        for name, agent in (python_agents or {}).items():
+            if not isinstance(name, str) or not name:
+                raise ArbiterError(f"python_agents: {name!r} is not a name (a non-empty string)")
+            if not callable(agent) and not callable(getattr(agent, "move", None)):
+                raise ArbiterError(
+                    f"python_agents: {name!r} is neither callable nor has a move() method"
+                )
+            _native.host(name, lambda agent=agent, name=name: Session(agent, name))
+            agents.append(name)
+        for name, game in (python_games or {}).items():
+            if not isinstance(name, str) or not name:
+                raise ArbiterError(f"python_games: {name!r} is not a name (a non-empty string)")
+            if not isinstance(game, type):
+                raise ArbiterError(
+                    f"python_games: {name!r} must be a class (arbiter makes an instance per worker thread)"
+                )
+            missing = [m for m in ("initial", "moves", "play", "status") if not callable(getattr(game, m, None))]
+            if missing:
+                raise ArbiterError(
+                    f"python_games: {name!r} has no {', '.join(m + '()' for m in missing)} (see docs/python.md)"
+                )
+            _native.host_game(name, game)
+            games.append(name)
+    except BaseException:
+        _forget(agents, games)
+        raise
+    return lambda: _forget(agents, games)
+
+
+def _forget(agents, games):
+    for name in agents:
+        _native.unhost(name)
+    for name in games:
+        _native.unhost_game(name)
 
 
 def _wait(job, progress, unit):
@@ -133,14 +159,13 @@ def _progress_bar(total, unit):
     return tqdm(total=total, unit=unit.rstrip("s") or "job", leave=True)
 
 
-def _start(command, options, python_agents=None, progress=True, unit="games"):
-    hosted = _host(python_agents)
+def _start(command, options, python_agents=None, progress=True, unit="games", python_games=None):
+    forget = _host(python_agents, python_games)
     try:
         job = _native.start(command, options)
         outcome, interrupted = _wait(job, progress, unit)
     finally:
-        for name in hosted:
-            _native.unhost(name)
+        forget()
     return outcome, interrupted
 
 
@@ -159,13 +184,14 @@ def _finish(outcome, interrupted):
 
 # --- the API ------------------------------------------------------------------------
 
-def run(experiment=None, *, python_agents=None, progress=True, **options):
+def run(experiment=None, *, python_agents=None, python_games=None, progress=True, **options):
     """Runs an experiment and returns its `Run` (data frames of its files).
 
     experiment: an experiment file (default: the command line's,
     matchups/report000-part2.1.toml), or the same experiment as a dict (its keys as in a
     file; `name` names its results folder). python_agents: {name: callable} for the
-    experiment to name. options: `arbiter run`'s, e.g. games=100, seed=7, threads=2,
+    experiment to name; python_games: {name: class}, games written in Python (see
+    docs/python.md) for its `game` to name. options: `arbiter run`'s, e.g. games=100, seed=7, threads=2,
     out="results/x", agents="agents", no_moves=True, max_games=N, time_limit=S,
     sandbox=True, standings=N, shard="0/4". Ctrl-C stops it cleanly (RunInterrupted,
     resumable). A run with nothing left to do returns None.
@@ -176,27 +202,28 @@ def run(experiment=None, *, python_agents=None, progress=True, **options):
         name = str(experiment.get("name", "experiment"))
         experiment = f"{_NAME.sub('_', name) or 'experiment'}.toml"
     chosen = _options(options, experiment=experiment, source=source, quiet=True)
-    outcome, interrupted = _start("run", chosen, python_agents, progress)
+    outcome, interrupted = _start("run", chosen, python_agents, progress, python_games=python_games)
     return _finish(outcome, interrupted)
 
 
-def resume(results_dir, *, python_agents=None, progress=True, **options):
+def resume(results_dir, *, python_agents=None, python_games=None, progress=True, **options):
     """Continues an interrupted run in its folder (`arbiter run --resume DIR`); the Python
-    agents it played must be passed again. Returns the `Run`, or None when it was already
-    complete."""
+    agents and games it played must be passed again. Returns the `Run`, or None when it
+    was already complete."""
     chosen = _options(options, resume=results_dir, quiet=True)
-    outcome, interrupted = _start("run", chosen, python_agents, progress)
+    outcome, interrupted = _start("run", chosen, python_agents, progress, python_games=python_games)
     if outcome is None:
         return load(results_dir)
     return _finish(outcome, interrupted)
 
 
-def match(first, second, *, python_agents=None, progress=True, **options):
+def match(first, second, *, python_agents=None, python_games=None, progress=True, **options):
     """Plays one matchup (`arbiter match`): agents by name or inline spec
     ("ab3-offensive2", "alphabeta(heuristic=offensive2,depth=3)"), or Python callables.
 
     options: game="breakthrough", games=100, seed=1, move_time_ms, time_control="60+0.5",
-    threads, out, agents, sandbox, standings.
+    threads, out, agents, sandbox, standings. python_games: {name: class} for `game` to
+    name (docs/python.md).
     """
     hosted = dict(python_agents or {})
     names = []
@@ -210,16 +237,19 @@ def match(first, second, *, python_agents=None, progress=True, **options):
         hosted[name] = agent
         names.append(name)
     chosen = _options(options, first=names[0], second=names[1], quiet=True)
-    outcome, interrupted = _start("match", chosen, hosted, progress)
+    outcome, interrupted = _start("match", chosen, hosted, progress, python_games=python_games)
     return _finish(outcome, interrupted)
 
 
-def compare(game, *, progress=True, **options):
+def compare(game, *, python_games=None, progress=True, **options):
     """Compares search algorithms on the same positions (`arbiter compare`): nodes, time,
     chosen moves. options: heuristic (required), algorithms="minimax,alphabeta" (or a
-    list), depths="1..4", iterations, positions=100, seed=1, threads, out, agents."""
+    list), depths="1..4", iterations, positions=100, seed=1, threads, out, agents.
+    python_games: {name: class} for `game` to name (docs/python.md)."""
     chosen = _options(options, game=str(game), quiet=True)
-    outcome, interrupted = _start("compare", chosen, None, progress, "positions")
+    outcome, interrupted = _start(
+        "compare", chosen, None, progress, "positions", python_games=python_games
+    )
     return _finish(outcome, interrupted)
 
 
@@ -250,10 +280,15 @@ def solve(file, **options):
     return Solution(outcome)
 
 
-def perft(game, depth=4, agents=None):
+def perft(game, depth=4, agents=None, python_games=None):
     """The leaves of the legal-move tree at depths 1 to `depth` (`arbiter perft`), as a
-    list: perft("breakthrough", 3) == [22, 484, 11132]."""
-    return _native.perft(str(game), int(depth), None if agents is None else str(agents))
+    list: perft("breakthrough", 3) == [22, 484, 11132]. python_games: {name: class} for
+    `game` to name (docs/python.md)."""
+    forget = _host(None, python_games)
+    try:
+        return _native.perft(str(game), int(depth), None if agents is None else str(agents))
+    finally:
+        forget()
 
 
 def _listing(agents):
