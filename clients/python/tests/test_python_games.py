@@ -130,3 +130,19 @@ def test_its_failures_are_told_in_one_line_or_recorded(tmp_path):
     reasons = set(run.games["reason"])
     assert len(run.games) == 8
     assert "rules_failure" in reasons and reasons - {"rules_failure"}, reasons
+
+
+def test_the_benchmark_searches_the_same_trees_three_ways(tmp_path):
+    """python_game.py exits 1 unless the built-in game, the class in-process and the class
+    as a program build the same trees; its scratch folder is gone afterwards."""
+    script = ROOT / "clients" / "python" / "benchmarks" / "python_game.py"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    done = subprocess.run(
+        [sys.executable, str(script), "--rounds", "1", "--positions", "2", "--depth", "3"],
+        capture_output=True, text=True, cwd=ROOT, env={**os.environ, "TMPDIR": str(scratch)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(the same trees)" in done.stdout
+    for way in ("built in", "in-process", "program"):
+        assert f"{way}:" in done.stdout
+    assert list(scratch.iterdir()) == []
