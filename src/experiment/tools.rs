@@ -48,3 +48,124 @@ pub fn perft_counts(game: &str, depth: u32, agents: Option<&Path>) -> Result<Vec
     }
     dispatch(spec, PerftTask { depth })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::external::hosted::{game_names, host_game, start_game, unhost_game};
+    use crate::external::library::{InProcess, Typed};
+    use std::sync::Arc;
+
+    /// Take one or two sticks of five; whoever takes the last wins. A position is the
+    /// sticks left and the seat to move: `5:0`.
+    #[derive(Default)]
+    struct Sticks {
+        child: String,
+        calls: Arc<std::sync::atomic::AtomicU64>,
+    }
+
+    fn sticks(position: &str) -> Option<(u32, i32)> {
+        let (left, seat) = position.split_once(':')?;
+        Some((left.parse().ok()?, seat.parse().ok()?))
+    }
+
+    impl InProcess for Sticks {
+        fn describe(&self) -> String {
+            "sticks".to_string()
+        }
+
+        fn request(&mut self, line: &str) -> Result<String, String> {
+            let message: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| e.to_string())?;
+            let position = message["position"].as_str().unwrap_or("");
+            let status = |position: &str| match sticks(position) {
+                Some((0, seat)) => serde_json::json!({"type": "status", "over": true,
+                    "winner": format!("P{}", 2 - seat), "reason": "last-stick"}),
+                Some((_, seat)) => {
+                    serde_json::json!({"type": "status", "to_move": format!("P{}", seat + 1)})
+                }
+                None => serde_json::json!({"type": "error", "message": "bad position"}),
+            };
+            let reply = match message["type"].as_str() {
+                Some("hello") => serde_json::json!({"type": "ready", "protocol": 2, "players": 2}),
+                Some("initial") => serde_json::json!({"type": "position", "position": "5:0"}),
+                Some("status") => status(position),
+                Some("legal") => {
+                    let n = self.count(position).unwrap_or(0);
+                    serde_json::json!({"type": "legal", "moves": (1..=n).map(|k| k.to_string()).collect::<Vec<_>>()})
+                }
+                _ => serde_json::json!({"type": "error", "message": "not asked in this test"}),
+            };
+            Ok(reply.to_string())
+        }
+
+        fn has_typed_calls(&self) -> bool {
+            true
+        }
+
+        fn has_evaluate(&self) -> bool {
+            false
+        }
+
+        fn count(&mut self, position: &str) -> Option<usize> {
+            self.calls
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (left, _) = sticks(position)?;
+            Some(left.min(2) as usize)
+        }
+
+        fn apply(&mut self, position: &str, index: u16) -> Option<(&str, Typed<'_>)> {
+            self.calls
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (left, seat) = sticks(position)?;
+            let left = left.checked_sub(u32::from(index) + 1)?;
+            self.child = format!("{left}:{}", 1 - seat);
+            let typed = Typed {
+                to_move: 1 - seat,
+                over: left == 0,
+                winner: seat,
+                chance: false,
+                reason: "last-stick",
+            };
+            Some((&self.child, typed))
+        }
+
+        fn move_text(&mut self, _position: &str, index: u16) -> Option<&str> {
+            ["1", "2"].get(usize::from(index)).copied()
+        }
+
+        fn evaluate(&mut self, _position: &str, _player: usize) -> Option<f64> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_hosted_game_plays_by_its_typed_calls_until_forgotten() {
+        let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = Arc::clone(&calls);
+        host_game(
+            "sticks-test",
+            Arc::new(move || {
+                Ok(Box::new(Sticks {
+                    calls: Arc::clone(&counted),
+                    ..Sticks::default()
+                }) as Box<dyn InProcess>)
+            }),
+        );
+        assert!(game_names().contains(&"sticks-test".to_string()));
+        // From 5: 5 -> {4, 3} -> {3, 2, 2, 1} -> {2, 1, 1, 0, 1, 0, 0} -> ...
+        let counts = perft_counts("sticks-test", 5, None);
+        unhost_game("sticks-test");
+        assert_eq!(counts.unwrap(), [2, 4, 7, 5, 1]);
+        assert!(
+            calls.load(std::sync::atomic::Ordering::Relaxed) > 10,
+            "typed calls made"
+        );
+        let error = start_game("sticks-test").err().unwrap();
+        assert!(error.contains("no game 'sticks-test' is hosted"), "{error}");
+        let error = perft_counts("sticks-test", 2, None)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("sticks-test"), "{error}");
+    }
+}
