@@ -242,6 +242,19 @@ pub const FLOAT_COLUMNS: &[&str] = &[
     "fastest_rate_low95",
     "fastest_rate_high95",
     "avg_plies_added",
+    "ratio",
+];
+
+/// Counts that may be empty (nothing measured: a grade without distances, a position the
+/// oracle could not reach): read as nullable integers, not as floats.
+pub const COUNT_COLUMNS: &[&str] = &[
+    "graded_moves",
+    "errors",
+    "blunders",
+    "winning_moves",
+    "fastest_wins",
+    "plies_left_before",
+    "plies_left_after",
 ];
 
 /// Columns of unsigned 64-bit numbers (seeds), beyond what a signed reader holds.
@@ -271,10 +284,17 @@ mod tests {
             );
             assert_eq!(f.frame.is_some(), f.name.ends_with(".csv"), "{}", f.name);
         }
-        for column in TEXT_COLUMNS {
-            assert!(!FLOAT_COLUMNS.contains(column) && !UNSIGNED_COLUMNS.contains(column));
+        let kinds = [TEXT_COLUMNS, FLOAT_COLUMNS, UNSIGNED_COLUMNS, COUNT_COLUMNS];
+        for (i, kind) in kinds.iter().enumerate() {
+            for column in *kind {
+                assert_eq!(
+                    kinds.iter().filter(|k| k.contains(column)).count(),
+                    1,
+                    "{column} is of {} kinds",
+                    kinds.len() - i
+                );
+            }
         }
-        assert!(FLOAT_COLUMNS.iter().all(|c| !UNSIGNED_COLUMNS.contains(c)));
     }
 
     /// The text columns of a real run's files are all listed: a column of words that is

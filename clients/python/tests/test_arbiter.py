@@ -370,3 +370,17 @@ def test_reproduction_numbers_stay_numbers(tmp_path):
     assert str(table["published"].dtype) == "int64"
     assert str(table["arbiter"].dtype) == "int64"
     assert str(table["verdict"].dtype) == "string"
+
+
+def test_counts_that_may_be_empty_are_nullable_integers(tmp_path):
+    """A run graded without distances leaves the winning-move counts empty: they read as
+    pandas' nullable Int64 (<NA>), not as floats, and the filled counts stay integers."""
+    experiment = {"name": "graded", "game": "connect-four(rows=4,columns=4)", "games": 4,
+                  "matchups": [["random", "alphabeta(heuristic=windows,depth=2)"]], "grade": True}
+    run = arbiter.run(experiment, out=tmp_path / "g", progress=False)
+    summary = run.summary
+    for column in ("graded_moves", "errors", "blunders", "winning_moves", "fastest_wins"):
+        assert str(summary[column].dtype) == "Int64", (column, summary[column].dtype)
+    assert summary["graded_moves"].notna().all() and summary["graded_moves"].sum() > 0
+    assert summary["winning_moves"].isna().all()
+    assert str(run.grades["plies_left_before"].dtype) == "Int64"

@@ -421,7 +421,8 @@ fn unhost_game(name: String) {
 }
 
 /// The schema of a run folder's files (arbiter's records::schema) as JSON text: each CSV
-/// file's frame, and the columns read as text, floats and unsigned numbers.
+/// file's frame, and the columns read as text, floats, unsigned numbers and counts that
+/// may be empty.
 #[pyfunction]
 fn schema() -> String {
     use arbiter::records::schema;
@@ -437,6 +438,7 @@ fn schema() -> String {
         "text": schema::TEXT_COLUMNS,
         "float": schema::FLOAT_COLUMNS,
         "unsigned": schema::UNSIGNED_COLUMNS,
+        "count": schema::COUNT_COLUMNS,
     })
     .to_string()
 }

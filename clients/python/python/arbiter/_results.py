@@ -15,12 +15,14 @@ ArbiterError = _native.ArbiterError
 # The schema of a run folder's files, arbiter's own (records/schema.rs): the columns
 # read as text (pandas' "string" dtype, so that a column that happens to be all empty
 # stays text instead of becoming floats), as floats even when empty (timings, values
-# that may be missing), as unsigned 64-bit numbers (seeds); and the data frames of a
-# run, attribute name -> file.
+# that may be missing), as unsigned 64-bit numbers (seeds), as nullable integers (counts
+# that may be empty: "Int64", <NA> where empty, instead of floats); and the data frames
+# of a run, attribute name -> file.
 _SCHEMA = json.loads(_native.schema())
 TEXT_COLUMNS = frozenset(_SCHEMA["text"])
 FLOAT_COLUMNS = frozenset(_SCHEMA["float"])
 UNSIGNED_COLUMNS = frozenset(_SCHEMA["unsigned"])
+COUNT_COLUMNS = frozenset(_SCHEMA["count"])
 FRAMES = dict(_SCHEMA["frames"])
 
 
@@ -52,6 +54,8 @@ def read_csv(path):
             dtype[column] = "float64"
         elif column in UNSIGNED_COLUMNS:
             dtype[column] = "uint64"
+        elif column in COUNT_COLUMNS:
+            dtype[column] = "Int64"
     return pd.read_csv(path, dtype=dtype, keep_default_na=False, na_values=[""])
 
 
