@@ -641,25 +641,31 @@ pub struct SweepChart {
     pub lines: Vec<(String, Vec<SweepPoint>)>,
     /// What the rates are: the y axis description.
     pub y_desc: String,
-    /// The top of the y axis (1: 100%; lower for small rates such as errors per move).
-    pub top: f64,
+    /// The bottom and top of the y axis ((0, 1): 0% to 100%; a lower top for small rates
+    /// such as errors per move, a higher bottom for rates near 100%).
+    pub axis: (f64, f64),
 }
 
 /// The y axis description of a win rate [`SweepChart`].
 pub const WIN_RATE_AXIS: &str = "games won (%), bar: 95% Wilson interval";
 
-/// The top of a rate axis that shows every point and interval of `lines`: the least of
-/// 5%, 10%, 20%, 30%, 50% and 100% above them all.
-pub fn rate_axis_top(lines: &[(String, Vec<SweepPoint>)]) -> f64 {
-    let highest = lines
-        .iter()
-        .flat_map(|(_, points)| points.iter().flatten())
-        .map(|&(_, _, high)| high)
-        .fold(0.0, f64::max);
-    [0.05, 0.1, 0.2, 0.3, 0.5]
+/// The bottom and top of a rate axis that shows every point and interval of `lines`:
+/// the top the least of 5%, 10%, 20%, 30%, 50% and 100% above them all; the bottom 0, or
+/// when every interval lies above 50%, the greatest of 50%, 70%, 80%, 90% and 95% below
+/// them all (rates near 100% drawn apart instead of in a band at the top).
+pub fn rate_axis(lines: &[(String, Vec<SweepPoint>)]) -> (f64, f64) {
+    let points = || lines.iter().flat_map(|(_, points)| points.iter().flatten());
+    let highest = points().map(|&(_, _, high)| high).fold(0.0, f64::max);
+    let lowest = points().map(|&(_, low, _)| low).fold(1.0, f64::min);
+    let top = [0.05, 0.1, 0.2, 0.3, 0.5]
         .into_iter()
         .find(|&top| highest <= top)
-        .unwrap_or(1.0)
+        .unwrap_or(1.0);
+    let bottom = [0.95, 0.9, 0.8, 0.7, 0.5]
+        .into_iter()
+        .find(|&bottom| lowest >= bottom && top == 1.0)
+        .unwrap_or(0.0);
+    (bottom, top)
 }
 
 impl SweepChart {
@@ -710,8 +716,17 @@ impl Chart for SweepChart {
             }
             None => self.x_desc.clone(),
         };
-        // A little room below 0 and above the top, so that points there stay whole.
-        let (bottom, roof) = (-0.03 * self.top, 1.03 * self.top);
+        // A little room below the bottom and above the top, so that points there stay
+        // whole.
+        let (floor, top) = self.axis;
+        let span = top - floor;
+        let (bottom, roof) = (floor - 0.03 * span, top + 0.03 * span);
+        // An axis that does not start at 0% says so, lest its bottom be read as 0.
+        let y_desc = if floor > 0.0 {
+            format!("{} (axis from {:.0}%)", self.y_desc, 100.0 * floor)
+        } else {
+            self.y_desc.clone()
+        };
         // The values are evenly spaced categories at 0, 1, ...; the lines are set a little
         // apart from each other so that equal points (say two lines at 0%) stay visible.
         let mut chart = ChartBuilder::on(&plot)
@@ -727,9 +742,9 @@ impl Chart for SweepChart {
             .x_labels(0)
             .y_labels(11)
             .x_desc(&x_desc)
-            .y_desc(&self.y_desc)
+            .y_desc(&y_desc)
             .y_label_formatter(&|y| {
-                if self.top < 0.2 {
+                if span < 0.2 {
                     format!("{:.1}%", 100.0 * y)
                 } else {
                     format!("{:.0}%", 100.0 * y)
@@ -934,5 +949,27 @@ mod tests {
             .message,
             "cannot draw the chart: No space left on device"
         );
+    }
+
+    #[test]
+    fn a_rate_axis_holds_every_interval_and_zooms_on_small_or_near_whole_rates() {
+        let line = |points: &[(f64, f64, f64)]| {
+            vec![(
+                "a".to_string(),
+                points.iter().map(|&p| Some(p)).collect::<Vec<_>>(),
+            )]
+        };
+        // Errors near 0: 0% to 10%.
+        assert_eq!(super::rate_axis(&line(&[(0.03, 0.01, 0.07)])), (0.0, 0.1));
+        // Win rates across the range: 0% to 100%.
+        assert_eq!(super::rate_axis(&line(&[(0.5, 0.1, 0.9)])), (0.0, 1.0));
+        // Fastest wins near 100%: from 90%, the lowest interval's bottom included.
+        assert_eq!(
+            super::rate_axis(&line(&[(0.97, 0.92, 0.99), (1.0, 0.96, 1.0)])),
+            (0.9, 1.0)
+        );
+        assert_eq!(super::rate_axis(&line(&[(0.8, 0.55, 0.9)])), (0.5, 1.0));
+        // A line with no point played: the whole axis.
+        assert_eq!(super::rate_axis(&[("a".to_string(), vec![None])]), (0.0, 0.05));
     }
 }
