@@ -970,6 +970,9 @@ mod tests {
         );
         assert_eq!(super::rate_axis(&line(&[(0.8, 0.55, 0.9)])), (0.5, 1.0));
         // A line with no point played: the whole axis.
-        assert_eq!(super::rate_axis(&[("a".to_string(), vec![None])]), (0.0, 0.05));
+        assert_eq!(
+            super::rate_axis(&[("a".to_string(), vec![None])]),
+            (0.0, 0.05)
+        );
     }
 }

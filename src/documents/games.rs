@@ -377,7 +377,7 @@ pub fn sweep_sections(run: &LoadedRun, data: &RunData) -> Result<Vec<Section>, I
             (
                 "fastest",
                 "Fastest wins",
-                "winning moves that kept the fastest win (%), bar: 95% Wilson interval",
+                "fastest winning moves (%), bar: 95% Wilson",
                 graded_rate(AgentGrades::fastest_rate),
                 "Graded with distances: of each variant's moves from a won position that kept the win, the share that kept the fastest one (a lower share: the win came later than it could).",
             ),
