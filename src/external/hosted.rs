@@ -31,33 +31,43 @@ pub trait Session: Send {
 /// Starts a session of a hosted agent.
 pub type Starter = Arc<dyn Fn() -> Result<Box<dyn Session>, String> + Send + Sync>;
 
-static HOSTED: Mutex<BTreeMap<String, Starter>> = Mutex::new(BTreeMap::new());
+/// Starters by name, agents' or games'.
+struct Hosts<S>(Mutex<BTreeMap<String, S>>);
+
+impl<S: Clone> Hosts<S> {
+    const fn new() -> Hosts<S> {
+        Hosts(Mutex::new(BTreeMap::new()))
+    }
+
+    fn map(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, S>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.map().keys().cloned().collect()
+    }
+
+    fn get(&self, name: &str) -> Option<S> {
+        self.map().get(name).cloned()
+    }
+}
+
+static HOSTED: Hosts<Starter> = Hosts::new();
 
 /// Makes agent `name` a hosted agent started by `starter` (replacing one of that name):
 /// every registry loaded from now on lists it (see [`names`]).
 pub fn host(name: &str, starter: Starter) {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(name.to_string(), starter);
+    HOSTED.map().insert(name.to_string(), starter);
 }
 
 /// Forgets hosted agent `name`.
 pub fn unhost(name: &str) {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .remove(name);
+    HOSTED.map().remove(name);
 }
 
 /// The hosted agents' names.
 pub fn names() -> Vec<String> {
-    HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .keys()
-        .cloned()
-        .collect()
+    HOSTED.names()
 }
 
 /// A new session of hosted agent `name`.
@@ -65,12 +75,7 @@ pub fn names() -> Vec<String> {
 /// # Errors
 /// No such agent (it was forgotten, or this is another process), or its host failed.
 pub fn start(name: &str) -> Result<Box<dyn Session>, String> {
-    let starter = HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(name)
-        .cloned();
-    starter.ok_or_else(|| not_hosted(name))?()
+    HOSTED.get(name).ok_or_else(|| not_hosted(name))?()
 }
 
 /// Checks, before any game, that hosted agent `name` can play: it is hosted now, and not
@@ -84,11 +89,7 @@ pub fn check(name: &str, sandboxed: bool) -> Result<(), String> {
             "agent '{name}' is a Python callable: it plays inside this process and cannot be sandboxed (run it as a program for --sandbox)"
         ));
     }
-    let hosted = HOSTED
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .contains_key(name);
-    if hosted {
+    if HOSTED.get(name).is_some() {
         Ok(())
     } else {
         Err(not_hosted(name))
@@ -104,33 +105,22 @@ fn not_hosted(name: &str) -> String {
 /// Starts one context of a hosted game (each worker thread's client opens its own).
 pub type GameStarter = Arc<dyn Fn() -> Result<Box<dyn InProcess>, String> + Send + Sync>;
 
-static HOSTED_GAMES: Mutex<BTreeMap<String, GameStarter>> = Mutex::new(BTreeMap::new());
+static HOSTED_GAMES: Hosts<GameStarter> = Hosts::new();
 
 /// Makes game `name` a hosted game whose contexts `starter` opens (replacing one of that
 /// name): every registry loaded from now on lists it.
 pub fn host_game(name: &str, starter: GameStarter) {
-    HOSTED_GAMES
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(name.to_string(), starter);
+    HOSTED_GAMES.map().insert(name.to_string(), starter);
 }
 
 /// Forgets hosted game `name`.
 pub fn unhost_game(name: &str) {
-    HOSTED_GAMES
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .remove(name);
+    HOSTED_GAMES.map().remove(name);
 }
 
 /// The hosted games' names.
 pub fn game_names() -> Vec<String> {
-    HOSTED_GAMES
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .keys()
-        .cloned()
-        .collect()
+    HOSTED_GAMES.names()
 }
 
 /// A new context of hosted game `name`.
@@ -138,12 +128,7 @@ pub fn game_names() -> Vec<String> {
 /// # Errors
 /// No such game (it was forgotten, or this is another process), or its host failed.
 pub fn start_game(name: &str) -> Result<Box<dyn InProcess>, String> {
-    let starter = HOSTED_GAMES
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(name)
-        .cloned();
-    let starter = starter.ok_or_else(|| {
+    let starter = HOSTED_GAMES.get(name).ok_or_else(|| {
         format!(
             "no game '{name}' is hosted by this process (a Python game class must be passed again to play, e.g. on a resume)"
         )

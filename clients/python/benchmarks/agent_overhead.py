@@ -12,13 +12,12 @@ folders go to a scratch folder that is removed at the end, unless --keep names i
 
 import argparse
 import pathlib
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 
 import arbiter
+from scratch import add_keep_option, scratch_folder
 
 HELPERS = pathlib.Path(__file__).resolve().parents[1]
 
@@ -48,17 +47,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the runs' folders (their path is printed)")
+    add_keep_option(parser)
     args = parser.parse_args()
-    scratch = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-overhead-"))
-    try:
-        return measure(args, scratch)
-    finally:
-        if args.keep:
-            print(f"  runs kept in {scratch}")
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+    with scratch_folder("arbiter-overhead-", args.keep) as folder:
+        return measure(args, folder)
 
 
 def measure(args, scratch):

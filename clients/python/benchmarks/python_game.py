@@ -16,12 +16,11 @@ with the spread.
 
 import argparse
 import pathlib
-import shutil
 import statistics
 import sys
-import tempfile
 
 import arbiter
+from scratch import add_keep_option, scratch_folder
 
 HERE = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE / "examples"))
@@ -55,17 +54,10 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--no-program", action="store_true",
                         help="leave out the rules program (the slowest way)")
-    parser.add_argument("--keep", action="store_true",
-                        help="keep the runs' folders (their path is printed)")
+    add_keep_option(parser)
     args = parser.parse_args()
-    scratch = pathlib.Path(tempfile.mkdtemp(prefix="arbiter-python-game-"))
-    try:
-        return measure(args, scratch)
-    finally:
-        if args.keep:
-            print(f"  runs kept in {scratch}")
-        else:
-            shutil.rmtree(scratch, ignore_errors=True)
+    with scratch_folder("arbiter-python-game-", args.keep) as folder:
+        return measure(args, folder)
 
 
 def measure(args, scratch):
