@@ -21,11 +21,38 @@ pub struct Answer {
     pub failure: Option<String>,
 }
 
+/// A `move` request's fields, as its line would give them (docs/protocol.md).
+#[derive(Clone, Copy, Debug)]
+pub struct MoveFields<'a> {
+    /// The game's id.
+    pub game_id: u64,
+    /// Moves played so far.
+    pub ply: usize,
+    /// The seat to move (`P1`).
+    pub seat: &'a str,
+    /// The legal moves, in the game's notation.
+    pub legal: &'a [String],
+    /// The moves so far (none in a game with hidden information).
+    pub history: &'a [String],
+    /// The position as the seat sees it, as JSON.
+    pub position: &'a [u8],
+    /// The game clocks, as JSON, on a game clock.
+    pub clock: Option<&'a [u8]>,
+    /// Time for this move, in ms.
+    pub time_ms: Option<u64>,
+}
+
 /// One hosted "program": the state of one protocol conversation (the host's agent object
 /// for one worker).
 pub trait Session: Send {
     /// Answers one protocol line (a request as a program would read it).
     fn handle(&mut self, line: &str) -> Answer;
+
+    /// Answers a `move` request given as its fields, without writing and reading its
+    /// line; `None` for a session that takes lines only (the line is sent instead).
+    fn handle_move(&mut self, _fields: &MoveFields<'_>) -> Option<Answer> {
+        None
+    }
 }
 
 /// Starts a session of a hosted agent.

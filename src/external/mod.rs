@@ -265,6 +265,7 @@ impl<G: Game> Shared<G> {
             seat: Player::P1,
             legal: Vec::new(),
             legal_texts: Vec::new(),
+            position_json: Vec::new(),
             pings: 0,
             clock: None,
         }
@@ -410,6 +411,9 @@ pub struct ExternalAgent<G: Game> {
     /// The legal moves written out, the strings kept from move to move (written anew
     /// each move into the same memory, not allocated per move).
     legal_texts: Vec<String>,
+    /// The position as JSON, for an agent hosted here that takes a move request as its
+    /// fields.
+    position_json: Vec<u8>,
     pings: u64,
     /// The game clocks before this move, when the game has them.
     clock: Option<Clock>,
@@ -656,7 +660,26 @@ impl<G: Game> Agent<G> for ExternalAgent<G> {
             return self.fallback(state, FaultReason::Crash);
         };
         let cpu_before = program.cpu_nanos();
-        if program.send_with(|line| request.write(line)).is_err() {
+        let sent = if program.hosted() {
+            // Handed over as its fields: no line written here and read there.
+            self.position_json.clear();
+            state.write_view_json(request.seat, &mut self.position_json);
+            let clock = request.clock.as_ref().map(Value::to_string);
+            let fields = hosted::MoveFields {
+                game_id: request.game_id,
+                ply: request.ply,
+                seat: request.seat.label(),
+                legal: request.legal,
+                history: if self.hidden { &[] } else { &self.history },
+                position: &self.position_json,
+                clock: clock.as_deref().map(str::as_bytes),
+                time_ms: request.time_ms,
+            };
+            program.send_move(&fields, |line| request.write(line))
+        } else {
+            program.send_with(|line| request.write(line))
+        };
+        if sent.is_err() {
             let reason = self.crashed();
             return self.fallback(state, reason);
         }

@@ -566,34 +566,70 @@ impl Program {
                 }
                 Ok(())
             }
-            Backend::Hosted { session, cpu_nanos } => {
+            Backend::Hosted { session, .. } => {
                 let Some(agent) = session else {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 };
                 let text = String::from_utf8_lossy(line);
                 let before = super::hosted::thread_cpu_nanos();
                 let answer = agent.handle(&text);
-                if let (Some(before), Some(after)) = (before, super::hosted::thread_cpu_nanos()) {
-                    *cpu_nanos += after.saturating_sub(before);
-                }
-                if !answer.log.is_empty() {
-                    lock(&self.sink).write(answer.log.as_bytes());
-                }
-                // Its replies wait to be received as a program's stdout would.
-                for reply in answer.replies {
-                    self.pending.extend_from_slice(reply.as_bytes());
-                    self.pending.push(b'\n');
-                }
-                match answer.failure {
-                    None => Ok(()),
-                    Some(e) => {
-                        *session = None;
-                        self.closed = true;
-                        lock(&self.sink)
-                            .write(format!("[arbiter] the agent failed: {e}\n").as_bytes());
-                        Err(io::Error::from(io::ErrorKind::BrokenPipe))
-                    }
-                }
+                self.take_answer(answer, before)
+            }
+        }
+    }
+
+    /// Sends a `move` request: to a hosted agent that takes it as its fields, as those;
+    /// otherwise as the line `write` writes (as [`Program::send_with`]).
+    ///
+    /// # Errors
+    /// As [`Program::send_with`].
+    pub fn send_move(
+        &mut self,
+        fields: &super::hosted::MoveFields<'_>,
+        write: impl FnOnce(&mut Vec<u8>) -> serde_json::Result<()>,
+    ) -> io::Result<()> {
+        if let Backend::Hosted {
+            session: Some(agent),
+            ..
+        } = &mut self.backend
+        {
+            let before = super::hosted::thread_cpu_nanos();
+            if let Some(answer) = agent.handle_move(fields) {
+                return self.take_answer(answer, before);
+            }
+        }
+        self.send_with(write)
+    }
+
+    /// Takes a hosted agent's answer as a program's output: its CPU since `before`
+    /// counted, its log written, its replies waiting to be received as stdout lines, its
+    /// failure ending it.
+    fn take_answer(
+        &mut self,
+        answer: super::hosted::Answer,
+        before: Option<u64>,
+    ) -> io::Result<()> {
+        let Backend::Hosted { session, cpu_nanos } = &mut self.backend else {
+            return Ok(());
+        };
+        if let (Some(before), Some(after)) = (before, super::hosted::thread_cpu_nanos()) {
+            *cpu_nanos += after.saturating_sub(before);
+        }
+        if !answer.log.is_empty() {
+            lock(&self.sink).write(answer.log.as_bytes());
+        }
+        // Its replies wait to be received as a program's stdout would.
+        for reply in answer.replies {
+            self.pending.extend_from_slice(reply.as_bytes());
+            self.pending.push(b'\n');
+        }
+        match answer.failure {
+            None => Ok(()),
+            Some(e) => {
+                *session = None;
+                self.closed = true;
+                lock(&self.sink).write(format!("[arbiter] the agent failed: {e}\n").as_bytes());
+                Err(io::Error::from(io::ErrorKind::BrokenPipe))
             }
         }
     }

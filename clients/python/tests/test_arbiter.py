@@ -262,6 +262,31 @@ def test_the_class_form_and_self_reported_counts(tmp_path):
     assert sorted(per_game.first()) == [1, 2, 3, 4]
 
 
+class Remembering:
+    """Keeps what it was told of the moves so far at each of its moves, by game."""
+
+    seen = {}
+
+    def __call__(self, position, legal, info):
+        Remembering.seen.setdefault(info.game_id, []).append((info.ply, list(info.moves)))
+        return info.rng.choice(legal)
+
+
+def test_an_agent_is_told_every_move_so_far_game_after_game(tmp_path):
+    """Moves reach an in-process agent a few at a time (those it was not given before):
+    at each of its moves its `info.moves` is the game's history, in every game that one
+    object (one worker) plays, as P1 and as P2."""
+    Remembering.seen = {}
+    run = arbiter.match(Remembering, "random", game="breakthrough", games=6, threads=1,
+                        out=tmp_path / "r", progress=False)
+    history = run.moves.groupby("game_id")["move"].apply(list).to_dict()
+    assert sorted(Remembering.seen) == sorted(history)
+    for game, told in Remembering.seen.items():
+        for ply, moves in told:
+            assert moves == history[game][:ply], (game, ply)
+        assert len(told) >= 5
+
+
 def test_an_agent_that_raises_loses_by_crash_with_its_traceback_logged(tmp_path):
     def broken(position, legal, info):
         if info.ply >= 2:

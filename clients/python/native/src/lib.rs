@@ -10,7 +10,7 @@
 
 use arbiter::experiment::launch::{self, request_from_json};
 use arbiter::experiment::{self, Finished};
-use arbiter::external::hosted::{self, Answer, Session};
+use arbiter::external::hosted::{self, Answer, MoveFields, Session};
 mod game;
 
 use pyo3::create_exception;
@@ -324,8 +324,14 @@ fn null_path(value: &Value, at: String) -> Option<String> {
 }
 
 /// A Python object speaking the agent protocol a line at a time: `handle(line)` returns
-/// (reply lines, log text, failure or None).
-struct PythonSession(Py<PyAny>);
+/// (reply lines, log text, failure or None); a move request goes to its `move_fields`
+/// as the request's fields instead (no line written and parsed), with only the moves it
+/// was not given before.
+struct PythonSession {
+    session: Py<PyAny>,
+    /// The game and the number of its moves the session was given so far.
+    given: (u64, usize),
+}
 
 /// Gives the calling thread (one of arbiter's workers) a Python thread state that lives
 /// as long as the thread: without it every call would create and destroy one (what
@@ -351,11 +357,78 @@ pub(crate) fn keep_thread_state() {
 }
 
 impl Session for PythonSession {
+    fn handle_move(&mut self, fields: &MoveFields<'_>) -> Option<Answer> {
+        keep_thread_state();
+        let (game, given) = self.given;
+        // The moves it has are a prefix of this game's (each move adds one): only the new
+        // ones cross, as Python strings.
+        let from = if game == fields.game_id && given <= fields.history.len() {
+            given
+        } else {
+            0
+        };
+        let position = std::str::from_utf8(fields.position).ok()?;
+        let clock = fields.clock.and_then(|c| std::str::from_utf8(c).ok());
+        let answer = Python::attach(|py| {
+            self.session
+                .bind(py)
+                .call_method1(
+                    pyo3::intern!(py, "move_fields"),
+                    (
+                        position,
+                        fields.legal,
+                        from,
+                        &fields.history[from..],
+                        fields.ply,
+                        fields.seat,
+                        fields.game_id,
+                        clock,
+                        fields.time_ms,
+                    ),
+                )
+                .and_then(|answer| {
+                    answer.extract::<(Option<String>, Option<String>, String, Option<String>)>()
+                })
+        });
+        self.given = (fields.game_id, fields.history.len());
+        Some(match answer {
+            Ok((mv, info, log, failure)) => {
+                let replies = mv
+                    .map(|mv| {
+                        let mut reply = json!({"type": "move", "move": mv});
+                        if let Some(info) =
+                            info.and_then(|i| serde_json::from_str::<Value>(&i).ok())
+                        {
+                            reply["info"] = info;
+                        }
+                        reply.to_string()
+                    })
+                    .into_iter()
+                    .collect();
+                Answer {
+                    replies,
+                    log,
+                    failure,
+                }
+            }
+            Err(e) => {
+                self.given = (0, 0);
+                Answer {
+                    failure: Some(e.to_string()),
+                    ..Answer::default()
+                }
+            }
+        })
+    }
+
     fn handle(&mut self, line: &str) -> Answer {
+        // A line (`new_game` above all) may give the session a new list of moves: the
+        // next move request sends them all.
+        self.given = (u64::MAX, 0);
         keep_thread_state();
         Python::attach(|py| {
             let answer = self
-                .0
+                .session
                 .bind(py)
                 .call_method1("handle", (line,))
                 .and_then(|answer| answer.extract::<(Vec<String>, String, Option<String>)>());
@@ -386,7 +459,12 @@ fn host(name: String, factory: Py<PyAny>) {
                 factory
                     .bind(py)
                     .call0()
-                    .map(|session| Box::new(PythonSession(session.unbind())) as Box<dyn Session>)
+                    .map(|session| {
+                        Box::new(PythonSession {
+                            session: session.unbind(),
+                            given: (u64::MAX, 0),
+                        }) as Box<dyn Session>
+                    })
                     .map_err(|e| e.to_string())
             })
         }),

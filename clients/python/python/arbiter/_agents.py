@@ -106,13 +106,44 @@ class Session:
             hook(*args)
 
     def _move(self, message, received):
+        reply = self._decide(
+            message.get("position", {}), message.get("legal", []),
+            message.get("moves", []), message.get("ply"), message.get("seat"),
+            message.get("game_id"), message.get("clock"), message.get("time_ms"), received,
+        )
+        return reply
+
+    def move_fields(self, position, legal, moves_from, new_moves, ply, seat, game_id, clock,
+                    time_ms):
+        """Answers a move request handed over as its fields (arbiter calls this instead of
+        `handle` with the request's line): the position and the clock as JSON text, the
+        moves since the first `moves_from` of those it was given before in this game.
+        Returns (move, its info as JSON text or None, log text, failure or None)."""
+        received = time.monotonic()
         info = self.info
-        info.moves = message.get("moves", [])
-        info.ply = message.get("ply", len(info.moves))
-        info.seat = message.get("seat", info.seat)
-        info.game_id = message.get("game_id", info.game_id)
-        info.clock = message.get("clock")
-        time_ms = message.get("time_ms")
+        info._log = []
+        try:
+            if moves_from > len(info.moves):
+                raise RuntimeError("the moves arbiter sent are out of step (a bug in arbiter)")
+            moves = info.moves[:moves_from] + new_moves
+            reply = self._decide(
+                json.loads(position), legal, moves, ply, seat, game_id,
+                None if clock is None else json.loads(clock), time_ms, received,
+            )
+            details = reply.get("info")
+            return reply["move"], None if details is None else json.dumps(details), \
+                "".join(info._log), None
+        except Exception as error:  # noqa: BLE001 - reported to arbiter as the agent's failure
+            info._log.append(traceback.format_exc())
+            return None, None, "".join(info._log), f"{type(error).__name__}: {error}"
+
+    def _decide(self, position, legal, moves, ply, seat, game_id, clock, time_ms, received):
+        info = self.info
+        info.moves = moves
+        info.ply = len(moves) if ply is None else ply
+        info.seat = seat or info.seat
+        info.game_id = info.game_id if game_id is None else game_id
+        info.clock = clock
         info.deadline = None if time_ms is None else received + time_ms / 1000.0
         if info.clock:
             # On a game clock the move is due after a share of the time left (a twentieth
@@ -123,7 +154,7 @@ class Session:
             increment = info.clock.get(mine + "_increment_ms", 0) / 1000.0
             share = received + min(remaining / 20 + increment * 0.75, remaining / 2)
             info.deadline = share if info.deadline is None else min(info.deadline, share)
-        answer = self.choose(message.get("position", {}), message.get("legal", []), info)
+        answer = self.choose(position, legal, info)
         details = None
         if isinstance(answer, tuple):
             answer, details = answer
