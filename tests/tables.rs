@@ -339,3 +339,56 @@ fn a_rules_program_for_three_players_counts_right_and_plays_at_a_table() {
         stdout(&output)
     );
 }
+
+/// `openings` at tables: a deal's opening (here four random plies drawn from its seed)
+/// serves every rotation of its seats, goes to tables.csv's `opening` column ahead of the
+/// agents' moves, and the viewer replays it first; without openings there is no such
+/// column. A bad `openings` is refused with its line.
+#[test]
+fn a_deals_opening_serves_all_its_rotations_and_replays_first() {
+    let dir = tempfile::tempdir().expect("dir");
+    let body = "kind = \"tables\"\ngame = \"chinese-checkers-star(players=3)\"\nseed = 4\ndeals = 3\nopenings = { random_plies = 4 }\ntables = [[\"random\", \"random\", \"greedy(heuristic=distance)\"]]\n";
+    let experiment = write_experiment(dir.path(), "open.toml", body);
+    let out = dir.path().join("open");
+    let output = run_experiment(&experiment, &out, &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let games = csv_maps(&out.join("tables.csv"));
+    assert_eq!(games.len(), 9);
+    let mut by_deal: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for game in &games {
+        let opening = &game["opening"];
+        assert_eq!(opening.split(';').count(), 4, "{opening}");
+        // The agents' moves come after it, not with it.
+        assert!(!game["moves"].starts_with(opening.as_str()), "{game:?}");
+        by_deal
+            .entry(game["deal"].clone())
+            .or_default()
+            .push(opening.clone());
+    }
+    for openings in by_deal.values() {
+        assert!(openings.iter().all(|o| *o == openings[0]), "{openings:?}");
+    }
+    let distinct: std::collections::BTreeSet<&String> =
+        by_deal.values().map(|o| &o[0]).collect();
+    assert!(distinct.len() > 1, "{by_deal:?}");
+    // The viewer replays the opening's four moves before the agents'.
+    let page = fs::read_to_string(out.join("index.html")).expect("index.html");
+    assert!(page.contains("\"opening\":4"), "no opening in the viewer's games");
+    // Without openings, tables.csv has no opening column.
+    let plain = dir.path().join("plain");
+    let output = star(dir.path(), "plain", &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let header = fs::read_to_string(plain.join("tables.csv")).expect("tables.csv");
+    assert!(!header.lines().next().unwrap_or("").contains("opening"));
+    // A bad value names its line.
+    let bad = write_experiment(
+        dir.path(),
+        "bad.toml",
+        &body.replace("random_plies = 4", "random_plies = -2"),
+    );
+    let output = run_experiment(&bad, &dir.path().join("bad"), &[]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("bad.toml") && message.contains("line 5"), "{message}");
+    assert!(!dir.path().join("bad").join("tables.csv").exists());
+}

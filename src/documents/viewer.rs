@@ -255,10 +255,14 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
     for row in &rows {
         let get = |k: &str| row.get(k).cloned().unwrap_or_default();
         let id = get("game");
-        let moves: Vec<&str> = row
-            .get("moves")
-            .map(|m| m.split(';').filter(|m| !m.is_empty()).collect())
-            .unwrap_or_default();
+        let split = |key: &str| -> Vec<&str> {
+            row.get(key)
+                .map(|m| m.split(';').filter(|m| !m.is_empty()).collect())
+                .unwrap_or_default()
+        };
+        // The opening's moves (an experiment's `openings`) come first, by no seat's agent.
+        let opening = split("opening").len();
+        let moves: Vec<&str> = split("opening").into_iter().chain(split("moves")).collect();
         let seats: Vec<String> = (1..=crate::core::Player::MAX)
             .map_while(|s| row.get(&format!("p{s}_agent")).cloned())
             .collect();
@@ -291,6 +295,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
             .map(|movers| {
                 movers
                     .iter()
+                    .skip(opening)
                     .map(|m| {
                         let label = m.as_str().unwrap_or("");
                         json!({"agent": agent_of(label).unwrap_or_else(|| label.to_string())})
@@ -317,7 +322,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
             "reason": get("reason"),
             "result": result,
             "moves": moves,
-            "opening": 0,
+            "opening": opening,
             "stats": stats,
             "boards": boards,
             "grid": grid,

@@ -7,6 +7,7 @@ use crate::records::tables::TablesCsv;
 use crate::records::{Meta, Reporter, RunKind, SandboxMode};
 use crate::registry::table_experiment::TableExperiment;
 use crate::registry::{AgentFactory, GameEntry, GameTask};
+use crate::tournament::Openings;
 use crate::tournament::table::{TableLimits, TableRecord, TableSchedule, play_table, seat_table};
 use std::io;
 use std::path::Path;
@@ -17,6 +18,7 @@ use std::time::Duration;
 struct Tables<'a, G: Game> {
     experiment: &'a TableExperiment,
     start: G,
+    openings: Openings<G>,
     schedule: TableSchedule,
     factories: Vec<AgentFactory<G>>,
     limits: TableLimits,
@@ -43,7 +45,9 @@ impl<G: Game> Work for Tables<'_, G> {
         let job = self.schedule.job(id);
         let mut seats = seat_table(&self.factories, &job);
         let agents = job.seats.clone();
-        let played = play_table(self.start.clone(), job, &mut seats, &self.limits);
+        // A deal's opening serves all its rotations, as its seed does.
+        let (state, opening) = self.openings.position_at(&self.start, job.deal, job.seed);
+        let played = play_table(state, opening, job, &mut seats, &self.limits);
         for (seat, agent) in seats.iter().zip(agents) {
             if let Some(why) = seat.broken() {
                 let _ = self.broken[agent].set(why);
@@ -98,6 +102,7 @@ impl<G: Game> Kind for Tables<'_, G> {
             folder,
             names,
             self.schedule.seats(),
+            !matches!(self.openings, Openings::Start),
         )?))
     }
 
@@ -123,6 +128,7 @@ impl GameTask for Task<'_, TableExperiment> {
         let seats = start_position.players();
         experiment.seat(seats)?;
         let factories = experiment.factories(&start_position)?;
+        let openings = super::games::openings_of(&experiment.openings, &start_position)?;
         let schedule =
             TableSchedule::new(experiment.seed, experiment.tables.clone(), experiment.deals);
         let (folder, meta) = start.open(&experiment.name, options.quiet, || Meta {
@@ -148,6 +154,7 @@ impl GameTask for Task<'_, TableExperiment> {
         let tables = Tables {
             experiment: &experiment,
             start: start_position,
+            openings,
             schedule,
             broken: (0..factories.len()).map(|_| OnceLock::new()).collect(),
             factories,

@@ -337,8 +337,9 @@ pub fn write_standings(folder: &Path, tally: &TablesTally, names: &[String]) -> 
     )
 }
 
-/// tables.csv's header for tables of `seats`.
-fn header(seats: usize) -> Vec<String> {
+/// tables.csv's header for tables of `seats` (with an `opening` column before the moves
+/// when the games start from openings).
+fn header(seats: usize, openings: bool) -> Vec<String> {
     let mut header: Vec<String> = [
         "game", "table", "deal", "rotation", "seed", "plies", "reason", "winner",
     ]
@@ -347,6 +348,9 @@ fn header(seats: usize) -> Vec<String> {
     .collect();
     for seat in 1..=seats {
         header.extend(SEAT_COLUMNS.iter().map(|c| format!("p{seat}_{c}")));
+    }
+    if openings {
+        header.push("opening".to_string());
     }
     header.push("moves".to_string());
     header
@@ -360,24 +364,33 @@ pub struct TablesCsv {
     folder: std::path::PathBuf,
     names: Vec<String>,
     tally: TablesTally,
+    /// Whether the games start from openings (tables.csv's `opening` column).
+    openings: bool,
 }
 
 impl TablesCsv {
     /// Creates tables.csv (its header written) in `folder`, for `names` agents at tables
-    /// of `seats`.
+    /// of `seats`, games starting from openings or not.
     ///
     /// # Errors
     /// The file cannot be created.
-    pub fn create(folder: &Path, names: Vec<String>, seats: usize) -> io::Result<TablesCsv> {
+    pub fn create(
+        folder: &Path,
+        names: Vec<String>,
+        seats: usize,
+        openings: bool,
+    ) -> io::Result<TablesCsv> {
         let (file, staged) = super::staged::create(folder, TABLES)?;
         let mut out = csv::Writer::from_writer(BufWriter::new(file));
-        out.write_record(header(seats)).map_err(io::Error::other)?;
+        out.write_record(header(seats, openings))
+            .map_err(io::Error::other)?;
         Ok(TablesCsv {
             out,
             staged,
             folder: folder.to_path_buf(),
             tally: TablesTally::new(names.len(), seats),
             names,
+            openings,
         })
     }
 }
@@ -404,6 +417,9 @@ impl Reporter<TableRecord> for TablesCsv {
             row.push(seat.moves.to_string());
             row.push(seat.expanded.to_string());
             row.push(format!("{:.3}", seat.nanos as f64 / 1e6));
+        }
+        if self.openings {
+            row.push(record.opening.clone());
         }
         row.push(record.move_text.clone());
         self.out.write_record(&row).map_err(io::Error::other)?;

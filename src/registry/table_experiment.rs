@@ -2,8 +2,8 @@
 //! seated in every rotation of the seats on the same deals, for standings by place, return
 //! and Plackett-Luce rating.
 
-use super::experiment::Located;
-use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError};
+use super::experiment::{Located, OpeningsTable, openings_spec};
+use super::{AgentFactory, AgentRegistry, AgentSpec, GameEntry, GameSpec, InputError, OpeningSpec};
 use super::{line_of_key, line_of_string, toml_error};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -43,6 +43,8 @@ pub struct TableExperiment {
     pub max_plies: u32,
     /// Time per move, if limited.
     pub move_time_ms: Option<u64>,
+    /// Where the games start: a deal's opening serves all its rotations.
+    pub openings: OpeningSpec,
 }
 
 #[derive(Deserialize)]
@@ -61,6 +63,7 @@ struct TableFile {
     round_robin: Vec<String>,
     max_plies: Option<i64>,
     move_time_ms: Option<i64>,
+    openings: Option<OpeningsTable>,
 }
 
 impl TableExperiment {
@@ -90,6 +93,8 @@ impl TableExperiment {
             1_000_000,
         )? as u32;
         let move_time_ms = at.move_time_ms(file.move_time_ms)?;
+        let openings = openings_spec(file.openings.as_ref(), path)
+            .map_err(|e| fail(at_key("openings"), e.message))?;
         let name = super::run_name(file.name.clone(), path, "experiment")
             .map_err(|e| fail(at_key("name"), e.message))?;
         let mut agents: Vec<AgentSpec> = Vec::new();
@@ -159,6 +164,7 @@ impl TableExperiment {
             deals,
             max_plies,
             move_time_ms,
+            openings,
         })
     }
 

@@ -191,17 +191,23 @@ pub enum Openings<G> {
 impl<G: Game> Openings<G> {
     /// The opening position of `job` and its moves in notation.
     pub fn position(&self, start: &G, job: &GameJob) -> (G, String) {
+        self.position_at(start, job.pair, job.seed)
+    }
+
+    /// The opening of the `index`-th pair (or deal) of games, whose seed is `seed`: the
+    /// list's openings in turn, or random plies drawn from the seed.
+    pub fn position_at(&self, start: &G, index: u64, seed: u64) -> (G, String) {
         match self {
             Openings::Start => (start.clone(), String::new()),
             Openings::List(list) if !list.is_empty() => {
-                list[(job.pair % list.len() as u64) as usize].clone()
+                list[(index % list.len() as u64) as usize].clone()
             }
             Openings::List(_) => (start.clone(), String::new()),
             Openings::RandomPlies(plies) => {
                 let mut moves = Vec::new();
                 // Redraw (deterministically) if a random line ends the game.
                 for attempt in 0..100u64 {
-                    let mut rng = seeds::rng(seeds::derive(job.seed, &[0x6f70_656e, attempt]));
+                    let mut rng = seeds::rng(seeds::derive(seed, &[0x6f70_656e, attempt]));
                     let mut state = start.clone();
                     let mut text = String::new();
                     for _ in 0..*plies {

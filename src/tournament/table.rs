@@ -154,6 +154,10 @@ pub struct TableRecord {
     /// with `--no-moves`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub move_text: String,
+    /// The opening's moves (the experiment's `openings`), played before the agents' and
+    /// not in `move_text`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub opening: String,
 }
 
 /// Places from each seat's score: 1 + the number of seats strictly ahead.
@@ -201,10 +205,12 @@ pub struct TableLimits {
     pub no_moves: bool,
 }
 
-/// Plays one game of `job` from `state` with an agent in every seat; `None` when the stop
-/// flag was raised before it ended.
+/// Plays one game of `job` from `state` (the start, or the position after `opening`'s
+/// moves) with an agent in every seat; `None` when the stop flag was raised before it
+/// ended.
 pub fn play_table<G: Game>(
     mut state: G,
+    opening: String,
     job: TableJob,
     seats: &mut [Box<dyn Agent<G>>],
     limits: &TableLimits,
@@ -227,7 +233,7 @@ pub fn play_table<G: Game>(
             id: job.id,
             seat: Player::seat(seat).unwrap_or(Player::P1),
             seed: job.agent_seed(seat),
-            opening: "",
+            opening: &opening,
             move_time: limits.move_time,
             logs: limits.logs.as_deref(),
         };
@@ -341,6 +347,7 @@ pub fn play_table<G: Game>(
         plies,
         seats: records,
         move_text: texts.moves,
+        opening,
     })
 }
 
