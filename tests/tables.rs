@@ -368,12 +368,14 @@ fn a_deals_opening_serves_all_its_rotations_and_replays_first() {
     for openings in by_deal.values() {
         assert!(openings.iter().all(|o| *o == openings[0]), "{openings:?}");
     }
-    let distinct: std::collections::BTreeSet<&String> =
-        by_deal.values().map(|o| &o[0]).collect();
+    let distinct: std::collections::BTreeSet<&String> = by_deal.values().map(|o| &o[0]).collect();
     assert!(distinct.len() > 1, "{by_deal:?}");
     // The viewer replays the opening's four moves before the agents'.
     let page = fs::read_to_string(out.join("index.html")).expect("index.html");
-    assert!(page.contains("\"opening\":4"), "no opening in the viewer's games");
+    assert!(
+        page.contains("\"opening\":4"),
+        "no opening in the viewer's games"
+    );
     // Without openings, tables.csv has no opening column.
     let plain = dir.path().join("plain");
     let output = star(dir.path(), "plain", &[]);
@@ -389,6 +391,9 @@ fn a_deals_opening_serves_all_its_rotations_and_replays_first() {
     let output = run_experiment(&bad, &dir.path().join("bad"), &[]);
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
-    assert!(message.contains("bad.toml") && message.contains("line 5"), "{message}");
+    assert!(
+        message.contains("bad.toml") && message.contains("line 5"),
+        "{message}"
+    );
     assert!(!dir.path().join("bad").join("tables.csv").exists());
 }

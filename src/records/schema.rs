@@ -88,7 +88,7 @@ pub const FILES: &[RunFile] = &[
     file(
         "tables.csv",
         Some("table_games"),
-        "one row per game at a table (table, deal, rotation, seed, each seat's agent, return, place, counts; the moves)",
+        "one row per game at a table (table, deal, rotation, seed, each seat's agent, return, place, counts; the opening, with openings; the moves)",
     ),
     file(
         "table_summary.csv",
