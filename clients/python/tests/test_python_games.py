@@ -146,3 +146,53 @@ def test_the_benchmark_searches_the_same_trees_three_ways(tmp_path):
     for way in ("built in", "in-process", "program"):
         assert f"{way}:" in done.stdout
     assert list(scratch.iterdir()) == []
+
+
+class Sticks:
+    """Three players take one or two of `sticks` sticks in turn; whoever takes the last
+    wins. A position is the sticks left and the plies played: "7:0"."""
+
+    players = 3
+
+    def __init__(self, sticks=7):
+        self.sticks = sticks
+
+    def initial(self):
+        return f"{self.sticks}:0"
+
+    def moves(self, position):
+        left, _ = map(int, position.split(":"))
+        return [str(k) for k in (1, 2) if k <= left]
+
+    def play(self, position, move):
+        left, plies = map(int, position.split(":"))
+        return f"{left - int(move)}:{plies + 1}"
+
+    def status(self, position):
+        left, plies = map(int, position.split(":"))
+        if left == 0:
+            return ((plies - 1) % 3, "last-stick")
+        return plies % 3
+
+
+def sticks_perft(left, depth):
+    if depth == 0 or left == 0:
+        return 1 if depth == 0 else 0
+    return sum(sticks_perft(left - k, depth - 1) for k in (1, 2) if k <= left)
+
+
+def test_a_game_of_three_players_plays_at_tables(tmp_path):
+    games = {"sticks": Sticks}
+    counts = arbiter.perft("sticks(sticks=7)", 6, python_games=games)
+    assert counts == [sticks_perft(7, d) for d in range(1, 7)]
+    experiment = {"kind": "tables", "name": "sticks", "game": "sticks(sticks=7)", "deals": 4,
+                  "seed": 3, "tables": [["random", "random", "mcts(iterations=50)"]]}
+    run = arbiter.run(experiment, python_games=games, out=tmp_path / "t", progress=False)
+    tables = arbiter.read_csv(pathlib.Path(run.folder) / "tables.csv")
+    assert len(tables) == 12
+    assert set(tables["reason"]) == {"last-stick"}
+    # The winner took the last stick: the seat that moved last.
+    for _, game in tables.iterrows():
+        moves = game["moves"].split(";")
+        assert sum(map(int, moves)) == 7
+        assert game["winner"] == f"P{(len(moves) - 1) % 3 + 1}"
