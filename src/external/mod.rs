@@ -10,6 +10,7 @@ pub mod check;
 pub mod check_game;
 pub mod hosted;
 pub mod library;
+mod looking;
 mod messages;
 mod move_line;
 mod program;
@@ -19,7 +20,8 @@ pub mod sandbox;
 pub mod serve;
 pub mod serve_game;
 
-pub use program::{LookingInput, Program, Received, describe_status, looking_stdin};
+pub use looking::{LookingInput, looking_stdin};
+pub use program::{Program, Received, describe_status};
 
 use messages::{MoveInfo, MoveRequest, Reply, message_of, read_reply};
 
