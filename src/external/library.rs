@@ -223,6 +223,10 @@ pub trait InProcess: Send {
     fn move_text(&mut self, position: &str, index: u16) -> Option<&str>;
     /// Its value of `position` for seat `player` (from 0).
     fn evaluate(&mut self, position: &str, player: usize) -> Option<f64>;
+    /// Why its last typed call failed, when it can say (a Python game: what it raised).
+    fn take_error(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// One context of a library: what a worker thread's client speaks to.

@@ -1162,11 +1162,11 @@ impl Client {
             // Never a panic on a closed output (a run stops cleanly on its own then).
             let _ = writeln!(
                 std::io::stderr(),
-                "warning: rules {} of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
-                if self.def.spec.in_process() {
-                    "library"
-                } else {
-                    "program"
+                "warning: rules {}of game '{}' (`{}`): {why}; the game is recorded as {RULES_FAILURE}{}",
+                match (&self.def.spec.library, &self.def.spec.hosted) {
+                    (Some(_), _) => "library ",
+                    (None, Some(_)) => "",
+                    (None, None) => "program ",
                 },
                 self.def,
                 self.def.spec.command_line(),
@@ -1268,6 +1268,14 @@ impl Client {
         expected: &str,
         otherwise: &str,
     ) -> String {
+        let said = self
+            .connection
+            .as_mut()
+            .and_then(Connection::in_process)
+            .and_then(InProcess::take_error);
+        if let Some(why) = said {
+            return format!("`{call}` failed: {why}");
+        }
         let asked = self
             .connection
             .as_mut()

@@ -109,7 +109,7 @@ class NoStatus:
         return position
 
 
-def test_its_failures_are_told_in_one_line_or_recorded(tmp_path):
+def test_its_failures_are_told_in_one_line_or_recorded(tmp_path, capfd):
     # Bad parameters: the class's own exception, in the command's one-line message.
     with pytest.raises(arbiter.ArbiterError, match=r"c4.*ValueError: rows must be from 4 to 8"):
         arbiter.perft("c4(rows=12)", 2, python_games=GAMES)
@@ -130,6 +130,9 @@ def test_its_failures_are_told_in_one_line_or_recorded(tmp_path):
     reasons = set(run.games["reason"])
     assert len(run.games) == 8
     assert "rules_failure" in reasons and reasons - {"rules_failure"}, reasons
+    # The warning says what the method raised.
+    warned = capfd.readouterr().err
+    assert "play() raised RuntimeError: column one is haunted" in warned, warned
 
 
 def test_the_benchmark_searches_the_same_trees_three_ways(tmp_path):

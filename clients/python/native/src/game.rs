@@ -90,6 +90,8 @@ pub struct PythonGame {
     /// The last child made, and its status's reason.
     child: String,
     reason: String,
+    /// What the last typed call that failed raised.
+    error: Option<String>,
 }
 
 impl PythonGame {
@@ -103,6 +105,7 @@ impl PythonGame {
             moves: HashMap::new(),
             child: String::new(),
             reason: String::new(),
+            error: None,
         }
     }
 
@@ -294,8 +297,15 @@ impl PythonGame {
                     .bind(py)
                     .call1((position,))
                     .and_then(|m| m.extract::<Vec<String>>())
-                    .ok()
-            })?;
+                    .map_err(|e| format!("moves() raised {}", line_of(&e, py)))
+            });
+            let moves = match moves {
+                Ok(moves) => moves,
+                Err(why) => {
+                    self.error = Some(why);
+                    return None;
+                }
+            };
             if self.moves.len() >= CACHED_POSITIONS {
                 self.moves.clear();
             }
@@ -336,16 +346,28 @@ impl InProcess for PythonGame {
         let played = self.legal(position)?.get(usize::from(index))?.clone();
         let methods = self.methods.as_ref()?;
         keep_thread_state();
-        let (child, stat) = Python::attach(|py| -> PyResult<(String, Stat)> {
+        let made = Python::attach(|py| -> Result<(String, Stat), String> {
             let child: String = methods
                 .play
                 .bind(py)
-                .call1((position, played.as_str()))?
-                .extract()?;
-            let stat = read_status(&methods.status.bind(py).call1((child.as_str(),))?)?;
+                .call1((position, played.as_str()))
+                .and_then(|c| c.extract())
+                .map_err(|e| format!("play() raised {}", line_of(&e, py)))?;
+            let stat = methods
+                .status
+                .bind(py)
+                .call1((child.as_str(),))
+                .and_then(|s| read_status(&s))
+                .map_err(|e| format!("status() of '{child}' raised {}", line_of(&e, py)))?;
             Ok((child, stat))
-        })
-        .ok()?;
+        });
+        let (child, stat) = match made {
+            Ok(made) => made,
+            Err(why) => {
+                self.error = Some(why);
+                return None;
+            }
+        };
         self.child = child;
         let seat = |n: i64| i32::try_from(n).unwrap_or(i32::MIN);
         let typed = match stat {
@@ -379,12 +401,17 @@ impl InProcess for PythonGame {
     fn evaluate(&mut self, position: &str, player: usize) -> Option<f64> {
         let evaluate = self.methods.as_ref()?.evaluate.as_ref()?;
         keep_thread_state();
-        Python::attach(|py| {
+        let value = Python::attach(|py| {
             evaluate
                 .bind(py)
                 .call1((position, player))
                 .and_then(|v| v.extract::<f64>())
-                .ok()
-        })
+                .map_err(|e| format!("evaluate() raised {}", line_of(&e, py)))
+        });
+        value.map_err(|why| self.error = Some(why)).ok()
+    }
+
+    fn take_error(&mut self) -> Option<String> {
+        self.error.take()
     }
 }
