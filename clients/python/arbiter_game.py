@@ -14,7 +14,8 @@ docs/python.md, "Games written in Python") runs from the command line too.
 
 The class: `__init__(**params)`, `initial()`, `moves(position)`, `play(position, move)`,
 `status(position)` (the seat to move, 0 for P1, or `(winner seat or None, reason)` once
-over), and optionally `evaluate(position, seat)`, `render(position)`, `players`, `name`.
+over), and optionally `evaluate(position, seat)`, `render(position)`, `features(position)`
+with `feature_names`, `players`, `name`.
 In-process the package answers the same requests the same way; through a pipe a search
 is a few hundred times slower (`clients/python/benchmarks/python_game.py`).
 """
@@ -53,6 +54,8 @@ def answer(cls, game, request):
             "players": getattr(game, "players", 2),
             "evaluate": callable(getattr(game, "evaluate", None)),
             "render": callable(getattr(game, "render", None)),
+            "features": list(getattr(game, "feature_names", []))
+            if callable(getattr(game, "features", None)) else [],
         }
     if game is None:
         raise ValueError("no `hello` yet")
@@ -74,8 +77,12 @@ def answer(cls, game, request):
         return game, {"type": "value", "value": float(game.evaluate(position, seat))}
     if kind == "render":
         return game, {"type": "render", **game.render(position)}
+    if kind == "features":
+        values = game.features(position)
+        return game, {"type": "features",
+                      **{f"P{seat + 1}": list(v) for seat, v in enumerate(values)}}
     raise ValueError(f"a Python game class answers hello, initial, status, legal, apply, "
-                     f"evaluate and render, not {kind!r}")
+                     f"evaluate, features and render, not {kind!r}")
 
 
 def serve(cls):

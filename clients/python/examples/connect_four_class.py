@@ -19,6 +19,9 @@ after making it.
 
 class ConnectFour:
     players = 2
+    # The numbers `linear` weighs (own_threes=5,own_twos=2,own_centre=3,opp_threes=-4 is
+    # `windows`).
+    feature_names = ["threes", "twos", "centre"]
 
     def __init__(self, rows=6, columns=7):
         if not (4 <= rows <= 8 and 4 <= columns <= 9):
@@ -127,6 +130,15 @@ class ConnectFour:
         twos, threes = self._windows(own, other)
         _, their_threes = self._windows(other, own)
         return 3.0 * (own & self.centre).bit_count() + 2.0 * twos + 5.0 * threes - 4.0 * their_threes
+
+    def features(self, position):
+        p1, every, _ = self._board(position)
+        p2 = every ^ p1
+        numbers = []
+        for own, other in ((p1, p2), (p2, p1)):
+            twos, threes = self._windows(own, other)
+            numbers.append([threes, twos, (own & self.centre).bit_count()])
+        return numbers
 
     def render(self, position):
         p1, every, _ = self._board(position)

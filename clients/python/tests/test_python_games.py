@@ -42,6 +42,12 @@ def test_a_search_on_it_builds_the_built_in_games_trees(tmp_path):
     columns = ["position", "move", "value", "expanded", "evaluated", "generated"]
     assert hosted[columns].to_dict("records") == built_in[columns].to_dict("records")
     assert hosted["generated"].sum() > 1000
+    # Its features weighed by `linear` as `windows` weighs them: the same trees again.
+    linear = "linear(own_threes=5,own_twos=2,own_centre=3,opp_threes=-4)"
+    weighed = arbiter.compare("c4", heuristic=linear, algorithms="alphabeta", depths="4",
+                              positions=6, seed=5, out=tmp_path / "l", python_games=GAMES,
+                              progress=False).search
+    assert weighed[columns].to_dict("records") == built_in[columns].to_dict("records")
 
 
 def test_it_plays_a_match_and_its_games_replay(tmp_path):

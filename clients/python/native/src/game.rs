@@ -13,6 +13,8 @@
 //!     def status(self, position)        # the seat to move (0 = P1), or (winner, reason)
 //!     def evaluate(self, position, seat) -> float   # optional: the `program` heuristic
 //!     def render(self, position) -> dict            # optional: a `render` reply's fields
+//!     feature_names = ["threes", ...]               # optional, with features():
+//!     def features(self, position) -> [[...], [...]]  # each seat's numbers: `linear`
 //! ```
 //!
 //! One instance per worker thread's client, made at its `hello`. Each call takes the
@@ -38,6 +40,8 @@ struct Methods {
     status: Py<PyAny>,
     evaluate: Option<Py<PyAny>>,
     render: Option<Py<PyAny>>,
+    /// `features`, when the class names its features (`feature_names`).
+    features: Option<Py<PyAny>>,
 }
 
 /// What `status` returned.
@@ -169,6 +173,11 @@ impl PythonGame {
             status: required("status")?,
             evaluate: method("evaluate")?,
             render: method("render")?,
+            features: method("features")?,
+        };
+        let feature_names: Vec<String> = match object.getattr_opt("feature_names")? {
+            Some(names) if methods.features.is_some() => names.extract()?,
+            _ => Vec::new(),
         };
         self.players = match object.getattr_opt("players")? {
             Some(players) => players.extract::<usize>()?,
@@ -181,7 +190,7 @@ impl PythonGame {
         let ready = json!({
             "type": "ready", "protocol": GAME_PROTOCOL_VERSION, "name": shown,
             "players": self.players, "evaluate": methods.evaluate.is_some(),
-            "render": methods.render.is_some(),
+            "render": methods.render.is_some(), "features": feature_names,
         });
         self.methods = Some(methods);
         self.moves.clear();
@@ -260,6 +269,21 @@ impl PythonGame {
                     .map_err(python)?;
                 json!({"type": "value", "value": value})
             }
+            "features" => {
+                let Some(features) = &methods.features else {
+                    return Err("the game class has no features() method".to_string());
+                };
+                let values: Vec<Vec<f64>> = features
+                    .bind(py)
+                    .call1((position,))
+                    .and_then(|v| v.extract())
+                    .map_err(python)?;
+                let mut reply = json!({"type": "features"});
+                for (seat, numbers) in values.iter().enumerate() {
+                    reply[format!("P{}", seat + 1)] = json!(numbers);
+                }
+                reply
+            }
             "render" => {
                 let Some(render) = &methods.render else {
                     return Err("the game class has no render() method".to_string());
@@ -280,7 +304,7 @@ impl PythonGame {
             }
             other => {
                 return Err(format!(
-                    "a Python game class answers hello, initial, status, legal, apply, evaluate and render, not `{other}`"
+                    "a Python game class answers hello, initial, status, legal, apply, evaluate, features and render, not `{other}`"
                 ));
             }
         })
