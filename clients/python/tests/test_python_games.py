@@ -23,6 +23,12 @@ def at_root(monkeypatch):
     monkeypatch.chdir(ROOT)
 
 
+def test_it_is_listed_among_the_games_while_passed():
+    listed = arbiter.games(python_games=GAMES).set_index("name")
+    assert listed.loc["c4", "kind"] == "python"
+    assert "c4" not in set(arbiter.games()["name"])
+
+
 def test_its_perft_equals_the_built_in_games_wins_included():
     # On 4x5 and 4x4 the counts fall below columns^n from depth 7 on: wins end games.
     assert arbiter.perft("c4", 5, python_games=GAMES) == arbiter.perft("connect-four", 5)

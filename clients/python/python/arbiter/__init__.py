@@ -295,14 +295,18 @@ def _listing(agents):
     return json.loads(_native.listing(None if agents is None else str(agents)))
 
 
-def games(agents=None):
-    """The games (built in, and served by programs declared in the agent files) as a
-    DataFrame: name, kind, params, heuristics, description."""
+def games(agents=None, python_games=None):
+    """The games (built in, served by programs or libraries declared in the agent files,
+    and the Python classes of `python_games`) as a DataFrame: name, kind, params,
+    heuristics, description."""
     import pandas as pd
 
-    return pd.DataFrame(
-        _listing(agents)["games"], columns=["name", "kind", "params", "heuristics", "description"]
-    )
+    forget = _host(None, python_games)
+    try:
+        listed = _listing(agents)["games"]
+    finally:
+        forget()
+    return pd.DataFrame(listed, columns=["name", "kind", "params", "heuristics", "description"])
 
 
 def agents(agents=None):
