@@ -53,7 +53,7 @@ pub fn perft_counts(game: &str, depth: u32, agents: Option<&Path>) -> Result<Vec
 mod tests {
     use super::*;
     use crate::external::hosted::{game_names, host_game, start_game, unhost_game};
-    use crate::external::library::{InProcess, Typed};
+    use crate::external::library::{InProcess, InProcessError, Typed};
     use std::sync::Arc;
 
     /// Take one or two sticks of five; whoever takes the last wins. A position is the
@@ -74,9 +74,9 @@ mod tests {
             "sticks".to_string()
         }
 
-        fn request(&mut self, line: &str) -> Result<String, String> {
+        fn request(&mut self, line: &str) -> Result<String, InProcessError> {
             let message: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| e.to_string())?;
+                serde_json::from_str(line).map_err(|e| InProcessError::NotJson(e.to_string()))?;
             let position = message["position"].as_str().unwrap_or("");
             let status = |position: &str| match sticks(position) {
                 Some((0, seat)) => serde_json::json!({"type": "status", "over": true,
@@ -162,7 +162,13 @@ mod tests {
             "typed calls made"
         );
         let error = start_game("sticks-test").err().unwrap();
-        assert!(error.contains("no game 'sticks-test' is hosted"), "{error}");
+        assert_eq!(error, InProcessError::NotHosted("sticks-test".to_string()));
+        assert!(
+            error
+                .to_string()
+                .contains("no game 'sticks-test' is hosted"),
+            "{error}"
+        );
         let error = perft_counts("sticks-test", 2, None)
             .unwrap_err()
             .to_string();

@@ -5,7 +5,7 @@
 //! a program's. A game answers as a rules library does ([`InProcess`]): requests and the
 //! typed calls a search makes at every node.
 
-use super::library::InProcess;
+use super::library::{InProcess, InProcessError};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -130,7 +130,7 @@ fn not_hosted(name: &str) -> String {
 }
 
 /// Starts one context of a hosted game (each worker thread's client opens its own).
-pub type GameStarter = Arc<dyn Fn() -> Result<Box<dyn InProcess>, String> + Send + Sync>;
+pub type GameStarter = Arc<dyn Fn() -> Result<Box<dyn InProcess>, InProcessError> + Send + Sync>;
 
 static HOSTED_GAMES: Hosts<GameStarter> = Hosts::new();
 
@@ -154,12 +154,10 @@ pub fn game_names() -> Vec<String> {
 ///
 /// # Errors
 /// No such game (it was forgotten, or this is another process), or its host failed.
-pub fn start_game(name: &str) -> Result<Box<dyn InProcess>, String> {
-    let starter = HOSTED_GAMES.get(name).ok_or_else(|| {
-        format!(
-            "no game '{name}' is hosted by this process (a Python game class must be passed again to play, e.g. on a resume)"
-        )
-    })?;
+pub fn start_game(name: &str) -> Result<Box<dyn InProcess>, InProcessError> {
+    let starter = HOSTED_GAMES
+        .get(name)
+        .ok_or_else(|| InProcessError::NotHosted(name.to_string()))?;
     starter()
 }
 

@@ -109,35 +109,122 @@ fn dl_error(fallback: &str) -> String {
     }
 }
 
+/// Why rules inside this process could not be loaded, opened or asked, whoever serves
+/// them (a rules library, a game class the Python package hosts): one line each, as
+/// `Display` writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InProcessError {
+    /// The library file at `path` cannot serve, for `fault`.
+    Library {
+        /// The file, as it was named.
+        path: PathBuf,
+        /// What is wrong with it.
+        fault: LibraryFault,
+    },
+    /// No game of this name is hosted by this process (it was forgotten, or this is
+    /// another process: a resume without the class).
+    NotHosted(String),
+    /// A reply longer than 16 MiB.
+    TooLong,
+    /// A reply that is not UTF-8.
+    NotUtf8,
+    /// A request line that is not JSON (a hosted game reads each one).
+    NotJson(String),
+    /// What the hosting code said when it failed (a Python class's exception, in one line).
+    Failed(String),
+}
+
+/// What makes a library file unusable as rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LibraryFault {
+    /// The file does not exist.
+    NoFile,
+    /// The path holds a NUL byte (the loader cannot be given it).
+    NulInPath,
+    /// The loader refused it, with the loader's words.
+    CannotLoad(String),
+    /// It does not export [`SYMBOL`].
+    NoSymbol,
+    /// [`SYMBOL`] returned a null table.
+    NoTable,
+    /// Its table is of this interface version, not [`LIBRARY_ABI`].
+    Version(u32),
+    /// Its table lacks `open`, `close` or `request`.
+    Incomplete,
+    /// `open` returned no context.
+    NoContext,
+}
+
+impl std::fmt::Display for LibraryFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LibraryFault::NoFile => write!(f, "no such file"),
+            LibraryFault::NulInPath => write!(f, "the path holds a NUL byte"),
+            LibraryFault::CannotLoad(why) => write!(f, "cannot load it: {why}"),
+            LibraryFault::NoSymbol => {
+                write!(f, "exports no `{SYMBOL}` (see docs/game-library.md)")
+            }
+            LibraryFault::NoTable => write!(f, "`{SYMBOL}` returned no table"),
+            LibraryFault::Version(abi) => write!(
+                f,
+                "its table is of interface version {abi}, this arbiter speaks version {LIBRARY_ABI}"
+            ),
+            LibraryFault::Incomplete => write!(
+                f,
+                "its table lacks open, close or request (each is required)"
+            ),
+            LibraryFault::NoContext => write!(f, "`open` returned no context"),
+        }
+    }
+}
+
+impl std::fmt::Display for InProcessError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InProcessError::Library { path, fault } => {
+                write!(f, "library {}: {fault}", path.display())
+            }
+            InProcessError::NotHosted(name) => write!(
+                f,
+                "no game '{name}' is hosted by this process (a Python game class must be passed again to play, e.g. on a resume)"
+            ),
+            InProcessError::TooLong => write!(f, "answered with a reply longer than 16 MiB"),
+            InProcessError::NotUtf8 => write!(f, "answered with a reply that is not UTF-8"),
+            InProcessError::NotJson(why) => write!(f, "a request that is not JSON: {why}"),
+            InProcessError::Failed(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for InProcessError {}
+
 impl Library {
     /// Loads the library at `path` and checks its table.
     ///
     /// # Errors
     /// One line: the file cannot be loaded, lacks the symbol, or its table is of another
     /// version or lacks a required function.
-    pub fn load(path: &Path) -> Result<Library, String> {
-        let shown = path.display();
+    pub fn load(path: &Path) -> Result<Library, InProcessError> {
+        let fault = |fault| InProcessError::Library {
+            path: path.to_path_buf(),
+            fault,
+        };
         if !path.is_file() {
-            return Err(format!("library {shown}: no such file"));
+            return Err(fault(LibraryFault::NoFile));
         }
         let text = CString::new(path.as_os_str().as_encoded_bytes())
-            .map_err(|_| format!("library {shown}: the path holds a NUL byte"))?;
+            .map_err(|_| fault(LibraryFault::NulInPath))?;
         // SAFETY: a NUL-terminated path; loading runs the library's initialisers, which is
         // what declaring a library game trusts it with.
         let handle = unsafe { libc::dlopen(text.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
         if handle.is_null() {
-            return Err(format!(
-                "library {shown}: cannot load it: {}",
-                dl_error("dlopen failed")
-            ));
+            return Err(fault(LibraryFault::CannotLoad(dl_error("dlopen failed"))));
         }
         let symbol = CString::new(SYMBOL).unwrap_or_default();
         // SAFETY: a valid handle and a NUL-terminated name.
         let found = unsafe { libc::dlsym(handle, symbol.as_ptr()) };
         if found.is_null() {
-            return Err(format!(
-                "library {shown}: exports no `{SYMBOL}` (see docs/game-library.md)"
-            ));
+            return Err(fault(LibraryFault::NoSymbol));
         }
         // SAFETY: the interface defines the symbol as `const RulesV1 *arbiter_rules_v1(void)`.
         let table = unsafe {
@@ -145,21 +232,16 @@ impl Library {
             entry()
         };
         if table.is_null() {
-            return Err(format!("library {shown}: `{SYMBOL}` returned no table"));
+            return Err(fault(LibraryFault::NoTable));
         }
         // SAFETY: the interface requires a table that lives as long as the library, which
         // is never unloaded. Only `abi` is read until it is checked.
         let rules: &'static RulesV1 = unsafe { &*table };
         if rules.abi != LIBRARY_ABI {
-            return Err(format!(
-                "library {shown}: its table is of interface version {}, this arbiter speaks version {LIBRARY_ABI}",
-                rules.abi
-            ));
+            return Err(fault(LibraryFault::Version(rules.abi)));
         }
         if rules.open.is_none() || rules.close.is_none() || rules.request.is_none() {
-            return Err(format!(
-                "library {shown}: its table lacks open, close or request (each is required)"
-            ));
+            return Err(fault(LibraryFault::Incomplete));
         }
         Ok(Library {
             path: path.to_path_buf(),
@@ -209,7 +291,7 @@ pub trait InProcess: Send {
     ///
     /// # Errors
     /// It could not answer at all (not an `error` reply: a broken answer).
-    fn request(&mut self, line: &str) -> Result<String, String>;
+    fn request(&mut self, line: &str) -> Result<String, InProcessError>;
     /// Whether it offers the typed calls a search makes at every node (`count`, `apply`
     /// and `move_text`).
     fn has_typed_calls(&self) -> bool;
@@ -278,15 +360,16 @@ impl Context {
     ///
     /// # Errors
     /// `open` returned null.
-    pub fn open(library: &std::sync::Arc<Library>) -> Result<Context, String> {
-        let open = library.rules.open.ok_or("no open")?;
+    pub fn open(library: &std::sync::Arc<Library>) -> Result<Context, InProcessError> {
+        let no_context = || InProcessError::Library {
+            path: library.path.clone(),
+            fault: LibraryFault::NoContext,
+        };
+        let open = library.rules.open.ok_or_else(no_context)?;
         // SAFETY: the interface's `open`.
         let context = unsafe { open() };
         if context.is_null() {
-            return Err(format!(
-                "library {}: `open` returned no context",
-                library.path.display()
-            ));
+            return Err(no_context());
         }
         Ok(Context {
             library: std::sync::Arc::clone(library),
@@ -324,18 +407,21 @@ impl InProcess for Context {
     ///
     /// # Errors
     /// A reply that is not UTF-8 or longer than 16 MiB.
-    fn request(&mut self, line: &str) -> Result<String, String> {
-        let request = self.library.rules.request.ok_or("no request")?;
+    fn request(&mut self, line: &str) -> Result<String, InProcessError> {
+        let request = self.library.rules.request.ok_or(InProcessError::Library {
+            path: self.library.path.clone(),
+            fault: LibraryFault::Incomplete,
+        })?;
         let context = self.context;
         let length = written(&mut self.out, |out, cap| {
             // SAFETY: the line's bytes and a writable buffer of `cap` bytes.
             let needed = unsafe { request(context, line.as_ptr(), line.len(), out, cap) };
             i64::try_from(needed).unwrap_or(i64::MAX)
         })
-        .ok_or("answered with a reply longer than 16 MiB")?;
+        .ok_or(InProcessError::TooLong)?;
         std::str::from_utf8(&self.out[..length])
             .map(str::to_string)
-            .map_err(|_| "answered with a reply that is not UTF-8".to_string())
+            .map_err(|_| InProcessError::NotUtf8)
     }
 
     /// How many legal moves `position` has (`None`: the library said it failed).
@@ -429,4 +515,50 @@ unsafe fn reason_text<'a>(reason: *const c_char) -> &'a str {
     }
     // SAFETY: the caller's promise.
     unsafe { CStr::from_ptr(reason) }.to_str().unwrap_or("over")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_library_that_cannot_serve_says_which_file_and_why() {
+        let missing = Path::new("/nonexistent/rules.so");
+        let error = Library::load(missing).err().unwrap();
+        assert_eq!(
+            error,
+            InProcessError::Library {
+                path: missing.to_path_buf(),
+                fault: LibraryFault::NoFile
+            }
+        );
+        assert_eq!(
+            error.to_string(),
+            "library /nonexistent/rules.so: no such file"
+        );
+        // A file that is no library at all: the loader's own words follow.
+        let not_elf =
+            std::env::temp_dir().join(format!("arbiter-not-a-library-{}.so", std::process::id()));
+        std::fs::write(&not_elf, "not a library").unwrap();
+        let error = Library::load(&not_elf).err().unwrap();
+        std::fs::remove_file(&not_elf).unwrap();
+        assert!(
+            matches!(&error, InProcessError::Library { fault: LibraryFault::CannotLoad(why), .. } if !why.is_empty()),
+            "{error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("library {}: cannot load it: ", not_elf.display())),
+            "{error}"
+        );
+        assert_eq!(
+            InProcessError::Library {
+                path: PathBuf::from("r.so"),
+                fault: LibraryFault::Version(7)
+            }
+            .to_string(),
+            "library r.so: its table is of interface version 7, this arbiter speaks version 1"
+        );
+    }
 }

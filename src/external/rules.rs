@@ -600,10 +600,14 @@ impl Connection {
     ) -> Result<Connection, String> {
         let link = match (&spec.library, &spec.hosted) {
             (Some(path), _) => {
-                let library = Arc::new(Library::load(path)?);
-                Link::InProcess(Box::new(Context::open(&library)?))
+                let library = Arc::new(Library::load(path).map_err(|e| e.to_string())?);
+                Link::InProcess(Box::new(
+                    Context::open(&library).map_err(|e| e.to_string())?,
+                ))
             }
-            (None, Some(name)) => Link::InProcess(super::hosted::start_game(name)?),
+            (None, Some(name)) => {
+                Link::InProcess(super::hosted::start_game(name).map_err(|e| e.to_string())?)
+            }
             (None, None) => {
                 let env: Vec<(String, String)> = spec
                     .env
@@ -644,7 +648,9 @@ impl Connection {
         let program = match &mut self.link {
             Link::Program(program) => program,
             Link::InProcess(context) => {
-                let line = context.request(&message.to_string())?;
+                let line = context
+                    .request(&message.to_string())
+                    .map_err(|e| e.to_string())?;
                 return match judge(&request, expected, &line) {
                     Some(judged) => judged,
                     None => Err(format!(

@@ -21,7 +21,7 @@
 //! interpreter lock; games on several threads take turns in Python.
 
 use crate::keep_thread_state;
-use arbiter::external::library::{InProcess, Typed};
+use arbiter::external::library::{InProcess, InProcessError, Typed};
 use arbiter::external::rules::GAME_PROTOCOL_VERSION;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -344,9 +344,9 @@ impl InProcess for PythonGame {
         format!("Python game {}", self.name)
     }
 
-    fn request(&mut self, line: &str) -> Result<String, String> {
+    fn request(&mut self, line: &str) -> Result<String, InProcessError> {
         let message: Value =
-            serde_json::from_str(line).map_err(|e| format!("a request that is not JSON: {e}"))?;
+            serde_json::from_str(line).map_err(|e| InProcessError::NotJson(e.to_string()))?;
         keep_thread_state();
         let reply = Python::attach(|py| self.answer(py, &message));
         Ok(reply
