@@ -357,6 +357,7 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
         broken("b-slowstart", "slowstart", &marker, python, ""),
         broken("b-badchance", "badchance", &marker, python, ""),
         broken("b-badround", "badround", &marker, python, ""),
+        broken("b-linebreak", "linebreak", &marker, python, ""),
     ]
     .concat();
     let agents = agents_folder(dir.path(), &entries);
@@ -486,6 +487,11 @@ fn broken_rules_programs_are_refused_or_recorded_and_leave_no_process() {
             "b-badchance",
             ["random", "expectimax(depth=2)"],
             "`legal` gave chance probabilities that sum to 0.9, not 1",
+        ),
+        (
+            "b-linebreak",
+            ["random", "alphabeta(depth=2)"],
+            "`legal` gave the move \"1\\n\", which holds `;` or a line break",
         ),
     ] {
         let out = dir.path().join(format!("{game}-match"));

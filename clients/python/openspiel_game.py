@@ -42,6 +42,11 @@ NO_SAMPLER = ("battleship", "coin_game", "crazy_eights", "cribbage", "dark_chess
               "go_fish", "hanabi", "hearts", "kriegspiel", "phantom_go", "rbc", "skat", "spades")
 # The games whose moves can also be written as arbiter's built-in version writes them.
 ARBITER_NOTATION = ("breakthrough", "connect_four", "othello")
+# Games some of whose move texts OpenSpiel 2.0.2 prints from uninitialised memory (in
+# morpion_solitaire, a line's first points read "[241200832,22053]" in one process and
+# "[4,7]" in another), so a recorded game could not be replayed: their moves are written
+# as OpenSpiel's action numbers, "a123".
+ACTION_NOTATION = ("morpion_solitaire",)
 
 
 class Bridge:
@@ -130,7 +135,13 @@ class Bridge:
         return state
 
     def move_text(self, state, action):
+        if self.name in ACTION_NOTATION and not state.is_chance_node():
+            return "a%d" % action
         text = state.action_to_string(state.current_player(), action).replace(";", ",")
+        if "\n" in text:
+            # A move holds no line break (docs/game-protocol.md): bargaining's chance
+            # outcomes are a few lines each, joined here by " / ".
+            text = " / ".join(line.strip() for line in text.splitlines() if line.strip())
         if self.notation == "arbiter" and self.name == "connect_four":
             # OpenSpiel's "x3" (column 3 from 0) is arbiter's column number, "4".
             return str(action + 1)

@@ -572,6 +572,20 @@ fn judge(request: &str, expected: &str, line: &str) -> Option<Result<Value, Stri
     })
 }
 
+/// Whether move text `text` holds what records cannot keep in a move: `;` (it separates
+/// moves) or a line break (docs/game-protocol.md).
+fn unrecordable(text: &str) -> bool {
+    text.bytes().any(|b| matches!(b, b';' | b'\n' | b'\r'))
+}
+
+/// The error for a move text records cannot keep, given by `request`.
+fn unrecordable_message(request: &str, text: &str) -> String {
+    format!(
+        "`{request}` gave the move {}, which holds `;` or a line break (a move must hold neither: records separate moves by `;`, docs/game-protocol.md)",
+        clip(&serde_json::to_string(text).unwrap_or_default())
+    )
+}
+
 /// What a client speaks to: a running rules program, or rules inside this process (a
 /// context of a rules library, a hosted game).
 enum Link {
@@ -975,6 +989,9 @@ impl Ask {
                         "`legal` gave no move in a position whose `status` says a side is to move"
                             .to_string(),
                     );
+                }
+                if let Some(bad) = moves.iter().find(|m| unrecordable(m)) {
+                    return Err(unrecordable_message("legal", bad));
                 }
                 entry.probabilities = match &reply["chance"] {
                     Value::Null => None,
@@ -1406,8 +1423,16 @@ impl Client {
         index: u16,
         work: impl FnOnce(&str) -> T,
     ) -> Option<T> {
+        let mut bad = None;
         if let Some(text) = self.context()?.move_text(&state.position, index) {
-            return Some(work(text));
+            if !unrecordable(text) {
+                return Some(work(text));
+            }
+            bad = Some(unrecordable_message("move_text", text));
+        }
+        if let Some(why) = bad {
+            self.fail(&why);
+            return None;
         }
         let message = json!({"type": "legal", "position": &*state.position});
         let why = self.typed_failure(

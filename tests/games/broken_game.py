@@ -12,7 +12,8 @@ in answer to its 30th `legal`), stall (never answers its 20th `apply`), slowstar
 1 s to start, then plays well), badchance (declares chance: a coin tossed before the
 game, whose two sides' probabilities sum to 0.9), badround (every status after the first
 move names its own position as where a round of simultaneous moves began, in a game that
-hides nothing). MARKER only makes the processes findable.
+hides nothing), linebreak (its `legal` lists a move holding a line break, which records
+cannot keep). MARKER only makes the processes findable.
 """
 
 import json
@@ -49,6 +50,9 @@ def answer(request):
         reply = game.apply(request["position"], request["move"])
         del reply["status"]
         return reply
+    if mode == "linebreak" and kind == "legal":
+        moves = game.legal(request["position"])
+        return {"type": "legal", "moves": [moves[0] + "\n"] + moves[1:]}
     if mode == "many" and kind == "legal":
         return {"type": "legal", "moves": ["m%d" % i for i in range(70000)]}
     if mode == "huge" and kind == "legal":
