@@ -72,7 +72,14 @@ struct Entry<M> {
     key: u64,
     score: i32,
     bound: Bound,
+    /// The work its search took: the bit length of the positions it visited.
+    work: u8,
     best: Option<M>,
+}
+
+/// The bit length of `visits`: what an entry keeps of the work behind it.
+fn work_of(visits: u64) -> u8 {
+    (u64::BITS - visits.leading_zeros()) as u8
 }
 
 /// Entries a table starts with (about 1.5 MB for Connect Four), unless its size is less.
@@ -82,7 +89,9 @@ const FIRST_ENTRIES: usize = 1 << 16;
 pub struct Solver<G: Game> {
     /// Starts small and doubles whenever half its slots are taken, up to `largest`: a
     /// position solved in a second touches a few megabytes, not the whole allowance (the
-    /// kernel zeroing 256 MB of pages doubled the time of such solves).
+    /// kernel zeroing 256 MB of pages doubled the time of such solves). Slots go in pairs
+    /// (two tiers, one cache line): a position's pair is `key & mask` without its lowest
+    /// bit; the first slot keeps the entry of the most work, the second the latest other.
     table: Vec<Option<Entry<G::Move>>>,
     mask: usize,
     /// Slots taken.
@@ -180,29 +189,68 @@ impl<G: Game> Solver<G> {
         self.table.len()
     }
 
-    /// Stores `entry` in its slot (the slot's last entry goes), doubling the table first
-    /// when this fills its half.
+    /// The first slot of the pair where `key`'s entry goes.
+    fn pair(&self, key: u64) -> usize {
+        key as usize & self.mask & !1
+    }
+
+    /// Stores `entry` in its pair: over the same position's entry; else in the first slot
+    /// if it took at least the work of the entry there (which moves to the second), else
+    /// in the second. Doubles the table when this fills its half.
     fn store(&mut self, entry: Entry<G::Move>) {
-        let slot = entry.key as usize & self.mask;
-        if self.table[slot].is_none() {
+        let first = self.pair(entry.key);
+        let filled = |table: &[Option<Entry<G::Move>>]| {
+            usize::from(table[first].is_some()) + usize::from(table[first + 1].is_some())
+        };
+        let before = filled(&self.table);
+        self.place(entry);
+        if filled(&self.table) > before {
             self.taken += 1;
             if self.taken * 2 > self.table.len() && self.table.len() < self.largest {
                 self.grow();
             }
         }
-        self.table[entry.key as usize & self.mask] = Some(entry);
     }
 
-    /// Doubles the table: an entry of slot `i` goes to slot `i` or `i + old size`, so
-    /// none is lost.
+    /// Puts `entry` in its pair by the rules of [`Solver::store`].
+    fn place(&mut self, mut entry: Entry<G::Move>) {
+        let first = self.pair(entry.key);
+        let deep = self.table[first];
+        let other = self.table[first + 1];
+        match deep {
+            Some(old) if old.key == entry.key => {
+                // The same position searched again: its newer bound, and the most work.
+                entry.work = entry.work.max(old.work);
+                self.table[first] = Some(entry);
+            }
+            Some(old) if old.work > entry.work => self.table[first + 1] = Some(entry),
+            _ => {
+                self.table[first] = Some(entry);
+                if other.is_some_and(|e| e.key == entry.key) {
+                    // This position's older entry goes, not the one moving down.
+                    self.table[first + 1] = deep;
+                } else if deep.is_some() {
+                    self.table[first + 1] = deep;
+                }
+            }
+        }
+    }
+
+    /// Doubles the table: the entries of pair `i` go to pair `i` or `i + old size`, the
+    /// first slot's entry first, so none is lost and none moves down a tier.
     fn grow(&mut self) {
         let size = self.table.len() * 2;
-        let mut table = crate::core::tables::huge(size, None);
-        for entry in self.table.drain(..).flatten() {
-            table[entry.key as usize & (size - 1)] = Some(entry);
-        }
-        self.table = table;
+        let old = std::mem::replace(&mut self.table, crate::core::tables::huge(size, None));
         self.mask = size - 1;
+        for entry in old.into_iter().flatten() {
+            let first = self.pair(entry.key);
+            let slot = if self.table[first].is_none() {
+                first
+            } else {
+                first + 1
+            };
+            self.table[slot] = Some(entry);
+        }
     }
 
     /// The value of `state` for its side to move, or `None` if the limits stopped the
@@ -244,7 +292,10 @@ impl<G: Game> Solver<G> {
     }
 
     fn probe(&self, key: u64) -> Option<Entry<G::Move>> {
-        self.table[key as usize & self.mask].filter(|e| e.key == key)
+        let first = self.pair(key);
+        self.table[first]
+            .filter(|e| e.key == key)
+            .or_else(|| self.table[first + 1].filter(|e| e.key == key))
     }
 
     /// The table's best move for `state`, carried back from the position its entry
@@ -287,6 +338,7 @@ impl<G: Game> Solver<G> {
 
     /// The score of `state` at `ply` from the root, for its side to move.
     fn negamax(&mut self, state: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        let start = self.visited;
         self.visited += 1;
         if let Some(outcome) = state.outcome() {
             return match outcome.winner {
@@ -311,7 +363,7 @@ impl<G: Game> Solver<G> {
         let (key, symmetry) = state.symmetric_hash();
         // The table is far larger than the caches: its slot is fetched while the game
         // looks one move ahead.
-        crate::core::tables::prefetch(&self.table[key as usize & self.mask]);
+        crate::core::tables::prefetch(&self.table[self.pair(key)]);
         self.expanded += 1;
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
@@ -322,6 +374,7 @@ impl<G: Game> Solver<G> {
             key,
             score: to_table(best, ply),
             bound: Bound::Exact,
+            work: 1,
             best: Some(state.map_move(mv, symmetry, false)),
         };
         // A move that wins at once is the best there is (no win is faster), and a
@@ -429,6 +482,7 @@ impl<G: Game> Solver<G> {
             key,
             score: to_table(best, ply),
             bound,
+            work: work_of(self.visited - start),
             best: best_move.map(|m| state.map_move(m, symmetry, false)),
         });
         best
