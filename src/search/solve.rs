@@ -223,7 +223,12 @@ impl<G: Game> Solver<G> {
                 entry.work = entry.work.max(old.work);
                 self.table[first] = Some(entry);
             }
-            Some(old) if old.work > entry.work => self.table[first + 1] = Some(entry),
+            Some(old) if old.work > entry.work => {
+                if let Some(own) = other.filter(|e| e.key == entry.key) {
+                    entry.work = entry.work.max(own.work);
+                }
+                self.table[first + 1] = Some(entry);
+            }
             _ => {
                 self.table[first] = Some(entry);
                 if other.is_some_and(|e| e.key == entry.key) {
@@ -648,6 +653,43 @@ mod tests {
                 whole.value
             );
         }
+    }
+
+    #[test]
+    fn a_pair_keeps_the_entry_of_most_work_and_the_latest_other() {
+        let mut solver = Solver::<ConnectFour>::new(1, Limits::NONE);
+        let size = solver.table_entries() as u64;
+        let entry = |key: u64, work: u8| Entry {
+            key,
+            score: i32::from(work),
+            bound: Bound::Exact,
+            work,
+            best: None,
+        };
+        // Four positions whose keys share pair 2.
+        let [a, b, c, d] = [2, 3, 2 + size, 3 + size];
+        let held = |solver: &Solver<ConnectFour>| -> Vec<Option<(u64, u8)>> {
+            [2, 3]
+                .map(|slot| solver.table[slot].map(|e| (e.key, e.work)))
+                .to_vec()
+        };
+        solver.store(entry(a, 10));
+        solver.store(entry(b, 2));
+        assert_eq!(held(&solver), [Some((a, 10)), Some((b, 2))]);
+        // Less work than the first: the second slot is replaced.
+        solver.store(entry(c, 3));
+        assert_eq!(held(&solver), [Some((a, 10)), Some((c, 3))]);
+        assert!(solver.probe(b).is_none());
+        // More work: the first slot's entry moves to the second.
+        solver.store(entry(d, 12));
+        assert_eq!(held(&solver), [Some((d, 12)), Some((a, 10))]);
+        // A position searched again overwrites its own entry, keeping the most work.
+        solver.store(entry(a, 1));
+        assert_eq!(held(&solver), [Some((d, 12)), Some((a, 10))]);
+        solver.store(entry(d, 4));
+        assert_eq!(held(&solver), [Some((d, 12)), Some((a, 10))]);
+        assert_eq!(solver.probe(d).map(|e| e.score), Some(4));
+        assert_eq!(solver.probe(a).map(|e| e.score), Some(1));
     }
 
     #[test]
