@@ -564,6 +564,51 @@ fn ismcts_wins_chips_from_random_at_kuhn_and_leduc_poker_and_cfr_plays_from_what
     assert!(log.contains("needs the whole state"), "{log}");
 }
 
+/// A long random game of go (hundreds of plies), then a bridge that keeps 50 positions and
+/// may recurse 60 calls deep asked for its positions in a random order: each equals the
+/// game replayed in OpenSpiel, and the bridge never holds more than it may.
+const LONG_GAME: &str = r#"
+import random, sys
+sys.path.insert(0, sys.argv[1])
+import openspiel_game
+openspiel_game.KEPT = 50
+game = openspiel_game.Bridge({"name": "go"}).game
+rng = random.Random(3)
+state, actions = game.new_initial_state(), []
+while not state.is_terminal():
+    action = rng.choice(state.legal_actions())
+    actions.append(action)
+    state.apply_action(action)
+assert len(actions) > 300, len(actions)
+sys.setrecursionlimit(60)
+bridge = openspiel_game.Bridge({"name": "go"})
+for n in [len(actions)] + [rng.randrange(len(actions) + 1) for _ in range(100)]:
+    replayed = game.new_initial_state()
+    for action in actions[:n]:
+        replayed.apply_action(action)
+    got = bridge.state(" ".join(map(str, actions[:n])))
+    assert str(got) == str(replayed), n
+    assert len(bridge.states) <= 50, len(bridge.states)
+print("ok", len(actions))
+"#;
+
+#[test]
+fn the_bridge_keeps_few_positions_and_replays_a_long_game_without_recursing() {
+    let Some(python) = openspiel_python() else {
+        return;
+    };
+    let output = Command::new(&python)
+        .args(["-c", LONG_GAME, text(&clients())])
+        .output()
+        .expect("python runs");
+    assert!(
+        output.status.success() && String::from_utf8_lossy(&output.stdout).starts_with("ok"),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 /// Every external agent's log of a run, one after another.
 fn logs(out: &Path) -> String {
     fs::read_dir(out.join("logs"))

@@ -23,6 +23,7 @@ A position is the actions played from the start, as OpenSpiel numbers them, sepa
 spaces (the start is the empty string). OpenSpiel's player 0 is arbiter's P1.
 """
 
+import itertools
 import json
 import random
 import sys
@@ -33,7 +34,10 @@ except ImportError:  # answered in hello, so that arbiter says what to install
     pyspiel = None
 
 INSTALL = "OpenSpiel's Python package is missing: pip install open_spiel (README, \"OpenSpiel's games\")"
-KEPT = 100_000  # positions remembered before the memory is emptied
+# Positions remembered (the OpenSpiel state and its legal moves); when full, the older half
+# is forgotten. A state of a long game takes tens of KB (go 49 KB, capture_the_flag 47 KB,
+# chess 21 KB after random plies; OpenSpiel 2.0.2), so this bounds a bridge near 0.5 GB.
+KEPT = 10_000
 SAMPLE_TRIES = 20_000  # positions a search for a consistent history may visit
 # Games whose hidden moves a depth-first search cannot match to what a player saw within
 # SAMPLE_TRIES positions after a dozen plies (measured on OpenSpiel 2.0.2): served without
@@ -119,20 +123,39 @@ class Bridge:
         self.move_lists = {}
 
     def state(self, position):
-        """The OpenSpiel state of a position string, replayed from its longest known prefix."""
+        """The OpenSpiel state of a position string, replayed from its longest known prefix
+        (in a loop: a position of thousands of plies is no deeper a recursion than one)."""
         state = self.states.get(position)
         if state is not None:
             return state
         if position == "":
             state = self.game.new_initial_state()
-        else:
-            parent, _, last = position.rpartition(" ")
-            state = self.state(parent).child(int(last))
-        if len(self.states) >= KEPT:
-            self.states.clear()
-            self.move_lists.clear()
-        self.states[position] = state
+            self.remember("", state)
+            return state
+        # Back to the longest prefix remembered (or the start), then forward move by move.
+        ends = [len(position)]
+        while True:
+            end = position.rfind(" ", 0, ends[-1])
+            if end < 0:
+                state = self.states.get("") or self.game.new_initial_state()
+                break
+            state = self.states.get(position[:end])
+            if state is not None:
+                break
+            ends.append(end)
+        for end in reversed(ends):
+            begin = position.rfind(" ", 0, end) + 1
+            state = state.child(int(position[begin:end]))
+            self.remember(position[:end], state)
         return state
+
+    def remember(self, position, state):
+        """Keeps `state` for `position`, forgetting the older half when full."""
+        if len(self.states) >= KEPT:
+            for old in list(itertools.islice(self.states, KEPT // 2)):
+                del self.states[old]
+                self.move_lists.pop(old, None)
+        self.states[position] = state
 
     def move_text(self, state, action):
         if self.name in ACTION_NOTATION and not state.is_chance_node():
