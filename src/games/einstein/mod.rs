@@ -18,7 +18,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
+use crate::core::{Game, MoveError, Outcome, Player, Playout, check_legal, seeds::mix64};
 
 /// A cube no longer on the board.
 const GONE: u8 = 25;
@@ -224,7 +224,7 @@ impl Einstein {
 
     /// The cubes the die lets the side to move move: the one numbered as the die, else
     /// the next lower and the next higher it still has (their numbers, lower first).
-    #[inline]
+    #[inline(always)]
     fn movable(&self) -> ([u8; 2], usize) {
         let own = &self.at[usize::from(self.mover)];
         let die = self.die;
@@ -245,7 +245,7 @@ impl Einstein {
     }
 
     /// The steps the die allows, written into `out` in `legal_moves`' order; their number.
-    #[inline]
+    #[inline(always)]
     fn steps_into(&self, out: &mut [Move; 6]) -> usize {
         let side = self.mover;
         let (cubes, count) = self.movable();
@@ -261,6 +261,32 @@ impl Einstein {
         n
     }
 
+    /// Plays the cube step `mv` (`from * 32 + to`) of the side to move.
+    #[inline(always)]
+    fn step(&mut self, mv: Move) {
+        let side = usize::from(self.mover);
+        let (from, to) = ((mv / 32) as u8, (mv % 32) as u8);
+        let taken = self.board[usize::from(to)];
+        if taken != 0 {
+            let owner = usize::from(taken / 8);
+            self.at[owner][usize::from(taken % 8 - 1)] = GONE;
+            self.left[owner] -= 1;
+        }
+        let cube = self.board[usize::from(from)];
+        self.at[side][usize::from(cube % 8 - 1)] = to;
+        self.board[usize::from(to)] = cube;
+        self.board[usize::from(from)] = 0;
+        if to == GOALS[side] {
+            self.result = 1 + side as u8;
+        } else if self.cubes_left(1 - side) == 0 {
+            self.result = 3 + side as u8;
+        }
+        self.die = 0;
+        self.mover ^= 1;
+        self.phase = Phase::Roll;
+    }
+
+    #[inline(always)]
     fn place(&mut self, side: usize, index: u16) {
         for (cell, n) in HOMES[side].iter().zip(placement(index)) {
             self.at[side][usize::from(n - 1)] = *cell;
@@ -269,9 +295,18 @@ impl Einstein {
         self.left[side] = 6;
     }
 
+    #[inline]
     fn cubes_left(&self, side: usize) -> u32 {
         u32::from(self.left[side])
     }
+}
+
+/// Chance's outcome among `n` alike for a 30-bit draw of `pick`, as the default playout
+/// loop draws it and [`Game::chance_move`] reads it.
+#[inline(always)]
+fn chance(pick: &mut impl FnMut(usize) -> usize, n: u16) -> u16 {
+    let u = pick(1 << 30) as f64 / f64::from(1u32 << 30);
+    ((u * f64::from(n)) as u16).min(n - 1)
 }
 
 /// A move: a placement's index (0 to 719) while chance places the cubes, the die's face
@@ -407,28 +442,55 @@ impl Game for Einstein {
                 self.die = mv as u8;
                 self.phase = Phase::Move;
             }
-            Phase::Move => {
-                let side = usize::from(self.mover);
-                let (from, to) = ((mv / 32) as u8, (mv % 32) as u8);
-                let taken = self.board[usize::from(to)];
-                if taken != 0 {
-                    let owner = usize::from(taken / 8);
-                    self.at[owner][usize::from(taken % 8 - 1)] = GONE;
-                    self.left[owner] -= 1;
+            Phase::Move => self.step(mv),
+        }
+    }
+
+    /// As [`Game::random_playout`]'s default loop plays it (the same draws give the same
+    /// game: a test compares them), in one loop with the rules inlined: a roll and the
+    /// step after it in one pass, the placements straight from their table.
+    #[inline]
+    fn random_playout(
+        &mut self,
+        _scratch: &mut Vec<Move>,
+        mut pick: impl FnMut(usize) -> usize,
+        max_plies: u32,
+    ) -> Playout {
+        let mut plies = 0;
+        while plies < max_plies && self.result == 0 {
+            match self.phase {
+                Phase::SetupP1 => {
+                    self.place(0, chance(&mut pick, PLACEMENTS));
+                    self.phase = Phase::SetupP2;
                 }
-                let cube = self.board[usize::from(from)];
-                self.at[side][usize::from(cube % 8 - 1)] = to;
-                self.board[usize::from(to)] = cube;
-                self.board[usize::from(from)] = 0;
-                if to == GOALS[side] {
-                    self.result = 1 + side as u8;
-                } else if self.cubes_left(1 - side) == 0 {
-                    self.result = 3 + side as u8;
+                Phase::SetupP2 => {
+                    self.place(1, chance(&mut pick, PLACEMENTS));
+                    self.phase = Phase::Roll;
                 }
-                self.die = 0;
-                self.mover ^= 1;
-                self.phase = Phase::Roll;
+                Phase::Roll => {
+                    self.die = 1 + chance(&mut pick, 6) as u8;
+                    self.phase = Phase::Move;
+                    // The step the roll allows, in the same pass when a ply is left.
+                    if plies + 1 < max_plies {
+                        let mut steps = [0; 6];
+                        let n = self.steps_into(&mut steps);
+                        self.step(steps[pick(n)]);
+                        plies += 1;
+                    }
+                }
+                Phase::Move => {
+                    let mut steps = [0; 6];
+                    let n = self.steps_into(&mut steps);
+                    self.step(steps[pick(n)]);
+                }
             }
+            plies += 1;
+        }
+        Playout {
+            plies,
+            // As the default says it: a game that ends on the last ply allowed is not
+            // seen to have ended.
+            ended: self.result != 0 && plies < max_plies,
         }
     }
 

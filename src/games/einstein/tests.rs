@@ -166,3 +166,28 @@ fn a_draw_picks_the_outcome_the_listed_probabilities_give() {
         }
     }
 }
+
+#[test]
+fn the_playout_loop_plays_what_the_default_loop_plays() {
+    // The same draws, the default loop (chance_move, pick_move, apply a ply at a time)
+    // and the game's own: the same position after every ply limit, the same plies.
+    let mut scratch = Vec::new();
+    for game in 0..300u64 {
+        for max_plies in [0, 1, 2, 3, 4, 5, 17, 40, u32::MAX] {
+            let mut ours = Einstein::new();
+            let mut rng = seeds::rng(seeds::derive(5, &[game]));
+            let played =
+                ours.random_playout(&mut scratch, |n| seeds::below(&mut rng, n), max_plies);
+            let mut theirs = Einstein::new();
+            let mut rng = seeds::rng(seeds::derive(5, &[game]));
+            let expected = crate::core::pick_move_playout(
+                &mut theirs,
+                &mut scratch,
+                |n| seeds::below(&mut rng, n),
+                max_plies,
+            );
+            assert_eq!(played, expected, "game {game}, at most {max_plies} plies");
+            assert_eq!(ours, theirs, "game {game}, at most {max_plies} plies");
+        }
+    }
+}
