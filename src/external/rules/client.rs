@@ -366,8 +366,14 @@ impl Client {
             }
             self.siblings = siblings;
         }
-        if !targets.iter().any(|(h, _)| *h == state.hash) {
-            targets = vec![(state.hash, Arc::clone(&state.position))];
+        match targets.iter().position(|(h, _)| *h == state.hash) {
+            // `state` last: storing the others' answers may make the cache forget older
+            // positions, and `state`'s answer must be there when this returns.
+            Some(at) => {
+                let last = targets.len() - 1;
+                targets.swap(at, last);
+            }
+            None => targets = vec![(state.hash, Arc::clone(&state.position))],
         }
         let messages: Vec<Value> = targets.iter().map(|(_, p)| ask.message(p)).collect();
         let about = |position: &str| format!("position '{}'", clip(position));

@@ -57,7 +57,11 @@ const SEED_MASK: u64 = (1 << 53) - 1;
 pub const RULES_FAILURE: &str = "rules_failure";
 
 /// Positions a client remembers before it forgets them all and starts again.
+#[cfg(not(test))]
 const CACHE_POSITIONS: usize = 100_000;
+/// Small in unit tests, so that searches of a program game fill it again and again.
+#[cfg(test)]
+const CACHE_POSITIONS: usize = 8;
 
 /// Failure messages printed per game before the rest are only counted.
 const SHOWN_FAILURES: u64 = 10;
