@@ -34,6 +34,8 @@ pub(super) struct Client {
     /// Failures so far: a position made before the latest one reads as failed.
     pub(super) epoch: u64,
     pub(super) cache: HashMap<u64, Entry>,
+    /// The generation before `cache` (see [`Client::entry_at`]).
+    pub(super) older: HashMap<u64, Entry>,
     pub(super) reasons: Vec<&'static str>,
     /// The children of the position whose children were last asked for together: a
     /// question about one of them (its legal moves, features, value) is asked about all
@@ -230,6 +232,7 @@ pub(super) fn with_client<T>(def: &Arc<ProgramGameDef>, work: impl FnOnce(&mut C
             connection: None,
             epoch: 0,
             cache: HashMap::new(),
+            older: HashMap::new(),
             reasons: Vec::new(),
             siblings: Vec::new(),
         })
@@ -299,6 +302,7 @@ impl Client {
         }
         self.epoch += 1;
         self.cache.clear();
+        self.older.clear();
         self.siblings.clear();
         let total = self.def.failures.fetch_add(1, Ordering::Relaxed) + 1;
         if total <= SHOWN_FAILURES {
@@ -327,8 +331,16 @@ impl Client {
     }
 
     pub(super) fn entry_at(&mut self, hash: u64, position: &Arc<str>) -> &mut Entry {
-        if self.cache.len() >= CACHE_POSITIONS && !self.cache.contains_key(&hash) {
-            self.cache.clear();
+        if !self.cache.contains_key(&hash) {
+            // Two generations: a position asked for again comes back from the older one;
+            // when the newer is full it becomes the older, and the older is forgotten.
+            let kept = self.older.remove(&hash);
+            if self.cache.len() >= CACHE_POSITIONS / 2 {
+                self.older = std::mem::take(&mut self.cache);
+            }
+            if let Some(kept) = kept {
+                self.cache.insert(hash, kept);
+            }
         }
         let entry = self.cache.entry(hash).or_default();
         match &entry.position {

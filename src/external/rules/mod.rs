@@ -56,10 +56,11 @@ const SEED_MASK: u64 = (1 << 53) - 1;
 /// The reason recorded for a game whose rules program failed.
 pub const RULES_FAILURE: &str = "rules_failure";
 
-/// Positions a client remembers before it forgets them all and starts again.
+/// Positions a client remembers at most, in two generations of half as many: a position
+/// of a long game with its legal moves takes a few KB (chess through OpenSpiel about 5 KB).
 #[cfg(not(test))]
-const CACHE_POSITIONS: usize = 100_000;
-/// Small in unit tests, so that searches of a program game fill it again and again.
+const CACHE_POSITIONS: usize = 40_000;
+/// Small in unit tests, so that searches of a program game turn the generations over.
 #[cfg(test)]
 const CACHE_POSITIONS: usize = 8;
 
@@ -340,6 +341,7 @@ impl ProgramGameDef {
             connection: Some(connection),
             epoch: 0,
             cache: HashMap::new(),
+            older: HashMap::new(),
             reasons,
             siblings: Vec::new(),
         };
