@@ -712,20 +712,27 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
     };
     // Each game is a run of its own (a process, mostly Python's start and OpenSpiel's
     // import): as many at once as the machine has cores, the games taken in turn.
+    let mut failures = in_parallel(&served, |name| check(name).into_iter().collect());
+    failures.sort();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `check` of every item, as many at once as the machine has cores, the items taken in
+/// turn: what every check found, together.
+fn in_parallel<T: Sync>(items: &[T], check: impl Fn(&T) -> Vec<String> + Sync) -> Vec<String> {
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut failures: Vec<String> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
                 scope.spawn(|| {
                     let mut found = Vec::new();
-                    loop {
-                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(name) = served.get(at) else {
-                            return found;
-                        };
-                        found.extend(check(name));
+                    while let Some(item) =
+                        items.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                    {
+                        found.extend(check(item));
                     }
+                    found
                 })
             })
             .collect();
@@ -733,9 +740,7 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
             .into_iter()
             .flat_map(|h| h.join().expect("a worker"))
             .collect()
-    });
-    failures.sort();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    })
 }
 
 /// The seat count a refusal to seat a game at a match names (`'G' seats N players`).
@@ -885,28 +890,7 @@ fn every_served_openspiel_game_replays_in_openspiel_from_its_tables_to_the_end()
         failures
     };
     // Each game is a run of its own: as many at once as the machine has cores.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let mut failures: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut found = Vec::new();
-                    loop {
-                        let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some((name, seats)) = games.get(at) else {
-                            return found;
-                        };
-                        found.extend(check(name, *seats));
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a worker"))
-            .collect()
-    });
+    let mut failures = in_parallel(&games, |(name, seats)| check(name, *seats));
     failures.sort();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
