@@ -394,9 +394,14 @@ impl Client {
                 connection.ask_many(&messages, ask.expected(), self.def.spec.request_ms)
             }
             None => {
-                // Not started (after a failure): one request starts it.
-                let reply =
-                    self.ask(messages[0].clone(), ask.expected(), &about(&state.position))?;
+                // Not started (after a failure): one request, about `state`, starts it.
+                let last = messages.len() - 1;
+                let reply = self.ask(
+                    messages[last].clone(),
+                    ask.expected(),
+                    &about(&state.position),
+                )?;
+                targets.swap(0, last);
                 targets.truncate(1);
                 Ok(vec![reply])
             }
