@@ -411,6 +411,15 @@ fn coverage_table(python: &str) -> String {
     String::from_utf8_lossy(&output.stdout).to_string()
 }
 
+/// The games the coverage table says the bridge serves.
+fn served_in(table: &str) -> Vec<&str> {
+    table
+        .lines()
+        .filter(|l| l.contains("| served"))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect()
+}
+
 #[test]
 fn the_coverage_table_in_the_docs_is_the_bridges_own() {
     let Some(python) = openspiel_python() else {
@@ -626,11 +635,7 @@ fn every_served_openspiel_game_plays_ten_games_of_random_against_a_tree_search()
         return;
     };
     let table = coverage_table(&python);
-    let served: Vec<&str> = table
-        .lines()
-        .filter(|l| l.contains("| served"))
-        .filter_map(|l| l.split('`').nth(1))
-        .collect();
+    let served = served_in(&table);
     assert!(served.len() >= 105, "{table}");
     let dir = tempfile::tempdir().expect("temp dir");
     let agents = agents(dir.path(), &python);
@@ -797,11 +802,7 @@ fn every_served_openspiel_game_replays_in_openspiel_from_its_tables_to_the_end()
     let dir = tempfile::tempdir().expect("temp dir");
     let agents = agents(dir.path(), &python);
     let table = coverage_table(&python);
-    let served: Vec<&str> = table
-        .lines()
-        .filter(|l| l.contains("| served"))
-        .filter_map(|l| l.split('`').nth(1))
-        .collect();
+    let served = served_in(&table);
     assert!(served.len() >= 100, "{table}");
     let listed = Command::new(&python)
         .args(["-c", SEATS])

@@ -408,10 +408,14 @@ impl InProcess for Context {
     /// # Errors
     /// A reply that is not UTF-8 or longer than 16 MiB.
     fn request(&mut self, line: &str) -> Result<String, InProcessError> {
-        let request = self.library.rules.request.ok_or(InProcessError::Library {
-            path: self.library.path.clone(),
-            fault: LibraryFault::Incomplete,
-        })?;
+        let request = self
+            .library
+            .rules
+            .request
+            .ok_or_else(|| InProcessError::Library {
+                path: self.library.path.clone(),
+                fault: LibraryFault::Incomplete,
+            })?;
         let context = self.context;
         let length = written(&mut self.out, |out, cap| {
             // SAFETY: the line's bytes and a writable buffer of `cap` bytes.

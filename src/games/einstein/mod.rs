@@ -305,7 +305,12 @@ impl Einstein {
 /// loop draws it and [`Game::chance_move`] reads it.
 #[inline(always)]
 fn chance(pick: &mut impl FnMut(usize) -> usize, n: u16) -> u16 {
-    let u = pick(1 << 30) as f64 / f64::from(1u32 << 30);
+    alike(pick(1 << 30) as f64 / f64::from(1u32 << 30), n)
+}
+
+/// The outcome among `n` alike that a uniform draw `u` in [0, 1) picks.
+#[inline(always)]
+fn alike(u: f64, n: u16) -> u16 {
     ((u * f64::from(n)) as u16).min(n - 1)
 }
 
@@ -344,7 +349,7 @@ impl Game for Einstein {
     /// Every outcome alike: the draw picks one without listing them.
     #[inline]
     fn chance_move(&self, u: f64, _: &mut Vec<(Move, f64)>) -> Option<Move> {
-        let pick = |n: u16| ((u * f64::from(n)) as u16).min(n - 1);
+        let pick = |n: u16| alike(u, n);
         match self.phase {
             _ if self.result != 0 => None,
             Phase::SetupP1 | Phase::SetupP2 => Some(pick(PLACEMENTS)),
