@@ -11,6 +11,7 @@ import json
 import os
 import pathlib
 import subprocess
+import sys
 import signal
 import threading
 import time
@@ -285,6 +286,76 @@ def test_an_agent_is_told_every_move_so_far_game_after_game(tmp_path):
         for ply, moves in told:
             assert moves == history[game][:ply], (game, ply)
         assert len(told) >= 5
+
+
+def test_a_position_crosses_as_json_loads_reads_it():
+    """A hosted agent's position and clock are built from their JSON text in Rust: the
+    same objects as json.loads gives, keys in the same order, the same types."""
+    from arbiter import _native
+
+    texts = [
+        '{"board": ["11111111", "00000000"], "cols": 8, "rows": 8, "to_move": "P1"}',
+        '{"b": 1, "a": [true, false, null, -7, 0, 2.5, -1e-3, 1E3, 18446744073709551615]}',
+        '{"nested": {"x": [[], {}, [[1], {"y": "z"}]]}, "": ""}',
+        '{"text": "tab\\t quote\\" back\\\\ slash\\/ \\u00e9 \\ud83d\\ude00 é 😀"}',
+        '{"same": 1, "other": 2, "same": 3}',
+        '[1, "two", 3.0]',
+        '"just a string"',
+        "-9223372036854775808",
+        "  {  }  ",
+    ]
+    for text in texts:
+        made = _native.objects_of_json(text)
+        expected = json.loads(text)
+        assert made == expected, text
+        assert json.dumps(made) == json.dumps(expected), text  # order and types too
+    for bad in ['{"a": 1', "[1,]", "{} {}", ""]:
+        with pytest.raises(ValueError, match="position"):
+            _native.objects_of_json(bad)
+
+
+POSITION_PROGRAM = """
+import json, sys
+sys.path.insert(0, {helpers!r})
+import arbiter_agent
+
+def choose(request):
+    with open({log!r}, "a") as log:
+        log.write(json.dumps([request.game_id, request.ply, request.position,
+                              sorted(request.clock)]) + "\\n")
+    return request.game.rng.choice(request.legal)
+
+arbiter_agent.run(choose, name="teller")
+"""
+
+
+def test_an_in_process_agent_is_handed_the_position_and_clock_a_program_reads(tmp_path):
+    """The same games played by a callable and by a program on the protocol: at every move
+    the callable's position (a dict) is the program's, and its clock has the same keys."""
+    told = []
+
+    def teller(position, legal, info):
+        assert type(position) is dict and type(info.clock) is dict
+        told.append([info.game_id, info.ply, position, sorted(info.clock)])
+        return info.rng.choice(legal)
+
+    log = tmp_path / "program.jsonl"
+    helpers = str(ROOT / "clients" / "python")
+    (tmp_path / "teller.py").write_text(POSITION_PROGRAM.format(helpers=helpers, log=str(log)))
+    agents, none = tmp_path / "agents", tmp_path / "none"
+    agents.mkdir()
+    none.mkdir()
+    (agents / "teller.toml").write_text(
+        f'[[agent]]\nname = "teller"\ncommand = [{sys.executable!r}, "teller.py"]\ncwd = ".."\n'
+    )
+    options = dict(game="breakthrough", games=4, threads=1, seed=5, time_control="60+0.5",
+                   progress=False)
+    arbiter.match("random", teller, out=tmp_path / "in", agents=none, **options)
+    arbiter.match("random", "teller", out=tmp_path / "program", agents=agents, **options)
+    read = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(told) > 40 and told == read
+    assert told[0][3] == sorted(["basis", "p1_ms", "p2_ms", "p1_increment_ms",
+                                 "p2_increment_ms"])
 
 
 def test_an_agent_that_raises_loses_by_crash_with_its_traceback_logged(tmp_path):

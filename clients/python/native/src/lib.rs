@@ -12,6 +12,7 @@ use arbiter::experiment::launch::{self, request_from_json};
 use arbiter::experiment::{self, Finished};
 use arbiter::external::hosted::{self, Answer, MoveFields, Session};
 mod game;
+mod objects;
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -356,6 +357,21 @@ pub(crate) fn keep_thread_state() {
     });
 }
 
+/// The reply line of a move and the info given with it (JSON text; left out if it is not
+/// JSON, as Python's `json.dumps` writes `NaN`), written as a program's would read.
+fn move_line(mv: &str, info: Option<&str>) -> String {
+    let mut line = Vec::with_capacity(32 + mv.len() + info.map_or(0, str::len));
+    line.extend_from_slice(b"{\"type\":\"move\",\"move\":");
+    arbiter::core::json::push_str(&mut line, mv);
+    if let Some(info) = info.filter(|i| serde_json::from_str::<serde::de::IgnoredAny>(i).is_ok()) {
+        line.extend_from_slice(b",\"info\":");
+        line.extend_from_slice(info.as_bytes());
+    }
+    line.push(b'}');
+    // Only UTF-8 went in: the move and the info were Rust strings.
+    String::from_utf8(line).unwrap_or_default()
+}
+
 impl Session for PythonSession {
     fn handle_move(&mut self, fields: &MoveFields<'_>) -> Option<Answer> {
         keep_thread_state();
@@ -367,9 +383,14 @@ impl Session for PythonSession {
         } else {
             0
         };
-        let position = std::str::from_utf8(fields.position).ok()?;
-        let clock = fields.clock.and_then(|c| std::str::from_utf8(c).ok());
         let answer = Python::attach(|py| {
+            // The position and the clock cross as Python objects, read from their JSON
+            // text here (Python's json.loads was most of the Python side's time).
+            let position = objects::from_json(py, fields.position)?;
+            let clock = fields
+                .clock
+                .map(|clock| objects::from_json(py, clock))
+                .transpose()?;
             self.session
                 .bind(py)
                 .call_method1(
@@ -394,15 +415,7 @@ impl Session for PythonSession {
         Some(match answer {
             Ok((mv, info, log, failure)) => {
                 let replies = mv
-                    .map(|mv| {
-                        let mut reply = json!({"type": "move", "move": mv});
-                        if let Some(info) =
-                            info.and_then(|i| serde_json::from_str::<Value>(&i).ok())
-                        {
-                            reply["info"] = info;
-                        }
-                        reply.to_string()
-                    })
+                    .map(|mv| move_line(&mv, info.as_deref()))
                     .into_iter()
                     .collect();
                 Answer {
@@ -527,6 +540,13 @@ fn version() -> &'static str {
     env!("CARGO_PKG_VERSION")
 }
 
+/// The Python objects of a JSON text as a hosted agent is handed its position (for the
+/// package's tests: the same as `json.loads` gives).
+#[pyfunction]
+fn objects_of_json(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    objects::from_json(py, text.as_bytes())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     experiment::embed();
@@ -547,5 +567,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(run_folder, m)?)?;
+    m.add_function(wrap_pyfunction!(objects_of_json, m)?)?;
     Ok(())
 }

@@ -98,7 +98,8 @@ class Session:
         except Exception as error:  # noqa: BLE001 - reported to arbiter as the agent's failure
             info._log.append(traceback.format_exc())
             failure = f"{type(error).__name__}: {error}"
-        return [json.dumps(r) for r in replies], "".join(info._log), failure
+        log, info._log = "".join(info._log), []
+        return [json.dumps(r) for r in replies], log, failure
 
     def _call(self, method, *args):
         hook = getattr(self.agent, method, None)
@@ -106,59 +107,70 @@ class Session:
             hook(*args)
 
     def _move(self, message, received):
-        reply = self._decide(
+        move, details = self._decide(
             message.get("position", {}), message.get("legal", []),
             message.get("moves", []), message.get("ply"), message.get("seat"),
             message.get("game_id"), message.get("clock"), message.get("time_ms"), received,
         )
+        reply = {"type": "move", "move": move}
+        if details:
+            reply["info"] = details
         return reply
 
     def move_fields(self, position, legal, moves_from, new_moves, ply, seat, game_id, clock,
                     time_ms):
         """Answers a move request handed over as its fields (arbiter calls this instead of
-        `handle` with the request's line): the position and the clock as JSON text, the
-        moves since the first `moves_from` of those it was given before in this game.
-        Returns (move, its info as JSON text or None, log text, failure or None)."""
-        received = time.monotonic()
+        `handle` with the request's line): the position and the clock as Python objects
+        already, the moves since the first `moves_from` of those it was given before in
+        this game. Returns (move, its info as JSON text or None, log text, failure or
+        None)."""
         info = self.info
-        info._log = []
         try:
-            if moves_from > len(info.moves):
+            known = info.moves
+            if moves_from == len(known):
+                moves = known + new_moves
+            elif moves_from < len(known):
+                moves = known[:moves_from] + new_moves
+            else:
                 raise RuntimeError("the moves arbiter sent are out of step (a bug in arbiter)")
-            moves = info.moves[:moves_from] + new_moves
-            reply = self._decide(
-                json.loads(position), legal, moves, ply, seat, game_id,
-                None if clock is None else json.loads(clock), time_ms, received,
+            # The clock is read only for a move with a deadline.
+            received = None if time_ms is None and clock is None else time.monotonic()
+            move, details = self._decide(
+                position, legal, moves, ply, seat, game_id, clock, time_ms, received
             )
-            details = reply.get("info")
-            return reply["move"], None if details is None else json.dumps(details), \
-                "".join(info._log), None
+            failure = None
+            if details:
+                details = json.dumps(details)
         except Exception as error:  # noqa: BLE001 - reported to arbiter as the agent's failure
             info._log.append(traceback.format_exc())
-            return None, None, "".join(info._log), f"{type(error).__name__}: {error}"
+            move, details, failure = None, None, f"{type(error).__name__}: {error}"
+        log = info._log
+        if not log:
+            return move, details, "", failure
+        info._log = []
+        return move, details, "".join(log), failure
 
     def _decide(self, position, legal, moves, ply, seat, game_id, clock, time_ms, received):
+        """The agent's answer and the info it gave with it (or None)."""
         info = self.info
         info.moves = moves
         info.ply = len(moves) if ply is None else ply
         info.seat = seat or info.seat
-        info.game_id = info.game_id if game_id is None else game_id
+        if game_id is not None:
+            info.game_id = game_id
         info.clock = clock
         info.deadline = None if time_ms is None else received + time_ms / 1000.0
-        if info.clock:
+        if clock:
             # On a game clock the move is due after a share of the time left (a twentieth
             # of it plus three quarters of the increment, at most half), as arbiter's own
             # agents spend theirs.
             mine = info.seat.lower()
-            remaining = info.clock.get(mine + "_ms", 0) / 1000.0
-            increment = info.clock.get(mine + "_increment_ms", 0) / 1000.0
+            remaining = clock.get(mine + "_ms", 0) / 1000.0
+            increment = clock.get(mine + "_increment_ms", 0) / 1000.0
             share = received + min(remaining / 20 + increment * 0.75, remaining / 2)
             info.deadline = share if info.deadline is None else min(info.deadline, share)
         answer = self.choose(position, legal, info)
-        details = None
         if isinstance(answer, tuple):
             answer, details = answer
-        reply = {"type": "move", "move": str(answer)}
-        if details:
-            reply["info"] = details
-        return reply
+            return str(answer), details
+        return answer if type(answer) is str else str(answer), None
