@@ -137,7 +137,9 @@ class Bridge:
         while True:
             end = position.rfind(" ", 0, ends[-1])
             if end < 0:
-                state = self.states.get("") or self.game.new_initial_state()
+                state = self.states.get("")
+                if state is None:
+                    state = self.game.new_initial_state()
                 break
             state = self.states.get(position[:end])
             if state is not None:

@@ -231,10 +231,9 @@ impl<G: Game> Solver<G> {
             }
             _ => {
                 self.table[first] = Some(entry);
-                if other.is_some_and(|e| e.key == entry.key) {
-                    // This position's older entry goes, not the one moving down.
-                    self.table[first + 1] = deep;
-                } else if deep.is_some() {
+                // The entry moving down takes the second slot, and this position's older
+                // entry there goes (even when nothing moves down).
+                if deep.is_some() || other.is_some_and(|e| e.key == entry.key) {
                     self.table[first + 1] = deep;
                 }
             }

@@ -24,7 +24,7 @@ pub(super) struct Entry {
     pub(super) values: [Option<f64>; Player::MAX],
     pub(super) rendered: Option<Arc<Value>>,
     /// Each player's observation (games with hidden information).
-    pub(super) observations: [Option<Arc<str>>; Player::MAX],
+    observations: [Option<Arc<str>>; Player::MAX],
 }
 
 /// A thread's program for one definition, with its cache.
@@ -82,12 +82,7 @@ impl Ask {
     ///
     /// # Errors
     /// What is wrong with the reply.
-    pub(super) fn store(
-        self,
-        entry: &mut Entry,
-        reply: &Value,
-        features: usize,
-    ) -> Result<(), String> {
+    fn store(self, entry: &mut Entry, reply: &Value, features: usize) -> Result<(), String> {
         match self {
             Ask::Legal => {
                 let moves: Option<Vec<Box<str>>> = reply["moves"]
@@ -180,7 +175,7 @@ thread_local! {
 }
 
 /// Every client of every thread, to stop their programs when arbiter ends.
-pub(super) static EVERY_CLIENT: Mutex<Vec<Weak<Mutex<Client>>>> = Mutex::new(Vec::new());
+static EVERY_CLIENT: Mutex<Vec<Weak<Mutex<Client>>>> = Mutex::new(Vec::new());
 
 pub(super) fn install(client: Client) -> SharedClient {
     let shared = Arc::new(Mutex::new(client));
@@ -326,11 +321,11 @@ impl Client {
         }
     }
 
-    pub(super) fn entry(&mut self, state: &ProgramGame) -> &mut Entry {
+    fn entry(&mut self, state: &ProgramGame) -> &mut Entry {
         self.entry_at(state.hash, &state.position)
     }
 
-    pub(super) fn entry_at(&mut self, hash: u64, position: &Arc<str>) -> &mut Entry {
+    fn entry_at(&mut self, hash: u64, position: &Arc<str>) -> &mut Entry {
         if !self.cache.contains_key(&hash) {
             // Two generations: a position asked for again comes back from the older one;
             // when the newer is full it becomes the older, and the older is forgotten.
@@ -358,7 +353,7 @@ impl Client {
     /// Makes sure the cache holds `ask`'s answer about `state`: asked about it alone, or
     /// about every sibling that lacks it when `state` is one of the last children asked
     /// for together. `None` after a failure (said and counted).
-    pub(super) fn fetch(&mut self, state: &ProgramGame, ask: Ask) -> Option<&mut Entry> {
+    fn fetch(&mut self, state: &ProgramGame, ask: Ask) -> Option<&mut Entry> {
         if ask.known(self.entry(state)) {
             return Some(self.entry(state));
         }
@@ -427,7 +422,7 @@ impl Client {
 
     /// Why a library's typed call about `state` failed: the same question asked as a
     /// request, whose `error` reply says why (`otherwise` when the request succeeds).
-    pub(super) fn typed_failure(
+    fn typed_failure(
         &mut self,
         call: &str,
         message: Value,
@@ -703,7 +698,7 @@ impl Client {
 
     /// The child an `apply` reply describes, with its status (asked for when the reply
     /// does not carry it).
-    pub(super) fn child_of(&mut self, reply: Value, about: &str) -> Option<Child> {
+    fn child_of(&mut self, reply: Value, about: &str) -> Option<Child> {
         let position = match position_of(&reply, "apply") {
             Ok(position) => position,
             Err(e) => {

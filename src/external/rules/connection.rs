@@ -12,7 +12,7 @@ pub(super) enum Link {
 
 /// One running rules program (or library context) and its handshake.
 pub(super) struct Connection {
-    pub(super) link: Link,
+    link: Link,
     /// The `ready` reply, until the definition has read it.
     pub(super) ready: Option<Value>,
 }
@@ -24,7 +24,7 @@ impl Connection {
     }
 
     /// Starts `spec`'s program for game `name` with `params` and waits for `ready`.
-    pub(super) fn open(
+    fn open(
         spec: &RulesSpec,
         name: &str,
         params: &[(String, String)],
@@ -209,7 +209,7 @@ impl Connection {
 
     /// The message for a `request` that could not be sent: the program stopped reading
     /// (the write's deadline passed) or went away.
-    pub(super) fn unsent(&mut self, request: &str, error: &std::io::Error) -> String {
+    fn unsent(&mut self, request: &str, error: &std::io::Error) -> String {
         if error.kind() == std::io::ErrorKind::TimedOut {
             format!("`{request}` could not be sent: {error}")
         } else {

@@ -70,11 +70,7 @@ pub(super) struct BadReturns {
 ///
 /// # Errors
 /// Returns that are not a finite number a player.
-pub(super) fn returns_in(
-    reply: &Value,
-    players: usize,
-    over: bool,
-) -> Result<Option<Returns>, BadReturns> {
+fn returns_in(reply: &Value, players: usize, over: bool) -> Result<Option<Returns>, BadReturns> {
     match &reply["returns"] {
         Value::Null => Ok(None),
         _ if !over => Ok(None),
@@ -89,7 +85,7 @@ pub(super) fn returns_in(
 
 /// A finished position's `"returns"`: a finite number a player, P1's first (`None` for
 /// anything else).
-pub(super) fn returns_of(given: &Value, players: usize) -> Option<Returns> {
+fn returns_of(given: &Value, players: usize) -> Option<Returns> {
     let numbers: Option<Vec<f64>> = given.as_array().and_then(|list| {
         list.iter()
             .map(|v| v.as_f64().filter(|x| x.is_finite()))
@@ -104,7 +100,7 @@ pub(super) fn returns_of(given: &Value, players: usize) -> Option<Returns> {
 }
 
 /// The seat a label names in a game of `players` (`P1` to `P6`).
-pub(super) fn seat_named(value: &Value, players: usize) -> Option<Player> {
+fn seat_named(value: &Value, players: usize) -> Option<Player> {
     let label = value.as_str()?;
     Player::seats(players)
         .iter()
@@ -113,7 +109,7 @@ pub(super) fn seat_named(value: &Value, players: usize) -> Option<Player> {
 }
 
 /// The labels of a game's seats, for messages: `"P1" or "P2"`, `"P1" to "P4"`.
-pub(super) fn seat_labels(players: usize) -> String {
+fn seat_labels(players: usize) -> String {
     if players == 1 {
         "\"P1\"".to_string()
     } else if players == 2 {
@@ -127,7 +123,7 @@ pub(super) fn seat_labels(players: usize) -> String {
 pub(super) type StatusReply<'a> = (Player, Option<(Option<Player>, &'a str)>);
 
 /// A status reply of a game of `players` read, its reason borrowed from it.
-pub(super) fn parse_status(reply: &Value, players: usize) -> Result<StatusReply<'_>, String> {
+fn parse_status(reply: &Value, players: usize) -> Result<StatusReply<'_>, String> {
     let player = |value: &Value| seat_named(value, players);
     if reply["over"].as_bool() == Some(true) {
         let winner = match &reply["winner"] {
