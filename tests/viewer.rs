@@ -218,30 +218,19 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
     }
 }
 
-#[test]
-fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser() {
-    let Some(browser) = chromium_or_skip() else {
-        return;
-    };
-    let dir = tempfile::tempdir().expect("dir");
-    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
-    fs::create_dir_all(&shots).expect("screenshot folder");
-    let game = "chinese-checkers-star(players=6,max_plies=120)";
-    let experiment = write_experiment(
-        dir.path(),
-        "star.toml",
-        &format!(
-            "kind = \"tables\"\ngame = \"{game}\"\nseed = 5\ndeals = 1\n\
-             tables = [[\"random\", \"greedy(heuristic=distance)\", \"random\", \"maxn(heuristic=distance,depth=1)\", \"random\", \"greedy(heuristic=laggard)\"]]\n"
-        ),
-    );
-    let out = dir.path().join("star");
-    run_quietly(&experiment, &out);
-    let index = out.join("index.html");
-    let profile = out.join("chromium-profile");
-    let output = headless(&browser, &profile)
+/// Compares every board of a table run's viewer (the page's `#dump` in Chromium, no
+/// script error) with `arbiter replay --steps` of the same game's moves from tables.csv;
+/// returns how many positions it compared. `extra`: arguments of `replay` (`--agents`).
+fn table_boards_replay(
+    browser: &str,
+    profile: &Path,
+    out: &Path,
+    game: &str,
+    extra: &[&str],
+) -> usize {
+    let output = headless(browser, profile)
         .arg("--dump-dom")
-        .arg(format!("file://{}#dump", index.display()))
+        .arg(format!("file://{}#dump", out.join("index.html").display()))
         .output()
         .expect("chromium runs");
     let dom = String::from_utf8_lossy(&output.stdout);
@@ -252,14 +241,14 @@ fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser()
         );
     }
     let boards = page_boards(&dom);
-    let games = csv_maps(&out.join("tables.csv"));
-    assert_eq!(games.len(), 6);
     let mut checked = 0;
-    for row in &games {
+    for row in &csv_maps(&out.join("tables.csv")) {
         let id: u64 = row["game"].parse().expect("id");
-        let moves = dir.path().join(format!("game-{id}.txt"));
+        let moves = out.join(format!("game-{id}.txt"));
         fs::write(&moves, row["moves"].replace(';', "\n")).expect("moves");
-        let output = run(&["replay", game, text(&moves), "--steps"]);
+        let mut args = vec!["replay", game, text(&moves), "--steps"];
+        args.extend_from_slice(extra);
+        let output = run(&args);
         assert!(output.status.success(), "{}", stderr(&output));
         let mut replayed = 0;
         for block in stdout(&output).split("\n\n") {
@@ -287,6 +276,33 @@ fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser()
         );
         checked += replayed;
     }
+    checked
+}
+
+#[test]
+fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
+    fs::create_dir_all(&shots).expect("screenshot folder");
+    let game = "chinese-checkers-star(players=6,max_plies=120)";
+    let experiment = write_experiment(
+        dir.path(),
+        "star.toml",
+        &format!(
+            "kind = \"tables\"\ngame = \"{game}\"\nseed = 5\ndeals = 1\n\
+             tables = [[\"random\", \"greedy(heuristic=distance)\", \"random\", \"maxn(heuristic=distance,depth=1)\", \"random\", \"greedy(heuristic=laggard)\"]]\n"
+        ),
+    );
+    let out = dir.path().join("star");
+    run_quietly(&experiment, &out);
+    let index = out.join("index.html");
+    let profile = out.join("chromium-profile");
+    let games = csv_maps(&out.join("tables.csv"));
+    assert_eq!(games.len(), 6);
+    let checked = table_boards_replay(&browser, &profile, &out, game, &[]);
     assert!(checked > 100, "only {checked} positions compared");
     // Six colours on the board, for a person to look at.
     let page = fs::read_to_string(&index).expect("index.html");
@@ -294,6 +310,54 @@ fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser()
         assert!(page.contains(colour), "{colour}");
     }
     viewer_shot(&browser, &profile, &out, &shots.join("star-six-seats.png"));
+}
+
+#[test]
+fn a_board_a_game_prints_as_text_is_shown_as_that_text_in_a_real_browser() {
+    let Some(browser) = chromium_or_skip() else {
+        return;
+    };
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
+    fs::create_dir_all(&shots).expect("screenshot folder");
+    // Nim for three, whose rules program renders its pile as text, not as rows of cells.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/nim3.py");
+    let agents = dir.path().join("agents");
+    fs::create_dir_all(&agents).expect("mkdir");
+    fs::write(
+        agents.join("games.toml"),
+        format!(
+            "[[game]]\nname = \"nim3\"\ncommand = [\"{python}\", \"{}\"]\n",
+            script.display()
+        ),
+    )
+    .expect("write agents");
+    let game = "nim3(stones=8)";
+    let experiment = write_experiment(
+        dir.path(),
+        "nim.toml",
+        &format!(
+            "kind = \"tables\"\ngame = \"{game}\"\nseed = 3\ndeals = 2\n\
+             tables = [[\"random\", \"random\", \"random\"]]\n"
+        ),
+    );
+    let out = dir.path().join("nim");
+    let output = run_experiment(&experiment, &out, &["--agents", text(&agents)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let page = fs::read_to_string(out.join("index.html")).expect("index.html");
+    let embedded = embedded_games(&page);
+    assert_eq!(
+        embedded[0]["grid"]["plies"][0],
+        "pile: \u{25cf} \u{25cf} \u{25cf} \u{25cf} \u{25cf} \u{25cf} \u{25cf} \u{25cf} (8 left)\nply 0: P1 to take one or two\n",
+        "the text the program printed, kept as it is"
+    );
+    let profile = out.join("chromium-profile");
+    let checked = table_boards_replay(&browser, &profile, &out, game, &["--agents", text(&agents)]);
+    assert!(checked > 20, "only {checked} positions compared");
+    viewer_shot(&browser, &profile, &out, &shots.join("text-board.png"));
 }
 
 /// Chromium driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: the

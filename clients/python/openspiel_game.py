@@ -121,6 +121,7 @@ class Bridge:
         self.rows = int(typed.get("rows", defaults.get("rows", 8))) if name == "breakthrough" else 0
         self.states = {}
         self.move_lists = {}
+        self.text_board = not prints_grids(self.game)
 
     def state(self, position):
         """The OpenSpiel state of a position string, replayed from its longest known prefix
@@ -318,15 +319,46 @@ class Bridge:
         return True
 
     def render(self, state):
-        """The board as OpenSpiel prints it: a cell per character (per word on spaced lines)."""
-        rows = []
-        for line in str(state).splitlines():
-            cells = line.split() if " " in line.strip() else list(line)
-            rows.append(["" if c in ".-" else c for c in cells])
+        """The board as OpenSpiel prints it: as a grid of cells (a character each, a word each
+        on spaced lines) for a game that prints grids, else as its text."""
+        if self.text_board:
+            return {"type": "render", "text": str(state)}
+        rows = [["" if c in ".-" else c for c in cells] for cells in grid_cells(str(state))]
         symbols = sorted({c for row in rows for c in row if c})
         palette = ["#c0392b", "#2c3e50", "#f1c40f", "#27ae60", "#8e44ad", "#e67e22"]
         colors = {s: palette[i % len(palette)] for i, s in enumerate(symbols)}
         return {"type": "render", "rows": rows, "colors": colors}
+
+
+def grid_cells(text):
+    """A printed board's lines as cells: a character each, or a word each on spaced lines."""
+    return [line.split() if " " in line.strip() else list(line) for line in text.splitlines()]
+
+
+def prints_grids(game, plies=40):
+    """Whether a game prints its positions as grids: at the start and along a seeded random
+    game, always the same number of lines of the same number of short cells (one to four
+    characters). Prose, a FEN, a board with a heading or a score line below, a drawing
+    of lines: text, shown as it is printed."""
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    shape = None
+    for _ in range(plies):
+        lines = str(state).rstrip("\n").splitlines()
+        cells = grid_cells("\n".join(lines))
+        widths = {len(row) for row in cells}
+        if len(cells) < 2 or len(widths) != 1 or any(not 1 <= len(c) <= 4 for row in cells for c in row):
+            return False
+        if shape not in (None, (len(cells), widths.pop())):
+            return False
+        shape = (len(cells), len(cells[0]))
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return True
 
 
 def convert(text, default):

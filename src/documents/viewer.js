@@ -121,6 +121,8 @@ function viewOf(g, ply) {
 // A rendered board at a ply as arbiter replay prints it: row labels in front, column
 // labels below, "." for an empty cell.
 function gridText(grid, ply) {
+  // A game that prints its board as text: that text, as arbiter replay shows it.
+  if (typeof grid.plies[ply] === "string") return grid.plies[ply].replace(/\n+$/, "") + "\n";
   const rowLabels = grid.row_labels || [];
   const margin = rowLabels.reduce((m, l) => Math.max(m, String(l).length), 0);
   let text = "";
@@ -275,6 +277,20 @@ function startViewer() {
       describe();
       return;
     }
+    if (current.grid && typeof current.grid.plies[ply] === "string") {
+      // A board the game prints as text (its rows are not a grid of symbols).
+      const pre = document.createElement("pre");
+      pre.className = "board-text";
+      pre.textContent = current.grid.plies[ply].replace(/\n+$/, "");
+      const legend = document.createElement("p");
+      legend.className = "legend";
+      legend.textContent = current.grid.legend || "The position as the game's rules program prints it.";
+      boardBox.innerHTML = "";
+      boardBox.appendChild(pre);
+      boardBox.appendChild(legend);
+      describe();
+      return;
+    }
     const view = viewOf(current, ply);
     // The last move: the cells that changed since the ply before.
     const before = ply > 0 ? viewOf(current, ply - 1) : view;
@@ -399,6 +415,8 @@ function startViewer() {
       const lost = errors.get(i + 1);
       li.textContent = (i + 1) + ". " + m + (i < opening ? " (opening)" : "") +
         (lost ? (lost === "win-to-loss" ? "??" : "?") : "");
+      // A long move (a card game's deal) is cut short in the list: all of it on hover.
+      if (m.length > 24) li.title = m;
       if (lost) {
         li.classList.add("error");
         li.title = LOST[lost] + " (graded against perfect play)";

@@ -1,7 +1,8 @@
 """Nim for three players, a rules program for arbiter's tests (docs/game-protocol.md): a
 pile of stones (`stones`, 7 by default), each player in turn (P1, P2, P3) takes one or two,
-and whoever takes the last stone wins (return 1, the others 0). `nim3.py short-returns`
-gives two returns instead of three, for the test of a malformed status.
+and whoever takes the last stone wins (return 1, the others 0). It draws its board as
+text (a `render` reply with `text`). `nim3.py short-returns` gives two returns instead of
+three, for the test of a malformed status.
 """
 
 import json
@@ -26,7 +27,7 @@ def answer(request):
     if kind == "hello":
         STONES[0] = int(request.get("params", {}).get("stones", 7))
         return {"type": "ready", "protocol": 2, "name": "nim for three", "players": 3,
-                "returns": True}
+                "returns": True, "render": True}
     if kind == "initial":
         return {"type": "position", "position": "%d:0" % STONES[0]}
     position = request["position"]
@@ -35,6 +36,10 @@ def answer(request):
         return status(position)
     if kind == "legal":
         return {"type": "legal", "moves": [str(t) for t in (1, 2) if t <= stones]}
+    if kind == "render":
+        turn = "over" if stones == 0 else "P%d to take one or two" % (ply % 3 + 1)
+        return {"type": "render",
+                "text": "pile: %s(%d left)\nply %d: %s\n" % ("\u25cf " * stones, stones, ply, turn)}
     if kind == "apply":
         take = int(request["move"])
         if take not in (1, 2) or take > stones:

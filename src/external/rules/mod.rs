@@ -751,9 +751,15 @@ impl Game for ProgramGame {
     }
 }
 
-/// A `render` reply as text: one line per row of symbols (`.` for an empty cell), with the
-/// row labels in front and the column labels below when the program gives them.
+/// A `render` reply as text: the board's own text when the program prints it so (`text`),
+/// else one line per row of symbols (`.` for an empty cell), with the row labels in front
+/// and the column labels below when the program gives them.
 pub fn render_text(rendered: &Value) -> String {
+    if let Some(text) = rendered["text"].as_str() {
+        let mut text = text.trim_end_matches('\n').to_string();
+        text.push('\n');
+        return text;
+    }
     let Some(rows) = rendered["rows"].as_array() else {
         return String::from("(no board)\n");
     };
@@ -813,5 +819,26 @@ pub fn cell_symbol(cell: &Value) -> String {
             .unwrap_or("")
             .to_string(),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render_text;
+    use serde_json::json;
+
+    #[test]
+    fn a_board_renders_as_its_rows_or_as_the_text_the_game_prints() {
+        let grid = json!({"rows": [["X", "", "O"], ["", {"symbol": "X"}, ""]],
+                          "row_labels": ["2", "1"], "column_labels": ["a", "b", "c"]});
+        assert_eq!(render_text(&grid), "2 X . O\n1 . X .\n  a b c\n");
+        // Text as printed, one end of line at the end however many it had.
+        let text = json!({"text": "Pool: Book 3, Hat 1\nP1 offers: Book 1\n\n"});
+        assert_eq!(
+            render_text(&text),
+            "Pool: Book 3, Hat 1\nP1 offers: Book 1\n"
+        );
+        assert_eq!(render_text(&json!({"text": "7 stones"})), "7 stones\n");
+        assert_eq!(render_text(&json!({})), "(no board)\n");
     }
 }
