@@ -349,19 +349,22 @@ impl Walker<'_> {
                 "render",
                 &about,
             )?;
-            let rows_ok = reply["rows"].as_array().is_some_and(|rows| {
-                !rows.is_empty()
-                    && rows.iter().all(|row| {
-                        row.as_array().is_some_and(|cells| {
-                            cells
-                                .iter()
-                                .all(|c| c.is_string() || c["symbol"].is_string())
+            // A board as rows of cells, or as the text the game prints.
+            let text_ok = reply["text"].is_string() && reply.get("rows").is_none();
+            let rows_ok = text_ok
+                || reply["rows"].as_array().is_some_and(|rows| {
+                    !rows.is_empty()
+                        && rows.iter().all(|row| {
+                            row.as_array().is_some_and(|cells| {
+                                cells
+                                    .iter()
+                                    .all(|c| c.is_string() || c["symbol"].is_string())
+                            })
                         })
-                    })
-            });
+                });
             if !rows_ok {
                 return Err(format!(
-                    "`render` {about}: \"rows\" must be a list of rows, each a list of cells (a symbol string, or {{\"symbol\": ...}})"
+                    "`render` {about}: \"rows\" must be a list of rows, each a list of cells (a symbol string, or {{\"symbol\": ...}}), or \"text\" the board as a string"
                 ));
             }
         }
