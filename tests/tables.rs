@@ -272,19 +272,7 @@ fn a_rules_program_for_three_players_counts_right_and_plays_at_a_table() {
         return;
     };
     let dir = tempfile::tempdir().expect("dir");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/nim3.py");
-    let agents = dir.path().join("agents");
-    fs::create_dir_all(&agents).expect("mkdir");
-    fs::write(
-        agents.join("games.toml"),
-        format!(
-            "[[game]]\nname = \"nim3\"\ncommand = [\"{python}\", \"{}\"]\n\n\
-             [[game]]\nname = \"nim3-short\"\ncommand = [\"{python}\", \"{}\", \"short-returns\"]\n",
-            script.display(),
-            script.display()
-        ),
-    )
-    .expect("write agents");
+    let agents = nim3_agents(dir.path(), python);
     let output = common::run(&["check-game", "nim3", "--agents", text(&agents)]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     for depth in 1..=6 {

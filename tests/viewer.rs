@@ -34,6 +34,13 @@ fn page_boards(html_dump: &str) -> BTreeMap<(u64, usize), String> {
     boards
 }
 
+/// The folder the screenshots go to for a person to look at (target/viewer-screenshots).
+fn screenshots() -> PathBuf {
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
+    fs::create_dir_all(&shots).expect("screenshot folder");
+    shots
+}
+
 /// `arbiter replay --steps` for one game: board text by ply.
 fn replay_boards(game: &str, pgn: &Path, id: u64) -> BTreeMap<usize, String> {
     let output = run(&[
@@ -148,8 +155,7 @@ fn the_viewer_replays_every_embedded_game_exactly_in_a_real_browser() {
         return;
     };
     let dir = tempfile::tempdir().expect("dir");
-    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
-    fs::create_dir_all(&shots).expect("screenshot folder");
+    let shots = screenshots();
     let quick = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("matchups/quick.toml");
     check_run(
         &browser,
@@ -285,8 +291,7 @@ fn the_viewer_replays_a_table_runs_star_games_in_six_colours_in_a_real_browser()
         return;
     };
     let dir = tempfile::tempdir().expect("dir");
-    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
-    fs::create_dir_all(&shots).expect("screenshot folder");
+    let shots = screenshots();
     let game = "chinese-checkers-star(players=6,max_plies=120)";
     let experiment = write_experiment(
         dir.path(),
@@ -321,20 +326,9 @@ fn a_board_a_game_prints_as_text_is_shown_as_that_text_in_a_real_browser() {
         return;
     };
     let dir = tempfile::tempdir().expect("dir");
-    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
-    fs::create_dir_all(&shots).expect("screenshot folder");
+    let shots = screenshots();
     // Nim for three, whose rules program renders its pile as text, not as rows of cells.
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/nim3.py");
-    let agents = dir.path().join("agents");
-    fs::create_dir_all(&agents).expect("mkdir");
-    fs::write(
-        agents.join("games.toml"),
-        format!(
-            "[[game]]\nname = \"nim3\"\ncommand = [\"{python}\", \"{}\"]\n",
-            script.display()
-        ),
-    )
-    .expect("write agents");
+    let agents = nim3_agents(dir.path(), python);
     let game = "nim3(stones=8)";
     let experiment = write_experiment(
         dir.path(),
@@ -757,8 +751,7 @@ fn the_moves_that_lost_value_are_marked_in_the_viewer_in_a_real_browser() {
         "Array.from(document.querySelectorAll('#viewer-moves li:not(.error)')).filter((li) => li.textContent.endsWith('?')).length",
     );
     assert_eq!(plain, serde_json::json!(0));
-    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/viewer-screenshots");
-    fs::create_dir_all(&shots).expect("screenshot folder");
+    let shots = screenshots();
     drop(tools);
     viewer_shot(
         &browser,

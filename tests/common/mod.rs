@@ -312,3 +312,22 @@ pub fn embedded_games(html: &str) -> serde_json::Value {
         .expect("embedded games");
     serde_json::from_str(&data.replace("<\\/", "</")).expect("the embedded games are JSON")
 }
+
+/// A folder of agent files in `dir` declaring tests/games/nim3.py (Nim for three players)
+/// as game `nim3`, and as `nim3-short`, whose status gives two returns instead of three.
+pub fn nim3_agents(dir: &Path, python: &str) -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/games/nim3.py");
+    let agents = dir.join("agents");
+    fs::create_dir_all(&agents).expect("mkdir");
+    fs::write(
+        agents.join("games.toml"),
+        format!(
+            "[[game]]\nname = \"nim3\"\ncommand = [\"{python}\", \"{}\"]\n\n\
+             [[game]]\nname = \"nim3-short\"\ncommand = [\"{python}\", \"{}\", \"short-returns\"]\n",
+            script.display(),
+            script.display()
+        ),
+    )
+    .expect("write agents");
+    agents
+}
