@@ -2202,6 +2202,22 @@ fn solve_game_proves_values_with_distances_and_refuses_bad_positions() {
     assert_input_error(&run(&["solve-game", "go"]), &["game 'go'", "unknown game"]);
 }
 
+/// Connect Four's 6x7 start, the published result (first proven in 1988 by James D. Allen
+/// and by Victor Allis; John Tromp's database: the first player wins in 41 plies, with the
+/// centre column): proven by the generic solver with its game hooks, from the empty board,
+/// with no opening book, in about 3 minutes of one core on the 2-core machine (1.04e9
+/// positions; docs/speed.md). The slowest test of the suite: it runs beside the others.
+#[test]
+fn connect_fours_start_is_proven_a_first_player_win_in_41_plies_without_a_book() {
+    let output = run(&["solve-game", "connect-four"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(
+        said.contains("value: P1 (to move) wins in 41 plies\nbest move: 4\n"),
+        "{said}"
+    );
+}
+
 /// tests/golden/perft.csv: perft counts with their sources, each one counted again.
 #[test]
 fn perft_equals_the_golden_counts_and_their_sources() {
