@@ -266,6 +266,85 @@ fn nim_perft(stones: u32, depth: u32) -> u64 {
     (1..=takes).map(|t| nim_perft(stones - t, depth - 1)).sum()
 }
 
+/// A report remade where the game's rules program no longer starts keeps everything else
+/// and says, where the viewer was, why the games cannot be drawn: for a table run and for
+/// a game run; `--game N` refuses with the same reason.
+#[test]
+fn a_report_says_why_it_cannot_draw_a_program_games_boards() {
+    let Some(python) = python3() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("dir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Copies of two rules programs, removed after their runs.
+    let nim = dir.path().join("nim3.py");
+    let ttt = dir.path().join("ttt.py");
+    fs::copy(root.join("tests/games/nim3.py"), &nim).expect("copy nim3");
+    fs::copy(
+        root.join("clients/python/examples/tic_tac_toe_game.py"),
+        &ttt,
+    )
+    .expect("copy ttt");
+    let agents = dir.path().join("agents");
+    fs::create_dir_all(&agents).expect("mkdir");
+    fs::write(
+        agents.join("games.toml"),
+        format!(
+            "[[game]]\nname = \"nim3\"\ncommand = [\"{python}\", \"{}\"]\n\n\
+             [[game]]\nname = \"ttt\"\ncommand = [\"{python}\", \"{}\"]\n",
+            nim.display(),
+            ttt.display()
+        ),
+    )
+    .expect("write agents");
+    let tables = write_experiment(
+        dir.path(),
+        "nim.toml",
+        "kind = \"tables\"\ngame = \"nim3\"\nseed = 3\ndeals = 1\ntables = [[\"random\", \"random\", \"random\"]]\n",
+    );
+    let games = write_experiment(
+        dir.path(),
+        "ttt.toml",
+        "game = \"ttt\"\ngames = 2\nseed = 3\nmatchups = [[\"random\", \"random\"]]\n",
+    );
+    for (experiment, out) in [(&tables, "nim"), (&games, "ttt")] {
+        let out = dir.path().join(out);
+        let output = run_experiment(experiment, &out, &["--agents", text(&agents)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let page = fs::read_to_string(out.join("index.html")).expect("index.html");
+        assert!(
+            page.contains("window.ARBITER_GAMES = "),
+            "a viewer at first"
+        );
+    }
+    fs::remove_file(&nim).expect("rm");
+    fs::remove_file(&ttt).expect("rm");
+    for out in ["nim", "ttt"] {
+        let out = dir.path().join(out);
+        let output = common::run(&["report", text(&out)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let page = fs::read_to_string(out.join("index.html")).expect("index.html");
+        assert!(!page.contains("window.ARBITER_GAMES = "), "{out:?}");
+        let said = page
+            .split("The games cannot be drawn here: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{out:?}: no reason in the page"));
+        let reason = said.split("</p>").next().unwrap_or("");
+        assert!(reason.contains("`hello`"), "{out:?}: {reason}");
+        assert!(
+            page.contains("win rate") || page.contains("Standings"),
+            "the rest stands"
+        );
+    }
+    let output = common::run(&["report", text(&dir.path().join("ttt")), "--game", "0"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("game 0 cannot be drawn: "),
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn a_rules_program_for_three_players_counts_right_and_plays_at_a_table() {
     let Some(python) = python3() else {

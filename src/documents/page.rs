@@ -237,8 +237,8 @@ pub fn write_documents(
     }
     // The game viewer (index.html only: it is a script).
     if let Some(viewer) = super::viewer::html(run)? {
-        markdown.push_str("## Watch the games\n\nindex.html replays the games move by move.\n\n");
-        html.push_str(&viewer);
+        let _ = write!(markdown, "## Watch the games\n\n{}\n\n", viewer.markdown());
+        html.push_str(&viewer.html());
         contents.push(("watch".to_string(), "Watch the games".to_string()));
     }
     // Every file of the folder, linked (the documents themselves excepted).

@@ -105,9 +105,11 @@ impl GameTask for Grids<'_> {
     type Output = Result<Value, InputError>;
 
     fn run<G: GameEntry>(self, start: G) -> Result<Value, InputError> {
-        let first = start.render_json().ok_or_else(|| {
-            InputError::new("the game draws no board (its rules program offers no `render`)")
-        })?;
+        // A game that draws no board (its rules program offers no `render`): nothing to
+        // show, which is no failure.
+        let Some(first) = start.render_json() else {
+            return Ok(Value::Null);
+        };
         // A ply's board: its rows of symbols, or the text a game prints as its board.
         let rows = |rendered: &Value| -> Value {
             if let Some(text) = rendered["text"].as_str() {
@@ -205,7 +207,7 @@ fn game_name(spec: &str) -> &str {
 ///
 /// # Errors
 /// games.csv or moves.csv cannot be read.
-pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
+pub fn html(run: &LoadedRun) -> Result<Option<Viewer>, InputError> {
     if run.kind == crate::records::RunKind::Tables {
         return tables_html(run);
     }
@@ -214,9 +216,14 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
         return Ok(None);
     }
     let kept = run.games().and_then(|data| data.sample.as_ref());
-    let (games, total, first) = sample(&run.folder, meta, None, kept)?;
+    let Sampled {
+        games,
+        total,
+        first,
+        left_out,
+    } = sample(&run.folder, meta, None, kept)?;
     if games.is_empty() {
-        return Ok(None);
+        return Ok(left_out.as_deref().map(unavailable));
     }
     let shown = if games.len() < total {
         format!(
@@ -226,7 +233,7 @@ pub fn html(run: &LoadedRun) -> Result<Option<String>, InputError> {
     } else {
         format!("All {total} games.")
     };
-    section(&games, &shown, FIGURES_OF_MOVES).map(Some)
+    section(&games, &shown, FIGURES_OF_MOVES).map(|html| Some(Viewer::Games(html)))
 }
 
 /// Where a game run's per-move figures come from, as the viewer says.
@@ -238,7 +245,7 @@ const FIGURES_OF_MOVES: &str = "Figures per move come from moves.csv.";
 ///
 /// # Errors
 /// tables.csv cannot be read, or a game's moves do not replay.
-fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
+fn tables_html(run: &LoadedRun) -> Result<Option<Viewer>, InputError> {
     let Some(meta) = run.meta.as_ref() else {
         return Ok(None);
     };
@@ -248,11 +255,15 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
         return Ok(None);
     }
     let spec = match &program {
-        Some((_, registry)) => registry.game(&meta.game).ok(),
-        None => meta.game.parse::<GameSpec>().ok(),
-    };
-    let Some(spec) = spec else {
-        return Ok(None);
+        // Its rules program is started here: one that cannot start says why.
+        Some((_, registry)) => match registry.game(&meta.game) {
+            Ok(spec) => spec,
+            Err(why) => return Ok(Some(unavailable(&why))),
+        },
+        None => match meta.game.parse::<GameSpec>() {
+            Ok(spec) => spec,
+            Err(_) => return Ok(None),
+        },
     };
     let (rows, total) = crate::records::tables::sample_rows(&run.folder, SAMPLE_WITH_BOARDS)?;
     let mut games = Vec::with_capacity(rows.len());
@@ -272,9 +283,11 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
             .collect();
         let (boards, grid) = if program.is_some() {
             // A program that draws no board (or cannot be started now) leaves the viewer
-            // out; the rest of the report stands.
-            let Ok(grid) = dispatch(spec.clone(), Grids { moves: &moves }) else {
-                return Ok(None);
+            // out, saying why; the rest of the report stands.
+            let grid = match dispatch(spec.clone(), Grids { moves: &moves }) {
+                Ok(Value::Null) => return Ok(None),
+                Ok(grid) => grid,
+                Err(why) => return Ok(Some(unavailable(&why.message))),
             };
             (Value::Null, grid)
         } else {
@@ -349,7 +362,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<String>, InputError> {
         &shown,
         "Each move is shown with the agent in its seat; a table run keeps no per-move figures.",
     )
-    .map(Some)
+    .map(|html| Some(Viewer::Games(html)))
 }
 
 /// Writes `game-<id>.html` into the run folder: the viewer with game `id` of games.csv
@@ -378,7 +391,19 @@ pub fn game_page(
             "the run was played with --no-moves: no moves were recorded to show",
         ));
     }
-    let (games, total, _) = sample(folder, meta, Some(id), None)?;
+    let Sampled {
+        games,
+        total,
+        left_out,
+        ..
+    } = sample(folder, meta, Some(id), None)?;
+    if let Some(why) = left_out {
+        return Err(InputError::in_file(
+            &csv,
+            None,
+            format!("game {id} cannot be drawn: {why}"),
+        ));
+    }
     if games.is_empty() {
         return Err(InputError::in_file(
             &csv,
@@ -426,16 +451,28 @@ fn section(games: &[Value], shown: &str, figures: &str) -> Result<String, InputE
     ))
 }
 
+/// The sampled games as the viewer reads them, what keeps them out of the viewer, and how
+/// many of them there are.
+struct Sampled {
+    /// The games, in games.csv order.
+    games: Vec<Value>,
+    /// How many games the viewer could draw in all.
+    total: usize,
+    /// How many were taken from the start.
+    first: usize,
+    /// Why the games of a program game were left out (its program could not draw them).
+    left_out: Option<String>,
+}
+
 /// The sampled games as the viewer reads them, in games.csv order (only game `only`
-/// when given), how many games the viewer could draw in all, and how many were taken
-/// from the start; from the rows the run's recorder `kept`, when given, instead of
+/// when given); from the rows the run's recorder `kept`, when given, instead of
 /// games.csv.
 fn sample(
     folder: &Path,
     meta: Option<&crate::records::Meta>,
     only: Option<u64>,
     kept: Option<&crate::records::sample::RunSample>,
-) -> Result<(Vec<Value>, usize, usize), InputError> {
+) -> Result<Sampled, InputError> {
     let path = folder.join("games.csv");
     let in_game = |id: &str, e: String| InputError::in_file(&path, None, format!("game {id}: {e}"));
     // A game served by a program is drawn from its `render`: the program as the run
@@ -474,6 +511,7 @@ fn sample(
     let stats = crate::records::sample::move_stats(folder, &ids)?;
     // The moves that lost value (grades.csv, when the run is graded), marked in the list.
     let errors = crate::records::grades::errors_by_game(folder)?;
+    let mut left_out = None;
     let games = kept
         .iter()
         .map(|row| -> Result<Value, InputError> {
@@ -510,12 +548,16 @@ fn sample(
             } else if let Some((_, registry)) = program.as_ref().filter(|(n, _)| *n == name) {
                 // A program that draws no board (or cannot be started now) leaves its games
                 // out of the viewer; the rest of the report stands.
-                grid = registry
+                match registry
                     .game(&get("game"))
                     .and_then(|spec| dispatch(spec, Grids { moves: &moves }).map_err(String::from))
-                    .unwrap_or(Value::Null);
-                if grid.is_null() {
-                    return Ok(Value::Null);
+                {
+                    Ok(Value::Null) => return Ok(Value::Null),
+                    Ok(drawn) => grid = drawn,
+                    Err(why) => {
+                        left_out.get_or_insert(why);
+                        return Ok(Value::Null);
+                    }
                 }
                 Value::Null
             } else {
@@ -551,5 +593,51 @@ fn sample(
         })
         .collect::<Result<Vec<Value>, InputError>>()?;
     let games: Vec<Value> = games.into_iter().filter(|g| !g.is_null()).collect();
-    Ok((games, total, first))
+    Ok(Sampled {
+        games,
+        total,
+        first,
+        left_out,
+    })
+}
+
+/// The viewer's section of a report: the games, or why they cannot be drawn now.
+pub enum Viewer {
+    /// The section with the games and the script that draws them (index.html only).
+    Games(String),
+    /// Why a program game's boards cannot be drawn now (its rules program does not start).
+    Unavailable(String),
+}
+
+impl Viewer {
+    /// The section in index.html.
+    pub fn html(&self) -> String {
+        match self {
+            Viewer::Games(html) => html.clone(),
+            Viewer::Unavailable(why) => format!(
+                "<h2 id=\"watch\">Watch the games</h2>\n<p>{}</p>\n",
+                super::table::escape(&self.sentence(why))
+            )
+            .replace("arbiter report DIR", "<code>arbiter report DIR</code>"),
+        }
+    }
+
+    /// The section in report.md.
+    pub fn markdown(&self) -> String {
+        match self {
+            Viewer::Games(_) => "index.html replays the games move by move.".to_string(),
+            Viewer::Unavailable(why) => self.sentence(why),
+        }
+    }
+
+    fn sentence(&self, why: &str) -> String {
+        format!(
+            "The games cannot be drawn here: {}. arbiter report DIR draws them again where the game's rules program starts.",
+            why.trim_end_matches('.')
+        )
+    }
+}
+
+fn unavailable(why: &str) -> Viewer {
+    Viewer::Unavailable(why.to_string())
 }
