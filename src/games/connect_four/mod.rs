@@ -312,6 +312,7 @@ impl Game for ConnectFour {
     /// playable threats cannot both be blocked; else the one playable threat of the
     /// opponent's must be blocked, and no disc goes right under an opponent's threat (it
     /// would make the threat playable).
+    #[inline]
     fn tactics(&self, out: &mut Vec<u8>) -> Option<Tactics<u8>> {
         if self.result != 0 {
             return None;
@@ -351,6 +352,7 @@ impl Game for ConnectFour {
     /// The board and its mirror image (columns right to left) hash alike: the key of the
     /// two that is smaller, `p1 + all` (unique: a column's sum stays under its guard bit
     /// and its top bit marks the column's height), mixed. Symmetry 1 is the mirror.
+    #[inline]
     fn symmetric_hash(&self) -> (u64, u8) {
         let key = self.p1 + self.all;
         let height = u32::from(self.params.rows) + 1;
@@ -368,6 +370,7 @@ impl Game for ConnectFour {
         (mix64(key as u64 ^ folded), symmetry)
     }
 
+    #[inline]
     fn map_move(&self, mv: u8, symmetry: u8, _inverse: bool) -> u8 {
         if symmetry == 1 {
             self.params.columns - 1 - mv
@@ -379,6 +382,7 @@ impl Game for ConnectFour {
     /// Moves that make the most new threats (cells where one more disc would make four)
     /// first, as Connect Four solvers order them; then centre columns (they take part in
     /// the most lines).
+    #[inline]
     fn move_order_score(&self, mv: u8) -> i32 {
         let geometry = self.params.geometry();
         let disc = (self.all + geometry.bottom) & geometry.columns[usize::from(mv)];
@@ -405,6 +409,7 @@ impl Game for ConnectFour {
         }
     }
 
+    #[inline]
     fn outcome(&self) -> Option<Outcome> {
         match self.result {
             1 => Some(Outcome {
