@@ -342,16 +342,14 @@ def prints_grids(game, plies=40):
     of lines: text, shown as it is printed."""
     rng = random.Random(0)
     state = game.new_initial_state()
-    shape = None
+    shapes = set()
     for _ in range(plies):
-        lines = str(state).rstrip("\n").splitlines()
-        cells = grid_cells("\n".join(lines))
+        cells = grid_cells(str(state).rstrip("\n"))
         widths = {len(row) for row in cells}
-        if len(cells) < 2 or len(widths) != 1 or any(not 1 <= len(c) <= 4 for row in cells for c in row):
+        shapes.add((len(cells), max(widths, default=0)))
+        if len(shapes) > 1 or len(cells) < 2 or len(widths) != 1 \
+                or any(not 1 <= len(c) <= 4 for row in cells for c in row):
             return False
-        if shape not in (None, (len(cells), widths.pop())):
-            return False
-        shape = (len(cells), len(cells[0]))
         if state.is_terminal():
             break
         if state.is_chance_node():

@@ -223,7 +223,7 @@ pub fn html(run: &LoadedRun) -> Result<Option<Viewer>, InputError> {
         left_out,
     } = sample(&run.folder, meta, None, kept)?;
     if games.is_empty() {
-        return Ok(left_out.as_deref().map(unavailable));
+        return Ok(left_out.map(Viewer::Unavailable));
     }
     let shown = if games.len() < total {
         format!(
@@ -258,7 +258,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<Viewer>, InputError> {
         // Its rules program is started here: one that cannot start says why.
         Some((_, registry)) => match registry.game(&meta.game) {
             Ok(spec) => spec,
-            Err(why) => return Ok(Some(unavailable(&why))),
+            Err(why) => return Ok(Some(Viewer::Unavailable(why))),
         },
         None => match meta.game.parse::<GameSpec>() {
             Ok(spec) => spec,
@@ -287,7 +287,7 @@ fn tables_html(run: &LoadedRun) -> Result<Option<Viewer>, InputError> {
             let grid = match dispatch(spec.clone(), Grids { moves: &moves }) {
                 Ok(Value::Null) => return Ok(None),
                 Ok(grid) => grid,
-                Err(why) => return Ok(Some(unavailable(&why.message))),
+                Err(why) => return Ok(Some(Viewer::Unavailable(why.message))),
             };
             (Value::Null, grid)
         } else {
@@ -609,16 +609,23 @@ pub enum Viewer {
     Unavailable(String),
 }
 
+/// What a report says after why its games cannot be drawn (`DIR` as code in index.html).
+const DRAWN_AGAIN: [&str; 2] = [
+    "arbiter report DIR",
+    " draws them again where the game's rules program starts.",
+];
+
 impl Viewer {
     /// The section in index.html.
     pub fn html(&self) -> String {
         match self {
             Viewer::Games(html) => html.clone(),
             Viewer::Unavailable(why) => format!(
-                "<h2 id=\"watch\">Watch the games</h2>\n<p>{}</p>\n",
-                super::table::escape(&self.sentence(why))
-            )
-            .replace("arbiter report DIR", "<code>arbiter report DIR</code>"),
+                "<h2 id=\"watch\">Watch the games</h2>\n<p>The games cannot be drawn here: {}. <code>{}</code>{}</p>\n",
+                super::table::escape(why.trim_end_matches('.')),
+                DRAWN_AGAIN[0],
+                DRAWN_AGAIN[1]
+            ),
         }
     }
 
@@ -626,18 +633,12 @@ impl Viewer {
     pub fn markdown(&self) -> String {
         match self {
             Viewer::Games(_) => "index.html replays the games move by move.".to_string(),
-            Viewer::Unavailable(why) => self.sentence(why),
+            Viewer::Unavailable(why) => format!(
+                "The games cannot be drawn here: {}. {}{}",
+                why.trim_end_matches('.'),
+                DRAWN_AGAIN[0],
+                DRAWN_AGAIN[1]
+            ),
         }
     }
-
-    fn sentence(&self, why: &str) -> String {
-        format!(
-            "The games cannot be drawn here: {}. arbiter report DIR draws them again where the game's rules program starts.",
-            why.trim_end_matches('.')
-        )
-    }
-}
-
-fn unavailable(why: &str) -> Viewer {
-    Viewer::Unavailable(why.to_string())
 }
