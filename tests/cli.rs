@@ -2202,6 +2202,128 @@ fn solve_game_proves_values_with_distances_and_refuses_bad_positions() {
     assert_input_error(&run(&["solve-game", "go"]), &["game 'go'", "unknown game"]);
 }
 
+/// The FFO endgame test positions (tests/oracles/ffo-40-59.txt), their published exact
+/// disc margins and best moves: `first..=last` solved one by one with `--margin`, each
+/// value checked, the solver's best move one of the published ones.
+fn check_ffo_positions(first: u32, last: u32) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/ffo-40-59.txt");
+    let text = fs::read_to_string(&path).expect("the FFO set");
+    let mut solved = 0;
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [number, board, side, margin, best] = fields[..] else {
+            panic!("{}: bad line {line}", path.display());
+        };
+        let number: u32 = number.parse().expect("number");
+        if !(first..=last).contains(&number) {
+            continue;
+        }
+        let output = run(&[
+            "solve-game",
+            "othello",
+            "--margin",
+            "--board",
+            &format!("{board} {side}"),
+        ]);
+        assert!(output.status.success(), "#{number}: {}", stderr(&output));
+        let said = stdout(&output);
+        let margin: i32 = margin.parse().expect("margin");
+        let player = if side == "X" { "P1" } else { "P2" };
+        let value = match margin {
+            0 => "draw".to_string(),
+            m if m > 0 => format!("{player} (to move) wins by {m}"),
+            m => format!("{player} (to move) loses by {}", -m),
+        };
+        assert!(
+            said.contains(&format!("value: {value}\n")),
+            "FFO #{number}: expected {value}, the solver said:\n{said}"
+        );
+        let played = said
+            .lines()
+            .find_map(|l| l.strip_prefix("best move: "))
+            .expect("a best move");
+        assert!(
+            best.split(',').any(|m| m == played),
+            "FFO #{number}: best move {played}, published {best}"
+        );
+        solved += 1;
+    }
+    assert_eq!(solved, last - first + 1);
+}
+
+/// The first FFO positions (20-23 empties) on every run of the tests, a few seconds each.
+#[test]
+fn ffo_endgame_positions_40_to_43_are_solved_to_their_published_disc_margins() {
+    check_ffo_positions(40, 43);
+}
+
+/// The whole FFO set, #40-#59 (20-34 empties): about an hour of one core (docs/speed.md),
+/// so run by hand: `cargo test --release --test suite ffo -- --ignored`.
+#[test]
+#[ignore = "about an hour of one core: cargo test --release --test suite ffo -- --ignored"]
+fn ffo_endgame_positions_40_to_59_are_all_solved_to_their_published_disc_margins() {
+    check_ffo_positions(40, 59);
+}
+
+#[test]
+fn solve_game_by_margin_and_from_a_board_text_refuses_what_a_game_cannot_do() {
+    // Black's discs everywhere but h8: nobody can move, the game is over.
+    let over = format!("{}- X", "X".repeat(63));
+    let output = run(&["solve-game", "othello", "--margin", "--board", &over]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("the game is over"),
+        "{}",
+        stdout(&output)
+    );
+    // A board text, then moves from it: the FFO #40 position after its best move.
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let output = run(&[
+        "solve-game",
+        "othello",
+        "--margin",
+        "--board",
+        ffo40,
+        "--position",
+        "a2",
+        "--moves",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stdout(&output);
+    assert!(said.contains("value: P2 (to move) loses by 38\n"), "{said}");
+    // Each of white's replies with its margin for white: none better than the value.
+    assert!(said.contains(" loss by 38\n"), "{said}");
+    assert!(
+        !said.contains(" win by") && !said.contains("loss by 36\n"),
+        "{said}"
+    );
+    assert!(said.contains("method: alpha-beta to the end"), "{said}");
+    assert_input_error(
+        &run(&["solve-game", "othello", "--board", "OX X"]),
+        &["--board: 3 squares and marks where 64 squares"],
+    );
+    assert_input_error(
+        &run(&[
+            "solve-game",
+            "othello",
+            "--board",
+            &ffo40.replace(" X", " Z"),
+        ]),
+        &["--board: side to move 'Z': expected X or O"],
+    );
+    assert_input_error(
+        &run(&["solve-game", "connect-four", "--board", "x"]),
+        &["--board: connect-four reads no position texts"],
+    );
+    assert_input_error(
+        &run(&["solve-game", "connect-four", "--margin"]),
+        &["--margin: connect-four scores a win, a loss or a draw, no margin"],
+    );
+}
+
 /// Connect Four's 6x7 start, the published result (first proven in 1988 by James D. Allen
 /// and by Victor Allis; John Tromp's database: the first player wins in 41 plies, with the
 /// centre column): proven by the generic solver with its game hooks, from the empty board,

@@ -120,6 +120,12 @@ pub struct SolveGameArgs {
     /// start].
     #[arg(long, value_name = "MOVES")]
     position: Option<String>,
+    /// The position in the game's own text, for games that read one (Othello: the 64
+    /// squares a1 to h8 row by row, `X` black, `O` white, `-` empty, then the side to move:
+    /// `O--OOOOX-OOOOOOX...-------- X`, as the FFO test positions are written); `--position`
+    /// then plays its moves from there.
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true)]
+    board: Option<String>,
     /// Also solve every legal move and print its value.
     #[arg(long)]
     moves: bool,
@@ -127,6 +133,11 @@ pub struct SolveGameArgs {
     /// win it proves instead of looking for the fastest, so it is often much quicker.
     #[arg(long)]
     no_distance: bool,
+    /// The exact final margin instead of the distance, for games that score one (Othello:
+    /// the disc difference, the empty squares to the winner, as the FFO test positions are
+    /// scored).
+    #[arg(long, conflicts_with = "no_distance")]
+    margin: bool,
     /// The most the transposition table may take, in MB (rounded down to a power of two
     /// of entries): it starts at about a megabyte and doubles whenever half full.
     #[arg(long, default_value_t = crate::experiment::solve_game::DEFAULT_TT_MB, value_parser = clap::value_parser!(u64).range(1..=65_536))]
@@ -141,18 +152,25 @@ pub struct SolveGameArgs {
 
 /// `arbiter solve-game`: exit 0 with the value, 4 when `--time-limit` stopped it first.
 pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
-    use crate::experiment::solve_game::{SolveEnd, SolveGameRequest, solve_game};
+    use crate::experiment::solve_game::{Scoring, SolveEnd, SolveGameRequest, solve_game};
     let megabytes = usize::try_from(args.tt_mb).unwrap_or(usize::MAX);
     let request = SolveGameRequest {
         game: args.game,
+        board: args.board,
         position: args.position,
         moves: args.moves,
-        distance: !args.no_distance,
+        scoring: if args.margin {
+            Scoring::Margin
+        } else if args.no_distance {
+            Scoring::ValueOnly
+        } else {
+            Scoring::Distance
+        },
         megabytes,
         time_limit: args.time_limit,
         agents: args.agents,
     };
-    let (moves, distance) = (request.moves, request.distance);
+    let (moves, scoring) = (request.moves, request.scoring);
     let end = solve_game(request, &mut |board| print!("{board}"))?;
     let proof = match end {
         SolveEnd::Over(result) => {
@@ -200,10 +218,11 @@ pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
     println!(
         "method: alpha-beta to the end of the game with a transposition table (grown to {} entries, at most {megabytes} MB), {}",
         proof.table_entries,
-        if distance {
-            "wins scored by their distance to the end"
-        } else {
-            "every win scored alike (--no-distance)"
+        match scoring {
+            Scoring::Distance => "wins scored by their distance to the end",
+            Scoring::ValueOnly => "every win scored alike (--no-distance)",
+            Scoring::Margin =>
+                "finished positions scored by their margin (--margin), the last empties by the game's own search",
         }
     );
     Ok(0)

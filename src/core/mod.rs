@@ -134,6 +134,15 @@ pub enum Tactics<M> {
     Moves,
 }
 
+/// Positions an exact search visited (finished ones included) and expanded (its moves
+/// generated), a game's own endgame search ([`Game::solve_margin`]) counting as the solver
+/// does.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchCounts {
+    pub visited: u64,
+    pub expanded: u64,
+}
+
 /// The rules of a turn-based game of two players (or up to six, [`Game::players`]), where chance may act between the players'
 /// moves ([`Game::CHANCE`]), some of a position may be hidden from a player
 /// ([`Game::HIDDEN`]) and the players may move simultaneously, in rounds played in turns
@@ -400,6 +409,40 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// `mv` carried by `symmetry` of [`Game::symmetric_hash`], or back (`inverse`).
     fn map_move(&self, mv: Self::Move, _symmetry: u8, _inverse: bool) -> Self::Move {
         mv
+    }
+
+    /// A position written as the game's own text, for `solve-game --board` (Othello: the
+    /// 64 squares a1 to h8 row by row, `X` black, `O` white, `-` empty, then the side to
+    /// move, as the FFO test positions are written). `None` (the default): the game reads
+    /// no position texts; `Some(Err)`: what is wrong with this one.
+    fn read_position(&self, _text: &str) -> Option<Result<Self, String>> {
+        None
+    }
+
+    /// Whether a finished position has a margin (Othello's discs) for exact solvers to
+    /// score by ([`Game::final_margin`], `solve-game --margin`). Default: no, the game
+    /// scores a win, a loss or a draw only.
+    fn scores_margin(&self) -> bool {
+        false
+    }
+
+    /// At a finished position, its final margin for the side to move (Othello: its discs
+    /// less the opponent's, the empty squares to the winner). Default: none.
+    fn final_margin(&self) -> Option<i32> {
+        None
+    }
+
+    /// The exact margin for the side to move, fail-soft within `alpha..beta`, where the
+    /// game finds it faster itself (Othello's last empty squares), adding the positions its
+    /// search visits and expands to `counts`. `None` (the default): the solver searches on.
+    fn solve_margin(&self, _alpha: i32, _beta: i32, _counts: &mut SearchCounts) -> Option<i32> {
+        None
+    }
+
+    /// The order an exact solver scoring margins tries moves in, larger first (Othello:
+    /// the moves leaving the opponent fewest replies). Default: [`Game::move_order_score`].
+    fn margin_order_score(&self, mv: Self::Move) -> i32 {
+        self.move_order_score(mv)
     }
 
     /// Whether a side that overruns the per-move time limit loses (`true`, the default)

@@ -15,18 +15,31 @@ pub const DEFAULT_TT_MB: u64 = 256;
 pub struct SolveGameRequest {
     /// The game, as a spec (`connect-four(rows=4,columns=5)`).
     pub game: String,
-    /// The moves from the start to the position (as `--position` takes them).
+    /// The position to start from, in the game's own text (as `--board` takes it).
+    pub board: Option<String>,
+    /// The moves from the start (or the board) to the position (as `--position` takes them).
     pub position: Option<String>,
     /// Also solve every legal move.
     pub moves: bool,
-    /// Score wins by their distance to the end (`false`: the value alone, often quicker).
-    pub distance: bool,
+    /// What a win is worth.
+    pub scoring: Scoring,
     /// The transposition table's size in MB.
     pub megabytes: usize,
     /// Give up after this many seconds.
     pub time_limit: Option<f64>,
     /// The folder of agent files (program games are declared there).
     pub agents: Option<PathBuf>,
+}
+
+/// What the solver finds besides win, loss or draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// The plies to the end (the fastest win, the slowest loss).
+    Distance,
+    /// Nothing more: stops at the first win it proves.
+    ValueOnly,
+    /// The final margin, for games that score one (Othello's discs).
+    Margin,
 }
 
 /// How a solve ended.
@@ -57,8 +70,9 @@ pub struct Proof {
     pub value: String,
     /// A best move, in the game's notation.
     pub best: Option<String>,
-    /// Each legal move with its value for the side that plays it, as far as solved.
-    pub move_values: Vec<(String, Value)>,
+    /// Each legal move with its value for the side that plays it, as far as solved (a
+    /// line: `win in 13 plies`, `win by 38`).
+    pub move_values: Vec<(String, String)>,
     /// Whether every legal move got its value (`false`: the time limit came first).
     pub every_move: bool,
     /// What it cost.
@@ -155,16 +169,51 @@ fn value_line(value: Value, side: crate::core::Player) -> String {
     }
 }
 
+/// ` by 38`: what follows a value's words when it has a margin.
+fn margin_words(margin: i32) -> String {
+    if margin == 0 {
+        String::new()
+    } else {
+        format!(" by {}", margin.abs())
+    }
+}
+
+/// A move's value and margin for the side that plays it: `win by 38`.
+fn margin_text(value: Value, margin: i32) -> String {
+    format!("{value}{}", margin_words(margin))
+}
+
 impl GameTask for SolveGameTask<'_> {
     type Output = Result<SolveEnd, Error>;
 
     fn run<G: GameEntry>(self, start: G) -> Result<SolveEnd, Error> {
         crate::registry::two_players(&start, "the solver")?;
         let request = &self.request;
+        let start = match &request.board {
+            Some(text) => match start.read_position(text) {
+                Some(Ok(state)) => state,
+                Some(Err(reason)) => {
+                    return Err(Error::Message(format!("--board: {reason}")));
+                }
+                None => {
+                    return Err(Error::Message(format!(
+                        "--board: {} reads no position texts (give the moves from the start with --position)",
+                        request.game
+                    )));
+                }
+            },
+            None => start,
+        };
         let state = match &request.position {
             Some(moves) => position_after(start, moves)?,
             None => start,
         };
+        if request.scoring == Scoring::Margin && !state.scores_margin() {
+            return Err(Error::Message(format!(
+                "--margin: {} scores a win, a loss or a draw, no margin (solve it without --margin)",
+                request.game
+            )));
+        }
         if state.has_chance() {
             return Err(Error::Message(format!(
                 "solve-game proves games without chance; {} has chance events (play it with expectimax or mcts)",
@@ -180,8 +229,10 @@ impl GameTask for SolveGameTask<'_> {
             )));
         }
         let mut solver = Solver::<G>::new(request.megabytes, self.limits.clone());
-        if !request.distance {
-            solver = solver.value_only();
+        match request.scoring {
+            Scoring::Distance => {}
+            Scoring::ValueOnly => solver = solver.value_only(),
+            Scoring::Margin => solver = solver.by_margin(),
         }
         let watch = crate::records::Watch::start(solver.progress(), "positions");
         let started = Instant::now();
@@ -198,7 +249,11 @@ impl GameTask for SolveGameTask<'_> {
                 let Some(value) = solver.solve(&child) else {
                     break;
                 };
-                move_values.push((state.format_move(mv), value.value.before_move()));
+                let text = match value.margin {
+                    Some(margin) => margin_text(value.value.before_move(), -margin),
+                    None => value.value.before_move().to_string(),
+                };
+                move_values.push((state.format_move(mv), text));
             }
         }
         let seconds = started.elapsed().as_secs_f64();
@@ -222,8 +277,16 @@ impl GameTask for SolveGameTask<'_> {
                 SolveEnd::TimedOut(effort)
             });
         };
+        let value = match solved.margin {
+            Some(margin) => format!(
+                "{}{}",
+                value_line(solved.value, solved.to_move),
+                margin_words(margin)
+            ),
+            None => value_line(solved.value, solved.to_move),
+        };
         Ok(SolveEnd::Solved(Proof {
-            value: value_line(solved.value, solved.to_move),
+            value,
             best: solved.best.map(|best| state.format_move(best)),
             every_move: move_values.len() == legal.len(),
             move_values,

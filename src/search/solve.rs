@@ -10,7 +10,7 @@
 //! and Connect Four fill or advance, Othello fills, the others have ply limits). The search
 //! stops early, with no value, when its [`Limits`] say so.
 
-use crate::core::{Game, Limits, Player, Tactics};
+use crate::core::{Game, Limits, Player, SearchCounts, Tactics};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -58,6 +58,9 @@ pub struct Solved<M> {
     pub expanded: u64,
     /// Positions the search visited (finished ones included).
     pub visited: u64,
+    /// The exact final margin for the side to move (Othello's discs), when solved by
+    /// margin ([`Solver::by_margin`]).
+    pub margin: Option<i32>,
 }
 
 #[derive(Clone, Copy)]
@@ -110,6 +113,8 @@ pub struct Solver<G: Game> {
     distance: bool,
     /// Give up after visiting this many positions.
     max_visits: u64,
+    /// Score finished positions by the game's margin, not by win, loss or draw.
+    margin: bool,
 }
 
 impl<G: Game> Solver<G> {
@@ -139,6 +144,7 @@ impl<G: Game> Solver<G> {
             progress: Arc::new(AtomicU64::new(0)),
             distance: true,
             max_visits: u64::MAX,
+            margin: false,
         }
     }
 
@@ -160,6 +166,17 @@ impl<G: Game> Solver<G> {
     /// looks for the fastest (often much less work).
     pub fn value_only(mut self) -> Solver<G> {
         self.distance = false;
+        self
+    }
+
+    /// A solver for the exact final margin (Othello's disc difference, as the FFO test
+    /// positions are scored) instead of win, loss or draw with the distance: finished
+    /// positions score the game's [`Game::final_margin`], the game solves its own small
+    /// endgames ([`Game::solve_margin`]) and orders moves its way
+    /// ([`Game::margin_order_score`]), and the value is found by null-window tests from 0.
+    /// For games that [`Game::scores_margin`].
+    pub fn by_margin(mut self) -> Solver<G> {
+        self.margin = true;
         self
     }
 
@@ -261,6 +278,22 @@ impl<G: Game> Solver<G> {
     /// search first. The table is kept between calls (solving the moves of one position
     /// one by one shares what was proven); the counts add up.
     pub fn solve(&mut self, state: &G) -> Option<Solved<G::Move>> {
+        if self.margin {
+            let (margin, best) = self.narrow(state, -WIN, WIN, 0)?;
+            let value = match margin.cmp(&0) {
+                std::cmp::Ordering::Greater => Value::Win(None),
+                std::cmp::Ordering::Less => Value::Loss(None),
+                std::cmp::Ordering::Equal => Value::Draw,
+            };
+            return Some(Solved {
+                value,
+                to_move: state.to_move(),
+                best: best.or_else(|| self.table_move(state)),
+                expanded: self.expanded,
+                visited: self.visited,
+                margin: Some(margin),
+            });
+        }
         // First the value alone: the window (-DECIDED-1, DECIDED+1) holds a draw's 0 and
         // cuts at the first proven win, whatever its distance. What it returns is a bound
         // on the exact score: at least `first` for a win, at most `first` for a loss.
@@ -276,7 +309,8 @@ impl<G: Game> Solver<G> {
             } else {
                 (-WIN, first)
             };
-            let (score, narrowed) = self.narrow(state, lower, upper)?;
+            let guess = if lower > 0 { lower } else { upper };
+            let (score, narrowed) = self.narrow(state, lower, upper, guess)?;
             best = narrowed.or(best);
             score_value(score)
         } else if first > DECIDED {
@@ -292,6 +326,7 @@ impl<G: Game> Solver<G> {
             best,
             expanded: self.expanded,
             visited: self.visited,
+            margin: None,
         })
     }
 
@@ -311,8 +346,9 @@ impl<G: Game> Solver<G> {
     }
 
     /// The exact score of `state`, known to lie in `lower..=upper`, by null-window tests
-    /// (MTD(f)): each asks whether the score reaches a bound, and the table keeps what the
-    /// tests before proved, so together they cost far less than one full-window search.
+    /// (MTD(f)) from `guess`: each asks whether the score reaches a bound, and the table
+    /// keeps what the tests before proved, so together they cost far less than one
+    /// full-window search.
     ///
     /// Also returns the move of the last test that reached its bound: a move worth at least
     /// the final lower bound, so exactly the score.
@@ -321,9 +357,9 @@ impl<G: Game> Solver<G> {
         state: &G,
         mut lower: i32,
         mut upper: i32,
+        mut guess: i32,
     ) -> Option<(i32, Option<G::Move>)> {
         let mut best = None;
-        let mut guess = if lower > 0 { lower } else { upper };
         while lower < upper {
             let beta = if guess == lower { guess + 1 } else { guess };
             guess = self.negamax(state, 0, beta - 1, beta);
@@ -345,6 +381,9 @@ impl<G: Game> Solver<G> {
         let start = self.visited;
         self.visited += 1;
         if let Some(outcome) = state.outcome() {
+            if self.margin {
+                return state.final_margin().unwrap_or(0);
+            }
             return match outcome.winner {
                 None => 0,
                 Some(winner) if winner == state.to_move() => self.win_score(ply),
@@ -363,6 +402,15 @@ impl<G: Game> Solver<G> {
         }
         if self.stopped {
             return 0;
+        }
+        if self.margin {
+            let mut counts = SearchCounts::default();
+            if let Some(score) = state.solve_margin(alpha, beta, &mut counts) {
+                // The game's search counted this position too.
+                self.visited += counts.visited.saturating_sub(1);
+                self.expanded += counts.expanded;
+                return score;
+            }
         }
         let (key, symmetry) = state.symmetric_hash();
         // The table is far larger than the caches: its slot is fetched while the game
@@ -384,7 +432,11 @@ impl<G: Game> Solver<G> {
         // A move that wins at once is the best there is (no win is faster), and a
         // position where every move lets the opponent win at once is lost as fast as can
         // be: the game settles both at a glance when it can, before the table is read.
-        let tactics = state.tactics(&mut moves);
+        let tactics = if self.margin {
+            None
+        } else {
+            state.tactics(&mut moves)
+        };
         match tactics {
             Some(Tactics::Win(_)) => {
                 self.visited += 1;
@@ -413,7 +465,9 @@ impl<G: Game> Solver<G> {
                 return score;
             }
         }
-        if tactics.is_none() {
+        if self.margin {
+            state.legal_moves(&mut moves);
+        } else if tactics.is_none() {
             // The game does not tell: try every move for a win at once.
             state.legal_moves(&mut moves);
             let mover = state.to_move();
@@ -430,14 +484,16 @@ impl<G: Game> Solver<G> {
             }
         }
         let mut beta = beta;
-        // No win at once: a win is three plies away at best; and a loss two (one move
-        // lets the opponent win), or four when the game has taken those moves out.
-        let slowest_loss = if tactics.is_some() { ply + 4 } else { ply + 2 };
-        beta = beta.min(self.win_score(ply + 3));
-        alpha = alpha.max(-self.win_score(slowest_loss));
-        if alpha >= beta {
-            self.buffers[ply] = moves;
-            return alpha;
+        if !self.margin {
+            // No win at once: a win is three plies away at best; and a loss two (one move
+            // lets the opponent win), or four when the game has taken those moves out.
+            let slowest_loss = if tactics.is_some() { ply + 4 } else { ply + 2 };
+            beta = beta.min(self.win_score(ply + 3));
+            alpha = alpha.max(-self.win_score(slowest_loss));
+            if alpha >= beta {
+                self.buffers[ply] = moves;
+                return alpha;
+            }
         }
         let original_alpha = alpha;
         // The table's move first, then the game's order (stable: ties keep theirs).
@@ -446,6 +502,8 @@ impl<G: Game> Solver<G> {
         ordered.extend(moves.iter().map(|&m| {
             let score = if Some(m) == table_move {
                 i32::MAX
+            } else if self.margin {
+                state.margin_order_score(m)
             } else {
                 state.move_order_score(m)
             };

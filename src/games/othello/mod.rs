@@ -8,58 +8,104 @@
 //! most Othello programs print them: black's first moves are d3, c4, f5 and e6. Square
 //! `(row - 1) * 8 + column` is a bit of a `u64` per side.
 
+mod endgame;
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, MoveError, Outcome, Player, check_legal, seeds::mix64};
+use crate::core::{Game, MoveError, Outcome, Player, SearchCounts, check_legal, seeds::mix64};
 
 /// The move that passes.
 pub const PASS: u8 = 64;
 
-const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+/// Every square but those of columns a and h: a line running sideways or diagonally
+/// through discs kept to these never wraps from one row's end to the next row's start.
+const INNER: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
-/// The eight directions, as a shift of a whole bitboard.
-const DIRECTIONS: [fn(u64) -> u64; 8] = [
-    |b| (b << 1) & NOT_A,
-    |b| (b >> 1) & NOT_H,
-    |b| b << 8,
-    |b| b >> 8,
-    |b| (b << 9) & NOT_A,
-    |b| (b << 7) & NOT_H,
-    |b| (b >> 7) & NOT_A,
-    |b| (b >> 9) & NOT_H,
-];
+/// The four line directions as a shift (each taken both ways) and the squares a line of
+/// discs may run through in it.
+const LINES: [(u32, u64); 4] = [(1, INNER), (7, INNER), (8, !0), (9, INNER)];
+
+/// The discs of `through` in an unbroken line from `from`'s discs, one way (`shift`
+/// upwards, or downwards when `up` is false): the six squares a line can run through.
+#[inline(always)]
+fn run(from: u64, through: u64, shift: u32, up: bool) -> u64 {
+    let step = |b: u64| if up { b << shift } else { b >> shift };
+    let mut line = step(from) & through;
+    for _ in 0..5 {
+        line |= step(line) & through;
+    }
+    line
+}
 
 /// The empty squares where the side with `own` discs can move against `other`.
 #[inline]
 pub fn moves_of(own: u64, other: u64) -> u64 {
-    let empty = !(own | other);
     let mut moves = 0;
-    for shift in DIRECTIONS {
-        let mut line = shift(own) & other;
-        for _ in 0..5 {
-            line |= shift(line) & other;
-        }
-        moves |= shift(line) & empty;
+    for (shift, inside) in LINES {
+        let through = other & inside;
+        moves |= run(own, through, shift, true) << shift;
+        moves |= run(own, through, shift, false) >> shift;
     }
-    moves
+    moves & !(own | other)
 }
 
-/// The discs of `other` that a disc of `own`'s side on `square` turns.
+/// The squares beyond each square in each direction, to the board's edge: first the four
+/// directions that go up the bits (right, down-left, down, down-right), then their
+/// opposites.
+const RAYS: [[u64; 64]; 8] = {
+    let steps: [(i32, i32); 8] = [
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+        (0, -1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+    ];
+    let mut rays = [[0u64; 64]; 8];
+    let mut direction = 0;
+    while direction < 8 {
+        let (dr, dc) = steps[direction];
+        let mut square = 0;
+        while square < 64 {
+            let (mut row, mut column) = (square as i32 / 8 + dr, square as i32 % 8 + dc);
+            while row >= 0 && row < 8 && column >= 0 && column < 8 {
+                rays[direction][square] |= 1 << (row * 8 + column);
+                row += dr;
+                column += dc;
+            }
+            square += 1;
+        }
+        direction += 1;
+    }
+    rays
+};
+
+/// The discs of `other` that a disc of `own`'s side on `square` turns: along each ray,
+/// the other's discs up to the nearest square that is not theirs, if that one is own.
 #[inline]
 fn flips(own: u64, other: u64, square: u8) -> u64 {
-    let disc = 1u64 << square;
+    let square = usize::from(square);
     let mut turned = 0;
-    for shift in DIRECTIONS {
-        let mut line = 0;
-        let mut next = shift(disc);
-        while next & other != 0 {
-            line |= next;
-            next = shift(next);
+    for rays in &RAYS[..4] {
+        // Up the bits, the nearest is the lowest.
+        let ray = rays[square];
+        let stops = ray & !other;
+        let nearest = stops & stops.wrapping_neg();
+        if nearest & own != 0 {
+            turned |= ray & (nearest - 1);
         }
-        if next & own != 0 {
-            turned |= line;
+    }
+    for rays in &RAYS[4..] {
+        // Down the bits, the nearest is the highest.
+        let ray = rays[square];
+        let stops = ray & !other;
+        if stops != 0 {
+            let top = 63 - stops.leading_zeros();
+            if (own >> top) & 1 != 0 {
+                turned |= ray & !(u64::MAX >> (63 - top));
+            }
         }
     }
     turned
@@ -128,6 +174,14 @@ impl Othello {
         }
     }
 
+    /// The discs of the side to move, then the other side's.
+    fn sides(&self) -> (u64, u64) {
+        (
+            self.discs(self.to_move),
+            self.discs(self.to_move.opponent()),
+        )
+    }
+
     /// The squares `player` could move to now (whoever is to move).
     pub fn mobility_of(&self, player: Player) -> u64 {
         if player == self.to_move {
@@ -165,6 +219,36 @@ impl Othello {
         }
         Ok(Othello::with(black, white, to_move))
     }
+}
+
+/// A position as [`Game::read_position`] takes it.
+fn read_position(text: &str) -> Result<Othello, String> {
+    let squares: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let wanted = "64 squares a1 to h8 (X black, O white, - empty) then the side to move (X or O)";
+    let (board, side) = match squares.as_slice() {
+        [board @ .., side] if board.len() == 64 => (board, *side),
+        _ => {
+            return Err(format!(
+                "{} squares and marks where {wanted} are wanted",
+                squares.len()
+            ));
+        }
+    };
+    let (mut black, mut white) = (0u64, 0u64);
+    for (square, mark) in board.iter().enumerate() {
+        match mark {
+            'X' | 'x' | '*' => black |= 1 << square,
+            'O' | 'o' => white |= 1 << square,
+            '-' | '.' => {}
+            other => return Err(format!("square {}: '{other}' is not X, O or -", square + 1)),
+        }
+    }
+    let to_move = match side {
+        'X' | 'x' | '*' | 'B' | 'b' => Player::P1,
+        'O' | 'o' | 'W' | 'w' => Player::P2,
+        other => return Err(format!("side to move '{other}': expected X or O")),
+    };
+    Ok(Othello::with(black, white, to_move))
 }
 
 impl Game for Othello {
@@ -216,6 +300,40 @@ impl Game for Othello {
             (true, _, _, _) | (_, true, _, _) => 1,
             _ => 0,
         }
+    }
+
+    /// `O--OOOOX-OOOOOOX... X`: 64 squares a1 to h8 row by row (`X` black, `O` white, `-`
+    /// or `.` empty), then the side to move (`X` or `O`).
+    fn read_position(&self, text: &str) -> Option<Result<Othello, String>> {
+        Some(read_position(text))
+    }
+
+    fn scores_margin(&self) -> bool {
+        true
+    }
+
+    fn final_margin(&self) -> Option<i32> {
+        let (own, other) = self.sides();
+        self.over.then(|| endgame::final_margin(own, other))
+    }
+
+    fn solve_margin(&self, alpha: i32, beta: i32, counts: &mut SearchCounts) -> Option<i32> {
+        let (own, other) = self.sides();
+        ((own | other).count_zeros() <= endgame::SMALL)
+            .then(|| endgame::search(own, other, alpha, beta, counts))
+    }
+
+    /// Fastest first: the fewer replies a move leaves the opponent, the sooner it is tried
+    /// (a corner reply counts double; ties: the fewer empty squares next to the mover's
+    /// discs); a pass has none to order.
+    fn margin_order_score(&self, mv: u8) -> i32 {
+        if mv == PASS {
+            return 0;
+        }
+        let (own, other) = self.sides();
+        let turned = flips(own, other, mv);
+        let (theirs, mine) = (other & !turned, own | turned | (1 << mv));
+        -(endgame::order_key(theirs, mine) as i32)
     }
 
     #[inline]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::core::SearchCounts;
 use crate::games::{perft, testing};
 
 #[test]
@@ -80,4 +81,182 @@ fn games_written_as_one_token_split_into_squares() {
     assert_eq!(start.split_moves("f5d"), None);
     assert_eq!(start.split_moves("f5i6"), None);
     assert_eq!(start.split_moves("pass"), None);
+}
+
+/// A late position of a seeded random game: `empties` empty squares left (or the end).
+fn late_position(seed: u64, empties: u32) -> Othello {
+    let mut state = Othello::new();
+    let mut moves = Vec::new();
+    let mut ply = 0u64;
+    while state.outcome().is_none() && (state.black | state.white).count_zeros() > empties {
+        state.legal_moves(&mut moves);
+        let pick = crate::core::seeds::mix64(seed ^ ply.wrapping_mul(0x9e37)) as usize;
+        state.apply(moves[pick % moves.len()]);
+        ply += 1;
+    }
+    state
+}
+
+/// The discs a move turns, walked square by square in each of the eight directions.
+fn walked_flips(own: u64, other: u64, square: u8) -> u64 {
+    let (row, column) = (i32::from(square / 8), i32::from(square % 8));
+    let mut turned = 0;
+    for (dr, dc) in [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ] {
+        let (mut r, mut c, mut line) = (row + dr, column + dc, 0u64);
+        while (0..8).contains(&r) && (0..8).contains(&c) && other & (1 << (r * 8 + c)) != 0 {
+            line |= 1 << (r * 8 + c);
+            r += dr;
+            c += dc;
+        }
+        if (0..8).contains(&r) && (0..8).contains(&c) && own & (1 << (r * 8 + c)) != 0 {
+            turned |= line;
+        }
+    }
+    turned
+}
+
+#[test]
+fn moves_and_turned_discs_equal_a_square_by_square_walk_on_random_positions() {
+    let mut checked = 0;
+    for seed in 0..40 {
+        for empties in [50, 40, 30, 20, 10, 4] {
+            let state = late_position(seed, empties);
+            for (own, other) in [(state.black, state.white), (state.white, state.black)] {
+                let mut walked_moves = 0u64;
+                for square in 0..64u8 {
+                    if (own | other) & (1 << square) != 0 {
+                        continue;
+                    }
+                    let turned = walked_flips(own, other, square);
+                    assert_eq!(
+                        flips(own, other, square),
+                        turned,
+                        "seed {seed} square {square}"
+                    );
+                    if turned != 0 {
+                        walked_moves |= 1 << square;
+                    }
+                }
+                assert_eq!(moves_of(own, other), walked_moves, "seed {seed}");
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 480);
+}
+
+/// The final margin by plain minimax: every move, no pruning, no order.
+fn minimax_margin(state: &Othello) -> i32 {
+    if state.outcome().is_some() {
+        return state.final_margin().expect("over");
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *state;
+            child.apply(mv);
+            -minimax_margin(&child)
+        })
+        .max()
+        .expect("a move or a pass")
+}
+
+#[test]
+fn the_final_margin_gives_the_empty_squares_to_the_winner() {
+    // Black 3 discs, white 1, the rest empty and nobody can move (no line to close).
+    let rows = "X X X . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . O\n";
+    let over = Othello::from_rows(rows, Player::P1).expect("board");
+    assert!(over.outcome().is_some());
+    assert_eq!(over.final_margin(), Some(62));
+    let mut white = over;
+    white.to_move = Player::P2;
+    assert_eq!(white.final_margin(), Some(-62));
+    assert_eq!(Othello::new().final_margin(), None);
+}
+
+#[test]
+fn the_endgame_search_and_the_margin_solver_equal_plain_minimax_on_late_positions() {
+    use crate::search::solve::Solver;
+    let mut decided = 0;
+    for seed in 0..24 {
+        let state = late_position(seed, 8);
+        if state.outcome().is_some() {
+            continue;
+        }
+        let exact = minimax_margin(&state);
+        let (own, other) = state.sides();
+        let mut counts = SearchCounts::default();
+        assert_eq!(
+            endgame::search(own, other, -65, 65, &mut counts),
+            exact,
+            "seed {seed}"
+        );
+        assert!(counts.visited > counts.expanded && counts.expanded > 0);
+        // Null windows: fail-soft bounds on the right side of each test.
+        for test in [exact - 2, exact - 1, exact, exact + 1, exact + 2] {
+            let mut counts = SearchCounts::default();
+            let bound = endgame::search(own, other, test - 1, test, &mut counts);
+            if exact >= test {
+                assert!(bound >= test && bound <= exact, "seed {seed} test {test}");
+            } else {
+                assert!(bound < test && bound >= exact, "seed {seed} test {test}");
+            }
+        }
+        // Two more empties: the solver's own search above the game's (which takes 9).
+        let earlier = late_position(seed, 11);
+        if seed < 10 && earlier.outcome().is_none() {
+            let solved = Solver::<Othello>::new(4, crate::core::Limits::NONE)
+                .by_margin()
+                .solve(&earlier)
+                .expect("no limit");
+            let exact = minimax_margin(&earlier);
+            assert_eq!(solved.margin, Some(exact), "seed {seed}");
+            let best = solved.best.expect("a best move");
+            let mut child = earlier;
+            child.apply(best);
+            assert_eq!(-minimax_margin(&child), exact, "seed {seed}: best move");
+        }
+        decided += 1;
+    }
+    assert!(decided >= 20, "{decided}");
+}
+
+#[test]
+fn a_position_text_reads_as_the_ffo_writes_it_and_says_what_is_wrong() {
+    let start = Othello::new();
+    let text = "---------------------------OX------XO--------------------------- X";
+    let read = start
+        .read_position(text)
+        .expect("reads texts")
+        .expect("good");
+    assert_eq!(read, start);
+    let white = start
+        .read_position(&text.replace(" X", " O"))
+        .expect("reads")
+        .expect("good");
+    assert_eq!(white.to_move(), Player::P2);
+    let error = |text: &str| start.read_position(text).expect("reads").expect_err("bad");
+    assert_eq!(
+        error("OX X"),
+        "3 squares and marks where 64 squares a1 to h8 (X black, O white, - empty) then the side to move (X or O) are wanted"
+    );
+    assert_eq!(
+        error(&text.replacen('-', "Q", 1)),
+        "square 1: 'Q' is not X, O or -"
+    );
+    assert_eq!(
+        error(&text.replace(" X", " Z")),
+        "side to move 'Z': expected X or O"
+    );
 }

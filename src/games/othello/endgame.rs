@@ -1,0 +1,210 @@
+//! Othello's last empty squares, solved by the game itself for the exact solver's margin
+//! mode (`solve-game --margin`): a plain fail-soft alpha-beta on the two bitboards, no
+//! table (so near the end that a table costs more than it saves), fastest-first order while
+//! there are more than [`PARITY_BELOW`] empties and the empties of odd regions first after
+//! that, and the last empty square counted without making the move. The generic solver
+//! hands a position over at [`SMALL`] empties and keeps its table above that.
+//!
+//! Scores are disc margins for the side to move, the empty squares of a finished game going
+//! to its winner (as the FFO test positions count).
+
+use super::{flips, moves_of};
+use crate::core::SearchCounts;
+
+/// The solver hands positions with at most this many empty squares to [`search`].
+pub const SMALL: u32 = 9;
+
+/// Below this many empties the order is by region parity, not by the opponent's mobility.
+const PARITY_BELOW: u32 = 6;
+
+/// The final margin of a finished game for the side with `own` discs.
+#[inline]
+pub fn final_margin(own: u64, other: u64) -> i32 {
+    let (own, other) = (own.count_ones() as i32, other.count_ones() as i32);
+    let empties = 64 - own - other;
+    match own.cmp(&other) {
+        std::cmp::Ordering::Greater => own - other + empties,
+        std::cmp::Ordering::Less => own - other - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The exact margin for the side with `own` discs to move, fail-soft within
+/// `alpha..beta`; counts as the generic solver does (a pass is a move, its position visited
+/// and expanded).
+pub fn search(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCounts) -> i32 {
+    counts.visited += 1;
+    let empty = !(own | other);
+    let empties = empty.count_ones();
+    if empties == 1 {
+        return last_square(own, other, empty.trailing_zeros() as u8, counts);
+    }
+    if empties <= PARITY_BELOW {
+        return few_empties(own, other, empty, alpha, beta, counts);
+    }
+    let moves = moves_of(own, other);
+    if moves == 0 {
+        return pass(own, other, alpha, beta, counts);
+    }
+    counts.expanded += 1;
+    // Fastest first (see `order_key`).
+    let mut order = [(0u32, 0u64, 0u8); 32];
+    let mut count = 0;
+    let mut squares = moves;
+    while squares != 0 {
+        let square = squares.trailing_zeros() as u8;
+        squares &= squares - 1;
+        let turned = flips(own, other, square);
+        let key = order_key(other & !turned, own | turned | (1 << square));
+        order[count] = (key, turned, square);
+        count += 1;
+    }
+    let order = &mut order[..count];
+    order.sort_unstable_by_key(|&(key, _, _)| key);
+    let mut alpha = alpha;
+    let mut best = -65;
+    for &(_, turned, square) in order.iter() {
+        let score = -search(
+            other & !turned,
+            own | turned | (1 << square),
+            -beta,
+            -alpha,
+            counts,
+        );
+        if score > best {
+            best = score;
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    return best;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// How late to try a move that leaves the opponent `theirs` to move against `mine`:
+/// fewest replies first (a corner reply counting double), then fewest empty squares next
+/// to the mover's discs (the opponent's replies to come).
+#[inline]
+pub(super) fn order_key(theirs: u64, mine: u64) -> u32 {
+    let replies = moves_of(theirs, mine);
+    let replies = (replies & !CORNERS).count_ones() + 2 * (replies & CORNERS).count_ones();
+    let frontier = neighbours(mine) & !(theirs | mine);
+    replies * 4 + frontier.count_ones()
+}
+
+/// The squares next to `discs` (in the eight directions), the discs' own included.
+#[inline]
+fn neighbours(discs: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    row | (row << 8) | (row >> 8)
+}
+
+/// A position whose side to move has no move: the game is over, or it passes.
+#[inline]
+fn pass(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCounts) -> i32 {
+    if moves_of(other, own) == 0 {
+        return final_margin(own, other);
+    }
+    counts.expanded += 1;
+    -search(other, own, -beta, -alpha, counts)
+}
+
+/// Few empties: each empty square tried as it comes (no move generation), those of
+/// regions with an odd count of empties first (the side moving there often gets the
+/// region's last move).
+fn few_empties(
+    own: u64,
+    other: u64,
+    empty: u64,
+    alpha: i32,
+    beta: i32,
+    counts: &mut SearchCounts,
+) -> i32 {
+    let mut alpha = alpha;
+    let mut best = -65;
+    let odd = odd_regions(empty);
+    let mut moved = false;
+    for part in [empty & odd, empty & !odd] {
+        let mut squares = part;
+        while squares != 0 {
+            let square = squares.trailing_zeros() as u8;
+            squares &= squares - 1;
+            let turned = flips(own, other, square);
+            if turned == 0 {
+                continue;
+            }
+            if !moved {
+                moved = true;
+                counts.expanded += 1;
+            }
+            let score = -search(
+                other & !turned,
+                own | turned | (1 << square),
+                -beta,
+                -alpha,
+                counts,
+            );
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+    }
+    if !moved {
+        return pass(own, other, alpha, beta, counts);
+    }
+    best
+}
+
+/// Positions with at least this many empties are ordered by a shallow search.
+pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// The squares of the board's quarters that hold an odd number of `empty` squares.
+#[inline]
+fn odd_regions(empty: u64) -> u64 {
+    const QUARTERS: [u64; 4] = [
+        0x0000_0000_0f0f_0f0f,
+        0x0000_0000_f0f0_f0f0,
+        0x0f0f_0f0f_0000_0000,
+        0xf0f0_f0f0_0000_0000,
+    ];
+    let mut odd = 0;
+    for quarter in QUARTERS {
+        if (empty & quarter).count_ones() % 2 == 1 {
+            odd |= quarter;
+        }
+    }
+    odd
+}
+
+/// The margin with one empty square left, `square`: the side to move takes it if it turns
+/// something, else the other side does, else it stays empty; counted without a board.
+#[inline]
+fn last_square(own: u64, other: u64, square: u8, counts: &mut SearchCounts) -> i32 {
+    let turned = flips(own, other, square);
+    if turned != 0 {
+        counts.expanded += 1;
+        counts.visited += 1;
+        let own = own | turned | (1 << square);
+        return final_margin(own, other & !turned);
+    }
+    let turned = flips(other, own, square);
+    if turned != 0 {
+        // A pass, then the opponent's move: two positions more, as the solver counts.
+        counts.expanded += 2;
+        counts.visited += 2;
+        let other = other | turned | (1 << square);
+        return final_margin(own & !turned, other);
+    }
+    final_margin(own, other)
+}
