@@ -163,9 +163,9 @@ enum Command {
     )]
     ServeGame(games::ServeGameArgs),
     /// The exact value of a position (win, loss or draw for the side to move, and the plies
-    /// to the end under perfect play) by a complete search: alpha-beta to the end of the
-    /// game with a transposition table. Any game, built-in or program; exit 4 when
-    /// --time-limit stops it first.
+    /// to the end under perfect play, or with --margin the final margin: Othello's discs)
+    /// by a complete search: alpha-beta to the end of the game with a transposition table.
+    /// Any game, built-in or program; exit 4 when --time-limit stops it first.
     #[command(after_help = "More: docs/games.md ('Exact values').")]
     SolveGame(games::SolveGameArgs),
     /// Grade every move of a run's games against perfect play: each position is solved

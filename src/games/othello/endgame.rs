@@ -2,8 +2,11 @@
 //! mode (`solve-game --margin`): a plain fail-soft alpha-beta on the two bitboards, no
 //! table (so near the end that a table costs more than it saves), fastest-first order while
 //! there are more than [`PARITY_BELOW`] empties and the empties of odd regions first after
-//! that, and the last empty square counted without making the move. The generic solver
-//! hands a position over at [`SMALL`] empties and keeps its table above that.
+//! that, the last empty square counted without making the move, and a cut where the
+//! opponent's discs that can never turn leave the mover no way to reach the window. The
+//! generic solver hands a position over at [`SMALL`] empties and keeps its table above
+//! that; above it, the game gives the stability cut and the move order (a [`shallow`]
+//! search from [`ORDER_SEARCH_FROM`] empties, else [`order_key`]).
 //!
 //! Scores are disc margins for the side to move, the empty squares of a finished game going
 //! to its winner (as the FFO test positions count).
@@ -13,6 +16,9 @@ use crate::core::SearchCounts;
 
 /// The solver hands positions with at most this many empty squares to [`search`].
 pub const SMALL: u32 = 9;
+
+/// From this many empties the opponent's stable discs are counted for a cut.
+const STABILITY_FROM: u32 = 4;
 
 /// Below this many empties the order is by region parity, not by the opponent's mobility.
 const PARITY_BELOW: u32 = 6;
@@ -38,6 +44,11 @@ pub fn search(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCo
     let empties = empty.count_ones();
     if empties == 1 {
         return last_square(own, other, empty.trailing_zeros() as u8, counts);
+    }
+    if empties >= STABILITY_FROM
+        && let Some(bound) = stability_cut(own, other, alpha)
+    {
+        return bound;
     }
     if empties <= PARITY_BELOW {
         return few_empties(own, other, empty, alpha, beta, counts);
@@ -104,6 +115,78 @@ fn neighbours(discs: u64) -> u64 {
     row | (row << 8) | (row >> 8)
 }
 
+/// A fail-soft upper bound at or below `alpha` for the side with `own` discs when the
+/// opponent has so many discs that can never turn that the mover cannot do better (its
+/// margin is at most 64 less twice those discs); `None` when no such cut is proven.
+#[inline]
+pub fn stability_cut(own: u64, other: u64, alpha: i32) -> Option<i32> {
+    // Even if every disc of the opponent were stable, the bound would not reach alpha.
+    if 64 - 2 * other.count_ones() as i32 > alpha {
+        return None;
+    }
+    let best = 64 - 2 * stable_discs(other, own | other).count_ones() as i32;
+    (best <= alpha).then_some(best)
+}
+
+/// Discs of `discs` that can never turn (`filled`: every disc on the board): in each of
+/// the four line directions, the line through it is full, or its neighbour one way along
+/// it is the edge or a disc of its own known never to turn (a turn along that line would
+/// turn the neighbour too).
+#[inline]
+pub(super) fn stable_discs(discs: u64, filled: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // Squares whose whole line is filled, per direction.
+    let full_row = {
+        let mut f = filled;
+        f &= f >> 4;
+        f &= f >> 2;
+        f &= f >> 1;
+        (f & 0x0101_0101_0101_0101) * 0xff
+    };
+    let full_column = {
+        let mut f = filled;
+        f &= f.rotate_right(32);
+        f &= f.rotate_right(16);
+        f &= f.rotate_right(8);
+        f
+    };
+    let full_diagonal = |up: fn(u64) -> u64, down: fn(u64) -> u64| {
+        // A square's diagonal is full when every square of it is: spread the empties
+        // along the diagonal both ways.
+        let mut empty = !filled;
+        for _ in 0..7 {
+            empty |= up(empty) | down(empty);
+        }
+        !empty
+    };
+    let full_down_right = full_diagonal(|b| (b << 9) & NOT_A, |b| (b >> 9) & NOT_H);
+    let full_down_left = full_diagonal(|b| (b << 7) & NOT_H, |b| (b >> 7) & NOT_A);
+    // The edge counts as a stable neighbour: off-board squares are "stable" in a shift.
+    let mut stable = 0u64;
+    loop {
+        let next = discs
+            & (full_row | ((stable << 1) | !NOT_A) | ((stable >> 1) | !NOT_H))
+            & (full_column | (stable << 8) | (stable >> 8) | 0xff00_0000_0000_00ff)
+            & (full_down_right
+                | (stable << 9)
+                | (stable >> 9)
+                | !NOT_A
+                | !NOT_H
+                | 0xff00_0000_0000_00ff)
+            & (full_down_left
+                | (stable << 7)
+                | (stable >> 7)
+                | !NOT_A
+                | !NOT_H
+                | 0xff00_0000_0000_00ff);
+        if next == stable {
+            return stable;
+        }
+        stable = next;
+    }
+}
+
 /// A position whose side to move has no move: the game is over, or it passes.
 #[inline]
 fn pass(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCounts) -> i32 {
@@ -166,7 +249,64 @@ fn few_empties(
     best
 }
 
-/// Positions with at least this many empties are ordered by a shallow search.
+/// Moves of positions with at least this many empties are ordered by a [`shallow`]
+/// search [`ORDER_DEPTH`] plies deep (FFO #45: 36 -> 20 s, #50: 80 -> 71 s); below, by
+/// [`order_key`].
+pub const ORDER_SEARCH_FROM: u32 = 18;
+
+/// How deep the ordering search of [`ORDER_SEARCH_FROM`] looks.
+pub const ORDER_DEPTH: u32 = 3;
+
+/// A guess of how good the position is for the side with `own` discs to move, for move
+/// order only: its moves against the opponent's (corner moves counting double), corners
+/// held, and the empty squares next to the opponent's discs against those next to its
+/// own.
+#[inline]
+fn estimate(own: u64, other: u64) -> i32 {
+    let mine = moves_of(own, other);
+    let theirs = moves_of(other, own);
+    let corners = (own & CORNERS).count_ones() as i32 - (other & CORNERS).count_ones() as i32;
+    let empty = !(own | other);
+    let front_own = (neighbours(own) & empty).count_ones() as i32;
+    let front_other = (neighbours(other) & empty).count_ones() as i32;
+    (mine.count_ones() as i32 - theirs.count_ones() as i32) * 8
+        + ((mine & CORNERS).count_ones() as i32 - (theirs & CORNERS).count_ones() as i32) * 8
+        + corners * 32
+        + (front_other - front_own) * 2
+}
+
+/// A plain alpha-beta `depth` plies deep on [`estimate`] (a finished game: its margin, far
+/// beyond any estimate), for move order.
+pub(super) fn shallow(own: u64, other: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    if depth == 0 {
+        return estimate(own, other);
+    }
+    let moves = moves_of(own, other);
+    if moves == 0 {
+        if moves_of(other, own) == 0 {
+            return final_margin(own, other) * 64;
+        }
+        return -shallow(other, own, depth - 1, -beta, -alpha);
+    }
+    let mut best = i32::MIN + 1;
+    let mut squares = moves;
+    while squares != 0 {
+        let square = squares.trailing_zeros() as u8;
+        squares &= squares - 1;
+        let turned = flips(own, other, square);
+        let (theirs, mine) = (other & !turned, own | turned | (1 << square));
+        let score = -shallow(theirs, mine, depth - 1, -beta, -alpha);
+        if score > best {
+            best = score;
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
 pub(super) const CORNERS: u64 = 0x8100_0000_0000_0081;
 
 /// The squares of the board's quarters that hold an odd number of `empty` squares.

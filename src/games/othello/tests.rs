@@ -260,3 +260,56 @@ fn a_position_text_reads_as_the_ffo_writes_it_and_says_what_is_wrong() {
         "side to move 'Z': expected X or O"
     );
 }
+
+#[test]
+fn stable_discs_are_corners_and_what_leans_on_them_and_never_turn_in_any_game() {
+    let rows = |text: &str| Othello::from_rows(text, Player::P1).expect("board");
+    // Black a1-c1 along the top edge from the corner, black d4 alone in the middle: the
+    // corner run is stable, the lone disc is not (white b1 would not matter: it is black).
+    let state = rows(
+        "X X X . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . X . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . O\n",
+    );
+    let filled = state.black | state.white;
+    let a1_c1 = 0b111;
+    assert_eq!(endgame::stable_discs(state.black, filled), a1_c1);
+    assert_eq!(endgame::stable_discs(state.white, filled), 1 << 63);
+    // A full board: every disc.
+    let full = rows(&("X O X O X O X O\n".repeat(8)));
+    assert_eq!(endgame::stable_discs(full.black, !0), full.black);
+    // On random games, a disc called stable keeps its colour to the end.
+    let mut called = 0;
+    for seed in 0..30 {
+        let mut state = late_position(seed, 24);
+        let stable_black = endgame::stable_discs(state.black, state.black | state.white);
+        let stable_white = endgame::stable_discs(state.white, state.black | state.white);
+        called += (stable_black | stable_white).count_ones();
+        let mut moves = Vec::new();
+        let mut ply = 0u64;
+        while state.outcome().is_none() {
+            state.legal_moves(&mut moves);
+            let pick = crate::core::seeds::mix64(seed.wrapping_mul(31) ^ ply) as usize;
+            state.apply(moves[pick % moves.len()]);
+            ply += 1;
+            assert_eq!(state.black & stable_black, stable_black, "seed {seed}");
+            assert_eq!(state.white & stable_white, stable_white, "seed {seed}");
+        }
+    }
+    assert!(called >= 30, "{called} stable discs in 30 games");
+    // The cut never claims less than the exact margin.
+    for seed in 0..24 {
+        let state = late_position(seed, 8);
+        if state.outcome().is_some() {
+            continue;
+        }
+        let exact = minimax_margin(&state);
+        let (own, other) = state.sides();
+        for alpha in (-64..=64).step_by(4) {
+            if let Some(bound) = endgame::stability_cut(own, other, alpha) {
+                assert!(
+                    bound <= alpha && exact <= bound,
+                    "seed {seed} alpha {alpha}"
+                );
+            }
+        }
+    }
+}
