@@ -2260,10 +2260,11 @@ fn ffo_endgame_positions_40_to_43_are_solved_to_their_published_disc_margins() {
     check_ffo_positions(40, 43);
 }
 
-/// The whole FFO set, #40-#59 (20-34 empties): about an hour of one core (docs/speed.md),
-/// so run by hand: `cargo test --release --test suite ffo -- --ignored`.
+/// The whole FFO set, #40-#59 (20-34 empties): hours of one core (#40-#54 alone 28
+/// minutes, docs/speed.md), so run by hand:
+/// `cargo test --release --test suite ffo -- --ignored`.
 #[test]
-#[ignore = "about an hour of one core: cargo test --release --test suite ffo -- --ignored"]
+#[ignore = "hours of one core: cargo test --release --test suite ffo -- --ignored"]
 fn ffo_endgame_positions_40_to_59_are_all_solved_to_their_published_disc_margins() {
     check_ffo_positions(40, 59);
 }

@@ -72,27 +72,13 @@ pub fn search(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCo
     }
     let order = &mut order[..count];
     order.sort_unstable_by_key(|&(key, _, _)| key);
-    let mut alpha = alpha;
-    let mut best = -65;
+    let mut node = Node::new(own, other, alpha, beta);
     for &(_, turned, square) in order.iter() {
-        let score = -search(
-            other & !turned,
-            own | turned | (1 << square),
-            -beta,
-            -alpha,
-            counts,
-        );
-        if score > best {
-            best = score;
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    return best;
-                }
-            }
+        if node.play(square, turned, counts) {
+            return node.best;
         }
     }
-    best
+    node.best
 }
 
 /// How late to try a move that leaves the opponent `theirs` to move against `mine`:
@@ -187,6 +173,42 @@ pub(super) fn stable_discs(discs: u64, filled: u64) -> u64 {
     }
 }
 
+/// A position being searched: its sides, its window and the best score so far.
+struct Node {
+    own: u64,
+    other: u64,
+    alpha: i32,
+    beta: i32,
+    best: i32,
+}
+
+impl Node {
+    /// Nothing searched yet: the best score below any margin.
+    #[inline(always)]
+    fn new(own: u64, other: u64, alpha: i32, beta: i32) -> Node {
+        Node {
+            own,
+            other,
+            alpha,
+            beta,
+            best: -65,
+        }
+    }
+
+    /// Searches the move to `square` that turns `turned`, raising the best score and alpha
+    /// by its score; whether it cuts (alpha reached beta).
+    #[inline(always)]
+    fn play(&mut self, square: u8, turned: u64, counts: &mut SearchCounts) -> bool {
+        let (theirs, mine) = (self.other & !turned, self.own | turned | (1 << square));
+        let score = -search(theirs, mine, -self.beta, -self.alpha, counts);
+        if score > self.best {
+            self.best = score;
+            self.alpha = self.alpha.max(score);
+        }
+        self.alpha >= self.beta
+    }
+}
+
 /// A position whose side to move has no move: the game is over, or it passes.
 #[inline]
 fn pass(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCounts) -> i32 {
@@ -208,8 +230,7 @@ fn few_empties(
     beta: i32,
     counts: &mut SearchCounts,
 ) -> i32 {
-    let mut alpha = alpha;
-    let mut best = -65;
+    let mut node = Node::new(own, other, alpha, beta);
     let odd = odd_regions(empty);
     let mut moved = false;
     for part in [empty & odd, empty & !odd] {
@@ -225,28 +246,15 @@ fn few_empties(
                 moved = true;
                 counts.expanded += 1;
             }
-            let score = -search(
-                other & !turned,
-                own | turned | (1 << square),
-                -beta,
-                -alpha,
-                counts,
-            );
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        return best;
-                    }
-                }
+            if node.play(square, turned, counts) {
+                return node.best;
             }
         }
     }
     if !moved {
         return pass(own, other, alpha, beta, counts);
     }
-    best
+    node.best
 }
 
 /// Moves of positions with at least this many empties are ordered by a [`shallow`]

@@ -185,16 +185,21 @@ fn the_final_margin_gives_the_empty_squares_to_the_winner() {
     assert_eq!(Othello::new().final_margin(), None);
 }
 
+/// Seeded games' positions 8 empties from the end that are not over yet, with their
+/// margin by plain minimax.
+fn late_positions_with_margins() -> Vec<(u64, Othello, i32)> {
+    (0..24)
+        .map(|seed| (seed, late_position(seed, 8)))
+        .filter(|(_, state)| state.outcome().is_none())
+        .map(|(seed, state)| (seed, state, minimax_margin(&state)))
+        .collect()
+}
+
 #[test]
 fn the_endgame_search_and_the_margin_solver_equal_plain_minimax_on_late_positions() {
     use crate::search::solve::Solver;
     let mut decided = 0;
-    for seed in 0..24 {
-        let state = late_position(seed, 8);
-        if state.outcome().is_some() {
-            continue;
-        }
-        let exact = minimax_margin(&state);
+    for (seed, state, exact) in late_positions_with_margins() {
         let (own, other) = state.sides();
         let mut counts = SearchCounts::default();
         assert_eq!(
@@ -296,12 +301,7 @@ fn stable_discs_are_corners_and_what_leans_on_them_and_never_turn_in_any_game() 
     }
     assert!(called >= 30, "{called} stable discs in 30 games");
     // The cut never claims less than the exact margin.
-    for seed in 0..24 {
-        let state = late_position(seed, 8);
-        if state.outcome().is_some() {
-            continue;
-        }
-        let exact = minimax_margin(&state);
+    for (seed, state, exact) in late_positions_with_margins() {
         let (own, other) = state.sides();
         for alpha in (-64..=64).step_by(4) {
             if let Some(bound) = endgame::stability_cut(own, other, alpha) {
