@@ -26,6 +26,14 @@ pub struct MoveError {
     pub reason: String,
 }
 
+/// A position text a game could not read ([`Game::read_position`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{reason}")]
+pub struct PositionError {
+    /// What is wrong with it.
+    pub reason: String,
+}
+
 /// Accepts `mv`, read from `text`, if it is legal in `state`; otherwise the error says
 /// that the game is over, or gives `why_illegal()`. Games call it at the end of
 /// [`Game::parse_move`].
@@ -415,7 +423,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// 64 squares a1 to h8 row by row, `X` black, `O` white, `-` empty, then the side to
     /// move, as the FFO test positions are written). `None` (the default): the game reads
     /// no position texts; `Some(Err)`: what is wrong with this one.
-    fn read_position(&self, _text: &str) -> Option<Result<Self, String>> {
+    fn read_position(&self, _text: &str) -> Option<Result<Self, PositionError>> {
         None
     }
 

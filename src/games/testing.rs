@@ -70,3 +70,22 @@ pub fn check_random_playouts<G: Game>(start: &G, games: u64, max_plies: usize) {
         }
     }
 }
+
+/// The final margin of `state` for its side to move ([`Game::final_margin`]) by plain
+/// minimax: every move, no pruning, no order.
+pub fn minimax_margin<G: Game>(state: &G) -> i32 {
+    if state.outcome().is_some() {
+        return state.final_margin().expect("a game that scores margins");
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = state.clone();
+            child.apply(mv);
+            -minimax_margin(&child)
+        })
+        .max()
+        .expect("a move or a pass")
+}

@@ -695,3 +695,39 @@ fn expectimax_without_chance_is_minimax() {
         );
     }
 }
+
+#[test]
+fn the_margin_solver_equals_plain_minimax_on_late_othello_positions_and_plays_its_margin() {
+    use crate::games::othello::Othello;
+    use crate::games::testing::minimax_margin;
+    let mut checked = 0;
+    let mut moves = Vec::new();
+    for seed in 0..10u64 {
+        // A seeded random game to 11 empty squares: two more than Othello's own endgame
+        // search takes, so the solver's table and order run above it.
+        let mut state = Othello::new();
+        let mut ply = 0u64;
+        while state.outcome().is_none()
+            && state.piece_count(Player::P1) + state.piece_count(Player::P2) < 53
+        {
+            state.legal_moves(&mut moves);
+            let pick = seeds::mix64(seed ^ ply.wrapping_mul(0x9e37)) as usize;
+            state.apply(moves[pick % moves.len()]);
+            ply += 1;
+        }
+        if state.outcome().is_some() {
+            continue;
+        }
+        let solved = crate::search::solve::Solver::<Othello>::new(4, crate::core::Limits::NONE)
+            .by_margin()
+            .solve(&state)
+            .expect("no limit");
+        let exact = minimax_margin(&state);
+        assert_eq!(solved.margin, Some(exact), "seed {seed}");
+        let mut child = state;
+        child.apply(solved.best.expect("a best move"));
+        assert_eq!(-minimax_margin(&child), exact, "seed {seed}: the best move");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+}

@@ -12,7 +12,9 @@ mod endgame;
 #[cfg(test)]
 mod tests;
 
-use crate::core::{Game, MoveError, Outcome, Player, SearchCounts, check_legal, seeds::mix64};
+use crate::core::{
+    Game, MoveError, Outcome, Player, PositionError, SearchCounts, check_legal, seeds::mix64,
+};
 
 /// The move that passes.
 pub const PASS: u8 = 64;
@@ -222,13 +224,14 @@ impl Othello {
 }
 
 /// A position as [`Game::read_position`] takes it.
-fn read_position(text: &str) -> Result<Othello, String> {
+fn read_position(text: &str) -> Result<Othello, PositionError> {
+    let wrong = |reason: String| Err(PositionError { reason });
     let squares: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     let wanted = "64 squares a1 to h8 (X black, O white, - empty) then the side to move (X or O)";
     let (board, side) = match squares.as_slice() {
         [board @ .., side] if board.len() == 64 => (board, *side),
         _ => {
-            return Err(format!(
+            return wrong(format!(
                 "{} squares and marks where {wanted} are wanted",
                 squares.len()
             ));
@@ -240,13 +243,13 @@ fn read_position(text: &str) -> Result<Othello, String> {
             'X' | 'x' | '*' => black |= 1 << square,
             'O' | 'o' => white |= 1 << square,
             '-' | '.' => {}
-            other => return Err(format!("square {}: '{other}' is not X, O or -", square + 1)),
+            other => return wrong(format!("square {}: '{other}' is not X, O or -", square + 1)),
         }
     }
     let to_move = match side {
         'X' | 'x' | '*' | 'B' | 'b' => Player::P1,
         'O' | 'o' | 'W' | 'w' => Player::P2,
-        other => return Err(format!("side to move '{other}': expected X or O")),
+        other => return wrong(format!("side to move '{other}': expected X or O")),
     };
     Ok(Othello::with(black, white, to_move))
 }
@@ -304,7 +307,7 @@ impl Game for Othello {
 
     /// `O--OOOOX-OOOOOOX... X`: 64 squares a1 to h8 row by row (`X` black, `O` white, `-`
     /// or `.` empty), then the side to move (`X` or `O`).
-    fn read_position(&self, text: &str) -> Option<Result<Othello, String>> {
+    fn read_position(&self, text: &str) -> Option<Result<Othello, PositionError>> {
         Some(read_position(text))
     }
 
