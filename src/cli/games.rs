@@ -222,7 +222,7 @@ pub fn solve_game(args: SolveGameArgs) -> Result<i32> {
             Scoring::Distance => "wins scored by their distance to the end",
             Scoring::ValueOnly => "every win scored alike (--no-distance)",
             Scoring::Margin =>
-                "finished positions scored by their margin (--margin), the last empties by the game's own search",
+                "finished positions scored by their margin (--margin), small endgames by the game's own search where it has one",
         }
     );
     Ok(0)

@@ -14,6 +14,10 @@
 use super::{flips, moves_of};
 use crate::core::SearchCounts;
 
+/// Every square but column a's, and every square but column h's.
+const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
 /// The solver hands positions with at most this many empty squares to [`search`].
 pub const SMALL: u32 = 9;
 
@@ -95,8 +99,6 @@ pub(super) fn order_key(theirs: u64, mine: u64) -> u32 {
 /// The squares next to `discs` (in the eight directions), the discs' own included.
 #[inline]
 fn neighbours(discs: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let row = discs | ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
     row | (row << 8) | (row >> 8)
 }
@@ -120,8 +122,6 @@ pub fn stability_cut(own: u64, other: u64, alpha: i32) -> Option<i32> {
 /// turn the neighbour too).
 #[inline]
 pub(super) fn stable_discs(discs: u64, filled: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // Squares whose whole line is filled, per direction.
     let full_row = {
         let mut f = filled;
