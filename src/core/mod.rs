@@ -441,8 +441,11 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
 
     /// The exact margin for the side to move, fail-soft within `alpha..beta`, where the
-    /// game finds it faster itself (Othello's last empty squares), adding the positions its
-    /// search visits and expands to `counts`. `None` (the default): the solver searches on.
+    /// game finds it faster itself (Othello's last empty squares) or can bound it at once
+    /// (Othello's stable discs: a fail-soft bound outside the window), adding the positions
+    /// its search visits and expands to `counts`. `None` (the default): the solver searches
+    /// on. The solver first asks with a window above any margin: the bound returned is the
+    /// best the position can promise, and the solver tests it before anything else.
     fn solve_margin(&self, _alpha: i32, _beta: i32, _counts: &mut SearchCounts) -> Option<i32> {
         None
     }

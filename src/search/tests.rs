@@ -731,3 +731,28 @@ fn the_margin_solver_equals_plain_minimax_on_late_othello_positions_and_plays_it
     }
     assert!(checked >= 8, "{checked}");
 }
+
+#[test]
+fn a_wipe_out_is_worth_the_whole_board_and_the_margin_solver_plays_it() {
+    use crate::games::othello::Othello;
+    // Black (X) on d4 and e4, White's only disc on f4, Black to move: g4 takes it and ends
+    // the game, 61 empty squares to the winner: +64, the best margin there is.
+    let mut board = ['-'; 64];
+    board[27] = 'X';
+    board[28] = 'X';
+    board[29] = 'O';
+    let text: String = board.iter().collect::<String>() + " X";
+    let state = Othello::new()
+        .read_position(&text)
+        .expect("Othello reads boards")
+        .expect("a good board");
+    let solved = crate::search::solve::Solver::<Othello>::new(4, crate::core::Limits::NONE)
+        .by_margin()
+        .solve(&state)
+        .expect("no limit");
+    assert_eq!(solved.margin, Some(64));
+    assert_eq!(solved.best, Some(30), "g4");
+    // The solver's first test is at the best its game promises (64 here: White has no
+    // disc that can never turn), and it holds.
+    assert!(solved.visited <= 8, "{} positions", solved.visited);
+}
