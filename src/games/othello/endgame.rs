@@ -339,20 +339,102 @@ fn odd_regions(empty: u64) -> u64 {
 /// something, else the other side does, else it stays empty; counted without a board.
 #[inline]
 fn last_square(own: u64, other: u64, square: u8, counts: &mut SearchCounts) -> i32 {
-    let turned = flips(own, other, square);
+    // Every other square is filled: 63 discs, `mine` of them the mover's.
+    let mine = own.count_ones() as i32;
+    let turned = last_turns(own, square) as i32;
     if turned != 0 {
         counts.expanded += 1;
         counts.visited += 1;
-        let own = own | turned | (1 << square);
-        return final_margin(own, other & !turned);
+        // The mover ends with mine + turned + 1 of the 64 discs.
+        return 2 * (mine + turned) - 62;
     }
-    let turned = flips(other, own, square);
+    let turned = last_turns(other, square) as i32;
     if turned != 0 {
         // A pass, then the opponent's move: two positions more, as the solver counts.
         counts.expanded += 2;
         counts.visited += 2;
-        let other = other | turned | (1 << square);
-        return final_margin(own & !turned, other);
+        return 2 * (mine - turned) - 64;
     }
-    final_margin(own, other)
+    // The square stays empty and goes to the winner (63 discs: never a tie).
+    let margin = 2 * mine - 63;
+    margin + margin.signum()
 }
+
+/// Every square of column a.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// How many discs a disc of `own`'s side on `square` turns when every other square is
+/// filled (the last empty square): the sum over its four lines of [`LINE_TURNS`], each line
+/// gathered into a byte by one multiplication.
+#[inline]
+pub(super) fn last_turns(own: u64, square: u8) -> u32 {
+    let (row, column) = (u32::from(square / 8), u32::from(square % 8));
+    let lines = &LINES_THROUGH[usize::from(square)];
+    // A row: its byte. A column: turned onto the top byte, row i at bit 7 - i. A diagonal:
+    // each square in its own column, so the multiplication stacks them in the top byte,
+    // the square of column j at bit j (squares off the diagonal read as the opponent's:
+    // a run of them meets the edge, as the diagonal's own run would).
+    let row_bits = (own >> (8 * row)) & 0xff;
+    let column_bits = ((own >> column) & FILE_A).wrapping_mul(0x8040_2010_0804_0201) >> 56;
+    let down_bits = (own & lines[0]).wrapping_mul(FILE_A) >> 56;
+    let up_bits = (own & lines[1]).wrapping_mul(FILE_A) >> 56;
+    let turns = |place: u32, bits: u64| u32::from(LINE_TURNS[place as usize][bits as usize]);
+    turns(column, row_bits)
+        + turns(7 - row, column_bits)
+        + turns(column, down_bits)
+        + turns(column, up_bits)
+}
+
+/// The two diagonals through each square: down-right (a1 towards h8) and up-right.
+const LINES_THROUGH: [[u64; 2]; 64] = {
+    let mut lines = [[0u64; 2]; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (row, column) = (square as i32 / 8, square as i32 % 8);
+        let mut other = 0;
+        while other < 64 {
+            let (r, c) = (other as i32 / 8, other as i32 % 8);
+            if r - c == row - column {
+                lines[square][0] |= 1 << other;
+            }
+            if r + c == row + column {
+                lines[square][1] |= 1 << other;
+            }
+            other += 1;
+        }
+        square += 1;
+    }
+    lines
+};
+
+/// The discs turned along a full line of eight squares by a disc placed at `place`, when
+/// bit j of the index says square j is the mover's (else the opponent's): the run of the
+/// opponent's discs each way, if the mover's disc closes it before the edge.
+const LINE_TURNS: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut place = 0;
+    while place < 8 {
+        let mut bits = 0;
+        while bits < 256 {
+            let mut turned = 0;
+            let mut j = place + 1;
+            while j < 8 && bits & (1 << j) == 0 {
+                j += 1;
+            }
+            if j < 8 {
+                turned += j - place - 1;
+            }
+            let mut j = place as i32 - 1;
+            while j >= 0 && bits & (1 << j) == 0 {
+                j -= 1;
+            }
+            if j >= 0 {
+                turned += place - j as usize - 1;
+            }
+            table[place][bits] = turned as u8;
+            bits += 1;
+        }
+        place += 1;
+    }
+    table
+};

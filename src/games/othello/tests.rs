@@ -156,6 +156,29 @@ fn moves_and_turned_discs_equal_a_square_by_square_walk_on_random_positions() {
 }
 
 #[test]
+fn the_last_squares_turns_are_counted_as_the_walk_turns_them() {
+    // Random full boards with one square empty, every square in turn, both sides.
+    let mut checked = 0;
+    for seed in 0..200u64 {
+        let discs = crate::core::seeds::mix64(seed);
+        for square in 0..64u8 {
+            let own = discs & !(1 << square);
+            let other = !discs & !(1 << square);
+            for (own, other) in [(own, other), (other, own)] {
+                let walked = walked_flips(own, other, square).count_ones();
+                assert_eq!(
+                    endgame::last_turns(own, square),
+                    walked,
+                    "seed {seed} square {square}"
+                );
+                checked += u32::from(walked > 0);
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+#[test]
 fn the_final_margin_gives_the_empty_squares_to_the_winner() {
     // Black 3 discs, white 1, the rest empty and nobody can move (no line to close).
     let rows = "X X X . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . O\n";
