@@ -90,25 +90,23 @@ const RAYS: [[u64; 64]; 8] = {
 fn flips(own: u64, other: u64, square: u8) -> u64 {
     let square = usize::from(square);
     let mut turned = 0;
+    // Without branches: a run is kept by a mask of all ones or none.
     for rays in &RAYS[..4] {
         // Up the bits, the nearest is the lowest.
         let ray = rays[square];
         let stops = ray & !other;
         let nearest = stops & stops.wrapping_neg();
-        if nearest & own != 0 {
-            turned |= ray & (nearest - 1);
-        }
+        let closed = 0u64.wrapping_sub(u64::from(nearest & own != 0));
+        turned |= ray & nearest.wrapping_sub(1) & closed;
     }
     for rays in &RAYS[4..] {
-        // Down the bits, the nearest is the highest.
+        // Down the bits, the nearest is the highest (square 0 stands in when there is
+        // none: it is on no ray going down, so own's disc there closes nothing).
         let ray = rays[square];
         let stops = ray & !other;
-        if stops != 0 {
-            let top = 63 - stops.leading_zeros();
-            if (own >> top) & 1 != 0 {
-                turned |= ray & !(u64::MAX >> (63 - top));
-            }
-        }
+        let top = 1u64 << (63 - (stops | 1).leading_zeros());
+        let closed = 0u64.wrapping_sub(u64::from(stops & own & top != 0));
+        turned |= ray & !(top << 1).wrapping_sub(1) & closed;
     }
     turned
 }
