@@ -49,6 +49,9 @@ pub fn search(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCo
     if empties == 1 {
         return last_square(own, other, empty.trailing_zeros() as u8, counts);
     }
+    if empties == 2 {
+        return two_empties(own, other, empty, alpha, beta, counts);
+    }
     if empties >= STABILITY_FROM
         && let Some(bound) = stability_cut(own, other, alpha)
     {
@@ -255,6 +258,47 @@ fn few_empties(
         return pass(own, other, alpha, beta, counts);
     }
     node.best
+}
+
+/// Two empties: each tried in turn (the lower square first, as [`few_empties`] would
+/// order them: two squares are both odd regions or one even one), the other then the last
+/// square; the same positions counted, without the loop's bookkeeping.
+#[inline]
+fn two_empties(
+    own: u64,
+    other: u64,
+    empty: u64,
+    alpha: i32,
+    beta: i32,
+    counts: &mut SearchCounts,
+) -> i32 {
+    let first = empty.trailing_zeros() as u8;
+    let second = (63 - empty.leading_zeros()) as u8;
+    let mut best = -65;
+    let mut alpha = alpha;
+    for (square, last) in [(first, second), (second, first)] {
+        let turned = flips(own, other, square);
+        if turned == 0 {
+            continue;
+        }
+        if best == -65 {
+            counts.expanded += 1;
+        }
+        counts.visited += 1;
+        let (theirs, mine) = (other & !turned, own | turned | (1 << square));
+        let score = -last_square(theirs, mine, last, counts);
+        if score > best {
+            best = score;
+            if score >= beta {
+                return best;
+            }
+            alpha = alpha.max(score);
+        }
+    }
+    if best == -65 {
+        return pass(own, other, alpha, beta, counts);
+    }
+    best
 }
 
 /// Moves of positions with at least this many empties are ordered by a [`shallow`]
