@@ -348,6 +348,41 @@ impl<G: Game> Solver<G> {
         Some(state.map_move(best, symmetry, true))
     }
 
+    /// Enhanced transposition cutoff: a move whose position the table already bounds at
+    /// or below `-beta` for the opponent reaches `beta` without a search. Asked only of
+    /// positions the table already holds (searched in an earlier test or by another path):
+    /// each move costs a table read, more than the nodes it saves when asked everywhere
+    /// (FFO #45: 15% fewer positions, 10% more time; asked here: 4% fewer, 4% less time).
+    fn transposition_cut(
+        &mut self,
+        state: &G,
+        moves: &[G::Move],
+        ply: usize,
+        key: u64,
+        beta: i32,
+    ) -> Option<i32> {
+        let symmetry = state.symmetric_hash().1;
+        for &mv in moves {
+            let mut child = state.clone();
+            child.apply(mv);
+            let Some(entry) = self.probe(child.symmetric_hash().0) else {
+                continue;
+            };
+            let score = -from_table(entry.score, ply + 1);
+            if matches!(entry.bound, Bound::Upper | Bound::Exact) && score >= beta {
+                self.store(Entry {
+                    key,
+                    score: to_table(score, ply),
+                    bound: Bound::Lower,
+                    work: entry.work,
+                    best: Some(state.map_move(mv, symmetry, false)),
+                });
+                return Some(score);
+            }
+        }
+        None
+    }
+
     /// The margin mode's first test: whether `state` reaches the best margin its game can
     /// promise at once (Othello: 64 less twice the opponent's discs that can never turn,
     /// asked of [`Game::solve_margin`] with a window above any margin). A wipe-out such as
@@ -479,7 +514,9 @@ impl<G: Game> Solver<G> {
             Some(Tactics::Moves) | None => {}
         }
         let mut table_move = None;
+        let mut searched_before = false;
         if let Some(entry) = self.probe(key) {
+            searched_before = true;
             table_move = entry.best.map(|m| state.map_move(m, symmetry, true));
             let score = from_table(entry.score, ply);
             let settled = match entry.bound {
@@ -522,6 +559,13 @@ impl<G: Game> Solver<G> {
                 self.buffers[ply] = moves;
                 return alpha;
             }
+        }
+        if self.margin
+            && searched_before
+            && let Some(score) = self.transposition_cut(state, &moves, ply, key, beta)
+        {
+            self.buffers[ply] = moves;
+            return score;
         }
         let original_alpha = alpha;
         // The table's move first, then the game's order (stable: ties keep theirs).
