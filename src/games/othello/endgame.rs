@@ -275,7 +275,6 @@ fn two_empties(
     let first = empty.trailing_zeros() as u8;
     let second = (63 - empty.leading_zeros()) as u8;
     let mut best = -65;
-    let mut alpha = alpha;
     for (square, last) in [(first, second), (second, first)] {
         let turned = flips(own, other, square);
         if turned == 0 {
@@ -292,7 +291,6 @@ fn two_empties(
             if score >= beta {
                 return best;
             }
-            alpha = alpha.max(score);
         }
     }
     if best == -65 {
@@ -435,7 +433,7 @@ const LINES_THROUGH: [[u64; 2]; 64] = {
     let mut square = 0;
     while square < 64 {
         let (row, column) = (square as i32 / 8, square as i32 % 8);
-        let mut other = 0;
+        let mut other: usize = 0;
         while other < 64 {
             let (r, c) = (other as i32 / 8, other as i32 % 8);
             if r - c == row - column {
