@@ -2261,8 +2261,7 @@ fn ffo_endgame_positions_40_to_43_are_solved_to_their_published_disc_margins() {
 }
 
 /// The whole FFO set, #40-#59 (20-34 empties): about 97 minutes of one core (#55 alone
-/// 46, docs/speed.md), so run by hand (#55's move is not settled: the solver plays b7, our
-/// list gives g6):
+/// 46, docs/speed.md), so run by hand:
 /// `cargo test --release --test suite ffo -- --ignored`.
 #[test]
 #[ignore = "97 minutes of one core: cargo test --release --test suite ffo -- --ignored"]
