@@ -358,10 +358,9 @@ impl<G: Game> Solver<G> {
         state: &G,
         moves: &[G::Move],
         ply: usize,
-        key: u64,
+        (key, symmetry): (u64, u8),
         beta: i32,
     ) -> Option<i32> {
-        let symmetry = state.symmetric_hash().1;
         for &mv in moves {
             let mut child = state.clone();
             child.apply(mv);
@@ -562,7 +561,7 @@ impl<G: Game> Solver<G> {
         }
         if self.margin
             && searched_before
-            && let Some(score) = self.transposition_cut(state, &moves, ply, key, beta)
+            && let Some(score) = self.transposition_cut(state, &moves, ply, (key, symmetry), beta)
         {
             self.buffers[ply] = moves;
             return score;

@@ -176,6 +176,9 @@ pub(super) fn stable_discs(discs: u64, filled: u64) -> u64 {
     }
 }
 
+/// Below any margin: the best score of a position before its first move is searched.
+const NO_SCORE: i32 = -65;
+
 /// A position being searched: its sides, its window and the best score so far.
 struct Node {
     own: u64,
@@ -194,7 +197,7 @@ impl Node {
             other,
             alpha,
             beta,
-            best: -65,
+            best: NO_SCORE,
         }
     }
 
@@ -274,13 +277,13 @@ fn two_empties(
 ) -> i32 {
     let first = empty.trailing_zeros() as u8;
     let second = (63 - empty.leading_zeros()) as u8;
-    let mut best = -65;
+    let mut best = NO_SCORE;
     for (square, last) in [(first, second), (second, first)] {
         let turned = flips(own, other, square);
         if turned == 0 {
             continue;
         }
-        if best == -65 {
+        if best == NO_SCORE {
             counts.expanded += 1;
         }
         counts.visited += 1;
@@ -293,7 +296,7 @@ fn two_empties(
             }
         }
     }
-    if best == -65 {
+    if best == NO_SCORE {
         return pass(own, other, alpha, beta, counts);
     }
     best
