@@ -17,6 +17,7 @@ mod inputs;
 mod ladder;
 mod layers;
 mod openspiel;
+mod oracles;
 mod parsers;
 mod python;
 mod readme;

@@ -1,0 +1,182 @@
+//! Oracle sets: positions whose exact values were published, solved by arbiter's solver
+//! and compared. Connect Four: John Tromp's 8-ply positions (the UCI Connect-4 data set,
+//! `tests/oracles/connect-four-8ply.txt`). The FFO Othello endgames are in `cli.rs` (they
+//! go through `solve-game` itself).
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use arbiter::core::{Game, Limits};
+use arbiter::games::connect_four::{ConnectFour, Params, threats};
+use arbiter::search::solve::{Solver, Value};
+
+/// Tromp's set: 67,557 positions, of which the first player wins 44,473, loses 16,635 and
+/// draws 6,449 (the UCI data set's published class counts).
+const POSITIONS: usize = 67_557;
+
+/// One line of the set: the position and the first player's value.
+struct Oracle {
+    line: usize,
+    moves: String,
+    state: ConnectFour,
+    value: Value,
+}
+
+fn oracle_set() -> Vec<Oracle> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracles/connect-four-8ply.txt");
+    let text = std::fs::read_to_string(&path).expect("tests/oracles/connect-four-8ply.txt");
+    let mut set = Vec::with_capacity(POSITIONS);
+    for (index, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let at = format!("{}:{}", path.display(), index + 1);
+        let (moves, value) = line
+            .split_once(' ')
+            .unwrap_or_else(|| panic!("{at}: {line}"));
+        let state = ConnectFour::from_moves(Params::default(), moves)
+            .unwrap_or_else(|e| panic!("{at}: {moves}: {e}"));
+        let value = match value {
+            "win" => Value::Win(None),
+            "loss" => Value::Loss(None),
+            "draw" => Value::Draw,
+            other => panic!("{at}: value '{other}'"),
+        };
+        set.push(Oracle {
+            line: index + 1,
+            moves: moves.to_string(),
+            state,
+            value,
+        });
+    }
+    set
+}
+
+/// Whether the side to move has a win at once or must block one: the positions Tromp's
+/// set leaves out.
+fn forced(state: &ConnectFour) -> bool {
+    let geometry = state.params().geometry();
+    let playable = state.playable();
+    let all = state.occupied();
+    let [mover, other] = [state.to_move(), state.to_move().opponent()];
+    threats(state.discs(mover), all, geometry) & playable != 0
+        || threats(state.discs(other), all, geometry) & playable != 0
+}
+
+/// Every position `plies` into a 6x7 game that is not over, each once.
+fn positions_at(plies: u8) -> Vec<ConnectFour> {
+    let mut level = vec![ConnectFour::new(Params::default())];
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for state in &level {
+            state.legal_moves(&mut moves);
+            for &mv in &moves {
+                let mut child = *state;
+                child.apply(mv);
+                if child.outcome().is_none()
+                    && seen.insert((child.discs(child.to_move()), child.occupied()))
+                {
+                    next.push(child);
+                }
+            }
+        }
+        level = next;
+    }
+    level
+}
+
+/// The set is the one Tromp describes, by arbiter's own rules: every position 8 plies in
+/// with nobody's four in a row and no immediate win or forced block for the side to move,
+/// one of each mirror pair (by the solver's symmetric key), and the file lists exactly
+/// those, each once, with the published counts of each value.
+#[test]
+fn tromps_8_ply_set_is_every_unforced_8_ply_position_once_with_the_published_counts() {
+    let set = oracle_set();
+    assert_eq!(set.len(), POSITIONS);
+    let count = |value: Value| set.iter().filter(|o| o.value == value).count();
+    assert_eq!(
+        [
+            count(Value::Win(None)),
+            count(Value::Loss(None)),
+            count(Value::Draw)
+        ],
+        [44_473, 16_635, 6_449]
+    );
+    let mut listed = HashSet::new();
+    for oracle in &set {
+        assert_eq!(oracle.state.plies(), 8, "line {}", oracle.line);
+        assert!(
+            !forced(&oracle.state),
+            "line {}: {} is forced",
+            oracle.line,
+            oracle.moves
+        );
+        let (key, _) = oracle.state.symmetric_hash();
+        assert!(
+            listed.insert(key),
+            "line {}: {} or its mirror listed twice",
+            oracle.line,
+            oracle.moves
+        );
+    }
+    let all = positions_at(8);
+    assert_eq!(all.len(), 182_383, "positions 8 plies in, not over");
+    let unforced: Vec<&ConnectFour> = all.iter().filter(|s| !forced(s)).collect();
+    assert_eq!(unforced.len(), 134_934);
+    let keys: HashSet<u64> = unforced.iter().map(|s| s.symmetric_hash().0).collect();
+    assert_eq!(keys, listed, "the file's positions against the enumeration");
+}
+
+/// Solves the positions `pick` selects with one solver (its table kept from position to
+/// position, as a book builder would) and checks each value against the set.
+fn solve_oracles(pick: impl Fn(usize) -> bool) -> usize {
+    let mut solver: Solver<ConnectFour> = Solver::new(64, Limits::NONE).value_only();
+    let mut solved = 0;
+    for (index, oracle) in oracle_set().iter().enumerate().filter(|(i, _)| pick(*i)) {
+        let found = solver.solve(&oracle.state).expect("no limit").value;
+        assert_eq!(
+            found, oracle.value,
+            "tests/oracles/connect-four-8ply.txt:{}: {} (position {index})",
+            oracle.line, oracle.moves
+        );
+        solved += 1;
+        if solved % 100 == 0 {
+            eprintln!(
+                "tromp 8-ply: {solved} solved, to position {index}, {} positions visited",
+                solver.visited()
+            );
+        }
+    }
+    solved
+}
+
+/// A spread of the set on every run of the tests: every 2,000th position (34: 20 won, 12
+/// lost, 2 drawn), under a minute of one core.
+#[test]
+fn tromps_8_ply_positions_every_2000th_solved_equal_to_the_published_values() {
+    assert_eq!(solve_oracles(|i| i % 2000 == 0), 34);
+}
+
+/// The whole set, every position solved: about a second of one core a position, so most of
+/// a day; `ARBITER_ORACLE_STRIDE=N` solves every Nth instead (progress on stderr):
+/// `ARBITER_ORACLE_STRIDE=20 cargo test --release --test suite tromps -- --ignored`.
+#[test]
+#[ignore = "most of a day of one core: cargo test --release --test suite tromps -- --ignored"]
+fn tromps_8_ply_positions_all_solved_equal_to_the_published_values() {
+    let stride = match std::env::var("ARBITER_ORACLE_STRIDE") {
+        Ok(text) => text
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| {
+                panic!("ARBITER_ORACLE_STRIDE={text}: give a positive whole number")
+            }),
+        Err(_) => 1,
+    };
+    assert_eq!(
+        solve_oracles(|i| i % stride == 0),
+        POSITIONS.div_ceil(stride)
+    );
+}
