@@ -16,6 +16,7 @@ use std::time::Duration;
 
 fn puzzle(name: &str) -> Puzzle {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
         .join("matchups/puzzles/flow/public")
         .join(format!("{name}.txt"));
     Puzzle::read(&path).expect("a shipped puzzle")
