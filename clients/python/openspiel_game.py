@@ -121,6 +121,11 @@ class Bridge:
         self.rows = int(typed.get("rows", defaults.get("rows", 8))) if name == "breakthrough" else 0
         self.states = {}
         self.move_lists = {}
+        # Each position's moves by their text, made at its first `apply`: a chance roll of
+        # five dice has 7,776 outcomes, and a search applies many of them.
+        self.move_index = {}
+        # The texts are OpenSpiel's own action strings, made in one pass (`moves`).
+        self.plain_texts = self.notation == "openspiel" and name not in ACTION_NOTATION
         self.text_board = not prints_grids(self.game)
 
     def state(self, position):
@@ -158,6 +163,7 @@ class Bridge:
             for old in list(itertools.islice(self.states, KEPT // 2)):
                 del self.states[old]
                 self.move_lists.pop(old, None)
+                self.move_index.pop(old, None)
         self.states[position] = state
 
     def move_text(self, state, action):
@@ -187,13 +193,30 @@ class Bridge:
             self.move_lists[position] = pairs
         return pairs
 
+    def action_of(self, position, text):
+        """The action of the legal move written `text` in `position`, or None."""
+        index = self.move_index.get(position)
+        if index is None:
+            index = {text: action for text, action in self.moves_at(position)}
+            self.move_index[position] = index
+        return index.get(text)
+
     def moves(self, state):
         """The legal moves as (text, action), in OpenSpiel's order (chance's outcomes at a
         chance node); texts made unique."""
         if state.is_terminal():
             return []
-        pairs, seen = [], set()
         actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        if self.plain_texts:
+            # OpenSpiel's texts as they are, in one pass (a search asks for the moves of
+            # every position it reaches: go's 362 each), unless one needs rewriting or two
+            # are the same; then move by move below.
+            player = state.current_player()
+            texts = [state.action_to_string(player, a) for a in actions]
+            joined = "\0".join(texts)
+            if ";" not in joined and "\n" not in joined and len(set(texts)) == len(texts):
+                return list(zip(texts, actions))
+        pairs, seen = [], set()
         for action in actions:
             text = self.move_text(state, action)
             if text in seen:
@@ -393,11 +416,11 @@ def answer(bridge, request):
             reply["chance"] = [p for _, p in state.chance_outcomes()]
         return reply
     if kind == "apply":
-        for text, action in bridge.moves_at(position):
-            if text == request["move"]:
-                child = ("%s %d" % (position, action)).strip()
-                return {"type": "position", "position": child, "status": bridge.status(child)}
-        raise ValueError("move '%s' is not legal here" % request["move"])
+        action = bridge.action_of(position, request["move"])
+        if action is None:
+            raise ValueError("move '%s' is not legal here" % request["move"])
+        child = ("%s %d" % (position, action)).strip()
+        return {"type": "position", "position": child, "status": bridge.status(child)}
     if kind == "render":
         return bridge.render(state)
     if kind == "observation":
