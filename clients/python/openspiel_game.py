@@ -197,7 +197,7 @@ class Bridge:
         """The action of the legal move written `text` in `position`, or None."""
         index = self.move_index.get(position)
         if index is None:
-            index = {text: action for text, action in self.moves_at(position)}
+            index = dict(self.moves_at(position))
             self.move_index[position] = index
         return index.get(text)
 
