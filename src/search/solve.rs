@@ -297,14 +297,20 @@ impl<G: Game> Solver<G> {
                 margin: Some(margin),
             });
         }
-        // First the value alone: the window (-DECIDED-1, DECIDED+1) holds a draw's 0 and
-        // cuts at the first proven win, whatever its distance. What it returns is a bound
-        // on the exact score: at least `first` for a win, at most `first` for a loss.
-        let first = self.negamax(state, 0, -DECIDED - 1, DECIDED + 1);
+        let (first, best) = if self.distance {
+            // First the value alone: the window (-DECIDED-1, DECIDED+1) holds a draw's 0
+            // and cuts at the first proven win, whatever its distance. What it returns is a
+            // bound on the exact score: at least `first` for a win, at most `first` for a
+            // loss.
+            let first = self.negamax(state, 0, -DECIDED - 1, DECIDED + 1);
+            (first, self.table_move(state))
+        } else {
+            self.value_tests(state)
+        };
         if self.stopped {
             return None;
         }
-        let mut best = self.table_move(state).or_else(|| glance_move(state));
+        let mut best = best.or_else(|| glance_move(state));
         let decided = first.abs() > DECIDED;
         let value = if decided && self.distance {
             let (lower, upper) = if first > 0 {
@@ -380,6 +386,27 @@ impl<G: Game> Solver<G> {
             }
         }
         None
+    }
+
+    /// The value alone by two null-window tests: at least a draw? then, if so, a win?
+    /// Cheaper than one search of the window from a loss to a win: on Tromp's 8-ply
+    /// Connect Four positions (every 400th from the eighth, 169), 112 s of one core against
+    /// 138 s. Returns a bound as the distance mode's first search does (at least the score
+    /// for a win, at most it for a loss, 0 for a draw) and a move worth the value (the
+    /// drawing move is the draw test's: the win test that fails after it proves no move's
+    /// worth, only bounds).
+    fn value_tests(&mut self, state: &G) -> (i32, Option<G::Move>) {
+        let draw = self.negamax(state, 0, -DECIDED - 1, -DECIDED);
+        if self.stopped || draw < -DECIDED {
+            return (draw, self.table_move(state));
+        }
+        let drawing = self.table_move(state);
+        let win = self.negamax(state, 0, DECIDED, DECIDED + 1);
+        if win > DECIDED {
+            (win, self.table_move(state))
+        } else {
+            (0, drawing)
+        }
     }
 
     /// The margin mode's first test: whether `state` reaches the best margin its game can
@@ -755,6 +782,11 @@ mod tests {
                 alone.value,
                 Value::Win(None) | Value::Loss(None) | Value::Draw
             ));
+            // Its move keeps the value: the child is worth the opposite to the opponent.
+            let mut child = *state;
+            child.apply(alone.best.expect("a position in play has a move"));
+            let after = score_value(-plain(&child, 1));
+            assert_eq!(sign(after), sign(expected), "{}", state.board_dump());
         }
     }
 
