@@ -151,14 +151,14 @@ fn solve_oracles(pick: impl Fn(usize) -> bool) -> usize {
 }
 
 /// A spread of the set on every run of the tests: every 4,000th position (17: 11 won, 4
-/// lost, 2 drawn), about 36 s of one core (the test command's 15 minutes leave no more).
+/// lost, 2 drawn), about 26 s of one core (the test command's 15 minutes leave no more).
 #[test]
 fn tromps_8_ply_positions_every_4000th_solved_equal_to_the_published_values() {
     assert_eq!(solve_oracles(|i| i % 4000 == 0), 17);
 }
 
-/// The whole set, every position solved: about a second of one core a position, so most of
-/// a day. `ARBITER_ORACLE_PART=K/N` solves one part of N, the positions whose index leaves
+/// The whole set, every position solved: about 0.8 s of one core a position, so about 15
+/// hours. `ARBITER_ORACLE_PART=K/N` solves one part of N, the positions whose index leaves
 /// K when divided by N (`0/40`: every 40th from the first), so the set can be split across
 /// cores or machines; progress on stderr with `--nocapture`:
 /// `ARBITER_ORACLE_PART=0/40 cargo test --release --test suite tromps -- --ignored --nocapture`.
