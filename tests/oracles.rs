@@ -128,9 +128,15 @@ fn tromps_8_ply_set_is_every_unforced_8_ply_position_once_with_the_published_cou
 }
 
 /// Solves the positions `pick` selects with one solver (its table kept from position to
-/// position, as a book builder would) and checks each value against the set.
+/// position, as a book builder would) and checks each value against the set. The table
+/// takes at most 64 MB, or `ARBITER_ORACLE_MB` (169 neighbouring positions: 20.6 s with
+/// 64 MB, 24.6 s with 1,024).
 fn solve_oracles(pick: impl Fn(usize) -> bool) -> usize {
-    let mut solver: Solver<ConnectFour> = Solver::new(64, Limits::NONE).value_only();
+    let megabytes = std::env::var("ARBITER_ORACLE_MB")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(64);
+    let mut solver: Solver<ConnectFour> = Solver::new(megabytes, Limits::NONE).value_only();
     let mut solved = 0;
     for (index, oracle) in oracle_set().iter().enumerate().filter(|(i, _)| pick(*i)) {
         let found = solver.solve(&oracle.state).expect("no limit").value;
@@ -157,24 +163,58 @@ fn tromps_8_ply_positions_every_4000th_solved_equal_to_the_published_values() {
     assert_eq!(solve_oracles(|i| i % 4000 == 0), 17);
 }
 
-/// The whole set, every position solved: about 0.8 s of one core a position, so about 15
-/// hours. `ARBITER_ORACLE_PART=K/N` solves one part of N, the positions whose index leaves
-/// K when divided by N (`0/40`: every 40th from the first), so the set can be split across
-/// cores or machines; progress on stderr with `--nocapture`:
-/// `ARBITER_ORACLE_PART=0/40 cargo test --release --test suite tromps -- --ignored --nocapture`.
+/// The whole set, every position solved, in the file's order: neighbours share most of
+/// their moves, so the table kept from one to the next holds much of the next one's tree
+/// (0.12-0.27 s of one core a position on the ranges measured, so some hours in all;
+/// every 40th position, far apart, takes 0.8 s each). Two settings split the set across
+/// cores or machines:
+/// `ARBITER_ORACLE_RANGE=A..B` solves the positions whose index is in A..B, and
+/// `ARBITER_ORACLE_PART=K/N` those whose index leaves K when divided by N (`K,L,M/N`: any of
+/// them); progress on stderr with `--nocapture`:
+/// `ARBITER_ORACLE_RANGE=0..33779 cargo test --release --test suite tromps -- --ignored --nocapture`.
 #[test]
-#[ignore = "most of a day of one core: cargo test --release --test suite tromps -- --ignored"]
+#[ignore = "hours of one core: cargo test --release --test suite tromps -- --ignored"]
 fn tromps_8_ply_positions_all_solved_equal_to_the_published_values() {
-    let (part, parts) = match std::env::var("ARBITER_ORACLE_PART") {
-        Ok(text) => text
-            .split_once('/')
-            .and_then(|(k, n)| Some((k.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
-            .filter(|&(k, n)| k < n)
-            .unwrap_or_else(|| {
-                panic!("ARBITER_ORACLE_PART={text}: give K/N, whole numbers with K below N (0/40)")
-            }),
-        Err(_) => (0, 1),
+    let (residues, parts) = match std::env::var("ARBITER_ORACLE_PART") {
+        Ok(text) => parse_part(&text).unwrap_or_else(|| {
+            panic!(
+                "ARBITER_ORACLE_PART={text}: give K/N or K,L,M/N, whole numbers each below N (0/40)"
+            )
+        }),
+        Err(_) => (vec![0], 1),
     };
-    let expected = (0..POSITIONS).filter(|i| i % parts == part).count();
-    assert_eq!(solve_oracles(|i| i % parts == part), expected);
+    let range = match std::env::var("ARBITER_ORACLE_RANGE") {
+        Ok(text) => text
+            .split_once("..")
+            .and_then(|(a, b)| Some(a.parse::<usize>().ok()?..b.parse::<usize>().ok()?))
+            .filter(|r| r.start < r.end)
+            .unwrap_or_else(|| {
+                panic!("ARBITER_ORACLE_RANGE={text}: give A..B, whole numbers with A below B")
+            }),
+        Err(_) => 0..POSITIONS,
+    };
+    let pick = |i: usize| residues.contains(&(i % parts)) && range.contains(&i);
+    let expected = (0..POSITIONS).filter(|&i| pick(i)).count();
+    assert_eq!(solve_oracles(pick), expected);
+}
+
+/// `K/N` or `K,L,M/N`: the residues, each below N, and N.
+fn parse_part(text: &str) -> Option<(Vec<usize>, usize)> {
+    let (residues, parts) = text.split_once('/')?;
+    let parts: usize = parts.trim().parse().ok().filter(|&n| n > 0)?;
+    let residues = residues
+        .split(',')
+        .map(|k| k.trim().parse::<usize>().ok().filter(|&k| k < parts))
+        .collect::<Option<Vec<usize>>>()?;
+    Some((residues, parts))
+}
+
+#[test]
+fn an_oracle_part_is_read_as_residues_of_a_modulus() {
+    assert_eq!(parse_part("3/40"), Some((vec![3], 40)));
+    assert_eq!(parse_part("3,4, 6/40"), Some((vec![3, 4, 6], 40)));
+    assert_eq!(parse_part("40/40"), None);
+    assert_eq!(parse_part("1/0"), None);
+    assert_eq!(parse_part("1,x/4"), None);
+    assert_eq!(parse_part("3"), None);
 }
