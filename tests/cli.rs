@@ -3056,6 +3056,69 @@ fn a_closed_standard_output_ends_commands_quietly() {
 /// with each move's matchup, summary.csv's grading columns per matchup and agent (the
 /// run's own columns untouched), the report's section; and what grading cannot do is
 /// refused before anything is played, naming the line.
+/// Which positions fit in the budget depends on what the solver's table holds; each game
+/// gets its own, so the grades are the same whatever thread graded which games (with a
+/// table kept by each thread from game to game, 623 of these 1,240 positions were solved
+/// on one thread and 610 on two; 601 now, both ways).
+#[test]
+fn grades_are_the_same_on_one_thread_and_on_two() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    let output = run(&[
+        "match",
+        "alphabeta(heuristic=offensive2,depth=3)",
+        "alphabeta(heuristic=defensive1,depth=3)",
+        "--game",
+        "breakthrough(rules=small)",
+        "--games",
+        "60",
+        "--seed",
+        "5",
+        "--out",
+        text(&out),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mut graded = Vec::new();
+    for threads in ["1", "2"] {
+        let output = run(&[
+            "grade",
+            text(&out),
+            "--visits",
+            "20000",
+            "--threads",
+            threads,
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let said = stdout(&output);
+        let solved = said
+            .lines()
+            .find(|l| l.contains("positions solved"))
+            .unwrap_or_else(|| panic!("{said}"))
+            .to_string();
+        graded.push((
+            solved,
+            fs::read(out.join("grades.csv")).expect("grades.csv"),
+        ));
+    }
+    assert_eq!(graded[0].0, graded[1].0);
+    // Some positions are beyond the budget, so the table matters.
+    let counts: Vec<u64> = graded[0]
+        .0
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        counts.len() >= 3 && counts[1] < counts[2],
+        "{}",
+        graded[0].0
+    );
+    assert!(
+        graded[0].1 == graded[1].1,
+        "grades.csv differs between 1 and 2 threads"
+    );
+}
+
 #[test]
 fn an_experiment_with_grade_grades_its_moves_into_summary_and_report() {
     let dir = tempfile::tempdir().expect("temp dir");

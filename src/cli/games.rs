@@ -238,8 +238,9 @@ pub struct GradeArgs {
     /// ends of games only by keeping it low).
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     visits: u64,
-    /// The most each thread's transposition table may take, in MB (kept from position to
-    /// position of a game).
+    /// The most a game's transposition table may take, in MB (each game graded gets its
+    /// own, kept from position to position of that game, so the grades do not depend on
+    /// the number of threads).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
     tt_mb: u64,
     /// Measure each position's plies to the end under perfect play too (more work for the

@@ -208,7 +208,7 @@ pub struct Experiment {
 pub struct GradeSettings {
     /// The most positions the solver may visit for one position (beyond: not graded).
     pub visits: u64,
-    /// The most each thread's solver table may take, in MB.
+    /// The most each game's solver table may take, in MB.
     pub megabytes: usize,
     /// Whether each position's plies to the end under perfect play are measured too (the
     /// solver then looks for the fastest win, often more work): does a winning agent win
