@@ -281,7 +281,7 @@ pub fn grade(args: GradeArgs) -> Result<()> {
     );
     print!(
         "{}",
-        crate::documents::summary::grades_table(&grades.agents).aligned()
+        crate::documents::summary::grades_table(&grades.agents, &grades.scores).aligned()
     );
     if grades.unsolved > 0 {
         println!(

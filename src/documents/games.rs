@@ -504,7 +504,7 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
         });
     }
     if let Some(grades) = crate::records::grades::read(&run.folder)? {
-        let mut text = vec!["From `arbiter grade` or the experiment's `grade = true` (grades.csv, one row a move): each position solved exactly, each move graded from its mover's view. An error turned a win into a loss or a draw, or a draw into a loss; the error rate is errors per graded move with its 95% Wilson interval. Moves next to a position beyond the solver's budget are not graded. Opening, middle and end: errors of the graded moves in each third of the game.".to_string()];
+        let mut text = vec!["From `arbiter grade` or the experiment's `grade = true` (grades.csv, one row a move): each position solved exactly, each move graded from its mover's view. An error turned a win into a loss or a draw, or a draw into a loss; the error rate is errors per graded move with its 95% Wilson interval. Moves next to a position beyond the solver's budget are not graded. Opening, middle and end: errors of the graded moves in each third of the game. The agents come in order of error rate, lowest first, each with its score over the run (points per game: a win 1, a draw 1/2).".to_string()];
         if crate::records::grades::with_distances(&grades) {
             text.push("Graded with distances (the plies to the end under perfect play): fastest wins are the moves from a won position that kept the shortest win, of those that kept the win; plies added, how much longer the others made it on average.".to_string());
         }
@@ -512,7 +512,10 @@ pub fn tournament_report(run: &LoadedRun, data: &RunData) -> Result<Vec<PathBuf>
             after: Vec::new(),
             title: "Play graded against perfect play".to_string(),
             text,
-            tables: vec![super::summary::grades_table(&grades)],
+            tables: vec![super::summary::grades_table(
+                &grades,
+                &super::summary::scores_of(&played),
+            )],
             charts: vec![],
         });
     }

@@ -263,10 +263,28 @@ pub fn format_summary(rows: &[SummaryRow]) -> String {
 /// moves) in each third of the game; with the plies to the end measured (grading with
 /// distances), the moves from won positions that kept the fastest win and the plies the
 /// others added on average.
-pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
+///
+/// The agents come in order of error rate, lowest first (those with no graded move last),
+/// each with its score over the run beside it when `scores` has it: the course's
+/// heuristics ranked by how far from perfect they play, next to how often they win.
+pub fn grades_table(
+    agents: &[crate::records::grades::AgentGrades],
+    scores: &crate::records::grades::Scores,
+) -> Table {
     let distances = crate::records::grades::with_distances(agents);
-    let mut headers = vec![
-        "agent",
+    let mut agents: Vec<&crate::records::grades::AgentGrades> = agents.iter().collect();
+    let rate = |agent: &crate::records::grades::AgentGrades| {
+        agent
+            .error_rate()
+            .map_or(f64::INFINITY, |(rate, _, _)| rate)
+    };
+    agents.sort_by(|a, b| rate(a).total_cmp(&rate(b)));
+    let scored = !scores.is_empty();
+    let mut headers = vec!["agent"];
+    if scored {
+        headers.push("score");
+    }
+    headers.extend([
         "moves",
         "graded",
         "errors",
@@ -277,13 +295,22 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
         "opening",
         "middle",
         "end",
-    ];
+    ]);
     if distances {
         headers.extend(["fastest wins", "plies added"]);
     }
     let rows = agents
         .iter()
         .map(|agent| {
+            let score = scores
+                .get(&agent.agent)
+                .map_or("-".to_string(), |&(points, games)| {
+                    if games == 0 {
+                        "-".to_string()
+                    } else {
+                        format!("{:.1}% of {games}", 100.0 * points / games as f64)
+                    }
+                });
             let rate = agent
                 .error_rate()
                 .map_or("-".to_string(), |(rate, low, high)| {
@@ -294,8 +321,11 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
                         100.0 * high
                     )
                 });
-            let mut row = vec![
-                agent.agent.clone(),
+            let mut row = vec![agent.agent.clone()];
+            if scored {
+                row.push(score);
+            }
+            row.extend([
                 agent.moves.to_string(),
                 agent.graded.to_string(),
                 agent.errors.to_string(),
@@ -303,7 +333,7 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
                 agent.win_to_loss.to_string(),
                 agent.win_to_draw.to_string(),
                 agent.draw_to_loss.to_string(),
-            ];
+            ]);
             row.extend(
                 agent
                     .phases
@@ -326,5 +356,69 @@ pub fn grades_table(agents: &[crate::records::grades::AgentGrades]) -> Table {
     Table {
         headers: headers.iter().map(|h| h.to_string()).collect(),
         rows,
+    }
+}
+
+/// Each agent's points (a win 1, a draw 1/2) and games over the run's matchups, as the
+/// table of grades shows them.
+pub fn scores_of(rows: &[SummaryRow]) -> crate::records::grades::Scores {
+    let mut scores = crate::records::grades::Scores::new();
+    for row in rows {
+        let entry = scores.entry(row.agent.clone()).or_insert((0.0, 0));
+        entry.0 += row.wins as f64 + row.draws as f64 / 2.0;
+        entry.1 += row.games;
+    }
+    scores
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::grades::{AgentGrades, Scores};
+
+    fn graded(agent: &str, graded: u64, errors: u64) -> AgentGrades {
+        AgentGrades {
+            agent: agent.to_string(),
+            moves: graded + 5,
+            graded,
+            errors,
+            win_to_loss: errors,
+            ..AgentGrades::default()
+        }
+    }
+
+    #[test]
+    fn grades_come_in_order_of_error_rate_with_each_agent_s_score() {
+        let agents = [
+            graded("often wrong", 10, 5),
+            graded("never graded", 0, 0),
+            graded("seldom wrong", 100, 1),
+        ];
+        let mut scores = Scores::new();
+        scores.insert("often wrong".to_string(), (3.5, 10));
+        scores.insert("seldom wrong".to_string(), (1.0, 4));
+        let table = grades_table(&agents, &scores);
+        assert_eq!(table.headers[..3], ["agent", "score", "moves"]);
+        let column = |c: usize| table.rows.iter().map(|r| r[c].as_str()).collect::<Vec<_>>();
+        assert_eq!(column(0), ["seldom wrong", "often wrong", "never graded"]);
+        assert_eq!(column(1), ["25.0% of 4", "35.0% of 10", "-"]);
+        // Without scores (a run's summary not at hand), no column for them.
+        let table = grades_table(&agents, &Scores::new());
+        assert_eq!(table.headers[..2], ["agent", "moves"]);
+        assert_eq!(table.rows[0][0], "seldom wrong");
+    }
+
+    #[test]
+    fn an_agent_s_score_adds_its_matchups_with_draws_as_halves() {
+        let row = |agent: &str, games, wins, draws| SummaryRow {
+            agent: agent.to_string(),
+            games,
+            wins,
+            draws,
+            ..SummaryRow::default()
+        };
+        let scores = scores_of(&[row("a", 10, 4, 2), row("b", 10, 4, 2), row("a", 6, 6, 0)]);
+        assert_eq!(scores["a"], (11.0, 16));
+        assert_eq!(scores["b"], (5.0, 10));
     }
 }

@@ -233,7 +233,7 @@ impl<G: GameEntry> Kind for Games<'_, G> {
             "\nPlay graded against perfect play ({} of {} positions solved):\n{}",
             grades.solved,
             grades.solved + grades.unsolved,
-            crate::documents::summary::grades_table(&grades.agents).aligned()
+            crate::documents::summary::grades_table(&grades.agents, &grades.scores).aligned()
         ))
     }
 

@@ -7,7 +7,7 @@
 use super::Error;
 use crate::core::{Game, Limits, Player, read_moves};
 use crate::records::grades::{
-    AgentGrades, GRADES_FILE, Verdict, extra_plies, tally, tally_by_matchup, value_word,
+    AgentGrades, GRADES_FILE, Scores, Verdict, extra_plies, tally, tally_by_matchup, value_word,
 };
 use crate::records::load::csv_rows;
 use crate::registry::{GameEntry, GameSpec, GameTask, GradeSettings, dispatch, load_agents};
@@ -64,6 +64,8 @@ pub struct Grades {
     pub agents: Vec<AgentGrades>,
     /// Every move, game by game.
     pub moves: Vec<MoveGrade>,
+    /// Each agent's points and games over the run (from games.csv).
+    pub scores: Scores,
     /// Games graded.
     pub games: usize,
     /// Positions solved.
@@ -91,6 +93,9 @@ struct GameRow {
     /// The agents' moves.
     #[serde(default)]
     moves: String,
+    /// `P1`, `P2` or `draw`.
+    #[serde(default)]
+    winner: String,
 }
 
 /// Grades every move of the run in `request.folder`.
@@ -133,6 +138,18 @@ pub fn grade_folder(
         )));
     }
     let rows: Vec<GameRow> = csv_rows(&path)?;
+    let mut scores = Scores::new();
+    for row in &rows {
+        for (agent, won) in [(&row.p1_agent, "P1"), (&row.p2_agent, "P2")] {
+            let entry = scores.entry(agent.clone()).or_insert((0.0, 0));
+            entry.0 += match row.winner.as_str() {
+                "draw" => 0.5,
+                winner if winner == won => 1.0,
+                _ => 0.0,
+            };
+            entry.1 += 1;
+        }
+    }
     // Games of each game spec together (a run plays one, a sweep may play several).
     let mut by_game: BTreeMap<String, Vec<GameRow>> = BTreeMap::new();
     for row in rows {
@@ -207,6 +224,7 @@ pub fn grade_folder(
     Ok(Grades {
         agents,
         moves,
+        scores,
         games,
         solved,
         unsolved,

@@ -81,6 +81,9 @@ pub fn value_word(value: Option<Value>) -> &'static str {
     }
 }
 
+/// Each agent's points (a win 1, a draw 1/2) and games over a run, by name.
+pub type Scores = std::collections::BTreeMap<String, (f64, u64)>;
+
 /// An agent's moves graded, added up.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct AgentGrades {

@@ -79,7 +79,7 @@ pub struct Summary {
 }
 
 /// One row of summary.csv: one agent of one matchup.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Matchup index.
     pub matchup: usize,
