@@ -3081,15 +3081,28 @@ fn grades_are_the_same_on_one_thread_and_on_two() {
     assert!(output.status.success(), "{}", stderr(&output));
     let mut graded = Vec::new();
     for threads in ["1", "2"] {
-        let output = run(&[
-            "grade",
-            text(&out),
-            "--visits",
-            "20000",
-            "--threads",
-            threads,
-        ]);
+        // Progress lines as often as the watch looks (every 100 ms): the games graded.
+        let output = arbiter()
+            .args([
+                "grade",
+                text(&out),
+                "--visits",
+                "20000",
+                "--threads",
+                threads,
+            ])
+            .env("ARBITER_PROGRESS_EVERY", "0.001")
+            .output()
+            .expect("grade");
         assert!(output.status.success(), "{}", stderr(&output));
+        if threads == "1" {
+            // About 0.7 s of grading on one thread: several lines.
+            assert!(
+                stderr(&output).contains(" games graded in "),
+                "{}",
+                stderr(&output)
+            );
+        }
         let said = stdout(&output);
         let solved = said
             .lines()

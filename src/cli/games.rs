@@ -272,8 +272,12 @@ pub fn grade(args: GradeArgs) -> Result<()> {
         },
         threads,
         agents: args.agents,
+        graded: Default::default(),
     };
-    let grades = grade(&request)?;
+    let grades = {
+        let _watch = crate::records::Watch::start(request.graded.clone(), "games graded");
+        grade(&request)?
+    };
     let positions = grades.solved + grades.unsolved;
     println!(
         "{} games graded: {} of {} positions solved within {} visits each",

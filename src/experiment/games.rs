@@ -226,9 +226,18 @@ impl<G: GameEntry> Kind for Games<'_, G> {
             ));
         }
         // A game run plays one game: every row of its games.csv is that game.
-        let grades = super::grade::grade_folder(folder, settings, options.threads, &|_| {
-            Ok(experiment.game.clone())
-        })?;
+        let graded = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let watch =
+            (!options.quiet).then(|| crate::records::Watch::start(graded.clone(), "games graded"));
+        let grades = super::grade::grade_folder(
+            folder,
+            settings,
+            options.threads,
+            &|_| Ok(experiment.game.clone()),
+            &graded,
+        );
+        drop(watch);
+        let grades = grades?;
         Ok(format!(
             "\nPlay graded against perfect play ({} of {} positions solved):\n{}",
             grades.solved,

@@ -15,6 +15,8 @@ use crate::search::solve::{Solver, Value};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What to grade, and with what effort.
 pub struct GradeRequest {
@@ -26,6 +28,8 @@ pub struct GradeRequest {
     pub threads: usize,
     /// The folder of agent files (program games are declared there).
     pub agents: Option<PathBuf>,
+    /// Counts the games graded so far, for a progress display.
+    pub graded: Arc<AtomicU64>,
 }
 
 /// One move graded.
@@ -107,13 +111,17 @@ pub fn grade(request: &GradeRequest) -> Result<Grades, Error> {
     // A folder of runs stands for its newest, as for `show` and `report`.
     let folder = crate::records::loaded::resolve_run_folder(&request.folder)?;
     let (registry, _) = load_agents(request.agents.as_deref(), None)?;
-    grade_folder(&folder, request.settings, request.threads, &|game| {
-        registry.game(game).map_err(Error::Message)
-    })
+    grade_folder(
+        &folder,
+        request.settings,
+        request.threads,
+        &|game| registry.game(game).map_err(Error::Message),
+        &request.graded,
+    )
 }
 
 /// Grades every move of the run in `folder` (its games.csv), each game spec it names
-/// found with `game_of`, on `threads` threads.
+/// found with `game_of`, on `threads` threads, adding each game graded to `graded`.
 ///
 /// # Errors
 /// As [`grade`].
@@ -122,6 +130,7 @@ pub fn grade_folder(
     settings: GradeSettings,
     threads: usize,
     game_of: &dyn Fn(&str) -> Result<GameSpec, Error>,
+    graded: &AtomicU64,
 ) -> Result<Grades, Error> {
     let folder = folder.to_path_buf();
     let path = folder.join("games.csv");
@@ -168,6 +177,7 @@ pub fn grade_folder(
             rows: &rows,
             file: &path,
             settings,
+            graded,
         };
         let graded = pool.install(|| dispatch(spec, task))?;
         games += rows.len();
@@ -245,6 +255,7 @@ struct GradeTask<'a> {
     rows: &'a [GameRow],
     file: &'a Path,
     settings: GradeSettings,
+    graded: &'a AtomicU64,
 }
 
 /// One game's moves graded, with the positions solved and those beyond the budget.
@@ -275,7 +286,9 @@ impl GameTask for GradeTask<'_> {
                 } else {
                     solver.value_only()
                 };
-                grade_game(&start, row, self.file, self.settings, &mut solver)
+                let grades = grade_game(&start, row, self.file, self.settings, &mut solver);
+                self.graded.fetch_add(1, Ordering::Relaxed);
+                grades
             })
             .collect()
     }

@@ -223,10 +223,15 @@ impl Watch {
                     }
                     None if last_line.elapsed() >= every => {
                         last_line = Instant::now();
-                        say(&format!(
-                            "{n} {unit} in {seconds:.0} s, {:.3e} {unit}/s",
-                            n as f64 / seconds.max(1e-9)
-                        ));
+                        let rate = n as f64 / seconds.max(1e-9);
+                        // Millions of positions a second read best as powers of ten, a
+                        // few games a second as they are.
+                        let rate = if rate >= 1e4 {
+                            format!("{rate:.3e}")
+                        } else {
+                            format!("{rate:.2}")
+                        };
+                        say(&format!("{n} {unit} in {seconds:.0} s, {rate} {unit}/s"));
                     }
                     None => {}
                 }
