@@ -110,10 +110,14 @@ fn header_lines(run: &LoadedRun) -> Vec<String> {
             meta.threads,
             meta.version,
             crate::records::utc_time(meta.started_unix),
-            meta.ended_unix.map_or(String::new(), |e| format!(
-                ", took {} s",
-                e.saturating_sub(meta.started_unix)
-            ))
+            // Whole seconds of the clock: a run that ended within the second it started
+            // took under a second (not "0 s").
+            meta.ended_unix.map_or(String::new(), |e| {
+                match e.saturating_sub(meta.started_unix) {
+                    0 => ", took under a second".to_string(),
+                    seconds => format!(", took {seconds} s"),
+                }
+            })
         ));
         if meta.kind == RunKind::Tables {
             lines.push(
