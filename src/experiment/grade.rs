@@ -284,7 +284,7 @@ impl GameTask for GradeTask<'_> {
                 let mut solver = if self.settings.distances {
                     solver
                 } else {
-                    solver.value_only()
+                    solver.value_for(&start)
                 };
                 let grades = grade_game(&start, row, self.file, self.settings, &mut solver);
                 self.graded.fetch_add(1, Ordering::Relaxed);

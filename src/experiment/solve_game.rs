@@ -231,7 +231,7 @@ impl GameTask for SolveGameTask<'_> {
         let mut solver = Solver::<G>::new(request.megabytes, self.limits.clone());
         match request.scoring {
             Scoring::Distance => {}
-            Scoring::ValueOnly => solver = solver.value_only(),
+            Scoring::ValueOnly => solver = solver.value_for(&state),
             Scoring::Margin => solver = solver.by_margin(),
         }
         let watch = crate::records::Watch::start(solver.progress(), "positions");

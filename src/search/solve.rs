@@ -169,6 +169,19 @@ impl<G: Game> Solver<G> {
         self
     }
 
+    /// A solver for the value alone ([`Solver::value_only`]), found for a game that scores
+    /// a margin ([`Game::scores_margin`]) as the margin's sign, with the game's own endgame
+    /// search and order (Othello's graded endgames, 200,000 visits a position: 1,492 of
+    /// 3,600 positions solved, against 1,136 by the generic search, in about a third of
+    /// the time).
+    pub fn value_for(self, game: &G) -> Solver<G> {
+        if game.scores_margin() {
+            self.by_margin().value_only()
+        } else {
+            self.value_only()
+        }
+    }
+
     /// A solver for the exact final margin (Othello's disc difference, as the FFO test
     /// positions are scored) instead of win, loss or draw with the distance: finished
     /// positions score the game's [`Game::final_margin`], the game solves its own small
@@ -278,6 +291,9 @@ impl<G: Game> Solver<G> {
     /// search first. The table is kept between calls (solving the moves of one position
     /// one by one shares what was proven); the counts add up.
     pub fn solve(&mut self, state: &G) -> Option<Solved<G::Move>> {
+        if self.margin && !self.distance {
+            return self.sign_of_margin(state);
+        }
         if self.margin {
             let (margin, best) = match self.ceiling(state)? {
                 Ceiling::Reached(margin) => (margin, self.table_move(state)),
@@ -407,6 +423,41 @@ impl<G: Game> Solver<G> {
         } else {
             (0, drawing)
         }
+    }
+
+    /// The value alone of a game scored by margin (`by_margin().value_only()`): the sign
+    /// of the margin by null-window tests at 0 (a win: at least 1; a draw: at least 0),
+    /// with the game's own endgame search and order, not the exact margin.
+    fn sign_of_margin(&mut self, state: &G) -> Option<Solved<G::Move>> {
+        let above = self.negamax(state, 0, 0, 1);
+        if self.stopped {
+            return None;
+        }
+        let winning = self.table_move(state);
+        let (value, best) = if above >= 1 {
+            (Value::Win(None), winning)
+        } else if above < 0 {
+            (Value::Loss(None), winning)
+        } else {
+            let level = self.negamax(state, 0, -1, 0);
+            if self.stopped {
+                return None;
+            }
+            let value = if level >= 0 {
+                Value::Draw
+            } else {
+                Value::Loss(None)
+            };
+            (value, self.table_move(state))
+        };
+        Some(Solved {
+            value,
+            to_move: state.to_move(),
+            best: best.or_else(|| glance_move(state)),
+            expanded: self.expanded,
+            visited: self.visited,
+            margin: None,
+        })
     }
 
     /// The margin mode's first test: whether `state` reaches the best margin its game can

@@ -756,3 +756,61 @@ fn a_wipe_out_is_worth_the_whole_board_and_the_margin_solver_plays_it() {
     // disc that can never turn), and it holds.
     assert!(solved.visited <= 8, "{} positions", solved.visited);
 }
+
+#[test]
+fn the_value_of_a_margin_game_is_the_sign_of_its_margin_and_its_move_keeps_it() {
+    use crate::games::othello::Othello;
+    use crate::games::testing::minimax_margin;
+    use crate::search::solve::{Solver, Value};
+    let sign = |margin: i32| match margin.cmp(&0) {
+        std::cmp::Ordering::Greater => Value::Win(None),
+        std::cmp::Ordering::Less => Value::Loss(None),
+        std::cmp::Ordering::Equal => Value::Draw,
+    };
+    let mut seen = [0usize; 3];
+    let mut moves = Vec::new();
+    for seed in 0..60u64 {
+        // Seeded random games to 10 or 11 empty squares (above Othello's own endgame
+        // search, so the solver's table and order run too).
+        let mut state = Othello::new();
+        let mut ply = 0u64;
+        let filled = 53 + (seed % 2) as u32;
+        while state.outcome().is_none()
+            && state.piece_count(Player::P1) + state.piece_count(Player::P2) < filled
+        {
+            state.legal_moves(&mut moves);
+            let pick = seeds::mix64(seed ^ ply.wrapping_mul(0x9e37)) as usize;
+            state.apply(moves[pick % moves.len()]);
+            ply += 1;
+        }
+        if state.outcome().is_some() {
+            continue;
+        }
+        let solved = Solver::<Othello>::new(4, crate::core::Limits::NONE)
+            .value_for(&state)
+            .solve(&state)
+            .expect("no limit");
+        let exact = minimax_margin(&state);
+        assert_eq!(solved.value, sign(exact), "seed {seed}: margin {exact}");
+        assert_eq!(solved.margin, None, "the value alone");
+        let mut child = state;
+        child.apply(solved.best.expect("a best move"));
+        let kept = if child.to_move() == state.to_move() {
+            minimax_margin(&child)
+        } else {
+            -minimax_margin(&child)
+        };
+        assert_eq!(
+            sign(kept),
+            sign(exact),
+            "seed {seed}: the move keeps the value"
+        );
+        seen[match sign(exact) {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        }] += 1;
+    }
+    eprintln!("won, drawn, lost: {seen:?}");
+    assert!(seen.iter().all(|&n| n > 0), "every kind of value: {seen:?}");
+}

@@ -704,7 +704,8 @@ pub fn play_from<G: Game>(
     let mut oracle = limits.adjudication.oracle.map(|visits| {
         (
             visits,
-            crate::search::solve::Solver::<G>::new(ORACLE_MEGABYTES, Limits::NONE).value_only(),
+            crate::search::solve::Solver::<G>::new(ORACLE_MEGABYTES, Limits::NONE)
+                .value_for(&state),
         )
     });
     // A move time or a game clock: deadlines to set and overruns to judge.
