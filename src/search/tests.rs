@@ -701,23 +701,12 @@ fn the_margin_solver_equals_plain_minimax_on_late_othello_positions_and_plays_it
     use crate::games::othello::Othello;
     use crate::games::testing::minimax_margin;
     let mut checked = 0;
-    let mut moves = Vec::new();
     for seed in 0..10u64 {
         // A seeded random game to 11 empty squares: two more than Othello's own endgame
         // search takes, so the solver's table and order run above it.
-        let mut state = Othello::new();
-        let mut ply = 0u64;
-        while state.outcome().is_none()
-            && state.piece_count(Player::P1) + state.piece_count(Player::P2) < 53
-        {
-            state.legal_moves(&mut moves);
-            let pick = seeds::mix64(seed ^ ply.wrapping_mul(0x9e37)) as usize;
-            state.apply(moves[pick % moves.len()]);
-            ply += 1;
-        }
-        if state.outcome().is_some() {
+        let Some(state) = late_othello(seed, 53) else {
             continue;
-        }
+        };
         let solved = crate::search::solve::Solver::<Othello>::new(4, crate::core::Limits::NONE)
             .by_margin()
             .solve(&state)
@@ -762,30 +751,14 @@ fn the_value_of_a_margin_game_is_the_sign_of_its_margin_and_its_move_keeps_it() 
     use crate::games::othello::Othello;
     use crate::games::testing::minimax_margin;
     use crate::search::solve::{Solver, Value};
-    let sign = |margin: i32| match margin.cmp(&0) {
-        std::cmp::Ordering::Greater => Value::Win(None),
-        std::cmp::Ordering::Less => Value::Loss(None),
-        std::cmp::Ordering::Equal => Value::Draw,
-    };
+    let sign = Value::of_margin;
     let mut seen = [0usize; 3];
-    let mut moves = Vec::new();
     for seed in 0..60u64 {
         // Seeded random games to 10 or 11 empty squares (above Othello's own endgame
         // search, so the solver's table and order run too).
-        let mut state = Othello::new();
-        let mut ply = 0u64;
-        let filled = 53 + (seed % 2) as u32;
-        while state.outcome().is_none()
-            && state.piece_count(Player::P1) + state.piece_count(Player::P2) < filled
-        {
-            state.legal_moves(&mut moves);
-            let pick = seeds::mix64(seed ^ ply.wrapping_mul(0x9e37)) as usize;
-            state.apply(moves[pick % moves.len()]);
-            ply += 1;
-        }
-        if state.outcome().is_some() {
+        let Some(state) = late_othello(seed, 53 + (seed % 2) as u32) else {
             continue;
-        }
+        };
         let solved = Solver::<Othello>::new(4, crate::core::Limits::NONE)
             .value_for(&state)
             .solve(&state)
@@ -813,4 +786,21 @@ fn the_value_of_a_margin_game_is_the_sign_of_its_margin_and_its_move_keeps_it() 
     }
     eprintln!("won, drawn, lost: {seen:?}");
     assert!(seen.iter().all(|&n| n > 0), "every kind of value: {seen:?}");
+}
+
+/// A seeded random Othello game played until `filled` squares hold discs, or `None` if it
+/// ended first.
+fn late_othello(seed: u64, filled: u32) -> Option<crate::games::othello::Othello> {
+    let mut state = crate::games::othello::Othello::new();
+    let mut moves = Vec::new();
+    let mut ply = 0u64;
+    while state.outcome().is_none()
+        && state.piece_count(Player::P1) + state.piece_count(Player::P2) < filled
+    {
+        state.legal_moves(&mut moves);
+        let pick = seeds::mix64(seed ^ ply.wrapping_mul(0x9e37)) as usize;
+        state.apply(moves[pick % moves.len()]);
+        ply += 1;
+    }
+    state.outcome().is_none().then_some(state)
 }
