@@ -451,8 +451,9 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     }
 
     /// The order an exact solver scoring margins tries moves in, larger first (Othello:
-    /// the moves leaving the opponent fewest replies). Default: [`Game::move_order_score`].
-    fn margin_order_score(&self, mv: Self::Move) -> i32 {
+    /// the moves leaving the opponent fewest replies), at a node whose test asks whether the
+    /// side to move reaches a margin of `beta`. Default: [`Game::move_order_score`].
+    fn margin_order_score(&self, mv: Self::Move, _beta: i32) -> i32 {
         self.move_order_score(mv)
     }
 

@@ -646,7 +646,7 @@ impl<G: Game> Solver<G> {
             let score = if Some(m) == table_move {
                 i32::MAX
             } else if self.margin {
-                state.margin_order_score(m)
+                state.margin_order_score(m, beta)
             } else {
                 state.move_order_score(m)
             };

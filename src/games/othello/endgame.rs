@@ -307,6 +307,10 @@ fn two_empties(
 /// [`order_key`].
 pub const ORDER_SEARCH_FROM: u32 = 18;
 
+/// A margin this large leaves the opponent one disc at most (a margin is at most 64 less
+/// twice the opponent's discs): tests for it order fastest first at any depth.
+pub const WIPE_OUT: i32 = 62;
+
 /// How deep the ordering search of [`ORDER_SEARCH_FROM`] looks.
 pub const ORDER_DEPTH: u32 = 3;
 

@@ -331,14 +331,19 @@ impl Game for Othello {
     /// estimate. Later, fastest first: the fewer replies a move leaves the opponent, the
     /// sooner it is tried (a corner reply counts double; ties: the fewer empty squares next
     /// to the mover's discs). A pass has none to order.
-    fn margin_order_score(&self, mv: u8) -> i32 {
+    ///
+    /// Fastest first at any depth when only a wipe-out reaches `beta` (the opponent keeping
+    /// one disc at most): the estimate weighs mobility and corners, which say nothing of
+    /// whether the opponent's last discs can be taken. FFO #59's +64 (34 empties): 1,923
+    /// positions visited instead of 3.28e9 (243 s).
+    fn margin_order_score(&self, mv: u8, beta: i32) -> i32 {
         if mv == PASS {
             return 0;
         }
         let (own, other) = self.sides();
         let turned = flips(own, other, mv);
         let (theirs, mine) = (other & !turned, own | turned | (1 << mv));
-        if (theirs | mine).count_zeros() >= endgame::ORDER_SEARCH_FROM {
+        if beta < endgame::WIPE_OUT && (theirs | mine).count_zeros() >= endgame::ORDER_SEARCH_FROM {
             return -endgame::shallow(theirs, mine, endgame::ORDER_DEPTH, -1_000_000, 1_000_000);
         }
         -(endgame::order_key(theirs, mine) as i32)
