@@ -2274,9 +2274,6 @@ fn ffo_endgame_positions_40_to_43_are_solved_to_their_published_disc_margins() {
     check_ffo_positions(40, 43);
 }
 
-/// The whole FFO set, #40-#59 (20-34 empties): about 93 minutes of one core (#55 alone
-/// 46, docs/speed.md), so run by hand:
-/// `cargo test --release --test suite ffo -- --ignored`.
 /// FFO #59 (34 empties, the side to move wipes the opponent out: +64) in a few thousand
 /// positions: a test that only a wipe-out passes is ordered fastest first (the mobility
 /// estimate's order had visited 3.28e9 positions, 243 s).
@@ -2286,6 +2283,9 @@ fn ffo_59_wipe_out_is_proven_in_a_few_thousand_positions() {
     assert!(visited < 100_000, "FFO #59: {visited} positions visited");
 }
 
+/// The whole FFO set, #40-#59 (20-34 empties): about 93 minutes of one core (#55 alone
+/// 46, docs/speed.md), so run by hand:
+/// `cargo test --release --test suite ffo -- --ignored`.
 #[test]
 #[ignore = "93 minutes of one core: cargo test --release --test suite ffo -- --ignored"]
 fn ffo_endgame_positions_40_to_59_are_all_solved_to_their_published_disc_margins() {
