@@ -3573,3 +3573,136 @@ fn refused_before_playing(dir: &Path, name: &str, text: &str, extra: &[&str], fr
     assert_input_error(&run_experiment(&experiment, &out, extra), fragments);
     assert!(!out.join("games.csv").exists(), "{name}: nothing played");
 }
+
+/// `train-order othello`: positions of seeded games solved into a samples file (the same
+/// lines whether made at once or resumed), each the margin `solve-game` finds for it, the
+/// pattern weights fitted and written, and bad input refused in one line.
+#[test]
+fn train_order_solves_samples_resumes_and_fits_weights() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (whole, resumed) = (dir.path().join("whole.csv"), dir.path().join("resumed.csv"));
+    let weights = dir.path().join("w.bin");
+    let train = |samples: &Path, count: &str| {
+        run(&[
+            "train-order",
+            "othello",
+            "--samples",
+            samples.to_str().expect("utf-8"),
+            "--generate",
+            count,
+            "--empties",
+            "6-9",
+            "--seed",
+            "3",
+            "--iterations",
+            "20",
+            "--out",
+            weights.to_str().expect("utf-8"),
+        ])
+    };
+    let output = train(&whole, "40");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("40 samples"),
+        "{}",
+        stdout(&output)
+    );
+    for count in ["25", "40"] {
+        let output = train(&resumed, count);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let lines = fs::read_to_string(&whole).expect("samples");
+    assert_eq!(lines, fs::read_to_string(&resumed).expect("samples"));
+    assert_eq!(lines.lines().count(), 40);
+    let mut empties_seen = std::collections::BTreeSet::new();
+    for line in lines.lines() {
+        let fields: Vec<&str> = line.split(',').collect();
+        let own = u64::from_str_radix(fields[0], 16).expect("hex");
+        let other = u64::from_str_radix(fields[1], 16).expect("hex");
+        let margin: i32 = fields[2].parse().expect("margin");
+        assert_eq!(own & other, 0, "{line}");
+        assert!((-64..=64).contains(&margin), "{line}");
+        empties_seen.insert((own | other).count_zeros());
+    }
+    assert!(
+        empties_seen.iter().all(|e| (6..=9).contains(e)),
+        "{empties_seen:?}"
+    );
+    assert!(empties_seen.len() >= 3, "{empties_seen:?}");
+    // The first three samples' margins are the ones solve-game finds for them.
+    for line in lines.lines().take(3) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let own = u64::from_str_radix(fields[0], 16).expect("hex");
+        let other = u64::from_str_radix(fields[1], 16).expect("hex");
+        let board: String = (0..64)
+            .map(|s| match (own >> s & 1, other >> s & 1) {
+                (1, _) => 'X',
+                (_, 1) => 'O',
+                _ => '-',
+            })
+            .collect();
+        let output = run(&[
+            "solve-game",
+            "othello",
+            "--margin",
+            "--board",
+            &format!("{board} X"),
+        ]);
+        let text = stdout(&output);
+        let value = text.lines().find(|l| l.starts_with("value:")).expect(&text);
+        let expected = match fields[2].parse::<i32>().expect("margin") {
+            m if m > 0 => format!("wins by {m}"),
+            m if m < 0 => format!("loses by {}", -m),
+            _ => "draw".to_string(),
+        };
+        assert!(value.contains(&expected), "{line}: {value}");
+    }
+    let bytes = fs::read(&weights).expect("weights");
+    assert_eq!(&bytes[..8], b"ARBPAT01");
+    let count = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
+    assert_eq!(bytes.len(), 12 + 2 * count);
+    assert!(bytes[12..].iter().any(|&b| b != 0), "every weight 0");
+    // Bad input: one line each, exit 2, the samples file untouched.
+    assert_input_error(
+        &run(&["train-order", "chess", "--out", "x.bin"]),
+        &["train-order", "chess", "othello"],
+    );
+    let path = whole.to_str().expect("utf-8");
+    assert_input_error(
+        &run(&[
+            "train-order",
+            "othello",
+            "--samples",
+            path,
+            "--empties",
+            "9-3",
+        ]),
+        &["--empties", "9-3"],
+    );
+    let bad = dir.path().join("bad.csv");
+    fs::write(
+        &bad,
+        format!("{}\n0123,zz,4\n", lines.lines().next().expect("a line")),
+    )
+    .expect("write");
+    assert_input_error(
+        &run(&[
+            "train-order",
+            "othello",
+            "--samples",
+            bad.to_str().expect("utf-8"),
+        ]),
+        &["bad.csv line 2", "'zz' is not a hexadecimal board"],
+    );
+    let none = dir.path().join("none.csv");
+    assert_input_error(
+        &run(&[
+            "train-order",
+            "othello",
+            "--samples",
+            none.to_str().expect("utf-8"),
+        ]),
+        &["none.csv", "no samples", "--generate"],
+    );
+    assert_eq!(lines, fs::read_to_string(&whole).expect("samples"));
+}

@@ -300,3 +300,103 @@ pub fn grade(args: GradeArgs) -> Result<()> {
     }
     Ok(())
 }
+
+/// Arguments of `arbiter train-order`.
+#[derive(clap::Args, Debug)]
+pub struct TrainOrderArgs {
+    /// The game whose move order to train: `othello` (the only one with a pattern
+    /// evaluation).
+    game: String,
+    /// The samples file: one solved position a line (`own,other,margin`: the discs of the
+    /// side to move and of the other side in hexadecimal, the exact final margin). New
+    /// samples are appended; the ones already there are kept and reused.
+    #[arg(long, default_value = "othello-samples.csv")]
+    samples: PathBuf,
+    /// Solve positions until the samples file holds this many (0: fit what is there).
+    #[arg(long, default_value_t = 0)]
+    generate: u64,
+    /// The empty squares of the positions solved: a range `LO-HI`, each position's count
+    /// drawn uniformly from it.
+    #[arg(long, default_value = "12-20")]
+    empties: String,
+    /// The seed of the positions' games (sample i's game derives from it and i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Conjugate-gradient steps of the fit.
+    #[arg(long, default_value_t = 300)]
+    iterations: usize,
+    /// Where to write the weights (the solver embeds src/games/othello/patterns.bin).
+    #[arg(long, default_value = "patterns.bin")]
+    out: PathBuf,
+}
+
+/// `arbiter train-order`: solve samples (resuming the file), fit, write the weights.
+pub fn train_order(args: TrainOrderArgs) -> Result<()> {
+    use crate::experiment::train_order as train;
+    if args.game != "othello" {
+        return Err(anyhow!(
+            "train-order: no pattern evaluation for '{}' (only othello has one)",
+            args.game
+        ));
+    }
+    let empties = args
+        .empties
+        .split_once('-')
+        .and_then(|(lo, hi)| {
+            Some((
+                lo.trim().parse::<u32>().ok()?,
+                hi.trim().parse::<u32>().ok()?,
+            ))
+        })
+        .filter(|&(lo, hi)| 1 <= lo && lo <= hi && hi <= 40)
+        .ok_or_else(|| {
+            anyhow!(
+                "--empties '{}': expected LO-HI with 1 <= LO <= HI <= 40",
+                args.empties
+            )
+        })?;
+    let have = train::read_samples(&args.samples)
+        .map_err(|e| anyhow!(e))?
+        .len() as u64;
+    if args.generate > have {
+        eprintln!(
+            "solving samples {have}..{} into {} ({}-{} empties, seed {})",
+            args.generate,
+            args.samples.display(),
+            empties.0,
+            empties.1,
+            args.seed
+        );
+        let bar = indicatif::ProgressBar::new(args.generate - have);
+        train::generate(
+            &args.samples,
+            args.seed,
+            have,
+            args.generate,
+            empties,
+            |done| {
+                bar.set_position(done - have);
+            },
+        )
+        .map_err(|e| anyhow!(e))?;
+        bar.finish_and_clear();
+    }
+    let samples = train::read_samples(&args.samples).map_err(|e| anyhow!(e))?;
+    if samples.is_empty() {
+        return Err(anyhow!(
+            "{}: no samples to fit (give --generate N)",
+            args.samples.display()
+        ));
+    }
+    let report = train::fit_and_check(&samples, args.iterations);
+    println!(
+        "{} samples: the fit's mean absolute error {:.2} discs on the 90% it was fitted to, {:.2} on the 10% held out",
+        samples.len(),
+        report.train_error,
+        report.held_out_error
+    );
+    std::fs::write(&args.out, report.weights.to_bytes())
+        .map_err(|e| anyhow!("{}: {e}", args.out.display()))?;
+    println!("{}", args.out.display());
+    Ok(())
+}

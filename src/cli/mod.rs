@@ -177,6 +177,11 @@ enum Command {
     /// An experiment's `grade = true` does the same once its games are played.
     #[command(after_help = "More: docs/games.md ('Play graded against perfect play').")]
     Grade(games::GradeArgs),
+    /// Train a game's move order for the exact solver: solve positions of seeded games
+    /// exactly (appended to a samples file, resumable) and fit the weights of the game's
+    /// pattern evaluation to their margins (Othello; the solver embeds the shipped weights).
+    #[command(after_help = "More: docs/games.md ('Othello endgames').")]
+    TrainOrder(games::TrainOrderArgs),
     /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):
     /// handshake, deterministic answers, status and legal moves that agree, every legal move
     /// applying, random playouts that end. Exit 0 if it passes, 1 if a step fails.
@@ -374,6 +379,7 @@ pub fn main() -> i32 {
         Command::CheckGame(args) => games::check(args),
         Command::SolveGame(args) => games::solve_game(args),
         Command::Grade(args) => games::grade(args).map(|()| 0),
+        Command::TrainOrder(args) => games::train_order(args).map(|()| 0),
         Command::Merge(args) => cluster::merge(args),
         Command::Emit(what) => cluster::emit(what).map(|()| 0),
     };

@@ -23,6 +23,7 @@ mod table_run;
 #[cfg(test)]
 mod tests;
 pub mod tools;
+pub mod train_order;
 mod tune;
 
 pub use folder::{FolderError, FolderLock, LOCK, create_run_folder};
