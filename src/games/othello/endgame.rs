@@ -94,9 +94,14 @@ pub fn search(own: u64, other: u64, alpha: i32, beta: i32, counts: &mut SearchCo
 /// to the mover's discs (the opponent's replies to come).
 #[inline]
 pub(super) fn order_key(theirs: u64, mine: u64) -> u32 {
-    let replies = moves_of(theirs, mine);
+    order_key_of(moves_of(theirs, mine), mine, theirs | mine)
+}
+
+/// [`order_key`] from the opponent's `replies`, the mover's discs and every disc.
+#[inline]
+pub(super) fn order_key_of(replies: u64, mine: u64, filled: u64) -> u32 {
     let replies = (replies & !CORNERS).count_ones() + 2 * (replies & CORNERS).count_ones();
-    let frontier = neighbours(mine) & !(theirs | mine);
+    let frontier = neighbours(mine) & !filled;
     replies * 4 + frontier.count_ones()
 }
 

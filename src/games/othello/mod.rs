@@ -359,19 +359,22 @@ impl Game for Othello {
         if beta >= endgame::WIPE_OUT || empties < endgame::PATTERNS_FROM {
             return -(endgame::order_key(theirs, mine) as i32);
         }
-        let depth = if empties >= endgame::ORDER_SEARCH_FROM {
-            endgame::ORDER_DEPTH
+        let replies = moves_of(theirs, mine);
+        let key = endgame::order_key_of(replies, mine, theirs | mine) as i32;
+        let weights = patterns::shipped();
+        let score = if empties >= endgame::ORDER_SEARCH_FROM {
+            endgame::shallow(
+                weights,
+                theirs,
+                mine,
+                endgame::ORDER_DEPTH,
+                -1_000_000,
+                1_000_000,
+            )
         } else {
-            0
+            weights.evaluate_moving(theirs, mine, replies)
         };
-        -endgame::shallow(
-            patterns::shipped(),
-            theirs,
-            mine,
-            depth,
-            -1_000_000,
-            1_000_000,
-        ) - endgame::FASTEST_WEIGHT * endgame::order_key(theirs, mine) as i32
+        -score - endgame::FASTEST_WEIGHT * key
     }
 
     #[inline]

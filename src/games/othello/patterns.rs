@@ -277,13 +277,20 @@ impl Weights {
     /// a disc.
     #[inline]
     pub fn evaluate(&self, own: u64, other: u64) -> i32 {
+        self.evaluate_moving(own, other, super::moves_of(own, other))
+    }
+
+    /// [`Weights::evaluate`] where the mover's moves (`moves`) are known already.
+    #[inline]
+    pub fn evaluate_moving(&self, own: u64, other: u64, moves: u64) -> i32 {
         let values = &self.values;
         let mut sum = i32::from(values[WEIGHTS - 1]);
         let configurations = configurations(own, other);
         for (instance, &configuration) in TABLE.iter().zip(&configurations) {
             sum += i32::from(values[(instance.offset + u32::from(configuration)) as usize]);
         }
-        sum + i32::from(values[PATTERN_WEIGHTS]) * mobility(own, other)
+        let mobility = moves.count_ones() as i32 - super::moves_of(other, own).count_ones() as i32;
+        sum + i32::from(values[PATTERN_WEIGHTS]) * mobility
     }
 }
 
