@@ -2283,11 +2283,11 @@ fn ffo_59_wipe_out_is_proven_in_a_few_thousand_positions() {
     assert!(visited < 100_000, "FFO #59: {visited} positions visited");
 }
 
-/// The whole FFO set, #40-#59 (20-34 empties): about 93 minutes of one core (#55 alone
-/// 46, docs/speed.md), so run by hand:
+/// The whole FFO set, #40-#59 (20-34 empties): about 24 minutes of one core (#55 alone
+/// 11, docs/speed.md), so run by hand:
 /// `cargo test --release --test suite ffo -- --ignored`.
 #[test]
-#[ignore = "93 minutes of one core: cargo test --release --test suite ffo -- --ignored"]
+#[ignore = "24 minutes of one core: cargo test --release --test suite ffo -- --ignored"]
 fn ffo_endgame_positions_40_to_59_are_all_solved_to_their_published_disc_margins() {
     check_ffo_positions(40, 59);
 }
