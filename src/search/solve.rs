@@ -174,8 +174,9 @@ impl<G: Game> Solver<G> {
 
     /// A solver for the value alone ([`Solver::value_only`]), found for a game that scores
     /// a margin ([`Game::scores_margin`]) as the margin's sign, with the game's own endgame
-    /// search and order (Othello's graded endgames, 200,000 visits a position: 1,492 of
-    /// 3,600 positions solved, against 1,136 by the generic search).
+    /// search and order (Othello's graded endgames, 200,000 visits a position: 1,599 of
+    /// 3,600 positions solved, 1,492 before its pattern order, against 1,136 by the
+    /// generic search).
     pub fn value_for(self, game: &G) -> Solver<G> {
         if game.scores_margin() {
             self.by_margin().value_only()
