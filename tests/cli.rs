@@ -3694,6 +3694,18 @@ fn train_order_solves_samples_resumes_and_fits_weights() {
         ]),
         &["bad.csv line 2", "'zz' is not a hexadecimal board"],
     );
+    let nowhere = dir.path().join("missing").join("w.bin");
+    assert_input_error(
+        &run(&[
+            "train-order",
+            "othello",
+            "--samples",
+            path,
+            "--out",
+            nowhere.to_str().expect("utf-8"),
+        ]),
+        &["--out", "no folder", "missing"],
+    );
     let none = dir.path().join("none.csv");
     assert_input_error(
         &run(&[

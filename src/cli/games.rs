@@ -317,14 +317,14 @@ pub struct TrainOrderArgs {
     generate: u64,
     /// The empty squares of the positions solved: a range `LO-HI`, each position's count
     /// drawn uniformly from it.
-    #[arg(long, default_value = "12-20")]
+    #[arg(long, default_value = "12-18")]
     empties: String,
     /// The seed of the positions' games (sample i's game derives from it and i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Conjugate-gradient steps of the fit.
-    #[arg(long, default_value_t = 300)]
-    iterations: usize,
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    iterations: u32,
     /// Where to write the weights (the solver embeds src/games/othello/patterns.bin).
     #[arg(long, default_value = "patterns.bin")]
     out: PathBuf,
@@ -355,6 +355,16 @@ pub fn train_order(args: TrainOrderArgs) -> Result<()> {
                 args.empties
             )
         })?;
+    // A folder that is not there is found before the solving, not after it.
+    if let Some(folder) = args.out.parent().filter(|f| !f.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        return Err(anyhow!(
+            "--out {}: no folder {}",
+            args.out.display(),
+            folder.display()
+        ));
+    }
     let have = train::read_samples(&args.samples)
         .map_err(|e| anyhow!(e))?
         .len() as u64;
@@ -388,7 +398,7 @@ pub fn train_order(args: TrainOrderArgs) -> Result<()> {
             args.samples.display()
         ));
     }
-    let report = train::fit_and_check(&samples, args.iterations);
+    let report = train::fit_and_check(&samples, args.iterations as usize);
     println!(
         "{} samples: the fit's mean absolute error {:.2} discs on the 90% it was fitted to, {:.2} on the 10% held out",
         samples.len(),

@@ -180,7 +180,7 @@ enum Command {
     /// Train a game's move order for the exact solver: solve positions of seeded games
     /// exactly (appended to a samples file, resumable) and fit the weights of the game's
     /// pattern evaluation to their margins (Othello; the solver embeds the shipped weights).
-    #[command(after_help = "More: docs/games.md ('Othello endgames').")]
+    #[command(after_help = "More: docs/games.md ('Othello's pattern evaluation').")]
     TrainOrder(games::TrainOrderArgs),
     /// Check that a rules program speaks arbiter's game protocol (docs/game-protocol.md):
     /// handshake, deterministic answers, status and legal moves that agree, every legal move
