@@ -3692,7 +3692,7 @@ fn train_order_solves_samples_resumes_and_fits_weights() {
             "--samples",
             bad.to_str().expect("utf-8"),
         ]),
-        &["bad.csv line 2", "'zz' is not a hexadecimal board"],
+        &["bad.csv: line 2: ", "'zz' is not a hexadecimal board"],
     );
     let nowhere = dir.path().join("missing").join("w.bin");
     assert_input_error(

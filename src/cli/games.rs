@@ -365,9 +365,7 @@ pub fn train_order(args: TrainOrderArgs) -> Result<()> {
             folder.display()
         ));
     }
-    let have = train::read_samples(&args.samples)
-        .map_err(|e| anyhow!(e))?
-        .len() as u64;
+    let have = train::read_samples(&args.samples)?.len() as u64;
     if args.generate > have {
         eprintln!(
             "solving samples {have}..{} into {} ({}-{} empties, seed {})",
@@ -387,11 +385,10 @@ pub fn train_order(args: TrainOrderArgs) -> Result<()> {
             |done| {
                 bar.set_position(done - have);
             },
-        )
-        .map_err(|e| anyhow!(e))?;
+        )?;
         bar.finish_and_clear();
     }
-    let samples = train::read_samples(&args.samples).map_err(|e| anyhow!(e))?;
+    let samples = train::read_samples(&args.samples)?;
     if samples.is_empty() {
         return Err(anyhow!(
             "{}: no samples to fit (give --generate N)",

@@ -7,6 +7,7 @@
 use crate::core::seeds::{self, GameRng};
 use crate::core::{Limits, Player};
 use crate::games::othello::{self, Othello, patterns};
+use crate::registry::InputError;
 use crate::search::solve::Solver;
 use rayon::prelude::*;
 use std::io::{BufRead, Write};
@@ -32,27 +33,29 @@ impl Sample {
     /// # Errors
     /// Anything but three fields: two 16-digit hexadecimal boards that do not overlap and a
     /// margin from -64 to 64.
-    pub fn parse(line: &str) -> Result<Sample, String> {
+    pub fn parse(line: &str) -> Result<Sample, InputError> {
         let fields: Vec<&str> = line.trim().split(',').collect();
         let [own, other, margin] = fields.as_slice() else {
-            return Err(format!(
+            return Err(InputError::new(format!(
                 "expected 3 fields (own,other,margin), found {}",
                 fields.len()
-            ));
+            )));
         };
         let board = |text: &str| {
             u64::from_str_radix(text, 16)
-                .map_err(|_| format!("'{text}' is not a hexadecimal board"))
+                .map_err(|_| InputError::new(format!("'{text}' is not a hexadecimal board")))
         };
         let (own, other) = (board(own)?, board(other)?);
         if own & other != 0 {
-            return Err("the two boards share squares".to_string());
+            return Err(InputError::new("the two boards share squares"));
         }
         let margin: i32 = margin
             .parse()
-            .map_err(|_| format!("'{margin}' is not a margin"))?;
+            .map_err(|_| InputError::new(format!("'{margin}' is not a margin")))?;
         if !(-64..=64).contains(&margin) {
-            return Err(format!("margin {margin} is outside -64..64"));
+            return Err(InputError::new(format!(
+                "margin {margin} is outside -64..64"
+            )));
         }
         Ok(Sample { own, other, margin })
     }
@@ -123,21 +126,21 @@ pub fn sample(seed: u64, index: u64, empties: (u32, u32)) -> Sample {
 ///
 /// # Errors
 /// A line that is not a sample (named by the file and line), or the file unreadable.
-pub fn read_samples(path: &Path) -> Result<Vec<Sample>, String> {
+pub fn read_samples(path: &Path) -> Result<Vec<Sample>, InputError> {
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(InputError::in_file(path, None, e.to_string())),
     };
     let mut samples = Vec::new();
     for (number, line) in std::io::BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
+        let line = line.map_err(|e| InputError::in_file(path, Some(number + 1), e.to_string()))?;
         if line.trim().is_empty() {
             continue;
         }
         samples.push(
             Sample::parse(&line)
-                .map_err(|e| format!("{} line {}: {e}", path.display(), number + 1))?,
+                .map_err(|e| InputError::in_file(path, Some(number + 1), e.message))?,
         );
     }
     Ok(samples)
@@ -156,12 +159,12 @@ pub fn generate(
     to: u64,
     empties: (u32, u32),
     mut progress: impl FnMut(u64),
-) -> Result<(), String> {
+) -> Result<(), InputError> {
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| InputError::in_file(path, None, e.to_string()))?;
     const BATCH: u64 = 256;
     let mut next = from;
     while next < to {
@@ -173,7 +176,7 @@ pub fn generate(
         let text: String = batch.iter().map(|s| s.line() + "\n").collect();
         file.write_all(text.as_bytes())
             .and_then(|()| file.flush())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| InputError::in_file(path, None, e.to_string()))?;
         next = end;
         progress(next);
     }
@@ -252,23 +255,35 @@ mod tests {
         let a = sample(5, 17, (6, 9));
         assert_eq!(a, sample(5, 17, (6, 9)));
         assert_ne!(a, sample(5, 18, (6, 9)));
-        assert_eq!(Sample::parse(&a.line()), Ok(a));
+        assert_eq!(Sample::parse(&a.line()).expect("its own line"), a);
         let empties = (a.own | a.other).count_zeros();
         assert!((6..=9).contains(&empties), "{empties}");
         assert!(
             othello::moves_of(a.own, a.other) != 0,
             "the side to move can move"
         );
-        assert!(Sample::parse("1,2").unwrap_err().contains("3 fields"));
+        assert!(
+            Sample::parse("1,2")
+                .unwrap_err()
+                .message
+                .contains("3 fields")
+        );
         assert!(
             Sample::parse("3,1,0")
                 .unwrap_err()
+                .message
                 .contains("share squares")
         );
-        assert!(Sample::parse("1,2,65").unwrap_err().contains("outside"));
+        assert!(
+            Sample::parse("1,2,65")
+                .unwrap_err()
+                .message
+                .contains("outside")
+        );
         assert!(
             Sample::parse("1,2,x")
                 .unwrap_err()
+                .message
                 .contains("'x' is not a margin")
         );
     }

@@ -236,6 +236,18 @@ pub fn shipped() -> &'static Weights {
 /// The scale of the weights: units per disc.
 pub const SCALE: f64 = 32.0;
 
+/// Why bytes are not weights this build can read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightsError {
+    /// No [`MAGIC`] at the start.
+    #[error("not a pattern weights file (no ARBPAT01 header)")]
+    NotWeights,
+    /// A count of weights other than this build's patterns have, or bytes that do not
+    /// hold that count.
+    #[error("{count} weights in {bytes} bytes where this build reads {WEIGHTS}")]
+    WrongCount { count: usize, bytes: usize },
+}
+
 /// What a weights file starts with.
 const MAGIC: &[u8; 8] = b"ARBPAT01";
 
@@ -255,16 +267,16 @@ impl Weights {
     ///
     /// # Errors
     /// Bytes that are not a weights file of this build's patterns.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Weights, WeightsError> {
         if bytes.len() < 12 || &bytes[..8] != MAGIC {
-            return Err("not a pattern weights file (no ARBPAT01 header)".to_string());
+            return Err(WeightsError::NotWeights);
         }
         let count = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
         if count != WEIGHTS || bytes.len() != 12 + 2 * count {
-            return Err(format!(
-                "{count} weights in {} bytes where this build reads {WEIGHTS}",
-                bytes.len()
-            ));
+            return Err(WeightsError::WrongCount {
+                count,
+                bytes: bytes.len(),
+            });
         }
         let values = bytes[12..]
             .chunks_exact(2)
@@ -433,14 +445,17 @@ mod tests {
         };
         let back = Weights::from_bytes(&weights.to_bytes()).expect("its own bytes");
         assert_eq!(back.values, weights.values);
-        assert!(
-            Weights::from_bytes(b"ARBPAT01\x01\0\0\0\0\0")
-                .unwrap_err()
-                .contains("1 weights")
+        assert_eq!(
+            Weights::from_bytes(b"ARBPAT01\x01\0\0\0\0\0").unwrap_err(),
+            WeightsError::WrongCount {
+                count: 1,
+                bytes: 14
+            }
         );
         assert!(
             Weights::from_bytes(b"not weights")
                 .unwrap_err()
+                .to_string()
                 .contains("ARBPAT01")
         );
     }
