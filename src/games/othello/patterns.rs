@@ -7,9 +7,9 @@
 //! configurations on the board, plus a weight per move of mobility more than the opponent.
 //!
 //! The weights are fitted by least squares to the exact final margins of positions from
-//! seeded games, 12 to 20 empties from the end (`arbiter train-order othello`, docs/games.md)
-//! and shipped as `patterns.bin` beside this file. Units: 1/32 of a disc of final margin for
-//! the side to move.
+//! seeded games, 8 to 18 empties from the end (`arbiter train-order othello`:
+//! `experiment::train_order`, docs/games.md), and shipped as `patterns.bin` beside this
+//! file. Units: 1/32 of a disc of final margin for the side to move.
 
 /// One pattern: its squares in the base image (`row * 8 + column`, a1 = 0).
 struct Pattern {
@@ -306,79 +306,6 @@ impl Weights {
     }
 }
 
-/// Weights fitted by least squares, with a ridge, to `(own, other, margin)` samples:
-/// conjugate gradients on the normal equations (CGLS), `iterations` steps.
-pub fn fit(samples: &[(u64, u64, i32)], iterations: usize) -> Weights {
-    // Tried 2, 3, 5, 10, 30, 50 on 14,000 to 300,000 samples: 10 held out best (6.3
-    // discs on 300,000 against 6.5 for 2).
-    const RIDGE: f64 = 10.0;
-    let rows: Vec<([u32; INSTANCES], f64)> = samples
-        .iter()
-        .map(|&(own, other, _)| (indices(own, other), f64::from(mobility(own, other))))
-        .collect();
-    let targets: Vec<f64> = samples.iter().map(|s| f64::from(s.2)).collect();
-    // A x for weights x.
-    let times = |x: &[f64]| -> Vec<f64> {
-        rows.iter()
-            .map(|(idx, mob)| {
-                idx.iter().map(|&i| x[i as usize]).sum::<f64>()
-                    + x[PATTERN_WEIGHTS] * mob
-                    + x[WEIGHTS - 1]
-            })
-            .collect()
-    };
-    // A^T r for residuals r.
-    let transposed = |r: &[f64]| -> Vec<f64> {
-        let mut out = vec![0.0; WEIGHTS];
-        for ((idx, mob), &ri) in rows.iter().zip(r) {
-            for &i in idx {
-                out[i as usize] += ri;
-            }
-            out[PATTERN_WEIGHTS] += ri * mob;
-            out[WEIGHTS - 1] += ri;
-        }
-        out
-    };
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
-    let mut x = vec![0.0; WEIGHTS];
-    let mut r = targets.clone();
-    let mut s = transposed(&r);
-    let mut p = s.clone();
-    let mut gamma = dot(&s, &s);
-    for _ in 0..iterations {
-        if gamma <= 1e-12 {
-            break;
-        }
-        let q = times(&p);
-        let alpha = gamma / (dot(&q, &q) + RIDGE * dot(&p, &p));
-        for (xi, pi) in x.iter_mut().zip(&p) {
-            *xi += alpha * pi;
-        }
-        for (ri, qi) in r.iter_mut().zip(&q) {
-            *ri -= alpha * qi;
-        }
-        s = transposed(&r);
-        for (si, xi) in s.iter_mut().zip(&x) {
-            *si -= RIDGE * xi;
-        }
-        let next = dot(&s, &s);
-        let beta = next / gamma;
-        gamma = next;
-        for (pi, si) in p.iter_mut().zip(&s) {
-            *pi = si + beta * *pi;
-        }
-    }
-    let values = x
-        .iter()
-        .map(|w| {
-            (w * SCALE)
-                .round()
-                .clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16
-        })
-        .collect();
-    Weights { values }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,42 +385,5 @@ mod tests {
                 .to_string()
                 .contains("ARBPAT01")
         );
-    }
-
-    #[test]
-    fn a_fit_recovers_a_margin_made_of_patterns() {
-        // Margins made of two things the patterns see: a1 held (+10 for the mover, -10
-        // for the opponent) and the mobility difference (2 discs a move).
-        let mut z = 11u64;
-        let samples: Vec<(u64, u64, i32)> = (0..3000)
-            .map(|_| {
-                z = crate::core::seeds::mix64(z);
-                let filled = crate::core::seeds::mix64(z ^ 5) | 0x0000_0018_1800_0000;
-                let (own, other) = (z & filled, !z & filled);
-                let corner = (own & 1) as i32 * 10 - (other & 1) as i32 * 10;
-                (own, other, corner + 2 * mobility(own, other))
-            })
-            .collect();
-        let weights = fit(&samples, 200);
-        let mean = samples.iter().map(|s| f64::from(s.2)).sum::<f64>() / samples.len() as f64;
-        let spread = samples
-            .iter()
-            .map(|s| (f64::from(s.2) - mean).abs())
-            .sum::<f64>()
-            / samples.len() as f64;
-        let error: f64 = samples
-            .iter()
-            .map(|&(own, other, margin)| {
-                (f64::from(weights.evaluate(own, other)) / SCALE - f64::from(margin)).abs()
-            })
-            .sum::<f64>()
-            / samples.len() as f64;
-        // The ridge keeps a share back: the error is a small part of the margins' spread.
-        assert!(
-            error < spread / 5.0,
-            "mean error {error} discs, spread {spread}"
-        );
-        let per_move = f64::from(weights.values[PATTERN_WEIGHTS]) / SCALE;
-        assert!((per_move - 2.0).abs() < 0.3, "{per_move} discs a move");
     }
 }
