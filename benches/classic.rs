@@ -1,10 +1,11 @@
 //! Speed of Connect Four and Othello (issue 33's goals: Othello perft(9) under 0.2 s and
 //! Connect Four perft(9) under 0.1 s on one core), alpha-beta on both, and the exact
-//! solver on boards small enough to solve in a benchmark. Each benchmark checks what it
-//! measured (published perft counts, alpha-beta = minimax, proven values) so a faster wrong
-//! program fails.
+//! solver on boards small enough to solve in a benchmark and on two FFO endgame positions
+//! by margin (issue 61). Each benchmark checks what it measured (published perft counts,
+//! alpha-beta = minimax, proven values, published margins and best moves) so a faster
+//! wrong program fails.
 
-use arbiter::core::{Limits, seeds};
+use arbiter::core::{Game, Limits, seeds};
 use arbiter::games::connect_four::{ConnectFour, Params};
 use arbiter::games::othello::Othello;
 use arbiter::games::{perft, random_positions};
@@ -99,7 +100,49 @@ fn bench_solver(c: &mut Criterion) {
             b.iter(solve)
         });
     }
+    // FFO #40 (20 empties, +38) and #44 (23 empties, -14): the whole set is in
+    // docs/speed.md; these two take about 0.3 s and 1.2 s.
+    for number in [40, 44] {
+        let (position, margin, best) = ffo_position(number);
+        let solve = || {
+            Solver::<Othello>::new(256, Limits::NONE)
+                .by_margin()
+                .solve(black_box(&position))
+                .expect("no limit")
+        };
+        let solved = solve();
+        assert_eq!(solved.margin, Some(margin), "FFO #{number}");
+        let played = position.format_move(solved.best.expect("a best move"));
+        assert!(
+            best.contains(&played),
+            "FFO #{number}: {played}, not {best:?}"
+        );
+        group.throughput(Throughput::Elements(solved.visited));
+        group.bench_function(
+            format!("othello FFO #{number} by margin (positions)"),
+            |b| b.iter(solve),
+        );
+    }
     group.finish();
+}
+
+/// FFO position `number` of tests/oracles/ffo-40-59.txt: the position, its published
+/// margin for the side to move and its published best moves.
+fn ffo_position(number: u32) -> (Othello, i32, Vec<String>) {
+    let text = include_str!("../tests/oracles/ffo-40-59.txt");
+    let wanted = number.to_string();
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(wanted.as_str()))
+        .expect("the position is in the set");
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let position = Othello::new()
+        .read_position(&format!("{} {}", fields[1], fields[2]))
+        .expect("Othello reads positions")
+        .expect("a position");
+    let margin = fields[3].parse().expect("a margin");
+    let best = fields[4].split(',').map(String::from).collect();
+    (position, margin, best)
 }
 
 criterion_group! {
