@@ -357,8 +357,7 @@ pub(super) fn shallow(
     while squares != 0 {
         let square = squares.trailing_zeros() as u8;
         squares &= squares - 1;
-        let turned = flips(own, other, square);
-        let (theirs, mine) = (other & !turned, own | turned | (1 << square));
+        let (theirs, mine) = super::after(own, other, square);
         let score = -shallow(weights, theirs, mine, depth - 1, -beta, -alpha);
         if score > best {
             best = score;

@@ -353,8 +353,7 @@ impl Game for Othello {
             return 0;
         }
         let (own, other) = self.sides();
-        let turned = flips(own, other, mv);
-        let (theirs, mine) = (other & !turned, own | turned | (1 << mv));
+        let (theirs, mine) = after(own, other, mv);
         let empties = (theirs | mine).count_zeros();
         if beta >= endgame::WIPE_OUT || empties < endgame::PATTERNS_FROM {
             return -(endgame::order_key(theirs, mine) as i32);
