@@ -3667,53 +3667,31 @@ fn train_order_solves_samples_resumes_and_fits_weights() {
         &run(&["train-order", "chess", "--out", "x.bin"]),
         &["train-order", "chess", "othello"],
     );
+    let refused = |extra: &[&str], fragments: &[&str]| {
+        let mut args = vec!["train-order", "othello"];
+        args.extend_from_slice(extra);
+        assert_input_error(&run(&args), fragments);
+    };
     let path = whole.to_str().expect("utf-8");
-    assert_input_error(
-        &run(&[
-            "train-order",
-            "othello",
-            "--samples",
-            path,
-            "--empties",
-            "9-3",
-        ]),
+    refused(
+        &["--samples", path, "--empties", "9-3"],
         &["--empties", "9-3"],
     );
     let bad = dir.path().join("bad.csv");
-    fs::write(
-        &bad,
-        format!("{}\n0123,zz,4\n", lines.lines().next().expect("a line")),
-    )
-    .expect("write");
-    assert_input_error(
-        &run(&[
-            "train-order",
-            "othello",
-            "--samples",
-            bad.to_str().expect("utf-8"),
-        ]),
+    let first = lines.lines().next().expect("a line");
+    fs::write(&bad, format!("{first}\n0123,zz,4\n")).expect("write");
+    refused(
+        &["--samples", bad.to_str().expect("utf-8")],
         &["bad.csv: line 2: ", "'zz' is not a hexadecimal board"],
     );
     let nowhere = dir.path().join("missing").join("w.bin");
-    assert_input_error(
-        &run(&[
-            "train-order",
-            "othello",
-            "--samples",
-            path,
-            "--out",
-            nowhere.to_str().expect("utf-8"),
-        ]),
+    refused(
+        &["--samples", path, "--out", nowhere.to_str().expect("utf-8")],
         &["--out", "no folder", "missing"],
     );
     let none = dir.path().join("none.csv");
-    assert_input_error(
-        &run(&[
-            "train-order",
-            "othello",
-            "--samples",
-            none.to_str().expect("utf-8"),
-        ]),
+    refused(
+        &["--samples", none.to_str().expect("utf-8")],
         &["none.csv", "no samples", "--generate"],
     );
     assert_eq!(lines, fs::read_to_string(&whole).expect("samples"));

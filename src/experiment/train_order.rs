@@ -335,30 +335,15 @@ mod tests {
             othello::moves_of(a.own, a.other) != 0,
             "the side to move can move"
         );
-        assert!(
-            Sample::parse("1,2")
-                .unwrap_err()
-                .message
-                .contains("3 fields")
-        );
-        assert!(
-            Sample::parse("3,1,0")
-                .unwrap_err()
-                .message
-                .contains("share squares")
-        );
-        assert!(
-            Sample::parse("1,2,65")
-                .unwrap_err()
-                .message
-                .contains("outside")
-        );
-        assert!(
-            Sample::parse("1,2,x")
-                .unwrap_err()
-                .message
-                .contains("'x' is not a margin")
-        );
+        for (line, wrong) in [
+            ("1,2", "3 fields"),
+            ("3,1,0", "share squares"),
+            ("1,2,65", "outside"),
+            ("1,2,x", "'x' is not a margin"),
+        ] {
+            let error = Sample::parse(line).expect_err(line);
+            assert!(error.message.contains(wrong), "{line}: {error}");
+        }
     }
 
     #[test]
