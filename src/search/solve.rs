@@ -646,36 +646,36 @@ impl<G: Game> Solver<G> {
         }
         let original_alpha = alpha;
         // The table's move first, then the game's order (stable: ties keep theirs). The
-        // others are scored only when the table's move does not cut: it usually does, and
-        // a game's order may cost a search of its own (Othello's ordering search).
+        // others are scored when the list runs out, so only when the table's move does not
+        // cut: it usually does, and a game's order may cost a search of its own (Othello's
+        // ordering search).
         let first = table_move.filter(|m| moves.contains(m));
         let mut ordered = std::mem::take(&mut self.ordered[ply]);
         ordered.clear();
-        let mut sorted = false;
+        ordered.extend(first.map(|mv| (i32::MAX, mv)));
+        let mut scored = false;
+        let mut next = 0;
         let mut best = -WIN - 1;
         let mut best_move = None;
-        for tried in 0.. {
-            let mv = match (tried, first) {
-                (0, Some(mv)) => mv,
-                _ => {
-                    if !sorted {
-                        ordered.extend(moves.iter().filter(|&&m| Some(m) != first).map(|&m| {
-                            let score = if self.margin {
-                                state.margin_order_score(m, beta)
-                            } else {
-                                state.move_order_score(m)
-                            };
-                            (score, m)
-                        }));
-                        ordered.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-                        sorted = true;
-                    }
-                    match ordered.get(tried - usize::from(first.is_some())) {
-                        Some(&(_, mv)) => mv,
-                        None => break,
-                    }
+        loop {
+            if next == ordered.len() {
+                if scored {
+                    break;
                 }
-            };
+                scored = true;
+                ordered.extend(moves.iter().filter(|&&m| Some(m) != first).map(|&m| {
+                    let score = if self.margin {
+                        state.margin_order_score(m, beta)
+                    } else {
+                        state.move_order_score(m)
+                    };
+                    (score, m)
+                }));
+                ordered[next..].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                continue;
+            }
+            let mv = ordered[next].1;
+            next += 1;
             let mut child = state.clone();
             child.apply(mv);
             let score = -self.negamax(&child, ply + 1, -beta, -alpha);
