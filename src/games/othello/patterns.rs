@@ -91,8 +91,8 @@ const fn power3(n: usize) -> u32 {
 }
 
 /// Where each pattern's weights start, and the count of pattern weights.
-const OFFSETS: ([u32; 11], u32) = {
-    let mut offsets = [0; 11];
+const OFFSETS: ([u32; PATTERNS.len()], u32) = {
+    let mut offsets = [0; PATTERNS.len()];
     let mut at = 0;
     let mut i = 0;
     while i < PATTERNS.len() {
@@ -297,9 +297,8 @@ impl Weights {
     pub fn evaluate_moving(&self, own: u64, other: u64, moves: u64) -> i32 {
         let values = &self.values;
         let mut sum = i32::from(values[WEIGHTS - 1]);
-        let configurations = configurations(own, other);
-        for (instance, &configuration) in TABLE.iter().zip(&configurations) {
-            sum += i32::from(values[(instance.offset + u32::from(configuration)) as usize]);
+        for index in indices(own, other) {
+            sum += i32::from(values[index as usize]);
         }
         let mobility = moves.count_ones() as i32 - super::moves_of(other, own).count_ones() as i32;
         sum + i32::from(values[PATTERN_WEIGHTS]) * mobility
