@@ -72,18 +72,7 @@ pub struct BenchArgs {
 
 /// `8-16`: the fewest and most plies, the fewest first.
 fn parse_plies(text: &str) -> Result<(usize, usize), String> {
-    let range = text.split_once('-').and_then(|(low, high)| {
-        Some((
-            low.trim().parse::<usize>().ok()?,
-            high.trim().parse::<usize>().ok()?,
-        ))
-    });
-    match range {
-        Some((low, high)) if low <= high => Ok((low, high)),
-        _ => Err(format!(
-            "'{text}' is not MIN-MAX plies with MIN <= MAX (e.g. 8-16)"
-        )),
-    }
+    super::min_max(text, "plies")
 }
 
 /// `arbiter bench`.

@@ -315,10 +315,10 @@ pub struct TrainOrderArgs {
     /// Solve positions until the samples file holds this many (0: fit what is there).
     #[arg(long, default_value_t = 0)]
     generate: u64,
-    /// The empty squares of the positions solved: a range `LO-HI`, each position's count
-    /// drawn uniformly from it.
-    #[arg(long, default_value = "12-18")]
-    empties: String,
+    /// The empty squares of the positions solved, 1 to 40: each position's count drawn
+    /// uniformly from `MIN-MAX`.
+    #[arg(long, default_value = "12-18", value_name = "MIN-MAX", value_parser = parse_empties)]
+    empties: (usize, usize),
     /// The seed of the positions' games (sample i's game derives from it and i).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -330,80 +330,47 @@ pub struct TrainOrderArgs {
     out: PathBuf,
 }
 
+/// `12-18`: the fewest and most empty squares, within 1 to 40.
+fn parse_empties(text: &str) -> Result<(usize, usize), String> {
+    match super::min_max(text, "empties")? {
+        (low, high) if low >= 1 && high <= 40 => Ok((low, high)),
+        _ => Err(format!("'{text}': empties from 1 to 40")),
+    }
+}
+
 /// `arbiter train-order`: solve samples (resuming the file), fit, write the weights.
 pub fn train_order(args: TrainOrderArgs) -> Result<()> {
-    use crate::experiment::train_order as train;
-    if args.game != "othello" {
-        return Err(anyhow!(
-            "train-order: no pattern evaluation for '{}' (only othello has one)",
-            args.game
-        ));
-    }
-    let empties = args
-        .empties
-        .split_once('-')
-        .and_then(|(lo, hi)| {
-            Some((
-                lo.trim().parse::<u32>().ok()?,
-                hi.trim().parse::<u32>().ok()?,
-            ))
+    use crate::experiment::train_order::{TrainRequest, train};
+    let request = TrainRequest {
+        game: args.game,
+        samples: args.samples,
+        generate: args.generate,
+        empties: (args.empties.0 as u32, args.empties.1 as u32),
+        seed: args.seed,
+        iterations: args.iterations as usize,
+        out: args.out,
+    };
+    let mut bar = None;
+    let trained = train(&request, |done, total| {
+        bar.get_or_insert_with(|| {
+            eprintln!(
+                "solving {total} samples into {} ({}-{} empties, seed {})",
+                request.samples.display(),
+                request.empties.0,
+                request.empties.1,
+                request.seed
+            );
+            indicatif::ProgressBar::new(total)
         })
-        .filter(|&(lo, hi)| 1 <= lo && lo <= hi && hi <= 40)
-        .ok_or_else(|| {
-            anyhow!(
-                "--empties '{}': expected LO-HI with 1 <= LO <= HI <= 40",
-                args.empties
-            )
-        })?;
-    // A folder that is not there is found before the solving, not after it.
-    if let Some(folder) = args.out.parent().filter(|f| !f.as_os_str().is_empty())
-        && !folder.is_dir()
-    {
-        return Err(anyhow!(
-            "--out {}: no folder {}",
-            args.out.display(),
-            folder.display()
-        ));
-    }
-    let have = train::read_samples(&args.samples)?.len() as u64;
-    if args.generate > have {
-        eprintln!(
-            "solving samples {have}..{} into {} ({}-{} empties, seed {})",
-            args.generate,
-            args.samples.display(),
-            empties.0,
-            empties.1,
-            args.seed
-        );
-        let bar = indicatif::ProgressBar::new(args.generate - have);
-        train::generate(
-            &args.samples,
-            args.seed,
-            have,
-            args.generate,
-            empties,
-            |done| {
-                bar.set_position(done - have);
-            },
-        )?;
+        .set_position(done);
+    })?;
+    if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let samples = train::read_samples(&args.samples)?;
-    if samples.is_empty() {
-        return Err(anyhow!(
-            "{}: no samples to fit (give --generate N)",
-            args.samples.display()
-        ));
-    }
-    let report = train::fit_and_check(&samples, args.iterations as usize);
     println!(
         "{} samples: the fit's mean absolute error {:.2} discs on the 90% it was fitted to, {:.2} on the 10% held out",
-        samples.len(),
-        report.train_error,
-        report.held_out_error
+        trained.samples, trained.train_error, trained.held_out_error
     );
-    std::fs::write(&args.out, report.weights.to_bytes())
-        .map_err(|e| anyhow!("{}: {e}", args.out.display()))?;
-    println!("{}", args.out.display());
+    println!("{}", request.out.display());
     Ok(())
 }

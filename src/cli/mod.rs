@@ -393,3 +393,19 @@ pub fn main() -> i32 {
         }
     }
 }
+
+/// `MIN-MAX` (e.g. `8-16`) of `what`, the fewest first: an argument's range.
+pub(crate) fn min_max(text: &str, what: &str) -> Result<(usize, usize), String> {
+    let range = text.split_once('-').and_then(|(low, high)| {
+        Some((
+            low.trim().parse::<usize>().ok()?,
+            high.trim().parse::<usize>().ok()?,
+        ))
+    });
+    match range {
+        Some((low, high)) if low <= high => Ok((low, high)),
+        _ => Err(format!(
+            "'{text}' is not MIN-MAX {what} with MIN <= MAX (e.g. 8-16)"
+        )),
+    }
+}

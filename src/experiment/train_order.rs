@@ -14,7 +14,7 @@ use crate::registry::InputError;
 use crate::search::solve::Solver;
 use rayon::prelude::*;
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A solved position: the discs of the side to move, the other side's, and the exact final
 /// margin for the side to move.
@@ -184,6 +184,90 @@ pub fn generate(
         progress(next);
     }
     Ok(())
+}
+
+/// What `arbiter train-order` is asked.
+pub struct TrainRequest {
+    /// The game (only `othello` has a pattern evaluation).
+    pub game: String,
+    /// The samples file, appended to.
+    pub samples: PathBuf,
+    /// Solve samples until the file holds this many.
+    pub generate: u64,
+    /// The fewest and most empty squares of the positions solved.
+    pub empties: (u32, u32),
+    /// The seed of the positions' games.
+    pub seed: u64,
+    /// Steps of the fit.
+    pub iterations: usize,
+    /// Where the weights go.
+    pub out: PathBuf,
+}
+
+/// What `arbiter train-order` did: the samples fitted and the fit's errors in discs.
+pub struct Trained {
+    pub samples: usize,
+    pub train_error: f64,
+    pub held_out_error: f64,
+}
+
+/// Solves samples until the file holds `request.generate` (calling `progress` with the
+/// count solved so far and the count to solve, first with 0), fits the weights to every
+/// sample and writes them.
+///
+/// # Errors
+/// A game without a pattern evaluation, an `out` in a folder that is not there (found
+/// before any solving), a samples file that cannot be read or written or holds a line
+/// that is not a sample, no samples at all, or weights that cannot be written.
+pub fn train(
+    request: &TrainRequest,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Trained, InputError> {
+    if request.game != "othello" {
+        return Err(InputError::new(format!(
+            "train-order: no pattern evaluation for '{}' (only othello has one)",
+            request.game
+        )));
+    }
+    let out = &request.out;
+    if let Some(folder) = out.parent().filter(|f| !f.as_os_str().is_empty())
+        && !folder.is_dir()
+    {
+        return Err(InputError::new(format!(
+            "--out {}: no folder {}",
+            out.display(),
+            folder.display()
+        )));
+    }
+    let have = read_samples(&request.samples)?.len() as u64;
+    if request.generate > have {
+        let total = request.generate - have;
+        progress(0, total);
+        generate(
+            &request.samples,
+            request.seed,
+            have,
+            request.generate,
+            request.empties,
+            |done| progress(done - have, total),
+        )?;
+    }
+    let samples = read_samples(&request.samples)?;
+    if samples.is_empty() {
+        return Err(InputError::in_file(
+            &request.samples,
+            None,
+            "no samples to fit (give --generate N)",
+        ));
+    }
+    let report = fit_and_check(&samples, request.iterations);
+    std::fs::write(out, report.weights.to_bytes())
+        .map_err(|e| InputError::in_file(out, None, e.to_string()))?;
+    Ok(Trained {
+        samples: samples.len(),
+        train_error: report.train_error,
+        held_out_error: report.held_out_error,
+    })
 }
 
 /// Fitted weights and how well they predict.

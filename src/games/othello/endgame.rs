@@ -310,8 +310,8 @@ fn two_empties(
 
 /// Moves leaving at least this many empties are ordered by the pattern evaluation (with
 /// [`FASTEST_WEIGHT`]), those leaving fewer (9: the game's own search takes the position)
-/// by [`order_key`] alone. From 9 (every move the solver orders): #44, #45, #47 and #48
-/// 4% fewer positions, 5% more time.
+/// by [`order_key`] alone. From 9 (every move the solver orders), in the tuning's
+/// configuration (docs/speed.md): #44, #45, #47 and #48 4% fewer positions, 5% more time.
 pub const PATTERNS_FROM: u32 = 10;
 
 /// Moves leaving at least this many empties are ordered by a [`shallow`] search
