@@ -2657,6 +2657,9 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
         "game's own random playouts / bare random playouts: ",
         "move clock, one reading: ",
         "move clock reading / bare kernel ply: ",
+        // One thread by the process's CPU time: the recording thread counted too.
+        "random games through the scheduler, games.csv only, by the process's CPU time: ",
+        "scheduler games (games.csv) by CPU time / bare random playouts: ",
         // The scheduler on the bench's threads (all cores by default), as `run` plays.
         "random games through the scheduler on 2 threads, games.csv only: ",
         "scheduler games on 2 threads (games.csv) / bare random playouts on 1 thread: ",
@@ -2678,7 +2681,7 @@ fn bench_compares_itself_with_the_bare_kernel_over_rounds_and_writes_json() {
     let nanos = reading["median"].as_f64().expect("median");
     assert!(0.1 < nanos && nanos < 1000.0, "{reading}");
     let ratios = value["ratios"].as_array().expect("ratios");
-    assert_eq!(ratios.len(), 7);
+    assert_eq!(ratios.len(), 8);
     for ratio in ratios {
         let values = ratio["values"].as_array().expect("values");
         assert_eq!(values.len(), 2, "{ratio}");

@@ -104,6 +104,8 @@ fn random_self_play<G: GameEntry>(
 struct SelfPlay {
     played: u64,
     seconds: f64,
+    /// The CPU time of the whole process meanwhile (every worker and the recording thread).
+    cpu_seconds: f64,
     /// games.csv and moves.csv together.
     bytes: u64,
 }
@@ -127,9 +129,14 @@ fn scheduled_self_play<G: GameEntry>(
         vec![[0, 0]],
     );
     let played = CsvRecorder::create(folder, context, moves).and_then(|mut recorder| {
-        let clock = Instant::now();
+        let cpu = crate::external::hosted::process_cpu_nanos;
+        let (clock, cpu_before) = (Instant::now(), cpu());
         let outcome = play_all(start, schedule, factories, threads, moves, &mut recorder)?;
-        Ok((outcome, clock.elapsed().as_secs_f64()))
+        let seconds = clock.elapsed().as_secs_f64();
+        let cpu_seconds = cpu().zip(cpu_before).map_or(seconds, |(after, before)| {
+            after.saturating_sub(before) as f64 / 1e9
+        });
+        Ok((outcome, seconds, cpu_seconds))
     });
     let bytes = ["games.csv", "moves.csv"]
         .iter()
@@ -138,10 +145,12 @@ fn scheduled_self_play<G: GameEntry>(
         .sum();
     // Removed whether the games were played or not.
     let _ = std::fs::remove_dir_all(folder);
-    let (outcome, seconds) = played.map_err(|e| format!("{}: {e}", folder.display()))?;
+    let (outcome, seconds, cpu_seconds) =
+        played.map_err(|e| format!("{}: {e}", folder.display()))?;
     Ok(SelfPlay {
         played: outcome.played as u64,
         seconds,
+        cpu_seconds,
         bytes,
     })
 }
@@ -210,7 +219,8 @@ impl Figure {
 /// arbiter against the bare kernel (Breakthrough 8x8 on two bitboards, no trait, no
 /// records; `bench_bare.rs`), `rounds` times in turn: perft(6) leaves/s, MCTS simulations
 /// against bare random playouts, and whole random games through the scheduler (games.csv
-/// only, one thread, then on the bench's `threads`) against bare random playouts; each ratio
+/// only, one thread by the wall clock and by the whole process's CPU time, then on the
+/// bench's `threads`) against bare random playouts; each ratio
 /// per round, then median, min and max. The ratios hold on any machine (the one on
 /// `threads` grows with its cores). Two more split the scheduler's ratio: random
 /// playouts through the game's own moves (no agent, clock or record) against the kernel's
@@ -295,7 +305,7 @@ fn kernel_comparison<G: GameEntry>(
         let bare_ply_nanos = 1e9 / (playouts * bare_plies as f64 / PLAYOUTS as f64);
         // The same games on one thread, then on all the bench's threads (what `run` uses by
         // default).
-        let scheduled = |threads: usize| -> Result<f64> {
+        let scheduled = |threads: usize| -> Result<(f64, f64)> {
             let run =
                 scheduled_self_play(start, "breakthrough", &self_play, threads, false, &folder)?;
             if run.played != GAMES {
@@ -305,10 +315,15 @@ fn kernel_comparison<G: GameEntry>(
                     threads_text(threads)
                 );
             }
-            Ok(run.played as f64 / run.seconds.max(1e-9))
+            Ok((
+                run.played as f64 / run.seconds.max(1e-9),
+                run.played as f64 / run.cpu_seconds.max(1e-9),
+            ))
         };
-        let games = scheduled(1)?;
-        let games_on_threads = scheduled(threads)?;
+        // On one thread, by the wall clock and by the process's CPU time: the recording
+        // thread works beside the one worker, on the other core where there is one.
+        let (games, games_per_cpu) = scheduled(1)?;
+        let (games_on_threads, _) = scheduled(threads)?;
         // Each position searched by arbiter, then by the kernel: the machine's drift within
         // the round weighs on both alike.
         let (mut nodes, mut bare_nodes, mut seconds, mut bare_seconds) = (0, 0, 0.0, 0.0);
@@ -338,6 +353,7 @@ fn kernel_comparison<G: GameEntry>(
             simulations,
             playouts,
             games,
+            games_per_cpu,
             alphabeta,
             bare_alphabeta,
             game_playouts,
@@ -350,6 +366,7 @@ fn kernel_comparison<G: GameEntry>(
             leaves / bare_leaves,
             simulations / playouts,
             games / playouts,
+            games_per_cpu / playouts,
             alphabeta / bare_alphabeta,
             game_playouts / playouts,
             reading_nanos / bare_ply_nanos,
@@ -363,7 +380,7 @@ fn kernel_comparison<G: GameEntry>(
 
 /// The figures and ratios the kernel comparison measures, empty, in the order it prints
 /// them.
-fn kernel_figures(threads: usize) -> ([Figure; 10], [Figure; 7]) {
+fn kernel_figures(threads: usize) -> ([Figure; 11], [Figure; 8]) {
     let on_threads = threads_text(threads);
     let figures = [
         Figure::new("perft(6), arbiter", "leaves/s"),
@@ -372,6 +389,10 @@ fn kernel_figures(threads: usize) -> ([Figure; 10], [Figure; 7]) {
         Figure::new("random playouts, bare kernel", "games/s"),
         Figure::new(
             "random games through the scheduler, games.csv only",
+            "games/s",
+        ),
+        Figure::new(
+            "random games through the scheduler, games.csv only, by the process's CPU time",
             "games/s",
         ),
         Figure::new("alphabeta depth 4 material, arbiter", "nodes/s"),
@@ -390,6 +411,10 @@ fn kernel_figures(threads: usize) -> ([Figure; 10], [Figure; 7]) {
         Figure::new("perft: arbiter / bare kernel", "x"),
         Figure::new("mcts simulations / bare random playouts", "x"),
         Figure::new("scheduler games (games.csv) / bare random playouts", "x"),
+        Figure::new(
+            "scheduler games (games.csv) by CPU time / bare random playouts",
+            "x",
+        ),
         Figure::new("alpha-beta nodes/s: arbiter / bare kernel", "x"),
         Figure::new("game's own random playouts / bare random playouts", "x"),
         Figure::new("move clock reading / bare kernel ply", "x"),
