@@ -1,7 +1,7 @@
 //! Speed of Connect Four and Othello (issue 33's goals: Othello perft(9) under 0.2 s and
 //! Connect Four perft(9) under 0.1 s on one core), alpha-beta on both, and the exact
-//! solver on boards small enough to solve in a benchmark and on two FFO endgame positions
-//! by margin (issue 61). Each benchmark checks what it measured (published perft counts,
+//! solver on boards small enough to solve in a benchmark, on one of Tromp's 8-ply 6x7
+//! positions by value and on two FFO endgame positions by margin (issue 61). Each benchmark checks what it measured (published perft counts,
 //! alpha-beta = minimax, proven values, published margins and best moves) so a faster
 //! wrong program fails.
 
@@ -100,6 +100,26 @@ fn bench_solver(c: &mut Criterion) {
             b.iter(solve)
         });
     }
+    // One of John Tromp's 8-ply positions by value alone (P1 to move wins; about 1 s):
+    // the table grows to 128 MB, far beyond the caches, where fetching the children's
+    // slots ahead pays (docs/speed.md).
+    let mut tromp = ConnectFour::new(Params::default());
+    for column in "11117177".chars() {
+        let mv = tromp.parse_move(&column.to_string()).expect("a column");
+        tromp.apply(mv);
+    }
+    let solve = || {
+        Solver::new(256, Limits::NONE)
+            .value_only()
+            .solve(black_box(&tromp))
+            .expect("no limit")
+    };
+    let solved = solve();
+    assert_eq!(solved.value, Value::Win(None), "Tromp's 11117177 is won");
+    group.throughput(Throughput::Elements(solved.visited));
+    group.bench_function("connect-four 6x7 11117177 by value (positions)", |b| {
+        b.iter(solve)
+    });
     // FFO #40 (20 empties, +38) and #44 (23 empties, -14): the whole set is in
     // docs/speed.md; these two take about 0.3 s and 1.2 s.
     for number in [40, 44] {

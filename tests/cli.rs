@@ -2351,7 +2351,7 @@ fn solve_game_by_margin_and_from_a_board_text_refuses_what_a_game_cannot_do() {
 /// Connect Four's 6x7 start, the published result (first proven in 1988 by James D. Allen
 /// and by Victor Allis; John Tromp's database: the first player wins in 41 plies, with the
 /// centre column): proven by the generic solver with its game hooks, from the empty board,
-/// with no opening book, in about 3 minutes of one core on the 2-core machine (1.04e9
+/// with no opening book, in about 2.5 minutes of one core on the 2-core machine (1.04e9
 /// positions; docs/speed.md). The slowest test of the suite: it runs beside the others.
 #[test]
 fn connect_fours_start_is_proven_a_first_player_win_in_41_plies_without_a_book() {

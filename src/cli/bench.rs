@@ -55,7 +55,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 12)]
     solve_positions: usize,
     /// The plies into their games of the positions `--solve-positions` solves, `MIN-MAX`
-    /// (fewer plies take longer: `0-0` is the 6x7 start, about 3 minutes for
+    /// (fewer plies take longer: `0-0` is the 6x7 start, about 2.5 minutes for
     /// `solve-game`'s solver on one core).
     #[arg(long, default_value = "8-16", value_name = "MIN-MAX", value_parser = parse_plies)]
     solve_plies: (usize, usize),

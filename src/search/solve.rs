@@ -107,6 +107,9 @@ pub struct Solver<G: Game> {
     buffers: Vec<Vec<G::Move>>,
     /// Each ply's moves with their order scores, sorted.
     ordered: Vec<Vec<(i32, G::Move)>>,
+    /// Each ply's children in the order of `ordered`, with their table keys, made (and
+    /// their table slots fetched) before the first is searched; not in the margin mode.
+    children: Vec<Vec<(G, (u64, u8))>>,
     stopped: bool,
     progress: Arc<AtomicU64>,
     /// Whether to find the distance to the end, after the value.
@@ -142,6 +145,7 @@ impl<G: Game> Solver<G> {
             visited: 0,
             buffers: Vec::new(),
             ordered: Vec::new(),
+            children: Vec::new(),
             stopped: false,
             progress: Arc::new(AtomicU64::new(0)),
             distance: true,
@@ -514,7 +518,32 @@ impl<G: Game> Solver<G> {
     }
 
     /// The score of `state` at `ply` from the root, for its side to move.
-    fn negamax(&mut self, state: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax(&mut self, state: &G, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.visit(state, None, ply, alpha, beta)
+    }
+
+    /// The child of `state` by `mv` with its table key, its table slot asked of the memory
+    /// at once: a parent asks for all its children's slots
+    /// before it searches the first, so the misses of a table far larger than the caches
+    /// overlap one another and the parent's work instead of stalling each child in turn.
+    fn ahead(&self, state: &G, mv: G::Move) -> (G, (u64, u8)) {
+        let mut child = state.clone();
+        child.apply(mv);
+        let hash = child.symmetric_hash();
+        crate::core::tables::prefetch(&self.table[self.pair(hash.0)]);
+        (child, hash)
+    }
+
+    /// [`Solver::negamax`], given `state`'s table key and symmetry when its parent found
+    /// them ([`Solver::ahead`]).
+    fn visit(
+        &mut self,
+        state: &G,
+        hash: Option<(u64, u8)>,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         let start = self.visited;
         self.visited += 1;
         if ply == 0 {
@@ -552,14 +581,21 @@ impl<G: Game> Solver<G> {
                 return score;
             }
         }
-        let (key, symmetry) = state.symmetric_hash();
-        // The table is far larger than the caches: its slot is fetched while the game
-        // looks one move ahead.
-        crate::core::tables::prefetch(&self.table[self.pair(key)]);
+        let (key, symmetry) = match hash {
+            Some(hash) => hash,
+            None => {
+                let (key, symmetry) = state.symmetric_hash();
+                // The table is far larger than the caches: its slot is fetched while the
+                // game looks one move ahead.
+                crate::core::tables::prefetch(&self.table[self.pair(key)]);
+                (key, symmetry)
+            }
+        };
         self.expanded += 1;
         if self.buffers.len() <= ply {
             self.buffers.resize_with(ply + 1, Vec::new);
             self.ordered.resize_with(ply + 1, Vec::new);
+            self.children.resize_with(ply + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         let exact = |best: i32, mv: G::Move| Entry {
@@ -653,6 +689,15 @@ impl<G: Game> Solver<G> {
         let mut ordered = std::mem::take(&mut self.ordered[ply]);
         ordered.clear();
         ordered.extend(first.map(|mv| (i32::MAX, mv)));
+        // The children are made ahead, except in the margin mode: there the last empties
+        // are the game's own search, which reads no table, and a child made for a move
+        // that is never searched (the first cut) is an apply wasted.
+        let ahead = !self.margin;
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
+        if ahead {
+            children.extend(first.map(|mv| self.ahead(state, mv)));
+        }
         let mut scored = false;
         let mut next = 0;
         let mut best = -WIN - 1;
@@ -672,13 +717,21 @@ impl<G: Game> Solver<G> {
                     (score, m)
                 }));
                 ordered[next..].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                if ahead {
+                    children.extend(ordered[next..].iter().map(|&(_, mv)| self.ahead(state, mv)));
+                }
                 continue;
             }
             let mv = ordered[next].1;
+            let score = if ahead {
+                let (child, hash) = &children[next];
+                -self.visit(child, Some(*hash), ply + 1, -beta, -alpha)
+            } else {
+                let mut child = state.clone();
+                child.apply(mv);
+                -self.negamax(&child, ply + 1, -beta, -alpha)
+            };
             next += 1;
-            let mut child = state.clone();
-            child.apply(mv);
-            let score = -self.negamax(&child, ply + 1, -beta, -alpha);
             if self.stopped {
                 break;
             }
@@ -692,6 +745,7 @@ impl<G: Game> Solver<G> {
             }
         }
         self.ordered[ply] = ordered;
+        self.children[ply] = children;
         self.buffers[ply] = moves;
         if self.stopped {
             return 0;
