@@ -8,8 +8,19 @@
 /// hint that changes nothing where they are off or always on). Asked before the memory
 /// is first written, as the kernel decides a page's size when it is first touched.
 pub fn huge<T: Clone>(len: usize, value: T) -> Vec<T> {
-    let mut table = Vec::with_capacity(len);
-    advise_huge(table.as_mut_ptr(), len);
+    huge_with_room(len, len, value)
+}
+
+/// [`huge`], with room for `room` entries reserved beyond them where the system grants it
+/// (address space only: a page costs nothing until it is first written), so that the
+/// table can grow in place to `room` (`Vec::resize`) without a copy or a second table's
+/// fresh pages. Where the reservation is refused, the room is `len` alone.
+pub fn huge_with_room<T: Clone>(len: usize, room: usize, value: T) -> Vec<T> {
+    let mut table = Vec::new();
+    if table.try_reserve_exact(room.max(len)).is_err() {
+        table.reserve_exact(len);
+    }
+    advise_huge(table.as_mut_ptr(), table.capacity());
     table.resize(len, value);
     table
 }
@@ -59,5 +70,20 @@ mod tests {
             assert_eq!(table.len(), len);
             assert!(table.iter().all(|&v| v == 7));
         }
+    }
+
+    #[test]
+    fn a_table_with_room_grows_in_place_up_to_it() {
+        let mut table = super::huge_with_room(1 << 10, 1 << 22, 3u64);
+        assert_eq!(table.len(), 1 << 10);
+        assert!(table.capacity() >= 1 << 22);
+        let start = table.as_ptr();
+        table.resize(1 << 22, 5);
+        assert_eq!(table.as_ptr(), start, "grown in place");
+        assert!(table[..1 << 10].iter().all(|&v| v == 3));
+        assert!(table[1 << 10..].iter().all(|&v| v == 5));
+        // Room beyond any address space is refused: the table is as long as asked.
+        let refused = super::huge_with_room(16, usize::MAX / 8, 1u64);
+        assert_eq!(refused.len(), 16);
     }
 }

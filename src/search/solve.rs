@@ -136,7 +136,8 @@ impl<G: Game> Solver<G> {
         let largest = largest.max(1024);
         let size = largest.min(FIRST_ENTRIES);
         Solver {
-            table: crate::core::tables::huge(size, None),
+            // Room for the largest table, so that it doubles in place.
+            table: crate::core::tables::huge_with_room(size, largest, None),
             mask: size - 1,
             taken: 0,
             largest,
@@ -278,19 +279,34 @@ impl<G: Game> Solver<G> {
     }
 
     /// Doubles the table: the entries of pair `i` go to pair `i` or `i + old size`, the
-    /// first slot's entry first, so none is lost and none moves down a tier.
+    /// first slot's entry first, so none is lost and none moves down a tier. In place,
+    /// within the room reserved at the start (the new half's pages are the only fresh ones:
+    /// on a virtual machine the first write of a page can cost more than a probe), or
+    /// into a new table where no room was granted.
     fn grow(&mut self) {
-        let size = self.table.len() * 2;
-        let old = std::mem::replace(&mut self.table, crate::core::tables::huge(size, None));
+        let old = self.table.len();
+        let size = old * 2;
+        if self.table.capacity() >= size {
+            self.table.resize(size, None);
+        } else {
+            let mut table = crate::core::tables::huge(size, None);
+            table[..old].clone_from_slice(&self.table);
+            self.table = table;
+        }
         self.mask = size - 1;
-        for entry in old.into_iter().flatten() {
-            let first = self.pair(entry.key);
-            let slot = if self.table[first].is_none() {
-                first
-            } else {
-                first + 1
-            };
-            self.table[slot] = Some(entry);
+        // The entries of old pair `i` can only go to pair `i` or `i + old`, which no other
+        // old pair's entries reach: each pair is emptied and its entries placed again.
+        for first in (0..old).step_by(2) {
+            let entries = [self.table[first].take(), self.table[first + 1].take()];
+            for entry in entries.into_iter().flatten() {
+                let pair = self.pair(entry.key);
+                let slot = if self.table[pair].is_none() {
+                    pair
+                } else {
+                    pair + 1
+                };
+                self.table[slot] = Some(entry);
+            }
         }
     }
 
