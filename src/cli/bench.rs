@@ -71,7 +71,7 @@ pub struct BenchArgs {
 }
 
 /// `8-16`: the fewest and most plies, the fewest first.
-fn parse_plies(text: &str) -> Result<(usize, usize), String> {
+fn parse_plies(text: &str) -> Result<(usize, usize), crate::registry::InputError> {
     super::min_max(text, "plies")
 }
 

@@ -331,10 +331,12 @@ pub struct TrainOrderArgs {
 }
 
 /// `12-18`: the fewest and most empty squares, within 1 to 40.
-fn parse_empties(text: &str) -> Result<(usize, usize), String> {
+fn parse_empties(text: &str) -> Result<(usize, usize), crate::registry::InputError> {
     match super::min_max(text, "empties")? {
         (low, high) if low >= 1 && high <= 40 => Ok((low, high)),
-        _ => Err(format!("'{text}': empties from 1 to 40")),
+        _ => Err(crate::registry::InputError::new(format!(
+            "'{text}': empties from 1 to 40"
+        ))),
     }
 }
 

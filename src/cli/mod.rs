@@ -395,7 +395,10 @@ pub fn main() -> i32 {
 }
 
 /// `MIN-MAX` (e.g. `8-16`) of `what`, the fewest first: an argument's range.
-pub(crate) fn min_max(text: &str, what: &str) -> Result<(usize, usize), String> {
+pub(crate) fn min_max(
+    text: &str,
+    what: &str,
+) -> Result<(usize, usize), crate::registry::InputError> {
     let range = text.split_once('-').and_then(|(low, high)| {
         Some((
             low.trim().parse::<usize>().ok()?,
@@ -404,8 +407,8 @@ pub(crate) fn min_max(text: &str, what: &str) -> Result<(usize, usize), String> 
     });
     match range {
         Some((low, high)) if low <= high => Ok((low, high)),
-        _ => Err(format!(
+        _ => Err(crate::registry::InputError::new(format!(
             "'{text}' is not MIN-MAX {what} with MIN <= MAX (e.g. 8-16)"
-        )),
+        ))),
     }
 }
