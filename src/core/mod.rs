@@ -2,6 +2,7 @@
 //! traits, agents and their decisions, search statistics, seeds); uses no other layer.
 
 mod counters;
+pub mod cpu;
 pub mod json;
 pub mod seeds;
 pub mod tables;

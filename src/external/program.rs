@@ -506,7 +506,7 @@ impl Program {
                     return Err(io::Error::from(io::ErrorKind::BrokenPipe));
                 };
                 let text = String::from_utf8_lossy(line);
-                let before = super::hosted::thread_cpu_nanos();
+                let before = crate::core::cpu::thread_nanos();
                 let answer = agent.handle(&text);
                 self.take_answer(answer, before)
             }
@@ -528,7 +528,7 @@ impl Program {
             ..
         } = &mut self.backend
         {
-            let before = super::hosted::thread_cpu_nanos();
+            let before = crate::core::cpu::thread_nanos();
             if let Some(answer) = agent.handle_move(fields) {
                 return self.take_answer(answer, before);
             }
@@ -547,7 +547,7 @@ impl Program {
         let Backend::Hosted { session, cpu_nanos } = &mut self.backend else {
             return Ok(());
         };
-        if let (Some(before), Some(after)) = (before, super::hosted::thread_cpu_nanos()) {
+        if let (Some(before), Some(after)) = (before, crate::core::cpu::thread_nanos()) {
             *cpu_nanos += after.saturating_sub(before);
         }
         if !answer.log.is_empty() {

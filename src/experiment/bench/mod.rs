@@ -129,7 +129,7 @@ fn scheduled_self_play<G: GameEntry>(
         vec![[0, 0]],
     );
     let played = CsvRecorder::create(folder, context, moves).and_then(|mut recorder| {
-        let cpu = crate::external::hosted::process_cpu_nanos;
+        let cpu = crate::core::cpu::process_nanos;
         let (clock, cpu_before) = (Instant::now(), cpu());
         let outcome = play_all(start, schedule, factories, threads, moves, &mut recorder)?;
         let seconds = clock.elapsed().as_secs_f64();

@@ -294,8 +294,8 @@ pub(super) fn external_bench<G: GameEntry>(
         // CPU: this thread's (arbiter's side of the pipe, and the in-process agent) and
         // the program's whole life (counted once it has exited: what it does between
         // moves, waiting for the next request included).
-        let thread_cpu = crate::external::hosted::thread_cpu_nanos;
-        let children_cpu = crate::external::hosted::ended_children_cpu_nanos;
+        let thread_cpu = crate::core::cpu::thread_nanos;
+        let children_cpu = crate::core::cpu::ended_children_nanos;
         let (cpu_before, children_before) = (thread_cpu(), children_cpu());
         let clock = Instant::now();
         for id in 0..schedule.len() {
